@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"payments/pix"
+	"payments/store"
+)
+
+func migrateCommand(ctx context.Context, cfg config, stdout io.Writer) error {
+	db, err := store.Open(ctx, cfg.DatabaseURL, 2)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	applied, err := store.Migrate(ctx, db)
+	if err != nil {
+		return err
+	}
+	if applied == nil {
+		applied = []string{}
+	}
+	return printJSON(stdout, map[string]any{"applied": applied})
+}
+
+// admin runs the account, key and user commands; each prints one JSON object.
+func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) error {
+	command := args[0]
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+		command += " " + args[1]
+		args = args[2:]
+	} else {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	name := fs.String("name", "", "account name (shown to payers)")
+	email := fs.String("email", "", "e-mail address")
+	password := fs.String("password", "", "dashboard password (generated when empty)")
+	feeBPS := fs.Int("fee-bps", store.DefaultFeeBPS, "fee in basis points of the amount")
+	feeFixed := fs.Int("fee-fixed-cents", store.DefaultFeeFixedCents, "fixed fee in cents per payment")
+	accountID := fs.String("account", "", "account id (acct_...)")
+	mode := fs.String("mode", "test", "key mode: test or live")
+	keyID := fs.String("key", "", "API key id (key_...)")
+	role := fs.String("role", store.RoleSupport, "user role: support or owner")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	db, err := store.Open(ctx, cfg.DatabaseURL, 2)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := store.Migrate(ctx, db); err != nil {
+		return err
+	}
+	st := store.New(db, nil)
+
+	switch command {
+	case "accounts create":
+		return createAccount(ctx, st, stdout, *name, *email, *password, *feeBPS, *feeFixed)
+	case "apikeys create":
+		if *accountID == "" || (*mode != "test" && *mode != "live") {
+			return errors.New("apikeys create needs --account acct_... and --mode test|live")
+		}
+		if _, err := st.Account(ctx, *accountID); err != nil {
+			return fmt.Errorf("no account %s: %w", *accountID, err)
+		}
+		k, secret, err := st.CreateAPIKey(ctx, *accountID, *mode == "live")
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "mode": k.Mode(), "key": secret})
+	case "apikeys revoke":
+		if *accountID == "" || *keyID == "" {
+			return errors.New("apikeys revoke needs --account acct_... and --key key_...")
+		}
+		k, err := st.RevokeAPIKey(ctx, *accountID, *keyID)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "revoked_at": store.FormatTime(*k.RevokedAt)})
+	case "users create":
+		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
+	case "demo":
+		return demo(ctx, st, stdout, cfg.BaseURL)
+	}
+	return fmt.Errorf("unknown command %q\n\n%s", command, usage)
+}
+
+func createAccount(ctx context.Context, st *store.Store, stdout io.Writer, name, email, password string, feeBPS, feeFixed int) error {
+	if strings.TrimSpace(name) == "" || !strings.Contains(email, "@") {
+		return errors.New("accounts create needs --name and --email")
+	}
+	if feeBPS < 0 || feeBPS > 10000 || feeFixed < 0 {
+		return errors.New("--fee-bps must be 0..10000 and --fee-fixed-cents >= 0")
+	}
+	generated := password == ""
+	if generated {
+		password = pix.RandomBase62(20)
+	}
+	if len(password) < store.MinPasswordLength {
+		return store.ErrWeakPassword
+	}
+	var out map[string]any
+	err := st.InTx(ctx, func(ctx context.Context) error {
+		acct, err := st.CreateAccount(ctx, store.NewAccount{Name: name, Email: email, FeeBPS: feeBPS, FeeFixedCents: feeFixed})
+		if err != nil {
+			return err
+		}
+		user, err := st.CreateUser(ctx, email, password, store.RoleOwner, acct.ID)
+		if err != nil {
+			return err
+		}
+		k, secret, err := st.CreateAPIKey(ctx, acct.ID, false)
+		if err != nil {
+			return err
+		}
+		out = map[string]any{"account_id": acct.ID, "name": acct.Name, "email": acct.Email, "user_id": user.ID, "key_id": k.ID, "key": secret}
+		if generated {
+			out["password"] = password
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("an account or user with e-mail %s already exists", email)
+	}
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, out)
+}
+
+func createUser(ctx context.Context, st *store.Store, stdout io.Writer, role, email, password, accountID string) error {
+	switch {
+	case !strings.Contains(email, "@"):
+		return errors.New("users create needs --email")
+	case role == store.RoleSupport && accountID != "":
+		return errors.New("support users see every account: omit --account")
+	case role == store.RoleOwner && accountID == "":
+		return errors.New("owner users need --account acct_...")
+	case role != store.RoleSupport && role != store.RoleOwner:
+		return errors.New("--role must be support or owner")
+	}
+	generated := password == ""
+	if generated {
+		password = pix.RandomBase62(20)
+	}
+	u, err := st.CreateUser(ctx, email, password, role, accountID)
+	if errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("a user with e-mail %s already exists", email)
+	}
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"user_id": u.ID, "email": u.Email, "role": u.Role}
+	if u.AccountID != nil {
+		out["account_id"] = *u.AccountID
+	}
+	if generated {
+		out["password"] = password
+	}
+	return printJSON(stdout, out)
+}
+
+// The demo account `make run` prints. Its password is reset on every run so
+// the printed login always works.
+const (
+	demoName     = "Loja Demo"
+	demoEmail    = "demo@example.com"
+	demoPassword = "demo-password"
+)
+
+func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string) error {
+	acct, err := st.AccountByEmail(ctx, demoEmail)
+	if errors.Is(err, store.ErrNotFound) {
+		acct, err = st.CreateAccount(ctx, store.NewAccount{Name: demoName, Email: demoEmail, FeeBPS: store.DefaultFeeBPS})
+		if err == nil {
+			_, err = st.CreateUser(ctx, demoEmail, demoPassword, store.RoleOwner, acct.ID)
+		}
+	} else if err == nil {
+		err = st.SetPassword(ctx, demoEmail, demoPassword)
+	}
+	if err != nil {
+		return fmt.Errorf("demo account: %w", err)
+	}
+	_, secret, err := st.CreateAPIKey(ctx, acct.ID, false)
+	if err != nil {
+		return err
+	}
+	return printJSON(stdout, map[string]any{
+		"dashboard_url": baseURL, "email": demoEmail, "password": demoPassword,
+		"account_id": acct.ID, "test_key": secret,
+	})
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is read from the environment once, in main, and passed down.
+type config struct {
+	DatabaseURL                 string
+	DBMaxConns                  int
+	ListenAddr                  string
+	BaseURL                     string
+	SecretKey                   []byte
+	RedisURL                    string
+	PSPToken                    string
+	WebhookAllowPrivateNetworks bool
+	LogLevel                    slog.Level
+	RateLimitLive               int
+	RateLimitTest               int
+	PixKey                      string
+	PixCity                     string
+	ExpiryInterval              time.Duration
+	ShutdownTimeout             time.Duration
+}
+
+// devPixKey is an EVP-shaped placeholder so local runs produce valid BR
+// Codes; production sets PIX_KEY to the platform's real key.
+const devPixKey = "00000000-0000-4000-8000-000000000000"
+
+// loadConfig reads the environment through getenv. It never puts a secret
+// value into an error message.
+func loadConfig(getenv func(string) string) (config, error) {
+	cfg := config{
+		DatabaseURL: getenv("DATABASE_URL"),
+		ListenAddr:  orDefault(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
+		RedisURL:    getenv("REDIS_URL"),
+		PSPToken:    getenv("PSP_TOKEN"),
+		PixKey:      orDefault(getenv("PIX_KEY"), devPixKey),
+		PixCity:     orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
+	}
+	var errs []error
+	if cfg.DatabaseURL == "" {
+		errs = append(errs, errors.New("DATABASE_URL is required (a postgres:// URL)"))
+	}
+	cfg.BaseURL = strings.TrimRight(orDefault(getenv("BASE_URL"), "http://"+cfg.ListenAddr), "/")
+	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
+		errs = append(errs, errors.New("BASE_URL must start with http:// or https://"))
+	}
+	if v := getenv("SECRET_KEY"); v != "" {
+		key, err := decodeSecretKey(v)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		cfg.SecretKey = key
+	}
+	var err error
+	if cfg.WebhookAllowPrivateNetworks, err = parseBool(getenv, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false); err != nil {
+		errs = append(errs, err)
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
+		errs = append(errs, errors.New("LOG_LEVEL must be debug, info, warn or error"))
+	}
+	ints := []struct {
+		name     string
+		def, min int
+		dst      *int
+	}{
+		{"RATE_LIMIT_LIVE", 100, 1, &cfg.RateLimitLive},
+		{"RATE_LIMIT_TEST", 25, 1, &cfg.RateLimitTest},
+		{"DB_MAX_CONNS", 20, 2, &cfg.DBMaxConns},
+	}
+	for _, i := range ints {
+		if *i.dst, err = parseInt(getenv, i.name, i.def, i.min); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	durations := []struct {
+		name string
+		def  time.Duration
+		dst  *time.Duration
+	}{
+		{"EXPIRY_SWEEP_INTERVAL", 5 * time.Second, &cfg.ExpiryInterval},
+		{"SHUTDOWN_TIMEOUT", 20 * time.Second, &cfg.ShutdownTimeout},
+	}
+	for _, d := range durations {
+		if *d.dst, err = parseDuration(getenv, d.name, d.def); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return cfg, errors.Join(errs...)
+}
+
+// decodeSecretKey accepts 32 bytes as 64 hex characters or standard/URL base64.
+func decodeSecretKey(v string) ([]byte, error) {
+	if b, err := hex.DecodeString(v); err == nil && len(b) == 32 {
+		return b, nil
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(v); err == nil && len(b) == 32 {
+			return b, nil
+		}
+	}
+	return nil, errors.New("SECRET_KEY must be 32 bytes, as 64 hex characters or base64 (generate one with: openssl rand -hex 32)")
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func parseBool(getenv func(string) string, name string, def bool) (bool, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, fmt.Errorf("%s must be true or false", name)
+	}
+	return b, nil
+}
+
+func parseInt(getenv func(string) string, name string, def, min int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		return def, fmt.Errorf("%s must be an integer >= %d", name, min)
+	}
+	return n, nil
+}
+
+func parseDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return def, fmt.Errorf("%s must be a positive duration like 5s or 1m", name)
+	}
+	return d, nil
+}

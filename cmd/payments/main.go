@@ -1,0 +1,59 @@
+// Command payments is the PIX payment service: `serve` runs the API (and the
+// background jobs), the other subcommands administer accounts and keys.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: payments <command> [flags]
+
+commands:
+  serve [--web] [--dispatcher]   serve the API (--web) and run background jobs (--dispatcher); both by default
+  migrate                        apply pending database migrations
+  accounts create --name N --email E [--password P] [--fee-bps N] [--fee-fixed-cents N]
+  apikeys create --account ID --mode test|live
+  apikeys revoke --account ID --key KEY_ID
+  users create --role support|owner --email E [--password P] [--account ID]
+  demo                           ensure the demo account and print its login and a fresh test key
+
+Configuration comes from the environment; see README.md.`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "payments:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		args = []string{"serve"}
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	switch args[0] {
+	case "serve":
+		return serve(ctx, cfg, log, args[1:])
+	case "migrate":
+		return migrateCommand(ctx, cfg, stdout)
+	case "accounts", "apikeys", "users", "demo":
+		return admin(ctx, cfg, args, stdout)
+	}
+	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
+}

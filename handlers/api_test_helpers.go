@@ -1,0 +1,45 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+)
+
+// TestHelperPay handles POST /api/v1/test_helpers/payments/{id}/pay: with a
+// test key it confirms the payment as the PSP would.
+func (a *API) TestHelperPay(c *fiber.Ctx) error {
+	return a.testHelper(c, "paid", a.Store.MarkPaymentPaid)
+}
+
+// TestHelperExpire handles POST /api/v1/test_helpers/payments/{id}/expire.
+func (a *API) TestHelperExpire(c *fiber.Ctx) error {
+	return a.testHelper(c, "expired", a.Store.ExpirePayment)
+}
+
+func (a *API) testHelper(c *fiber.Ctx, target string,
+	move func(ctx context.Context, scope store.Scope, ref string) (*store.Payment, error),
+) error {
+	if APIKey(c).Livemode {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
+			Message: "Test helpers only work with a test mode key (sk_test_...)."}
+	}
+	ref := pathRef(c, "ref")
+	p, err := move(c.UserContext(), scope(c), ref)
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuchPayment(ref)
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
+			Message: fmt.Sprintf("This payment is %s and cannot become %s.", invalid.Status, target)}
+	case err != nil:
+		return err
+	}
+	return c.JSON(p)
+}

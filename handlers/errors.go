@@ -1,0 +1,58 @@
+// Package handlers holds one file per resource and surface: the JSON API,
+// health checks, and the public payer endpoints.
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Error types of the API error shape.
+const (
+	TypeInvalidRequest = "invalid_request_error"
+	TypeAuthentication = "authentication_error"
+	TypePermission     = "permission_error"
+	TypeIdempotency    = "idempotency_error"
+	TypeRateLimit      = "rate_limit_error"
+	TypeAPI            = "api_error"
+)
+
+// Error is an error with everything a client may see: its HTTP status and
+// the fields of {"error":{"type","code","message","param","request_id"}}.
+// Only this type's Message reaches clients; any other error is a 500.
+type Error struct {
+	Status  int
+	Type    string
+	Code    string
+	Message string
+	Param   string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+}
+
+// InvalidParam is a 400 about one request parameter.
+func InvalidParam(code, param, format string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Type: TypeInvalidRequest, Code: code, Param: param, Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidRequest is a 4xx invalid_request_error that is not about one parameter.
+func InvalidRequest(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Type: TypeInvalidRequest, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NoSuchPayment is the 404 for a payment the caller cannot see.
+func NoSuchPayment(ref string) *Error {
+	if len(ref) > 64 {
+		ref = ref[:64] + "…"
+	}
+	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: "id",
+		Message: fmt.Sprintf("No such payment: '%s'", ref)}
+}
+
+// Internal is the 500 clients see; the cause is logged, never sent.
+func Internal() *Error {
+	return &Error{Status: http.StatusInternalServerError, Type: TypeAPI, Code: "internal_error",
+		Message: "An internal error occurred. Retry the request; if it persists, contact support with the request id."}
+}

@@ -1,0 +1,183 @@
+// Package pix holds the Brazilian PIX domain rules the service depends on:
+// the EMV BR Code ("copia e cola"), transaction ids, CPF/CNPJ documents and
+// the pt-BR money format.
+package pix
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Field lengths fixed by the BR Code manual (Manual de Padrões para Iniciação do Pix).
+const (
+	maxMerchantName = 25
+	maxMerchantCity = 15
+	maxFieldValue   = 99
+)
+
+// BRCode is the content of a PIX EMV QR code.
+type BRCode struct {
+	// Key is the receiver's PIX key (EVP, e-mail, phone, CPF/CNPJ).
+	Key          string
+	MerchantName string
+	MerchantCity string
+	// AmountCents is omitted from the code when zero (the payer types the amount).
+	AmountCents int64
+	// TxID is the reference label; "***" when empty, as the manual requires.
+	TxID string
+	// SingleUse marks the code as usable once (point of initiation method 12).
+	SingleUse bool
+}
+
+// Encode renders the code as the "copia e cola" string, CRC included.
+func (b BRCode) Encode() (string, error) {
+	if b.Key == "" {
+		return "", errors.New("pix: brcode: key is required")
+	}
+	name := emvText(b.MerchantName, maxMerchantName)
+	city := emvText(b.MerchantCity, maxMerchantCity)
+	if name == "" || city == "" {
+		return "", errors.New("pix: brcode: merchant name and city are required")
+	}
+	txid := b.TxID
+	if txid == "" {
+		txid = "***"
+	}
+
+	fields := []field{{"00", "01"}}
+	if b.SingleUse {
+		fields = append(fields, field{"01", "12"})
+	}
+	fields = append(fields,
+		field{"26", tlv("00", "br.gov.bcb.pix") + tlv("01", b.Key)},
+		field{"52", "0000"},
+		field{"53", "986"},
+	)
+	if b.AmountCents > 0 {
+		fields = append(fields, field{"54", formatAmount(b.AmountCents)})
+	}
+	fields = append(fields,
+		field{"58", "BR"},
+		field{"59", name},
+		field{"60", city},
+		field{"62", tlv("05", txid)},
+	)
+
+	var sb strings.Builder
+	sb.Grow(160)
+	for _, f := range fields {
+		if len(f.value) > maxFieldValue {
+			return "", fmt.Errorf("pix: brcode: field %s longer than %d", f.id, maxFieldValue)
+		}
+		sb.WriteString(tlv(f.id, f.value))
+	}
+	sb.WriteString("6304")
+	fmt.Fprintf(&sb, "%04X", CRC16(sb.String()))
+	return sb.String(), nil
+}
+
+type field struct{ id, value string }
+
+func tlv(id, value string) string {
+	return fmt.Sprintf("%s%02d%s", id, len(value), value)
+}
+
+func formatAmount(cents int64) string {
+	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
+}
+
+// emvText folds accents away and keeps printable ASCII, because BR Code
+// readers only accept that alphabet in the name and city fields.
+func emvText(s string, max int) string {
+	var out []rune
+	for _, r := range norm.NFD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if r < 0x20 || r > 0x7e {
+			continue
+		}
+		out = append(out, r)
+	}
+	res := strings.TrimSpace(string(out))
+	if len(res) > max {
+		res = strings.TrimSpace(res[:max])
+	}
+	return res
+}
+
+// CRC16 is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), the checksum of field 63.
+func CRC16(s string) uint16 {
+	crc := uint16(0xFFFF)
+	for i := 0; i < len(s); i++ {
+		crc ^= uint16(s[i]) << 8
+		for range 8 {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return crc
+}
+
+// Decoded is a parsed BR Code: top-level fields by id, and the nested
+// templates 26 (merchant account) and 62 (additional data) by sub-id.
+type Decoded struct {
+	Fields          map[string]string
+	MerchantAccount map[string]string
+	AdditionalData  map[string]string
+}
+
+// ErrBadCRC means the code parsed but its checksum does not match its content.
+var ErrBadCRC = errors.New("pix: brcode: CRC mismatch")
+
+// Decode parses a BR Code and verifies its CRC.
+func Decode(code string) (Decoded, error) {
+	fields, err := parseTLV(code)
+	if err != nil {
+		return Decoded{}, err
+	}
+	crc, ok := fields["63"]
+	if !ok || len(code) < 4 || !strings.HasSuffix(code, crc) {
+		return Decoded{}, errors.New("pix: brcode: CRC field 63 must come last")
+	}
+	want := fmt.Sprintf("%04X", CRC16(code[:len(code)-4]))
+	if crc != want {
+		return Decoded{}, ErrBadCRC
+	}
+	d := Decoded{Fields: fields}
+	if d.MerchantAccount, err = parseTLV(fields["26"]); err != nil {
+		return Decoded{}, fmt.Errorf("pix: brcode: field 26: %w", err)
+	}
+	if d.AdditionalData, err = parseTLV(fields["62"]); err != nil {
+		return Decoded{}, fmt.Errorf("pix: brcode: field 62: %w", err)
+	}
+	return d, nil
+}
+
+func parseTLV(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for i := 0; i < len(s); {
+		if i+4 > len(s) {
+			return nil, errors.New("pix: brcode: truncated field header")
+		}
+		id := s[i : i+2]
+		n, err := strconv.Atoi(s[i+2 : i+4])
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("pix: brcode: bad length for field %s", id)
+		}
+		if i+4+n > len(s) {
+			return nil, fmt.Errorf("pix: brcode: field %s overruns the code", id)
+		}
+		out[id] = s[i+4 : i+4+n]
+		i += 4 + n
+	}
+	return out, nil
+}

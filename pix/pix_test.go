@@ -1,0 +1,114 @@
+package pix_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/pix"
+)
+
+// The static BR Code published as a test vector in the design notes.
+const designVector = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D"
+
+func TestEncodeMatchesDesignVector(t *testing.T) {
+	t.Parallel()
+	code, err := pix.BRCode{
+		Key:          "123e4567-e12b-12d1-a456-426655440000",
+		MerchantName: "Fulano de Tal",
+		MerchantCity: "BRASILIA",
+	}.Encode()
+	require.NoError(t, err)
+	require.Equal(t, designVector, code)
+}
+
+func TestDecodeVerifiesCRC(t *testing.T) {
+	t.Parallel()
+	d, err := pix.Decode(designVector)
+	require.NoError(t, err)
+	require.Equal(t, "br.gov.bcb.pix", d.MerchantAccount["00"])
+	require.Equal(t, "***", d.AdditionalData["05"])
+
+	tampered := strings.Replace(designVector, "BRASILIA", "BRASILIO", 1)
+	_, err = pix.Decode(tampered)
+	require.ErrorIs(t, err, pix.ErrBadCRC)
+}
+
+func TestEncodeChargeRoundTrip(t *testing.T) {
+	t.Parallel()
+	txid := pix.NewTxID()
+	code, err := pix.BRCode{
+		Key: "pix@example.com", MerchantName: "Padaria São João Ltda e Filhos Reunidos",
+		MerchantCity: "São Paulo", AmountCents: 123456, TxID: txid, SingleUse: true,
+	}.Encode()
+	require.NoError(t, err)
+	d, err := pix.Decode(code)
+	require.NoError(t, err)
+	require.Equal(t, "12", d.Fields["01"])
+	require.Equal(t, "1234.56", d.Fields["54"])
+	require.Equal(t, "986", d.Fields["53"])
+	require.Equal(t, "Padaria Sao Joao Ltda e F", d.Fields["59"], "name folded to ASCII, cut at 25")
+	require.Equal(t, "Sao Paulo", d.Fields["60"])
+	require.Equal(t, txid, d.AdditionalData["05"])
+	require.Equal(t, "pix@example.com", d.MerchantAccount["01"])
+}
+
+func TestCRC16CCITTFalseCheckValue(t *testing.T) {
+	t.Parallel()
+	// The catalogued check value of CRC-16/CCITT-FALSE for "123456789".
+	require.Equal(t, uint16(0x29B1), pix.CRC16("123456789"))
+}
+
+func TestTxID(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 1000 {
+		id := pix.NewTxID()
+		require.True(t, pix.ValidTxID(id), id)
+		require.False(t, seen[id])
+		seen[id] = true
+	}
+	require.False(t, pix.ValidTxID("short"))
+	require.False(t, pix.ValidTxID(strings.Repeat("a", 36)))
+	require.False(t, pix.ValidTxID(strings.Repeat("a", 25)+"-"))
+}
+
+func TestNormalizeDocument(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in     string
+		digits string
+		kind   pix.DocumentKind
+		ok     bool
+	}{
+		{"529.982.247-25", "52998224725", pix.CPF, true},
+		{"52998224725", "52998224725", pix.CPF, true},
+		{"52998224724", "", "", false},
+		{"111.111.111-11", "", "", false},
+		{"11.222.333/0001-81", "11222333000181", pix.CNPJ, true},
+		{"11222333000182", "", "", false},
+		{"00000000000000", "", "", false},
+		{"1234", "", "", false},
+		{"529.982.247-2x", "", "", false},
+		{"", "", "", false},
+	}
+	for _, c := range cases {
+		digits, kind, ok := pix.NormalizeDocument(c.in)
+		require.Equal(t, c.ok, ok, c.in)
+		if c.ok {
+			require.Equal(t, c.digits, digits, c.in)
+			require.Equal(t, c.kind, kind, c.in)
+		}
+	}
+}
+
+func TestFormatBRL(t *testing.T) {
+	t.Parallel()
+	for cents, want := range map[int64]string{
+		0: "R$ 0,00", 1: "R$ 0,01", 99: "R$ 0,99", 100: "R$ 1,00", 123456: "R$ 1.234,56",
+		100000000: "R$ 1.000.000,00", 12345678901: "R$ 123.456.789,01", -250: "-R$ 2,50",
+	} {
+		require.Equal(t, want, pix.FormatBRL(cents))
+	}
+}

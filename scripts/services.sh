@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Starts the private PostgreSQL (and Redis) a Makefile target needs and prints
+# `export NAME=value` lines for the caller to eval.
+#
+#   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments")
+#   scripts/services.sh test   PostgreSQL (port 54329) and Redis (port 63799) for `make test`
+#   scripts/services.sh stop   stops whatever this checkout started
+#
+# DATABASE_URL / TEST_DATABASE_URL / TEST_REDIS_URL, when set, are used as
+# they are and nothing is started for them.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+pgbin=/usr/lib/postgresql/15/bin
+say() { echo "services: $*" >&2; }
+
+# PostgreSQL refuses to run as root: as root, run it as the postgres user.
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# Where the data of instance $1 lives: .data/ in the checkout when the
+# postgres user can reach it, else a private directory under /tmp.
+data_dir() {
+  local dir="$root/.data/$1"
+  if [ "$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$root" 2>/dev/null; then
+    dir="/tmp/payments-$(echo -n "$root" | sha256sum | cut -c1-12)/$1"
+  fi
+  echo "$dir"
+}
+
+ensure_packages() {
+  local missing=()
+  [ -x "$pgbin/postgres" ] || missing+=(postgresql-15)
+  for want in "$@"; do
+    case "$want" in
+      redis) command -v redis-server >/dev/null || missing+=(redis-server) ;;
+      chromium) command -v chromium >/dev/null || missing+=(chromium) ;;
+    esac
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    say "missing packages: ${missing[*]} (install them: sudo apt-get install -y ${missing[*]})"
+    exit 1
+  fi
+  say "installing ${missing[*]}"
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+}
+
+start_postgres() { # name port
+  local name=$1 port=$2 dir
+  dir=$(data_dir "$name")
+  if [ ! -s "$dir/data/PG_VERSION" ]; then
+    mkdir -p "$dir/data" "$dir/run"
+    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir" && chmod 711 "$(dirname "$dir")"
+    say "initdb $dir/data"
+    as_pg "$pgbin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  if ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    say "starting PostgreSQL $name on 127.0.0.1:$port"
+    # Durability settings are off: these are throwaway local instances.
+    as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
+      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB" >/dev/null \
+      || { say "PostgreSQL failed to start; log:"; tail -20 "$dir/postgres.log" >&2; exit 1; }
+  fi
+}
+
+start_redis() { # name port
+  local name=$1 port=$2 dir
+  dir="$root/.data/$name"
+  mkdir -p "$dir"
+  if ! redis-cli -p "$port" ping >/dev/null 2>&1; then
+    say "starting Redis on 127.0.0.1:$port"
+    redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --save '' --appendonly no \
+      --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >&2
+    for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  fi
+}
+
+case "${1:-}" in
+  dev)
+    if [ -z "${DATABASE_URL:-}" ]; then
+      ensure_packages
+      start_postgres pg-dev 54320
+      as_pg "$pgbin/psql" -h 127.0.0.1 -p 54320 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='payments'" | grep -q 1 \
+        || as_pg "$pgbin/createdb" -h 127.0.0.1 -p 54320 -U postgres payments
+      echo "export DATABASE_URL='postgres://postgres@127.0.0.1:54320/payments?sslmode=disable'"
+    fi
+    ;;
+  test)
+    if [ -z "${TEST_DATABASE_URL:-}" ]; then
+      ensure_packages redis
+      start_postgres pg-test 54329
+      echo "export TEST_DATABASE_URL='postgres://postgres@127.0.0.1:54329/postgres?sslmode=disable'"
+    fi
+    if [ -z "${TEST_REDIS_URL:-}" ]; then
+      ensure_packages redis
+      start_redis redis-test 63799
+      echo "export TEST_REDIS_URL='redis://127.0.0.1:63799/0'"
+    fi
+    ;;
+  stop)
+    for name in pg-dev pg-test; do
+      dir=$(data_dir "$name")
+      [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 && say "stopped $name"
+    done
+    redis-cli -p 63799 shutdown nosave >/dev/null 2>&1 && say "stopped redis-test"
+    true
+    ;;
+  *)
+    echo "usage: $0 dev|test|stop" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Default pricing for new accounts: 0.99% per PIX charge, no fixed part.
+const (
+	DefaultFeeBPS        = 99
+	DefaultFeeFixedCents = 0
+)
+
+// Account is a merchant.
+type Account struct {
+	bun.BaseModel `bun:"table:accounts"`
+
+	ID            string    `bun:"id,pk"`
+	Name          string    `bun:"name"`
+	Email         string    `bun:"email"`
+	FeeBPS        int       `bun:"fee_bps"`
+	FeeFixedCents int       `bun:"fee_fixed_cents"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+// Fee is the account's price for a charge of amount cents: basis points
+// rounded half up, plus the fixed part, never more than the amount itself.
+func (a *Account) Fee(amount int64) int64 {
+	fee := (amount*int64(a.FeeBPS)+5000)/10000 + int64(a.FeeFixedCents)
+	return min(fee, amount)
+}
+
+// NewAccount describes an account to create.
+type NewAccount struct {
+	Name          string
+	Email         string
+	FeeBPS        int
+	FeeFixedCents int
+}
+
+// CreateAccount inserts an account. A taken e-mail is ErrConflict.
+func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, error) {
+	a := &Account{
+		ID:            NewID(PrefixAccount),
+		Name:          strings.TrimSpace(in.Name),
+		Email:         strings.TrimSpace(in.Email),
+		FeeBPS:        in.FeeBPS,
+		FeeFixedCents: in.FeeFixedCents,
+		CreatedAt:     s.Now(),
+	}
+	if _, err := s.idb(ctx).NewInsert().Model(a).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("store: create account: %w", translate(err))
+	}
+	return a, nil
+}
+
+// Account returns the account with id.
+func (s *Store) Account(ctx context.Context, id string) (*Account, error) {
+	a := new(Account)
+	if err := s.idb(ctx).NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: account %q: %w", id, translate(err))
+	}
+	return a, nil
+}
+
+// AccountByEmail returns the account whose e-mail matches, ignoring case.
+func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
+	a := new(Account)
+	err := s.idb(ctx).NewSelect().Model(a).Where("lower(email) = lower(?)", strings.TrimSpace(email)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: account by email: %w", translate(err))
+	}
+	return a, nil
+}

@@ -1,0 +1,90 @@
+// Package store is the persistence layer: bun models, queries, the embedded
+// migrations and the sentinel errors handlers map to API error codes.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+)
+
+// Open connects to PostgreSQL through pgx's database/sql driver and checks
+// the connection.
+func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		// pgx's parse error can quote the DSN, password included: keep it out.
+		return nil, fmt.Errorf("store: DATABASE_URL is not a valid PostgreSQL URL")
+	}
+	sqldb := stdlib.OpenDB(*cfg)
+	if maxConns <= 0 {
+		maxConns = 20
+	}
+	sqldb.SetMaxOpenConns(maxConns)
+	sqldb.SetMaxIdleConns(maxConns)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store: connect to %s:%d/%s: %w", cfg.Host, cfg.Port, cfg.Database, err)
+	}
+	return db, nil
+}
+
+// Store is the service's data access. Its methods take a context and use the
+// request's idempotency transaction when the context carries one.
+type Store struct {
+	db  *bun.DB
+	now func() time.Time
+}
+
+// New returns a Store over db. now is the clock used for every timestamp the
+// store writes; nil means time.Now.
+func New(db *bun.DB, now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{db: db, now: now}
+}
+
+// DB exposes the handle for health checks and maintenance.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// Now is the store's clock, truncated to the milliseconds the API shows.
+func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
+
+type ambientTxKey struct{}
+
+// idb returns the ambient transaction when ctx carries one, else the pool.
+func (s *Store) idb(ctx context.Context) bun.IDB {
+	if tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx); ok {
+		return tx
+	}
+	return s.db
+}
+
+// inTx runs fn in a transaction; inside an ambient transaction it uses a
+// savepoint, so a failed step (a unique violation, say) rolls back only itself
+// and the outer request can still record its response.
+func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx); ok {
+		return tx.RunInTx(ctx, nil, fn)
+	}
+	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
+}
+
+// InTx runs fn in one transaction: every store call made with the context fn
+// receives joins it. Admin commands use it to create related rows together.
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return s.db.RunInTx(ctx, &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error {
+		return fn(context.WithValue(ctx, ambientTxKey{}, tx))
+	})
+}

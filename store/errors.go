@@ -1,0 +1,49 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Sentinel errors callers branch on with errors.Is. The store never returns
+// nil, nil: a missing row is ErrNotFound.
+var (
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict is a unique-constraint violation (SQLSTATE 23505).
+	ErrConflict = errors.New("store: conflict")
+	// ErrInvalidTransition means the object's current status does not allow the change.
+	ErrInvalidTransition = errors.New("store: invalid status transition")
+	// ErrIdempotencyInFlight means another request holding the same key is still running.
+	ErrIdempotencyInFlight = errors.New("store: idempotency key in flight")
+	// ErrIdempotencyMismatch means the key was used before with a different request.
+	ErrIdempotencyMismatch = errors.New("store: idempotency key reused with another request")
+)
+
+const uniqueViolation = "23505"
+
+// translate maps driver errors onto the sentinels, keeping the original wrapped.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return errors.Join(ErrNotFound, err)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == uniqueViolation {
+		return &ConflictError{Constraint: pgErr.ConstraintName, err: err}
+	}
+	return err
+}
+
+// ConflictError names the unique constraint that was violated.
+type ConflictError struct {
+	Constraint string
+	err        error
+}
+
+func (e *ConflictError) Error() string        { return "store: conflict on " + e.Constraint }
+func (e *ConflictError) Unwrap() []error      { return []error{ErrConflict, e.err} }
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }

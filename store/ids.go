@@ -1,0 +1,69 @@
+package store
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"math/big"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+const base62Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// Prefixes of the ids the service hands out.
+const (
+	PrefixAccount = "acct"
+	PrefixAPIKey  = "key"
+	PrefixEvent   = "evt"
+	PrefixUser    = "usr"
+	PrefixRequest = "req"
+)
+
+// NewID returns prefix_ followed by 22 base62 characters encoding a UUIDv7:
+// unique, and sortable by creation time because the alphabet is in ASCII order.
+func NewID(prefix string) string {
+	return prefix + "_" + encodeBase62(uuidV7())
+}
+
+// NewPaymentID returns the UUIDv7 used as a payment id.
+func NewPaymentID(now time.Time) uuid.UUID {
+	return uuidV7At(now)
+}
+
+func uuidV7() [16]byte {
+	u, err := uuid.NewV7()
+	if err != nil {
+		// uuid.NewV7 only fails when the system entropy source fails.
+		panic(err)
+	}
+	return u
+}
+
+// uuidV7At builds a UUIDv7 whose timestamp is t, so that a payment's id and
+// its created_at agree even under an injected clock.
+func uuidV7At(t time.Time) uuid.UUID {
+	var u uuid.UUID
+	ms := uint64(t.UnixMilli())
+	binary.BigEndian.PutUint16(u[0:2], uint16(ms>>32))
+	binary.BigEndian.PutUint32(u[2:6], uint32(ms))
+	// rand_a carries the sub-millisecond fraction, so ids made in the same
+	// millisecond still sort in creation order.
+	subMs := uint16(uint64(t.Nanosecond()%1e6) * 4096 / 1e6)
+	binary.BigEndian.PutUint16(u[6:8], 0x7000|subMs) // version 7
+	_, _ = rand.Read(u[8:])
+	u[8] = 0x80 | (u[8] & 0x3f) // RFC 4122 variant
+	return u
+}
+
+func encodeBase62(b [16]byte) string {
+	n := new(big.Int).SetBytes(b[:])
+	base := big.NewInt(62)
+	mod := new(big.Int)
+	out := make([]byte, 22) // 62^22 > 2^128, so 22 digits always suffice
+	for i := 21; i >= 0; i-- {
+		n.DivMod(n, base, mod)
+		out[i] = base62Alphabet[mod.Int64()]
+	}
+	return string(out)
+}

@@ -1,0 +1,237 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Payment statuses. pending -> paid | expired | canceled; paid -> refunded.
+const (
+	StatusPending  = "pending"
+	StatusPaid     = "paid"
+	StatusExpired  = "expired"
+	StatusCanceled = "canceled"
+	StatusRefunded = "refunded"
+)
+
+// PaymentStatuses lists every status, in lifecycle order.
+var PaymentStatuses = []string{StatusPending, StatusPaid, StatusExpired, StatusCanceled, StatusRefunded}
+
+// Scope is whose data a request sees: one account in one mode.
+type Scope struct {
+	AccountID string
+	Livemode  bool
+}
+
+// Customer is the payer as given at creation; document holds digits only.
+type Customer struct {
+	Name     string  `json:"name"`
+	Email    string  `json:"email"`
+	Document string  `json:"document"`
+	Phone    *string `json:"phone"`
+}
+
+// Payment is a PIX charge.
+type Payment struct {
+	bun.BaseModel `bun:"table:payments"`
+
+	ID            uuid.UUID         `bun:"id,pk,type:uuid"`
+	AccountID     string            `bun:"account_id"`
+	Livemode      bool              `bun:"livemode"`
+	Status        string            `bun:"status"`
+	AmountCents   int64             `bun:"amount_cents"`
+	Currency      string            `bun:"currency"`
+	PaymentMethod string            `bun:"payment_method"`
+	Description   *string           `bun:"description"`
+	ExternalID    *string           `bun:"external_id"`
+	Customer      *Customer         `bun:"customer,type:jsonb"`
+	Metadata      map[string]string `bun:"metadata,type:jsonb,notnull"`
+	CorrelationID string            `bun:"correlation_id"`
+	FeeCents      int64             `bun:"fee_cents"`
+	BRCode        string            `bun:"br_code"`
+	QRCodeURL     string            `bun:"qr_code_url"`
+	CheckoutURL   string            `bun:"checkout_url"`
+	CreatedAt     time.Time         `bun:"created_at"`
+	UpdatedAt     time.Time         `bun:"updated_at"`
+	ExpiresAt     time.Time         `bun:"expires_at"`
+	PaidAt        *time.Time        `bun:"paid_at"`
+	CanceledAt    *time.Time        `bun:"canceled_at"`
+	ExpiredAt     *time.Time        `bun:"expired_at"`
+}
+
+// InvalidTransitionError says which status refused a change.
+type InvalidTransitionError struct {
+	Status string
+}
+
+func (e *InvalidTransitionError) Error() string {
+	return "store: payment is " + e.Status
+}
+
+func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
+
+// CreatePayment inserts a fully built pending payment and its payment.created
+// event in one transaction. A taken external_id is a ConflictError.
+func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
+	if p.Metadata == nil {
+		p.Metadata = map[string]string{}
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(p).Exec(ctx); err != nil {
+			return fmt.Errorf("store: create payment: %w", translate(err))
+		}
+		return s.recordEvent(ctx, tx, EventPaymentCreated, p)
+	})
+}
+
+// Payment finds a payment by ref: a UUID equal to a payment's id wins,
+// otherwise ref is taken as an external_id. Other scopes' payments are ErrNotFound.
+func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	p := new(Payment)
+	if err := paymentByRef(s.idb(ctx), p, scope, ref).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	}
+	return p, nil
+}
+
+func paymentByRef(db bun.IDB, p *Payment, scope Scope, ref string) *bun.SelectQuery {
+	q := db.NewSelect().Model(p).
+		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
+	if id, ok := ParsePaymentID(ref); ok {
+		q = q.Where("(id = ? OR external_id = ?)", id, ref).OrderExpr("id = ? DESC", id)
+	} else {
+		q = q.Where("external_id = ?", ref)
+	}
+	return q.Limit(1)
+}
+
+// ParsePaymentID accepts only the canonical 36-character UUID form.
+func ParsePaymentID(s string) (uuid.UUID, bool) {
+	if len(s) != 36 {
+		return uuid.UUID{}, false
+	}
+	id, err := uuid.Parse(s)
+	return id, err == nil
+}
+
+// CancelPayment cancels a pending payment. Canceling a canceled payment
+// returns it unchanged. A pending payment already past its expiry is expired
+// (with its event) and, like every other status, refuses with ErrInvalidTransition.
+func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		switch {
+		case p.Status == StatusCanceled:
+			return "", nil
+		case p.Status == StatusPending && !now.Before(p.ExpiresAt):
+			p.Status, p.ExpiredAt = StatusExpired, &now
+			return EventPaymentExpired, &InvalidTransitionError{Status: StatusExpired}
+		case p.Status == StatusPending:
+			p.Status, p.CanceledAt = StatusCanceled, &now
+			return EventPaymentCanceled, nil
+		}
+		return "", &InvalidTransitionError{Status: p.Status}
+	})
+}
+
+// MarkPaymentPaid records the PSP's confirmation. The money is real, so an
+// expired or canceled charge becomes paid too; a paid or refunded one refuses.
+func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		switch p.Status {
+		case StatusPending, StatusExpired, StatusCanceled:
+			p.Status, p.PaidAt = StatusPaid, &now
+			return EventPaymentPaid, nil
+		}
+		return "", &InvalidTransitionError{Status: p.Status}
+	})
+}
+
+// ExpirePayment expires a pending payment now, whatever its expires_at.
+func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		if p.Status != StatusPending {
+			return "", &InvalidTransitionError{Status: p.Status}
+		}
+		p.Status, p.ExpiredAt = StatusExpired, &now
+		return EventPaymentExpired, nil
+	})
+}
+
+// transition locks the payment and lets change mutate it. change names the
+// event its mutation causes ("" for none) and may refuse the caller: a
+// mutation it made is saved with its event even when it refuses, because some
+// refusals (a cancel arriving after the expiry) first bring the payment up to date.
+func (s *Store) transition(
+	ctx context.Context, scope Scope, ref string,
+	change func(p *Payment, now time.Time) (event string, refusal error),
+) (*Payment, error) {
+	p := new(Payment)
+	var refusal error
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := paymentByRef(tx, p, scope, ref).For("UPDATE").Scan(ctx); err != nil {
+			return fmt.Errorf("store: payment: %w", translate(err))
+		}
+		now := s.Now()
+		var eventType string
+		eventType, refusal = change(p, now)
+		if eventType == "" {
+			return nil
+		}
+		p.UpdatedAt = now
+		if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("store: update payment: %w", err)
+		}
+		return s.recordEvent(ctx, tx, eventType, p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if refusal != nil {
+		return nil, refusal
+	}
+	return p, nil
+}
+
+// ExpireOverdue moves up to limit pending payments whose expiry has passed to
+// expired, each with its payment.expired event, and returns how many it moved.
+// SKIP LOCKED lets several sweepers (or a concurrent cancel) run side by side.
+func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
+	var moved int
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		now := s.Now()
+		var due []Payment
+		err := tx.NewSelect().Model(&due).
+			Where("status = ? AND expires_at <= ?", StatusPending, now).
+			OrderExpr("expires_at").Limit(int64(limit)).For("UPDATE SKIP LOCKED").Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("store: select overdue payments: %w", err)
+		}
+		for i := range due {
+			p := &due[i]
+			p.Status, p.ExpiredAt, p.UpdatedAt = StatusExpired, &now, now
+			if _, err := tx.NewUpdate().Model(p).Column("status", "expired_at", "updated_at").WherePK().Exec(ctx); err != nil {
+				return fmt.Errorf("store: expire payment: %w", err)
+			}
+			if err := s.recordEvent(ctx, tx, EventPaymentExpired, p); err != nil {
+				return err
+			}
+		}
+		moved = len(due)
+		return nil
+	})
+	return moved, err
+}
+
+// PaymentByID finds a payment by id in any account, for the payer's public
+// pages, which are addressed by the unguessable id alone.
+func (s *Store) PaymentByID(ctx context.Context, id uuid.UUID) (*Payment, error) {
+	p := new(Payment)
+	if err := s.idb(ctx).NewSelect().Model(p).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: payment by id: %w", translate(err))
+	}
+	return p, nil
+}

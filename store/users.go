@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"golang.org/x/crypto/argon2"
+)
+
+// Roles of dashboard users.
+const (
+	RoleOwner   = "owner"
+	RoleSupport = "support"
+)
+
+// User is a dashboard login.
+type User struct {
+	bun.BaseModel `bun:"table:users"`
+
+	ID           string    `bun:"id,pk"`
+	AccountID    *string   `bun:"account_id"`
+	Email        string    `bun:"email"`
+	PasswordHash string    `bun:"password_hash"`
+	Role         string    `bun:"role"`
+	CreatedAt    time.Time `bun:"created_at"`
+}
+
+// MinPasswordLength is the shortest password the service accepts.
+const MinPasswordLength = 10
+
+// ErrWeakPassword is returned for passwords shorter than MinPasswordLength.
+var ErrWeakPassword = fmt.Errorf("store: password must be at least %d characters", MinPasswordLength)
+
+// CreateUser stores a user with an argon2id hash of password. accountID is
+// required for owners and must be empty for support staff.
+func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID string) (*User, error) {
+	if len(password) < MinPasswordLength {
+		return nil, ErrWeakPassword
+	}
+	u := &User{
+		ID:           NewID(PrefixUser),
+		Email:        strings.TrimSpace(email),
+		PasswordHash: HashPassword(password),
+		Role:         role,
+		CreatedAt:    s.Now(),
+	}
+	if accountID != "" {
+		u.AccountID = &accountID
+	}
+	if _, err := s.idb(ctx).NewInsert().Model(u).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("store: create user: %w", translate(err))
+	}
+	return u, nil
+}
+
+// SetPassword replaces the password of the user with that e-mail.
+func (s *Store) SetPassword(ctx context.Context, email, password string) error {
+	if len(password) < MinPasswordLength {
+		return ErrWeakPassword
+	}
+	res, err := s.idb(ctx).NewUpdate().Model((*User)(nil)).
+		Set("password_hash = ?", HashPassword(password)).
+		Where("lower(email) = lower(?)", strings.TrimSpace(email)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: set password: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: set password: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// argon2id parameters: RFC 9106's second recommended option, memory-constrained.
+const (
+	argonTime    = 3
+	argonMemory  = 64 * 1024
+	argonThreads = 2
+	argonKeyLen  = 32
+)
+
+// HashPassword returns an argon2id hash in the PHC string format.
+func HashPassword(password string) string {
+	salt := make([]byte, 16)
+	_, _ = rand.Read(salt)
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key))
+}
+
+var errBadHash = errors.New("store: malformed password hash")
+
+// VerifyPassword reports whether password matches a HashPassword hash, in
+// constant time with respect to the key.
+func VerifyPassword(hash, password string) (bool, error) {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false, errBadHash
+	}
+	var version int
+	var memory, iterations uint32
+	var threads uint8
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false, errBadHash
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &iterations, &threads); err != nil {
+		return false, errBadHash
+	}
+	b64 := base64.RawStdEncoding
+	salt, err := b64.DecodeString(parts[4])
+	if err != nil {
+		return false, errBadHash
+	}
+	want, err := b64.DecodeString(parts[5])
+	if err != nil {
+		return false, errBadHash
+	}
+	got := argon2.IDKey([]byte(password), salt, iterations, memory, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}

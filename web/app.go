@@ -1,0 +1,63 @@
+// Package web builds the Fiber application: its configuration, middleware
+// order, error handler and routes.
+package web
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"payments/handlers"
+	"payments/store"
+)
+
+// Config is the part of the service configuration the web layer needs.
+type Config struct {
+	BaseURL      string
+	BodyLimit    int
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
+	// RateLimitLive and RateLimitTest are requests per second per API key.
+	RateLimitLive int
+	RateLimitTest int
+	Pix           handlers.PixReceiver
+}
+
+// Deps are the services the handlers use. Redis is nil when not configured.
+type Deps struct {
+	Store *store.Store
+	Log   *slog.Logger
+	Redis *redis.Client
+}
+
+// New returns the application with every route mounted.
+func New(cfg Config, deps Deps) *fiber.App {
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = 1 << 20
+	}
+	app := fiber.New(fiber.Config{
+		AppName:               "payments",
+		BodyLimit:             cfg.BodyLimit,
+		ReadTimeout:           orDefault(cfg.ReadTimeout, 10*time.Second),
+		WriteTimeout:          orDefault(cfg.WriteTimeout, 30*time.Second),
+		IdleTimeout:           orDefault(cfg.IdleTimeout, 120*time.Second),
+		ErrorHandler:          errorHandler(deps.Log),
+		DisableStartupMessage: true,
+		CaseSensitive:         true,
+		StrictRouting:         false,
+		// Fiber would otherwise trust X-Forwarded-For from anyone.
+		EnableIPValidation: true,
+	})
+	mountRoutes(app, cfg, deps)
+	return app
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}

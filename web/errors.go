@@ -1,0 +1,71 @@
+package web
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/handlers"
+)
+
+type errorBody struct {
+	Error errorFields `json:"error"`
+}
+
+type errorFields struct {
+	Type      string  `json:"type"`
+	Code      string  `json:"code"`
+	Message   string  `json:"message"`
+	Param     *string `json:"param"`
+	RequestID string  `json:"request_id"`
+}
+
+// errorHandler renders every error in the API error shape. Only
+// *handlers.Error carries a client-visible message; Fiber's own errors map to
+// stable codes, and anything else is a logged 500 that reveals nothing.
+func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		apiErr := toAPIError(err)
+		requestID := ensureRequestID(c)
+		if apiErr.Status >= http.StatusInternalServerError {
+			log.ErrorContext(c.UserContext(), "request failed",
+				"request_id", requestID, "method", c.Method(), "path", c.Path(), "error", err.Error())
+		}
+		body := errorBody{Error: errorFields{
+			Type: apiErr.Type, Code: apiErr.Code, Message: apiErr.Message, RequestID: requestID,
+		}}
+		if apiErr.Param != "" {
+			body.Error.Param = &apiErr.Param
+		}
+		c.Response().Header.Del(fiber.HeaderLocation)
+		return c.Status(apiErr.Status).JSON(body)
+	}
+}
+
+func toAPIError(err error) *handlers.Error {
+	var apiErr *handlers.Error
+	if errors.As(err, &apiErr) {
+		return apiErr
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case http.StatusNotFound:
+			return handlers.InvalidRequest(http.StatusNotFound, "route_not_found", "No such route. See /api/v1/openapi.json for the API's routes.")
+		case http.StatusMethodNotAllowed:
+			return handlers.InvalidRequest(http.StatusMethodNotAllowed, "method_not_allowed", "This route does not accept that method.")
+		case http.StatusRequestEntityTooLarge:
+			return handlers.InvalidRequest(http.StatusRequestEntityTooLarge, "body_too_large", "The request body is too large.")
+		case http.StatusRequestTimeout:
+			return handlers.InvalidRequest(http.StatusRequestTimeout, "request_timeout", "The request took too long to arrive.")
+		case http.StatusRequestHeaderFieldsTooLarge:
+			return handlers.InvalidRequest(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "The request headers are too large.")
+		}
+		if fe.Code >= 400 && fe.Code < 500 {
+			return handlers.InvalidRequest(fe.Code, "invalid_request", "The request could not be processed: %s", http.StatusText(fe.Code))
+		}
+	}
+	return handlers.Internal()
+}

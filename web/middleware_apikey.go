@@ -1,0 +1,73 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/handlers"
+	"payments/store"
+)
+
+// apiKeyAuth authenticates /api/v1 requests by `Authorization: Bearer <key>`
+// or `X-API-Key: <key>`. Both at once must name the same key.
+func apiKeyAuth(st *store.Store) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		secret, apiErr := presentedKey(c)
+		if apiErr != nil {
+			return apiErr
+		}
+		if !strings.HasPrefix(secret, "sk_live_") && !strings.HasPrefix(secret, "sk_test_") {
+			return invalidKey()
+		}
+		k, err := st.APIKeyBySecret(c.UserContext(), secret)
+		if errors.Is(err, store.ErrNotFound) {
+			return invalidKey()
+		}
+		if err != nil {
+			return err
+		}
+		if k.RevokedAt != nil {
+			return authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard.")
+		}
+		handlers.SetAPIKey(c, k)
+		return c.Next()
+	}
+}
+
+func presentedKey(c *fiber.Ctx) (string, *handlers.Error) {
+	var bearer string
+	if h := c.Get(fiber.HeaderAuthorization); h != "" {
+		scheme, token, ok := strings.Cut(h, " ")
+		token = strings.TrimSpace(token)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			return "", authError("api_key_invalid", "The Authorization header must be 'Bearer <API key>'.")
+		}
+		bearer = token
+	}
+	xKey := strings.TrimSpace(c.Get("X-API-Key"))
+	switch {
+	case bearer != "" && xKey != "" && bearer != xKey:
+		return "", handlers.InvalidRequest(http.StatusBadRequest, "credentials_conflict",
+			"The Authorization and X-API-Key headers carry different keys. Send one key.")
+	case bearer != "":
+		return strings.Clone(bearer), nil
+	case xKey != "":
+		return strings.Clone(xKey), nil
+	}
+	c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="payments"`)
+	return "", authError("api_key_missing",
+		"No API key provided. Send it as 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'.")
+}
+
+func invalidKey() *handlers.Error {
+	// The message never echoes the key: it is a secret even when wrong.
+	return authError("api_key_invalid", "Invalid API key provided.")
+}
+
+func authError(code, message string) *handlers.Error {
+	return &handlers.Error{Status: http.StatusUnauthorized, Type: handlers.TypeAuthentication, Code: code, Message: message}
+}

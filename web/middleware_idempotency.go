@@ -1,0 +1,80 @@
+package web
+
+import (
+	"crypto/sha256"
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/handlers"
+	"payments/store"
+)
+
+const (
+	headerIdempotencyKey     = "Idempotency-Key"
+	headerIdempotentReplayed = "Idempotent-Replayed"
+	maxIdempotencyKeyLength  = 255
+)
+
+// idempotency makes a POST carrying Idempotency-Key run at most once per key
+// (per account and mode, for 24h). The request runs inside the key's
+// transaction, so its writes and its remembered response commit together.
+func idempotency(st *store.Store) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		key := c.Get(headerIdempotencyKey)
+		if c.Method() != fiber.MethodPost || key == "" {
+			return c.Next()
+		}
+		if len(key) > maxIdempotencyKeyLength {
+			return &handlers.Error{Status: http.StatusBadRequest, Type: handlers.TypeIdempotency, Code: "idempotency_key_invalid",
+				Message: "The Idempotency-Key header must be at most 255 characters."}
+		}
+		k := handlers.APIKey(c)
+		h := sha256.New()
+		h.Write([]byte(c.Method() + "\n" + c.OriginalURL() + "\n"))
+		h.Write(c.Body())
+		ctx := c.UserContext()
+		req, err := st.BeginIdempotent(ctx, store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}, string([]byte(key)), h.Sum(nil))
+		switch {
+		case errors.Is(err, store.ErrIdempotencyInFlight):
+			return &handlers.Error{Status: http.StatusConflict, Type: handlers.TypeIdempotency, Code: "idempotency_key_in_use",
+				Message: "A request with this Idempotency-Key is still being processed. Retry after it finishes."}
+		case errors.Is(err, store.ErrIdempotencyMismatch):
+			return &handlers.Error{Status: http.StatusUnprocessableEntity, Type: handlers.TypeIdempotency, Code: "idempotency_key_reused",
+				Message: "This Idempotency-Key was already used with a different request. Use a new key for a new request."}
+		case err != nil:
+			return err
+		}
+		finished := false
+		defer func() {
+			if !finished {
+				req.Release() // a panic or an early return must not leave the transaction open
+			}
+		}()
+		if req.Replay != nil {
+			c.Set(headerIdempotentReplayed, "true")
+			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+			return c.Status(req.Replay.ResponseStatus).Send(req.Replay.ResponseBody)
+		}
+
+		c.SetUserContext(req.Context(ctx))
+		if err := c.Next(); err != nil {
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				return herr
+			}
+		}
+		c.SetUserContext(ctx)
+		status := c.Response().StatusCode()
+		if status >= http.StatusInternalServerError {
+			return nil // not remembered: a retry with the same key runs again
+		}
+		body := append([]byte(nil), c.Response().Body()...)
+		finished = true
+		if err := req.Finish(ctx, status, body); err != nil {
+			// Nothing the handler wrote was committed: the client must learn that.
+			return err
+		}
+		return nil
+	}
+}

@@ -1,0 +1,46 @@
+package web
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"payments/handlers"
+)
+
+func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
+	app.Use(requestID, accessLog(deps.Log), recover.New(recover.Config{
+		EnableStackTrace: true,
+		StackTraceHandler: func(c *fiber.Ctx, e any) {
+			deps.Log.ErrorContext(c.UserContext(), "panic", "request_id", handlers.RequestID(c), "panic", e)
+		},
+	}))
+
+	health := &handlers.Health{Checks: map[string]func(context.Context) error{
+		"database": func(ctx context.Context) error { return deps.Store.DB().PingContext(ctx) },
+	}}
+	if deps.Redis != nil {
+		health.Checks["redis"] = func(ctx context.Context) error { return deps.Redis.Ping(ctx).Err() }
+	}
+	app.Get("/healthz", health.Live)
+	app.Get("/readyz", health.Ready)
+
+	pay := &handlers.Pay{Store: deps.Store}
+	app.Get("/pay/:id/qr.png", pay.QRCode)
+
+	var counter rateCounter = newMemoryCounter()
+	if deps.Redis != nil {
+		counter = &redisCounter{client: deps.Redis}
+	}
+	api := &handlers.API{Store: deps.Store, Log: deps.Log, BaseURL: cfg.BaseURL, Pix: cfg.Pix}
+	v1 := app.Group("/api/v1")
+	v1.Get("/openapi.json", handlers.OpenAPI)
+	v1.Use(apiKeyAuth(deps.Store), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
+	v1.Post("/payments", api.CreatePayment)
+	v1.Get("/payments", api.ListPayments)
+	v1.Get("/payments/:ref", api.GetPayment)
+	v1.Delete("/payments/:ref", api.CancelPayment)
+	v1.Post("/test_helpers/payments/:ref/pay", api.TestHelperPay)
+	v1.Post("/test_helpers/payments/:ref/expire", api.TestHelperExpire)
+}

@@ -1,0 +1,227 @@
+// Package webtest runs the real application on a loopback port over a fresh
+// database, for tests that speak HTTP to it. Every response a test receives
+// is checked against the OpenAPI document.
+package webtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"payments/handlers"
+	"payments/store"
+	"payments/store/storetest"
+	"payments/web"
+)
+
+// EnvRedisURL names the variable with the test Redis; `make test` sets it.
+const EnvRedisURL = "TEST_REDIS_URL"
+
+// Server is a running application with one account holding a test and a live key.
+type Server struct {
+	t       testing.TB
+	URL     string
+	DB      *bun.DB
+	Store   *store.Store
+	Account *store.Account
+	TestKey string
+	LiveKey string
+	// Logs holds everything the service logged.
+	Logs   *bytes.Buffer
+	client *http.Client
+}
+
+// Options adjust the server before it starts.
+type Options struct {
+	Config web.Config
+	Redis  *redis.Client
+	// Now is the store's clock; nil is the real clock.
+	Now func() time.Time
+}
+
+// Option is one adjustment.
+type Option func(*Options)
+
+// WithRateLimits sets the per-second limits for live and test keys.
+func WithRateLimits(live, test int) Option {
+	return func(o *Options) { o.Config.RateLimitLive, o.Config.RateLimitTest = live, test }
+}
+
+// WithRedis backs the rate limiter with the test Redis.
+func WithRedis(t testing.TB) Option {
+	client := Redis(t)
+	return func(o *Options) { o.Redis = client }
+}
+
+// WithClock gives the store an injected clock.
+func WithClock(now func() time.Time) Option {
+	return func(o *Options) { o.Now = now }
+}
+
+// Redis connects to the test Redis, or fails the test: Redis-backed tests
+// must run, never skip.
+func Redis(t testing.TB) *redis.Client {
+	t.Helper()
+	url := os.Getenv(EnvRedisURL)
+	if url == "" {
+		t.Fatalf("%s is not set: run the suite with `make test`, which starts a private Redis", EnvRedisURL)
+	}
+	client, err := web.OpenRedis(context.Background(), url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = client.Close() })
+	return client
+}
+
+// New starts a server and stops it when the test ends.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	o := Options{Config: web.Config{
+		BaseURL:       "", // set once the port is known
+		RateLimitLive: 100_000,
+		RateLimitTest: 100_000,
+		Pix:           handlers.PixReceiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"},
+	}}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	db := storetest.DB(t)
+	st := store.New(db, o.Now)
+	logs := &bytes.Buffer{}
+	log := slog.New(slog.NewJSONHandler(&lockedWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + ln.Addr().String()
+	o.Config.BaseURL = url
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, Redis: o.Redis})
+	go func() { _ = app.Listener(ln) }()
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
+
+	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs,
+		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	s.Account, s.TestKey, s.LiveKey = s.NewAccount("Loja Teste", "owner@example.com")
+	return s
+}
+
+// NewAccount creates another account with a test and a live key.
+func (s *Server) NewAccount(name, email string) (*store.Account, string, string) {
+	s.t.Helper()
+	ctx := context.Background()
+	acct, err := s.Store.CreateAccount(ctx, store.NewAccount{Name: name, Email: email, FeeBPS: store.DefaultFeeBPS})
+	require.NoError(s.t, err)
+	_, testKey, err := s.Store.CreateAPIKey(ctx, acct.ID, false)
+	require.NoError(s.t, err)
+	_, liveKey, err := s.Store.CreateAPIKey(ctx, acct.ID, true)
+	require.NoError(s.t, err)
+	return acct, testKey, liveKey
+}
+
+// Response is a finished exchange.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic map.
+func (r *Response) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &m), "body: %s", r.Body)
+	return m
+}
+
+// ErrorCode returns error.code of an error body.
+func (r *Response) ErrorCode(t testing.TB) string {
+	t.Helper()
+	e, ok := r.JSON(t)["error"].(map[string]any)
+	require.True(t, ok, "not an error body: %s", r.Body)
+	code, _ := e["code"].(string)
+	return code
+}
+
+// ErrorParam returns error.param of an error body ("" for null).
+func (r *Response) ErrorParam(t testing.TB) string {
+	t.Helper()
+	e := r.JSON(t)["error"].(map[string]any)
+	p, _ := e["param"].(string)
+	return p
+}
+
+// Request is what a test sends.
+type Request struct {
+	Method string
+	Path   string
+	// Body is sent as is when it is []byte or string, else JSON-encoded.
+	Body any
+	// Key is sent as a Bearer token when set.
+	Key     string
+	Headers map[string]string
+}
+
+// Do sends req, checks the response against the OpenAPI document and
+// returns it.
+func (s *Server) Do(req Request) *Response {
+	s.t.Helper()
+	resp := s.DoRaw(req)
+	ValidateResponse(s.t, req.Method, req.Path, resp)
+	return resp
+}
+
+// DoRaw sends req without checking the response against the document.
+func (s *Server) DoRaw(req Request) *Response {
+	s.t.Helper()
+	var body io.Reader
+	switch b := req.Body.(type) {
+	case nil:
+	case []byte:
+		body = bytes.NewReader(b)
+	case string:
+		body = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		require.NoError(s.t, err)
+		body = bytes.NewReader(buf)
+	}
+	hr, err := http.NewRequest(req.Method, s.URL+req.Path, body)
+	require.NoError(s.t, err)
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if req.Key != "" {
+		hr.Header.Set("Authorization", "Bearer "+req.Key)
+	}
+	for k, v := range req.Headers {
+		if v == "" {
+			hr.Header.Del(k)
+			continue
+		}
+		hr.Header.Set(k, v)
+	}
+	res, err := s.client.Do(hr)
+	require.NoError(s.t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(s.t, err)
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// CreatePayment creates a payment with the test key and returns its body.
+func (s *Server) CreatePayment(body any) map[string]any {
+	s.t.Helper()
+	r := s.Do(Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: body})
+	require.Equal(s.t, http.StatusCreated, r.Status, "body: %s", r.Body)
+	return r.JSON(s.t)
+}
