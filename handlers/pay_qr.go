@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/draw"
 	"image/png"
 	"net/http"
 
@@ -14,7 +16,8 @@ import (
 	"payments/store"
 )
 
-// qrSize is the PNG's side in pixels: large enough for a phone camera at arm's length.
+// qrSize is about the PNG's side in pixels (whole pixels per module make it
+// a little smaller): large enough for a phone camera at arm's length.
 const qrSize = 320
 
 // Pay serves the payer-facing public pages under /pay.
@@ -47,18 +50,27 @@ func (p *Pay) QRCode(c *fiber.Ctx) error {
 	return c.Status(http.StatusOK).Send(img)
 }
 
-// QRPNG encodes text as a QR code PNG with medium error correction.
+// QRPNG encodes text as a QR code PNG with medium error correction and the
+// four-module quiet zone scanners need around the symbol.
 func QRPNG(text string) ([]byte, error) {
 	code, err := qr.Encode(text, qr.M, qr.Auto)
 	if err != nil {
 		return nil, fmt.Errorf("qr encode: %w", err)
 	}
-	code, err = barcode.Scale(code, qrSize, qrSize)
+	const quietModules = 4
+	modules := code.Bounds().Dx()
+	scale := max(qrSize/(modules+2*quietModules), 1)
+	scaled, err := barcode.Scale(code, modules*scale, modules*scale)
 	if err != nil {
 		return nil, fmt.Errorf("qr scale: %w", err)
 	}
+	side := (modules + 2*quietModules) * scale
+	canvas := image.NewGray(image.Rect(0, 0, side, side))
+	draw.Draw(canvas, canvas.Bounds(), image.White, image.Point{}, draw.Src)
+	offset := quietModules * scale
+	draw.Draw(canvas, scaled.Bounds().Add(image.Pt(offset, offset)), scaled, image.Point{}, draw.Src)
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, code); err != nil {
+	if err := png.Encode(&buf, canvas); err != nil {
 		return nil, fmt.Errorf("qr png: %w", err)
 	}
 	return buf.Bytes(), nil

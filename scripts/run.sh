@@ -15,6 +15,8 @@ fi
 
 demo=$(bin/payments demo)
 field() { echo "$demo" | sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+# Saved for the README's examples: export API_KEY=$(cat .data/test_api_key)
+field test_key > .data/test_api_key
 addr=${LISTEN_ADDR:-127.0.0.1:8080}
 cat <<INFO
 
@@ -24,8 +26,9 @@ cat <<INFO
   Account           $(field account_id)
   Test API key      $(field test_key)
 
-  Try it:
-    curl -s http://$addr/api/v1/payments -H 'Authorization: Bearer $(field test_key)' \\
+  Try it (the key is also in .data/test_api_key):
+    export API_KEY=\$(cat .data/test_api_key)
+    curl -s http://$addr/api/v1/payments -H "Authorization: Bearer \$API_KEY" \\
       -H 'Content-Type: application/json' -d '{"amount_cents": 1990, "description": "Camiseta"}'
 
 INFO

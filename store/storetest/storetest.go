@@ -47,16 +47,27 @@ func AdminURL(t testing.TB) string {
 func URL(t testing.TB) string {
 	t.Helper()
 	admin := AdminURL(t)
-	ctx := context.Background()
-	templateOnce.Do(func() { templateName, templateErr = ensureTemplate(ctx, admin) })
+	templateOnce.Do(func() { templateName, templateErr = ensureTemplate(context.Background(), admin) })
 	if templateErr != nil {
 		t.Fatalf("storetest: template database: %v", templateErr)
 	}
+	return newDatabase(t, admin, "TEMPLATE "+templateName)
+}
+
+// UnmigratedURL returns the URL of a fresh database with no tables at all.
+func UnmigratedURL(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, AdminURL(t), "")
+}
+
+func newDatabase(t testing.TB, admin, options string) string {
+	t.Helper()
+	ctx := context.Background()
 	name := "t_" + randomHex(8)
 	db := mustOpen(t, admin)
 	defer db.Close()
 	createMu.Lock()
-	_, err := db.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, templateName))
+	_, err := db.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %s %s", name, options))
 	createMu.Unlock()
 	if err != nil {
 		t.Fatalf("storetest: create database: %v", err)

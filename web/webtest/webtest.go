@@ -41,6 +41,7 @@ type Server struct {
 	// Logs holds everything the service logged.
 	Logs   *bytes.Buffer
 	client *http.Client
+	opts   Options
 }
 
 // Options adjust the server before it starts.
@@ -109,7 +110,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
-	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs,
+	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs, opts: o,
 		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	s.Account, s.TestKey, s.LiveKey = s.NewAccount("Loja Teste", "owner@example.com")
 	return s
@@ -224,4 +225,20 @@ func (s *Server) CreatePayment(body any) map[string]any {
 	r := s.Do(Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: body})
 	require.Equal(s.t, http.StatusCreated, r.Status, "body: %s", r.Body)
 	return r.JSON(s.t)
+}
+
+// Sibling starts a second application instance on the same database and
+// Redis, like a second replica behind a load balancer.
+func (s *Server) Sibling(t testing.TB) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	cfg := s.opts.Config
+	cfg.BaseURL = "http://" + ln.Addr().String()
+	app := web.New(cfg, web.Deps{Store: s.Store, Log: slog.New(slog.DiscardHandler), Redis: s.opts.Redis})
+	go func() { _ = app.Listener(ln) }()
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
+	sib := *s
+	sib.URL = cfg.BaseURL
+	return &sib
 }

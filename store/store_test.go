@@ -1,0 +1,119 @@
+package store_test
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+	"payments/store/storetest"
+)
+
+func TestMigrateConcurrentlyAppliesOnce(t *testing.T) {
+	t.Parallel()
+	url := storetest.UnmigratedURL(t)
+	var wg sync.WaitGroup
+	applied := make([][]string, 4)
+	errs := make([]error, 4)
+	for i := range applied {
+		wg.Go(func() {
+			db, err := store.Open(context.Background(), url, 2)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer db.Close()
+			applied[i], errs[i] = store.Migrate(context.Background(), db)
+		})
+	}
+	wg.Wait()
+	total := 0
+	for i := range applied {
+		require.NoError(t, errs[i])
+		total += len(applied[i])
+	}
+	require.Equal(t, 1, total, "the one migration was applied exactly once across four instances")
+
+	db, err := store.Open(context.Background(), url, 2)
+	require.NoError(t, err)
+	defer db.Close()
+	again, err := store.Migrate(context.Background(), db)
+	require.NoError(t, err)
+	require.Empty(t, again)
+}
+
+func TestNewIDIsPrefixedUniqueAndTimeOrdered(t *testing.T) {
+	t.Parallel()
+	var ids []string
+	seen := map[string]bool{}
+	for range 2000 {
+		id := store.NewID(store.PrefixEvent)
+		require.Regexp(t, `^evt_[0-9A-Za-z]{22}$`, id)
+		require.False(t, seen[id])
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	require.True(t, sort.StringsAreSorted(ids), "ids sort in creation order")
+}
+
+func TestPaymentIDsFollowTheClock(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	prev := store.NewPaymentID(base)
+	require.Equal(t, 7, int(prev.Version()))
+	for i := 1; i < 1000; i++ {
+		id := store.NewPaymentID(base.Add(time.Duration(i) * 300 * time.Microsecond))
+		require.Greater(t, id.String(), prev.String(), "later creation sorts later, within one millisecond too")
+		prev = id
+	}
+}
+
+func TestAccountFee(t *testing.T) {
+	t.Parallel()
+	a := store.Account{FeeBPS: 99, FeeFixedCents: 0}
+	require.Equal(t, int64(0), a.Fee(1))
+	require.Equal(t, int64(1), a.Fee(51)) // 0.5049 rounds to 1
+	require.Equal(t, int64(0), a.Fee(50)) // 0.495 rounds to 0
+	require.Equal(t, int64(990_000), a.Fee(100_000_000))
+	fixed := store.Account{FeeBPS: 150, FeeFixedCents: 40}
+	require.Equal(t, int64(55), fixed.Fee(1000))
+	require.Equal(t, int64(30), fixed.Fee(30), "a fee never exceeds the amount")
+}
+
+func TestPasswordHashing(t *testing.T) {
+	t.Parallel()
+	h := store.HashPassword("correct horse battery")
+	require.Regexp(t, `^\$argon2id\$v=19\$m=65536,t=3,p=2\$`, h)
+	require.NotEqual(t, h, store.HashPassword("correct horse battery"), "salted")
+	ok, err := store.VerifyPassword(h, "correct horse battery")
+	require.NoError(t, err)
+	require.True(t, ok)
+	ok, err = store.VerifyPassword(h, "wrong horse battery")
+	require.NoError(t, err)
+	require.False(t, ok)
+	_, err = store.VerifyPassword("$2a$10$bcrypt", "x")
+	require.Error(t, err)
+}
+
+func TestStoreReturnsSentinels(t *testing.T) {
+	t.Parallel()
+	st := store.New(storetest.DB(t), nil)
+	ctx := context.Background()
+	_, err := st.Account(ctx, "acct_missing")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	_, err = st.CreateAccount(ctx, store.NewAccount{Name: "A", Email: "a@example.com"})
+	require.NoError(t, err)
+	_, err = st.CreateAccount(ctx, store.NewAccount{Name: "B", Email: "A@Example.com"})
+	require.ErrorIs(t, err, store.ErrConflict, "e-mails are unique regardless of case")
+	var conflict *store.ConflictError
+	require.ErrorAs(t, err, &conflict)
+	require.Equal(t, "accounts_email_key", conflict.Constraint)
+	_, err = st.Payment(ctx, store.Scope{AccountID: "acct_x"}, "nope")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	_, err = st.RevokeAPIKey(ctx, "acct_x", "key_x")
+	require.ErrorIs(t, err, store.ErrNotFound)
+}

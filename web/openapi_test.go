@@ -1,0 +1,92 @@
+package web_test
+
+import (
+	"log/slog"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+	"payments/store/storetest"
+	"payments/web"
+	"payments/web/webtest"
+)
+
+var paramPattern = regexp.MustCompile(`\{[^}]+\}|:[a-z]+`)
+
+func normalizeRoute(method, path string) string {
+	return method + " " + paramPattern.ReplaceAllString(path, "{}")
+}
+
+// TestEveryRouteIsDocumented compares the mounted routes with the document.
+func TestEveryRouteIsDocumented(t *testing.T) {
+	t.Parallel()
+	app := web.New(web.Config{}, web.Deps{Store: store.New(storetest.DB(t), nil), Log: slog.New(slog.DiscardHandler)})
+	var mounted []string
+	for _, r := range app.GetRoutes(true) {
+		if r.Method == http.MethodHead {
+			continue
+		}
+		mounted = append(mounted, normalizeRoute(r.Method, r.Path))
+	}
+	var documented []string
+	for _, op := range webtest.DocumentedOperations() {
+		method, path, _ := strings.Cut(op, " ")
+		documented = append(documented, normalizeRoute(method, path))
+	}
+	slices.Sort(mounted)
+	slices.Sort(documented)
+	require.Equal(t, documented, slices.Compact(mounted))
+}
+
+// TestEveryOperationAnswersAsDocumented calls every documented operation
+// with success and error cases; Do validates each response body, status and
+// content type against the document.
+func TestEveryOperationAnswersAsDocumented(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	covered := map[string]bool{}
+	do := func(req webtest.Request, want int) *webtest.Response {
+		t.Helper()
+		r := s.Do(req)
+		require.Equal(t, want, r.Status, "%s %s: %s", req.Method, req.Path, r.Body)
+		op, ok := webtest.Operation(req.Method, req.Path)
+		require.True(t, ok)
+		covered[op] = true
+		return r
+	}
+	p := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{
+		"amount_cents": 1000, "external_id": "doc-1", "description": "d",
+		"customer": map[string]any{"name": "A", "email": "a@example.com", "document": "52998224725", "phone": nil},
+		"metadata": map[string]any{"k": "v"}, "expires_in": 600,
+	}}, 201).JSON(t)
+	id := p["id"].(string)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{"amount_cents": 1000, "external_id": "doc-1"}}, 409)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?limit=1&status=pending", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?limit=1000", Key: s.TestKey}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + id, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/doc-1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/none", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + id}, 401)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/expire", Key: s.LiveKey}, 403)
+	do(webtest.Request{Method: "DELETE", Path: "/api/v1/payments/" + id, Key: s.TestKey}, 409)
+	q := s.CreatePayment(map[string]any{"amount_cents": 50})
+	do(webtest.Request{Method: "DELETE", Path: "/api/v1/payments/" + q["id"].(string), Key: s.TestKey}, 200)
+	r := s.CreatePayment(map[string]any{"amount_cents": 50})
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + r["id"].(string) + "/expire", Key: s.TestKey}, 200)
+	doc := do(webtest.Request{Method: "GET", Path: "/api/v1/openapi.json"}, 200).JSON(t)
+	require.Equal(t, "3.1.0", doc["openapi"])
+	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)
+
+	for _, op := range webtest.DocumentedOperations() {
+		require.True(t, covered[op], "no test call reached %s", op)
+	}
+}
