@@ -191,4 +191,3 @@ func DocumentedOperations() []string {
 	}
 	return ops
 }
-
