@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test build check-generated services-stop clean
+.PHONY: help run test build openapi services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -18,6 +18,9 @@ test: ## run the whole suite against a private PostgreSQL and Redis
 
 build: ## build bin/payments
 	$(GO) build -o bin/payments ./cmd/payments
+
+openapi: ## regenerate handlers/openapi.json from scripts/openapi.py
+	python3 scripts/openapi.py
 
 services-stop: ## stop the private PostgreSQL and Redis this checkout started
 	@scripts/services.sh stop

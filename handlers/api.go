@@ -23,6 +23,9 @@ type API struct {
 	Log     *slog.Logger
 	BaseURL string
 	Pix     PixReceiver
+	Tester  WebhookTester
+	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
+	AllowPrivateNetworks bool
 }
 
 // requireJSON refuses bodies that do not declare themselves JSON.

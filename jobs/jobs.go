@@ -12,8 +12,11 @@ import (
 
 // Config sets how often each job runs.
 type Config struct {
-	ExpiryInterval           time.Duration
-	IdempotencyPruneInterval time.Duration
+	ExpiryInterval time.Duration
+	// PruneInterval is how often old idempotency keys and delivery attempts go.
+	PruneInterval time.Duration
+	// AttemptRetention is how long delivery attempts are kept.
+	AttemptRetention time.Duration
 }
 
 // batchSize bounds one transaction's work so a backlog never holds locks long.
@@ -24,7 +27,10 @@ func Run(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) {
 	done := make(chan struct{}, 2)
 	go func() { every(ctx, cfg.ExpiryInterval, func() { ExpireOverdue(ctx, st, log) }); done <- struct{}{} }()
 	go func() {
-		every(ctx, cfg.IdempotencyPruneInterval, func() { pruneIdempotencyKeys(ctx, st, log) })
+		every(ctx, cfg.PruneInterval, func() {
+			pruneIdempotencyKeys(ctx, st, log)
+			PruneAttempts(ctx, st, cfg.AttemptRetention, log)
+		})
 		done <- struct{}{}
 	}()
 	<-done
@@ -50,12 +56,31 @@ func every(ctx context.Context, interval time.Duration, fn func()) {
 // ExpireOverdue expires every pending payment past its expires_at, in
 // batches, each with its payment.expired event. It returns how many it moved.
 func ExpireOverdue(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "expired overdue payments", func() (int, error) { return st.ExpireOverdue(ctx, batchSize) })
+}
+
+func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger) {
+	inBatches(ctx, log, "pruned idempotency keys", func() (int, error) { return st.PruneIdempotencyKeys(ctx, batchSize) })
+}
+
+// PruneAttempts deletes delivery attempts older than retention and returns how many.
+func PruneAttempts(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) int {
+	if retention <= 0 {
+		return 0
+	}
+	before := st.Now().Add(-retention)
+	return inBatches(ctx, log, "pruned delivery attempts", func() (int, error) { return st.PruneAttempts(ctx, before, batchSize) })
+}
+
+// inBatches runs one batch after another until a batch comes back short.
+// done names the work in the log line, e.g. "pruned delivery attempts".
+func inBatches(ctx context.Context, log *slog.Logger, done string, batch func() (int, error)) int {
 	total := 0
 	for ctx.Err() == nil {
-		n, err := st.ExpireOverdue(ctx, batchSize)
+		n, err := batch()
 		if err != nil {
 			if ctx.Err() == nil {
-				log.Error("expire overdue payments", "error", err.Error())
+				log.Error(done+": failed", "error", err.Error())
 			}
 			return total
 		}
@@ -65,27 +90,7 @@ func ExpireOverdue(ctx context.Context, st *store.Store, log *slog.Logger) int {
 		}
 	}
 	if total > 0 {
-		log.Info("expired overdue payments", "count", total)
+		log.Info(done, "count", total)
 	}
 	return total
-}
-
-func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger) {
-	total := 0
-	for ctx.Err() == nil {
-		n, err := st.PruneIdempotencyKeys(ctx, batchSize)
-		if err != nil {
-			if ctx.Err() == nil {
-				log.Error("prune idempotency keys", "error", err.Error())
-			}
-			return
-		}
-		total += n
-		if n < batchSize {
-			break
-		}
-	}
-	if total > 0 {
-		log.Info("pruned idempotency keys", "count", total)
-	}
 }

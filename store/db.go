@@ -44,15 +44,28 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 type Store struct {
 	db  *bun.DB
 	now func() time.Time
+	box *secretBox
 }
 
-// New returns a Store over db. now is the clock used for every timestamp the
-// store writes; nil means time.Now.
-func New(db *bun.DB, now func() time.Time) *Store {
-	if now == nil {
-		now = time.Now
+// Options configure a Store.
+type Options struct {
+	// Now is the clock for every timestamp the store writes; nil is time.Now.
+	Now func() time.Time
+	// SecretKey (32 bytes) seals webhook secrets; without it webhooks cannot
+	// be created or signed.
+	SecretKey []byte
+}
+
+// New returns a Store over db.
+func New(db *bun.DB, opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	return &Store{db: db, now: now}
+	box, err := newSecretBox(opts.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: db, now: opts.Now, box: box}, nil
 }
 
 // DB exposes the handle for health checks and maintenance.

@@ -11,12 +11,27 @@ import (
 
 // Event types of the catalog.
 const (
-	EventPaymentCreated  = "payment.created"
-	EventPaymentPaid     = "payment.paid"
-	EventPaymentExpired  = "payment.expired"
-	EventPaymentCanceled = "payment.canceled"
-	EventPaymentRefunded = "payment.refunded"
+	EventPaymentCreated      = "payment.created"
+	EventPaymentPaid         = "payment.paid"
+	EventPaymentExpired      = "payment.expired"
+	EventPaymentCanceled     = "payment.canceled"
+	EventPaymentRefunded     = "payment.refunded"
+	EventDisputeOpened       = "dispute.opened"
+	EventDisputeWon          = "dispute.won"
+	EventDisputeLost         = "dispute.lost"
+	EventWithdrawalCompleted = "withdrawal.completed"
+	EventWithdrawalFailed    = "withdrawal.failed"
 )
+
+// EventTypes is the catalog webhooks subscribe to, in display order.
+var EventTypes = []string{
+	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
+	EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
+}
+
+// DeliveriesChannel is the NOTIFY channel that wakes the dispatcher when
+// deliveries are queued.
+const DeliveriesChannel = "webhook_deliveries"
 
 // Event is an outbox row: a state change and the object as it was then.
 type Event struct {
@@ -31,26 +46,43 @@ type Event struct {
 	CreatedAt time.Time       `bun:"created_at"`
 }
 
-// recordEvent writes the outbox row for a payment's state change inside tx,
-// freezing the payment's public representation as the event's data.
-func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
-	data, err := json.Marshal(p)
+// recordEvent writes the outbox row for a state change inside tx, freezing
+// the object's public representation, and in the same statement queues one
+// delivery per enabled webhook of the account and mode subscribed to the
+// type, then NOTIFYs the dispatcher (delivered by PostgreSQL at commit).
+func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID string, livemode bool,
+	objectID string, object any, at time.Time,
+) error {
+	data, err := json.Marshal(object)
 	if err != nil {
-		return fmt.Errorf("store: snapshot payment: %w", err)
+		return fmt.Errorf("store: snapshot %s: %w", eventType, err)
 	}
-	e := &Event{
-		ID:        NewID(PrefixEvent),
-		AccountID: p.AccountID,
-		Livemode:  p.Livemode,
-		Type:      eventType,
-		ObjectID:  p.ID.String(),
-		Data:      data,
-		CreatedAt: p.UpdatedAt,
-	}
-	if _, err := tx.NewInsert().Model(e).Exec(ctx); err != nil {
+	id := NewID(PrefixEvent)
+	_, err = tx.ExecContext(ctx, `
+		WITH event AS (
+			INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
+			VALUES (?0, ?1, ?2, ?3, ?4, ?5, ?6)
+			RETURNING id
+		), queued AS (
+			INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
+				status, next_attempt_at, created_at, updated_at)
+			SELECT 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, w.id, w.account_id, w.livemode, ?3,
+				'pending', ?6, ?6, ?6
+			FROM event, webhooks w
+			WHERE w.account_id = ?1 AND w.livemode = ?2 AND w.enabled AND ?3 = ANY (w.events)
+			RETURNING 1
+		)
+		SELECT pg_notify(?7, '') FROM (SELECT count(*) AS n FROM queued) q WHERE q.n > 0`,
+		id, accountID, livemode, eventType, objectID, string(data), at, DeliveriesChannel)
+	if err != nil {
 		return fmt.Errorf("store: record event: %w", err)
 	}
 	return nil
+}
+
+// recordPaymentEvent records a payment's state change.
+func (s *Store) recordPaymentEvent(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
+	return s.recordEvent(ctx, tx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
 }
 
 // EventsForObject lists an object's events in the order they happened.

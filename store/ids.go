@@ -13,11 +13,14 @@ const base62Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 
 // Prefixes of the ids the service hands out.
 const (
-	PrefixAccount = "acct"
-	PrefixAPIKey  = "key"
-	PrefixEvent   = "evt"
-	PrefixUser    = "usr"
-	PrefixRequest = "req"
+	PrefixAccount  = "acct"
+	PrefixAPIKey   = "key"
+	PrefixEvent    = "evt"
+	PrefixUser     = "usr"
+	PrefixRequest  = "req"
+	PrefixWebhook  = "wh"
+	PrefixDelivery = "wd"
+	PrefixAttempt  = "dlv"
 )
 
 // NewID returns prefix_ followed by 22 base62 characters encoding a UUIDv7:

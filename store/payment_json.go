@@ -13,7 +13,8 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // FormatTime renders t in TimeFormat.
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 
-func formatTimePtr(t *time.Time) *string {
+// FormatTimePtr renders t in TimeFormat, or nil for nil.
+func FormatTimePtr(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
@@ -79,9 +80,9 @@ func (p *Payment) MarshalJSON() ([]byte, error) {
 		CheckoutURL:   p.CheckoutURL,
 		CreatedAt:     FormatTime(p.CreatedAt),
 		UpdatedAt:     FormatTime(p.UpdatedAt),
-		PaidAt:        formatTimePtr(p.PaidAt),
-		ExpiresAt:     formatTimePtr(&p.ExpiresAt),
-		CanceledAt:    formatTimePtr(p.CanceledAt),
-		ExpiredAt:     formatTimePtr(p.ExpiredAt),
+		PaidAt:        FormatTimePtr(p.PaidAt),
+		ExpiresAt:     FormatTimePtr(&p.ExpiresAt),
+		CanceledAt:    FormatTimePtr(p.CanceledAt),
+		ExpiredAt:     FormatTimePtr(p.ExpiredAt),
 	})
 }

@@ -84,7 +84,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 		if _, err := tx.NewInsert().Model(p).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create payment: %w", translate(err))
 		}
-		return s.recordEvent(ctx, tx, EventPaymentCreated, p)
+		return s.recordPaymentEvent(ctx, tx, EventPaymentCreated, p)
 	})
 }
 
@@ -185,7 +185,7 @@ func (s *Store) transition(
 		if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: update payment: %w", err)
 		}
-		return s.recordEvent(ctx, tx, eventType, p)
+		return s.recordPaymentEvent(ctx, tx, eventType, p)
 	})
 	if err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
 			if _, err := tx.NewUpdate().Model(p).Column("status", "expired_at", "updated_at").WherePK().Exec(ctx); err != nil {
 				return fmt.Errorf("store: expire payment: %w", err)
 			}
-			if err := s.recordEvent(ctx, tx, EventPaymentExpired, p); err != nil {
+			if err := s.recordPaymentEvent(ctx, tx, EventPaymentExpired, p); err != nil {
 				return err
 			}
 		}

@@ -101,9 +101,10 @@ func TestPasswordHashing(t *testing.T) {
 
 func TestStoreReturnsSentinels(t *testing.T) {
 	t.Parallel()
-	st := store.New(storetest.DB(t), nil)
+	st, err := store.New(storetest.DB(t), store.Options{})
+	require.NoError(t, err)
 	ctx := context.Background()
-	_, err := st.Account(ctx, "acct_missing")
+	_, err = st.Account(ctx, "acct_missing")
 	require.ErrorIs(t, err, store.ErrNotFound)
 	_, err = st.CreateAccount(ctx, store.NewAccount{Name: "A", Email: "a@example.com"})
 	require.NoError(t, err)

@@ -24,6 +24,8 @@ type Config struct {
 	RateLimitLive int
 	RateLimitTest int
 	Pix           handlers.PixReceiver
+	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
+	AllowPrivateNetworks bool
 }
 
 // Deps are the services the handlers use. Redis is nil when not configured.
@@ -31,6 +33,8 @@ type Deps struct {
 	Store *store.Store
 	Log   *slog.Logger
 	Redis *redis.Client
+	// Tester sends "send test" events: the dispatcher.
+	Tester handlers.WebhookTester
 }
 
 // New returns the application with every route mounted.

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -16,7 +17,7 @@ import (
 	"payments/web/webtest"
 )
 
-var paramPattern = regexp.MustCompile(`\{[^}]+\}|:[a-z]+`)
+var paramPattern = regexp.MustCompile(`\{[^}]+\}|:[a-z_]+`)
 
 func normalizeRoute(method, path string) string {
 	return method + " " + paramPattern.ReplaceAllString(path, "{}")
@@ -25,7 +26,9 @@ func normalizeRoute(method, path string) string {
 // TestEveryRouteIsDocumented compares the mounted routes with the document.
 func TestEveryRouteIsDocumented(t *testing.T) {
 	t.Parallel()
-	app := web.New(web.Config{}, web.Deps{Store: store.New(storetest.DB(t), nil), Log: slog.New(slog.DiscardHandler)})
+	st, err := store.New(storetest.DB(t), store.Options{})
+	require.NoError(t, err)
+	app := web.New(web.Config{}, web.Deps{Store: st, Log: slog.New(slog.DiscardHandler)})
 	var mounted []string
 	for _, r := range app.GetRoutes(true) {
 		if r.Method == http.MethodHead {
@@ -85,6 +88,27 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)
+
+	receiver := webtest.NewReceiver(t, nil)
+	wh := do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: s.TestKey,
+		Body: map[string]any{"url": receiver.URL, "events": []string{"payment.paid", "payment.created"}}}, 201).JSON(t)
+	whID := wh["id"].(string)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: s.TestKey, Body: map[string]any{"url": "ftp://x", "events": []string{"payment.paid"}}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/wh_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"name": "Orders"}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/rotate_secret", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/test", Key: s.TestKey}, 200)
+	s.CreatePayment(map[string]any{"amount_cents": 10})
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
+	deliveries := do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries", Key: s.TestKey}, 200).JSON(t)
+	dlvID := deliveries["data"].([]any)[0].(map[string]any)["id"].(string)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/" + dlvID, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/wd_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/deliveries/" + dlvID + "/resend", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/resend_failed", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
+	do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey}, 200)
 
 	for _, op := range webtest.DocumentedOperations() {
 		require.True(t, covered[op], "no test call reached %s", op)

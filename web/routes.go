@@ -33,7 +33,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	if deps.Redis != nil {
 		counter = &redisCounter{client: deps.Redis}
 	}
-	api := &handlers.API{Store: deps.Store, Log: deps.Log, BaseURL: cfg.BaseURL, Pix: cfg.Pix}
+	api := &handlers.API{Store: deps.Store, Log: deps.Log, BaseURL: cfg.BaseURL, Pix: cfg.Pix,
+		Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", handlers.OpenAPI)
 	v1.Use(apiKeyAuth(deps.Store), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
@@ -43,4 +44,15 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Delete("/payments/:ref", api.CancelPayment)
 	v1.Post("/test_helpers/payments/:ref/pay", api.TestHelperPay)
 	v1.Post("/test_helpers/payments/:ref/expire", api.TestHelperExpire)
+	v1.Post("/webhooks", api.CreateWebhook)
+	v1.Get("/webhooks", api.ListWebhooks)
+	v1.Get("/webhooks/:id", api.GetWebhook)
+	v1.Post("/webhooks/:id", api.UpdateWebhook)
+	v1.Delete("/webhooks/:id", api.DeleteWebhook)
+	v1.Post("/webhooks/:id/rotate_secret", api.RotateWebhookSecret)
+	v1.Post("/webhooks/:id/test", api.TestWebhook)
+	v1.Post("/webhooks/:id/resend_failed", api.ResendFailed)
+	v1.Get("/webhooks/:id/deliveries", api.ListDeliveries)
+	v1.Get("/webhooks/:id/deliveries/:delivery_id", api.GetDelivery)
+	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", api.ResendDelivery)
 }

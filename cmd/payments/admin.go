@@ -60,7 +60,10 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	if _, err := store.Migrate(ctx, db); err != nil {
 		return err
 	}
-	st := store.New(db, nil)
+	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey})
+	if err != nil {
+		return err
+	}
 
 	switch command {
 	case "accounts create":

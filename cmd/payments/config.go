@@ -28,6 +28,10 @@ type config struct {
 	PixCity                     string
 	ExpiryInterval              time.Duration
 	ShutdownTimeout             time.Duration
+	AttemptRetention            time.Duration
+	DispatcherWorkers           int
+	DispatcherPerWebhook        int
+	DispatcherLease             time.Duration
 }
 
 // devPixKey is an EVP-shaped placeholder so local runs produce valid BR
@@ -75,6 +79,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"RATE_LIMIT_LIVE", 100, 1, &cfg.RateLimitLive},
 		{"RATE_LIMIT_TEST", 25, 1, &cfg.RateLimitTest},
 		{"DB_MAX_CONNS", 20, 2, &cfg.DBMaxConns},
+		{"DISPATCHER_WORKERS", 32, 1, &cfg.DispatcherWorkers},
+		{"DISPATCHER_PER_WEBHOOK", 8, 1, &cfg.DispatcherPerWebhook},
 	}
 	for _, i := range ints {
 		if *i.dst, err = parseInt(getenv, i.name, i.def, i.min); err != nil {
@@ -88,6 +94,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}{
 		{"EXPIRY_SWEEP_INTERVAL", 5 * time.Second, &cfg.ExpiryInterval},
 		{"SHUTDOWN_TIMEOUT", 20 * time.Second, &cfg.ShutdownTimeout},
+		{"ATTEMPT_RETENTION", 30 * 24 * time.Hour, &cfg.AttemptRetention},
+		{"DISPATCHER_LEASE", 60 * time.Second, &cfg.DispatcherLease},
 	}
 	for _, d := range durations {
 		if *d.dst, err = parseDuration(getenv, d.name, d.def); err != nil {

@@ -76,7 +76,8 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 func TestServeAnswersThenShutsDownCleanly(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"DATABASE_URL": storetest.URL(t), "LISTEN_ADDR": "127.0.0.1:0", "SHUTDOWN_TIMEOUT": "5s"}
+	env := map[string]string{"DATABASE_URL": storetest.URL(t), "LISTEN_ADDR": "127.0.0.1:0", "SHUTDOWN_TIMEOUT": "5s",
+		"SECRET_KEY": strings.Repeat("7f", 32)}
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs syncBuffer
 	done := make(chan error, 1)

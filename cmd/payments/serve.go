@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"payments/dispatcher"
 	"payments/handlers"
 	"payments/jobs"
 	"payments/store"
@@ -29,6 +31,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 	if !*webRole && !*workerRole {
 		*webRole, *workerRole = true, true
 	}
+	if cfg.SecretKey == nil {
+		return errors.New("SECRET_KEY is required to serve: it seals webhook secrets (generate one with: openssl rand -hex 32)")
+	}
+	if cfg.WebhookAllowPrivateNetworks {
+		log.Warn("WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may call private addresses over http; never in production")
+	}
 	if cfg.PixKey == devPixKey {
 		log.Warn("PIX_KEY is not set: BR Codes carry a placeholder key; set PIX_KEY in production")
 	}
@@ -45,7 +53,15 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 	if len(applied) > 0 {
 		log.Info("migrations applied", "migrations", applied)
 	}
-	st := store.New(db, nil)
+	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey})
+	if err != nil {
+		return err
+	}
+	disp := dispatcher.New(dispatcher.Config{
+		Workers: cfg.DispatcherWorkers, PerWebhook: cfg.DispatcherPerWebhook, Lease: cfg.DispatcherLease,
+		DrainTimeout: cfg.ShutdownTimeout, AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
+		DatabaseURL: cfg.DatabaseURL,
+	}, st, log)
 
 	var rdb *redis.Client
 	if cfg.RedisURL != "" {
@@ -59,24 +75,28 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 	var wg sync.WaitGroup
 	if *workerRole {
 		wg.Go(func() {
-			jobs.Run(jobsCtx, jobs.Config{ExpiryInterval: cfg.ExpiryInterval, IdempotencyPruneInterval: cfg.ExpiryInterval * 60}, st, log)
+			jobs.Run(jobsCtx, jobs.Config{
+				ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
+			}, st, log)
 		})
+		wg.Go(func() { disp.Run(jobsCtx) })
 	}
 	defer func() { stopJobs(); wg.Wait() }()
 
 	if !*webRole {
-		log.Info("background jobs running")
+		log.Info("dispatcher and background jobs running")
 		<-ctx.Done()
 		log.Info("shutting down")
 		return nil
 	}
 
 	app := web.New(web.Config{
-		BaseURL:       cfg.BaseURL,
-		RateLimitLive: cfg.RateLimitLive,
-		RateLimitTest: cfg.RateLimitTest,
-		Pix:           handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
-	}, web.Deps{Store: st, Log: log, Redis: rdb})
+		BaseURL:              cfg.BaseURL,
+		RateLimitLive:        cfg.RateLimitLive,
+		RateLimitTest:        cfg.RateLimitTest,
+		Pix:                  handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
+		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
+	}, web.Deps{Store: st, Log: log, Redis: rdb, Tester: disp})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

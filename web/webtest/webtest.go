@@ -6,6 +6,7 @@ package webtest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
+	"payments/dispatcher"
 	"payments/handlers"
 	"payments/store"
 	"payments/store/storetest"
@@ -38,6 +40,8 @@ type Server struct {
 	Account *store.Account
 	TestKey string
 	LiveKey string
+	// Dispatcher delivers webhooks; call RunOnce unless WithRunningDispatcher.
+	Dispatcher *dispatcher.Dispatcher
 	// Logs holds everything the service logged.
 	Logs   *bytes.Buffer
 	client *http.Client
@@ -48,8 +52,11 @@ type Server struct {
 type Options struct {
 	Config web.Config
 	Redis  *redis.Client
-	// Now is the store's clock; nil is the real clock.
+	// Now is the store's and the dispatcher's clock; nil is the real clock.
 	Now func() time.Time
+	// Dispatcher tunes the dispatcher; RunDispatcher starts its loop.
+	Dispatcher    dispatcher.Config
+	RunDispatcher bool
 }
 
 // Option is one adjustment.
@@ -69,6 +76,17 @@ func WithRedis(t testing.TB) Option {
 // WithClock gives the store an injected clock.
 func WithClock(now func() time.Time) Option {
 	return func(o *Options) { o.Now = now }
+}
+
+// WithRunningDispatcher runs the dispatcher loop in the background, as
+// `payments serve` does; without it tests drive deliveries with RunOnce.
+func WithRunningDispatcher() Option {
+	return func(o *Options) { o.RunDispatcher = true }
+}
+
+// WithDispatcher tunes the dispatcher.
+func WithDispatcher(cfg dispatcher.Config) Option {
+	return func(o *Options) { o.Dispatcher = cfg }
 }
 
 // Redis connects to the test Redis, or fails the test: Redis-backed tests
@@ -97,8 +115,12 @@ func New(t testing.TB, opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	db := storetest.DB(t)
-	st := store.New(db, o.Now)
+	dbURL := storetest.URL(t)
+	db, err := store.Open(context.Background(), dbURL, 20)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: randomKey()})
+	require.NoError(t, err)
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
@@ -106,11 +128,22 @@ func New(t testing.TB, opts ...Option) *Server {
 	require.NoError(t, err)
 	url := "http://" + ln.Addr().String()
 	o.Config.BaseURL = url
-	app := web.New(o.Config, web.Deps{Store: st, Log: log, Redis: o.Redis})
+	o.Config.AllowPrivateNetworks = true // test receivers listen on loopback
+	o.Dispatcher.AllowPrivateNetworks = true
+	o.Dispatcher.Now = o.Now
+	o.Dispatcher.DatabaseURL = dbURL
+	disp := dispatcher.New(o.Dispatcher, st, log)
+	if o.RunDispatcher {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { disp.Run(ctx); close(done) }()
+		t.Cleanup(func() { cancel(); <-done })
+	}
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, Redis: o.Redis, Tester: disp})
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
-	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs, opts: o,
+	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs, opts: o, Dispatcher: disp,
 		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	s.Account, s.TestKey, s.LiveKey = s.NewAccount("Loja Teste", "owner@example.com")
 	return s
@@ -235,10 +268,16 @@ func (s *Server) Sibling(t testing.TB) *Server {
 	require.NoError(t, err)
 	cfg := s.opts.Config
 	cfg.BaseURL = "http://" + ln.Addr().String()
-	app := web.New(cfg, web.Deps{Store: s.Store, Log: slog.New(slog.DiscardHandler), Redis: s.opts.Redis})
+	app := web.New(cfg, web.Deps{Store: s.Store, Log: slog.New(slog.DiscardHandler), Redis: s.opts.Redis, Tester: s.Dispatcher})
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 	sib := *s
 	sib.URL = cfg.BaseURL
 	return &sib
+}
+
+func randomKey() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	return k
 }

@@ -1,0 +1,332 @@
+package dispatcher
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"payments/dispatcher/signature"
+	"payments/store"
+)
+
+// Config tunes the dispatcher. Zero values take the defaults noted.
+type Config struct {
+	// Workers is how many attempts run at once (32).
+	Workers int
+	// PerWebhook caps one webhook's attempts in flight (8).
+	PerWebhook int
+	// Lease is how long a claim holds a delivery (60s); it must outlast AttemptTimeout.
+	Lease time.Duration
+	// PollInterval is the backstop when no NOTIFY arrives (1s).
+	PollInterval time.Duration
+	// DrainTimeout bounds how long shutdown waits for attempts in flight (20s).
+	DrainTimeout time.Duration
+	// AllowPrivateNetworks lifts the address guard and allows http (dev/test only).
+	AllowPrivateNetworks bool
+	// DatabaseURL, when set, is LISTENed on for wake-ups.
+	DatabaseURL string
+	// Now and Jitter are injectable for tests; Jitter returns [0,1).
+	Now    func() time.Time
+	Jitter func() float64
+}
+
+func (c *Config) defaults() {
+	if c.Workers <= 0 {
+		c.Workers = 32
+	}
+	if c.PerWebhook <= 0 {
+		c.PerWebhook = 8
+	}
+	if c.Lease <= 0 {
+		c.Lease = 60 * time.Second
+	}
+	c.Lease = max(c.Lease, AttemptTimeout+5*time.Second)
+	if c.PollInterval <= 0 {
+		c.PollInterval = time.Second
+	}
+	if c.DrainTimeout <= 0 {
+		c.DrainTimeout = 20 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Jitter == nil {
+		c.Jitter = rand.Float64
+	}
+}
+
+// Dispatcher delivers queued deliveries. It is safe to run several, in one
+// process or many: claims never overlap.
+type Dispatcher struct {
+	cfg    Config
+	store  *store.Store
+	sender *Sender
+	log    *slog.Logger
+	// token identifies this dispatcher's leases.
+	token string
+	slots chan struct{}
+	wake  chan struct{}
+	wg    sync.WaitGroup
+}
+
+// New returns a dispatcher; Run starts it.
+func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
+	cfg.defaults()
+	return &Dispatcher{
+		cfg: cfg, store: st, log: log,
+		sender: NewSender(cfg.AllowPrivateNetworks),
+		token:  store.NewID("lease"),
+		slots:  make(chan struct{}, cfg.Workers),
+		wake:   make(chan struct{}, 1),
+	}
+}
+
+// Sender is the dispatcher's HTTP sender, shared with "send test".
+func (d *Dispatcher) Sender() *Sender { return d.sender }
+
+// Run delivers until ctx is canceled, then stops claiming and waits up to
+// DrainTimeout for attempts in flight before abandoning them to their leases.
+func (d *Dispatcher) Run(ctx context.Context) {
+	attemptCtx, cancelAttempts := context.WithCancel(context.Background())
+	defer cancelAttempts()
+	if d.cfg.DatabaseURL != "" {
+		go d.listen(ctx)
+	}
+	ticker := time.NewTicker(d.cfg.PollInterval)
+	defer ticker.Stop()
+	for {
+		d.fill(ctx, attemptCtx)
+		select {
+		case <-ctx.Done():
+			d.drain(cancelAttempts)
+			return
+		case <-d.wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+func (d *Dispatcher) drain(cancelAttempts context.CancelFunc) {
+	done := make(chan struct{})
+	go func() { d.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d.cfg.DrainTimeout):
+		d.log.Warn("dispatcher: drain timeout; abandoning attempts in flight to their leases")
+		cancelAttempts()
+		<-done
+	}
+}
+
+// fill claims as many due deliveries as there are free workers, repeating
+// while claims come back full.
+func (d *Dispatcher) fill(ctx, attemptCtx context.Context) {
+	for ctx.Err() == nil {
+		free := cap(d.slots) - len(d.slots)
+		if free == 0 {
+			return
+		}
+		claimed, err := d.claim(ctx, free)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.log.Error("dispatcher: claim", "error", err.Error())
+			}
+			return
+		}
+		for i := range claimed {
+			d.slots <- struct{}{}
+			d.wg.Add(1)
+			go func(dl store.Delivery) {
+				defer d.wg.Done()
+				d.deliver(attemptCtx, &dl)
+				<-d.slots
+				d.signal() // a free worker may take work a cap held back
+			}(claimed[i])
+		}
+		if len(claimed) < free {
+			return
+		}
+	}
+}
+
+func (d *Dispatcher) claim(ctx context.Context, limit int) ([]store.Delivery, error) {
+	return d.store.ClaimDeliveries(ctx, store.ClaimParams{
+		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: d.token,
+	})
+}
+
+// RunOnce claims every due delivery (up to limit), attempts them all and
+// returns how many it attempted. Tests drive the dispatcher with it.
+func (d *Dispatcher) RunOnce(ctx context.Context, limit int) int {
+	claimed, err := d.claim(ctx, limit)
+	if err != nil {
+		d.log.Error("dispatcher: claim", "error", err.Error())
+		return 0
+	}
+	var wg sync.WaitGroup
+	for i := range claimed {
+		wg.Go(func() { d.deliver(ctx, &claimed[i]) })
+	}
+	wg.Wait()
+	return len(claimed)
+}
+
+func (d *Dispatcher) signal() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// listen turns NOTIFYs into wake-ups on a dedicated connection, reconnecting
+// after failures; the poll ticker covers the gaps.
+func (d *Dispatcher) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		conn, err := pgx.Connect(ctx, d.cfg.DatabaseURL)
+		if err == nil {
+			_, err = conn.Exec(ctx, "LISTEN "+store.DeliveriesChannel)
+			for err == nil {
+				_, err = conn.WaitForNotification(ctx)
+				if err == nil {
+					d.signal()
+				}
+			}
+			_ = conn.Close(context.Background())
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		d.log.Warn("dispatcher: listen connection lost; retrying", "error", err.Error())
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// deliver makes one attempt and records its outcome.
+func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery) {
+	now := d.cfg.Now()
+	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
+	attempt.DeliveryID = &dl.ID
+	attempt.Attempt = dl.Attempts
+	out := d.outcome(dl, attempt.result, d.cfg.Now())
+	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	held, err := d.store.FinishDelivery(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt)
+	switch {
+	case err != nil:
+		// The lease runs out and the delivery is attempted again: at-least-once.
+		d.log.Error("dispatcher: record outcome", "delivery_id", dl.ID, "error", err.Error())
+	case !held:
+		d.log.Warn("dispatcher: lease lost during attempt", "delivery_id", dl.ID)
+	case out.DisableReason != "":
+		d.log.Warn("dispatcher: webhook disabled", "webhook_id", dl.WebhookID, "reason", out.DisableReason)
+	}
+}
+
+// outcome applies the retry policy to an attempt's result.
+func (d *Dispatcher) outcome(dl *store.Delivery, res Result, now time.Time) store.DeliveryOutcome {
+	out := store.DeliveryOutcome{
+		NextAttemptAt: now, AutoDisableAfter: AutoDisableAfter, AutoDisableFailures: AutoDisableFailures,
+	}
+	if res.StatusCode != 0 {
+		out.StatusCode = &res.StatusCode
+	}
+	if res.Success {
+		out.Status, out.Success = store.DeliverySucceeded, true
+		return out
+	}
+	msg := res.ErrClass
+	if res.ErrMessage != "" {
+		msg += ": " + res.ErrMessage
+	}
+	out.Error = &msg
+	if res.StatusCode == 410 {
+		out.Status, out.DisableReason = store.DeliveryFailed, store.DisabledEndpointGone
+		return out
+	}
+	var retryAfter time.Duration
+	if res.StatusCode == 429 || res.StatusCode == 503 {
+		retryAfter = res.RetryAfter
+	}
+	delay, more := retryDelay(dl.Attempts, retryAfter, d.cfg.Jitter())
+	if !more {
+		out.Status = store.DeliveryFailed
+		return out
+	}
+	out.Status, out.NextAttemptAt = store.DeliveryPending, now.Add(delay)
+	return out
+}
+
+// madeAttempt is a recorded attempt with the raw result beside it.
+type madeAttempt struct {
+	store.DeliveryAttempt
+	result Result
+}
+
+// attempt signs and sends event to w at now, and describes the attempt for the record.
+func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Event, now time.Time) madeAttempt {
+	a := madeAttempt{DeliveryAttempt: store.DeliveryAttempt{
+		ID: store.NewID(store.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
+		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
+	}}
+	body, err := Envelope(w.APIVersion, e)
+	var secrets []string
+	if err == nil {
+		secrets, err = d.store.SigningSecrets(w, now)
+	}
+	if err != nil {
+		a.result = Result{ErrClass: "internal", ErrMessage: err.Error()}
+		a.RequestHeaders, a.RequestBody = map[string]string{}, string(body)
+		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
+		return a
+	}
+	headers := Headers(w, e, a.ID, body, now, secrets)
+	a.result = d.sender.Send(ctx, w.URL, headers, body)
+	a.RequestHeaders, a.RequestBody = headers, string(body)
+	a.DurationMS = int(a.result.Duration.Milliseconds())
+	if a.result.StatusCode != 0 {
+		a.ResponseStatus = &a.result.StatusCode
+		a.ResponseHeaders = sanitizeHeaders(a.result.Header)
+		a.ResponseBody = a.result.Body
+	}
+	if a.result.ErrClass != "" {
+		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
+	}
+	return a
+}
+
+// Headers are the seed's header set for one attempt.
+func Headers(w *store.Webhook, e *store.Event, attemptID string, body []byte, now time.Time, secrets []string) map[string]string {
+	return map[string]string{
+		"Content-Type":          "application/json",
+		"User-Agent":            UserAgent,
+		"X-Service-Event":       e.Type,
+		"X-Service-Event-Id":    e.ID,
+		"X-Service-Delivery":    attemptID,
+		"X-Service-Webhook-Id":  w.ID,
+		"X-Service-Signature":   signature.Sign(body, now, secrets...),
+		"X-Service-Api-Version": w.APIVersion,
+	}
+}
+
+// sanitizeHeaders keeps response headers storable as JSON text.
+func sanitizeHeaders(h map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(h))
+	for k, vs := range h {
+		clean := make([]string, len(vs))
+		for i, v := range vs {
+			clean[i] = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "")
+		}
+		out[strings.ToValidUTF8(k, "")] = clean
+	}
+	return out
+}
+
+func strPtr(s string) *string { return &s }

@@ -1,0 +1,77 @@
+package dispatcher
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"syscall"
+)
+
+// ErrForbiddenAddress is returned when a webhook's host resolves to an
+// address the service must never call: the SSRF guard.
+var ErrForbiddenAddress = errors.New("dispatcher: address not allowed")
+
+var forbiddenPrefixes = mustPrefixes(
+	"0.0.0.0/8",          // "this network"
+	"100.64.0.0/10",      // carrier-grade NAT
+	"192.0.0.0/24",       // IETF protocol assignments
+	"192.0.2.0/24",       // documentation
+	"198.18.0.0/15",      // benchmarking
+	"198.51.100.0/24",    // documentation
+	"203.0.113.0/24",     // documentation
+	"240.0.0.0/4",        // reserved, broadcast
+	"64:ff9b::/96",       // NAT64: embeds an IPv4 address
+	"64:ff9b:1::/48",     // local-use NAT64
+	"2001:db8::/32",      // documentation
+	"2002::/16",          // 6to4: embeds an IPv4 address
+	"fec0::/10",          // deprecated site-local
+	"fd00:ec2::254/128",  // cloud metadata over IPv6 (also inside fc00::/7)
+	"169.254.169.254/32", // cloud metadata (also link-local)
+)
+
+func mustPrefixes(ss ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(ss))
+	for i, s := range ss {
+		out[i] = netip.MustParsePrefix(s)
+	}
+	return out
+}
+
+// CheckAddress refuses loopback, private (RFC 1918, ULA fc00::/7),
+// link-local, CGNAT, multicast, unspecified, metadata and other
+// non-public addresses. IPv4-mapped IPv6 addresses are judged as IPv4.
+func CheckAddress(addr netip.Addr) error {
+	addr = addr.Unmap()
+	switch {
+	case !addr.IsValid(),
+		addr.IsLoopback(),
+		addr.IsPrivate(),
+		addr.IsLinkLocalUnicast(),
+		addr.IsLinkLocalMulticast(),
+		addr.IsInterfaceLocalMulticast(),
+		addr.IsMulticast(),
+		addr.IsUnspecified():
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, addr)
+	}
+	for _, p := range forbiddenPrefixes {
+		if p.Contains(addr) {
+			return fmt.Errorf("%w: %s", ErrForbiddenAddress, addr)
+		}
+	}
+	return nil
+}
+
+// guardedControl runs after DNS resolution, on the exact address about to be
+// dialed, so neither a hostname nor a DNS rebinding can reach a forbidden one.
+func guardedControl(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+	}
+	return CheckAddress(addr)
+}

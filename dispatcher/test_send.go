@@ -1,0 +1,74 @@
+package dispatcher
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"payments/store"
+)
+
+// TestSendResult is the outcome of a "send test".
+type TestSendResult struct {
+	Attempt store.DeliveryAttempt
+	Success bool
+	Latency time.Duration
+}
+
+// SendTest sends a sample event of eventType to w right away, records the
+// attempt (outside the queue, never retried) and returns it. The sample's
+// object has the shape of the real one, with obviously fake values.
+func (d *Dispatcher) SendTest(ctx context.Context, w *store.Webhook, eventType string) (TestSendResult, error) {
+	now := d.cfg.Now().UTC().Truncate(time.Millisecond)
+	data, err := json.Marshal(sampleObject(eventType, w, now))
+	if err != nil {
+		return TestSendResult{}, fmt.Errorf("dispatcher: sample object: %w", err)
+	}
+	e := &store.Event{
+		ID: store.NewID(store.PrefixEvent), AccountID: w.AccountID, Livemode: w.Livemode,
+		Type: eventType, Data: data, CreatedAt: now,
+	}
+	a := d.attempt(ctx, w, e, now)
+	if err := d.store.RecordAttempt(ctx, &a.DeliveryAttempt); err != nil {
+		return TestSendResult{}, err
+	}
+	return TestSendResult{Attempt: a.DeliveryAttempt, Success: a.result.Success, Latency: a.result.Duration}, nil
+}
+
+// sampleObject is the object a test event carries: a payment for payment.*
+// events, and a minimal dispute or withdrawal otherwise.
+func sampleObject(eventType string, w *store.Webhook, now time.Time) any {
+	switch eventType {
+	case store.EventDisputeOpened, store.EventDisputeWon, store.EventDisputeLost:
+		status := map[string]string{store.EventDisputeOpened: "open", store.EventDisputeWon: "won", store.EventDisputeLost: "lost"}[eventType]
+		return map[string]any{
+			"id": "dsp_test", "object": "dispute", "livemode": w.Livemode, "payment_id": uuid.Nil.String(),
+			"amount_cents": 1990, "reason": "test", "status": status, "created_at": store.FormatTime(now),
+		}
+	case store.EventWithdrawalCompleted, store.EventWithdrawalFailed:
+		status := map[string]string{store.EventWithdrawalCompleted: "completed", store.EventWithdrawalFailed: "failed"}[eventType]
+		return map[string]any{
+			"id": "wd_test", "object": "withdrawal", "livemode": w.Livemode, "amount_cents": 1990,
+			"pix_key": "test@example.com", "status": status, "created_at": store.FormatTime(now),
+		}
+	}
+	status := map[string]string{
+		store.EventPaymentCreated: store.StatusPending, store.EventPaymentPaid: store.StatusPaid,
+		store.EventPaymentExpired: store.StatusExpired, store.EventPaymentCanceled: store.StatusCanceled,
+		store.EventPaymentRefunded: store.StatusRefunded,
+	}[eventType]
+	desc, ext := "Test event", "test_order"
+	p := &store.Payment{
+		ID: uuid.Nil, AccountID: w.AccountID, Livemode: w.Livemode, Status: status, AmountCents: 1990,
+		Currency: "BRL", PaymentMethod: "pix", Description: &desc, ExternalID: &ext,
+		Metadata: map[string]string{"test": "true"}, CorrelationID: "TESTTXID0000000000000000000000",
+		BRCode: "", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(24 * time.Hour),
+	}
+	if status == store.StatusPaid || status == store.StatusRefunded {
+		p.PaidAt = &now
+	}
+	return p
+}

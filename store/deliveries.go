@@ -1,0 +1,329 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// Delivery is one event queued for one webhook. Its attempts are DeliveryAttempts.
+type Delivery struct {
+	bun.BaseModel `bun:"table:webhook_deliveries"`
+
+	ID             string     `bun:"id,pk"`
+	EventID        string     `bun:"event_id"`
+	WebhookID      string     `bun:"webhook_id"`
+	AccountID      string     `bun:"account_id"`
+	Livemode       bool       `bun:"livemode"`
+	EventType      string     `bun:"event_type"`
+	Status         string     `bun:"status"`
+	Attempts       int        `bun:"attempts"`
+	NextAttemptAt  time.Time  `bun:"next_attempt_at"`
+	LeaseToken     *string    `bun:"lease_token"`
+	LeaseExpiresAt *time.Time `bun:"lease_expires_at"`
+	LastStatusCode *int       `bun:"last_status_code"`
+	LastError      *string    `bun:"last_error"`
+	CreatedAt      time.Time  `bun:"created_at"`
+	UpdatedAt      time.Time  `bun:"updated_at"`
+	CompletedAt    *time.Time `bun:"completed_at"`
+
+	Webhook      *Webhook          `bun:"rel:belongs-to,join:webhook_id=id"`
+	Event        *Event            `bun:"rel:belongs-to,join:event_id=id"`
+	AttemptsList []DeliveryAttempt `bun:"rel:has-many,join:id=delivery_id"`
+}
+
+// DeliveryAttempt is one HTTP request to a receiver and what came back.
+type DeliveryAttempt struct {
+	bun.BaseModel `bun:"table:delivery_attempts"`
+
+	ID              string              `bun:"id,pk"`
+	DeliveryID      *string             `bun:"delivery_id"`
+	WebhookID       string              `bun:"webhook_id"`
+	EventID         string              `bun:"event_id"`
+	EventType       string              `bun:"event_type"`
+	Attempt         int                 `bun:"attempt"`
+	RequestURL      string              `bun:"request_url"`
+	RequestHeaders  map[string]string   `bun:"request_headers,type:jsonb"`
+	RequestBody     string              `bun:"request_body"`
+	ResponseStatus  *int                `bun:"response_status"`
+	ResponseHeaders map[string][]string `bun:"response_headers,type:jsonb"`
+	ResponseBody    []byte              `bun:"response_body"`
+	DurationMS      int                 `bun:"duration_ms"`
+	ErrorClass      *string             `bun:"error_class"`
+	ErrorMessage    *string             `bun:"error_message"`
+	CreatedAt       time.Time           `bun:"created_at"`
+}
+
+// ClaimParams bound one claim.
+type ClaimParams struct {
+	Now   time.Time
+	Limit int
+	// Lease is how long the claim holds each delivery; an attempt must end well within it.
+	Lease time.Duration
+	// PerWebhook caps the leased deliveries of one webhook, so one slow
+	// receiver cannot occupy every worker.
+	PerWebhook int
+	Token      string
+}
+
+// ClaimDeliveries leases up to Limit due deliveries of enabled webhooks,
+// counting the attempt, and returns them with their webhook and event. The
+// claim is one short statement (FOR UPDATE SKIP LOCKED); the HTTP happens
+// outside any transaction, and FinishDelivery only lands while the lease holds.
+func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
+	var ids []string
+	err := s.db.NewRaw(`
+		WITH busy AS (
+			SELECT webhook_id, count(*) AS n FROM webhook_deliveries
+			WHERE lease_token IS NOT NULL AND lease_expires_at > ?0
+			GROUP BY webhook_id
+		), ranked AS (
+			SELECT d.id, d.next_attempt_at,
+				row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id) + coalesce(b.n, 0) AS slot
+			FROM webhook_deliveries d
+			JOIN webhooks w ON w.id = d.webhook_id AND w.enabled
+			LEFT JOIN busy b ON b.webhook_id = d.webhook_id
+			WHERE d.status = 'pending' AND d.next_attempt_at <= ?0
+				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?0)
+		), picked AS (
+			SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+			WHERE r.slot <= ?1 AND d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?0)
+			ORDER BY r.next_attempt_at, d.id
+			LIMIT ?2
+			FOR UPDATE OF d SKIP LOCKED
+		)
+		UPDATE webhook_deliveries d
+		SET lease_token = ?3, lease_expires_at = ?4, attempts = d.attempts + 1, updated_at = ?0
+		FROM picked WHERE d.id = picked.id
+		RETURNING d.id`,
+		p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: claim deliveries: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []Delivery
+	err = s.db.NewSelect().Model(&out).Relation("Webhook").Relation("Event").
+		Where("delivery.id IN (?)", bun.In(ids)).Order("delivery.next_attempt_at").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: load claimed deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// DeliveryOutcome is what the dispatcher decided after an attempt.
+type DeliveryOutcome struct {
+	Status        string // pending (retry), succeeded or failed
+	NextAttemptAt time.Time
+	StatusCode    *int
+	Error         *string
+	// Success resets the webhook's failure streak; otherwise the attempt extends it.
+	Success bool
+	// DisableReason, when set, disables the webhook (a 410 Gone).
+	DisableReason string
+	// AutoDisableAfter and AutoDisableFailures disable a webhook whose
+	// failure streak is at least that old and that long.
+	AutoDisableAfter    time.Duration
+	AutoDisableFailures int
+}
+
+// FinishDelivery records the attempt and applies the outcome, all in one
+// transaction. The delivery changes only while token still holds its lease
+// (a lease that expired mid-attempt was claimed again by someone else); the
+// attempt is recorded either way, because the request was sent. It reports
+// whether the lease still held.
+func (s *Store) FinishDelivery(ctx context.Context, d *Delivery, token string, out DeliveryOutcome, attempt *DeliveryAttempt) (bool, error) {
+	var held bool
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(attempt).Exec(ctx); err != nil {
+			return fmt.Errorf("store: record attempt: %w", err)
+		}
+		now := attempt.CreatedAt
+		q := tx.NewUpdate().Model((*Delivery)(nil)).
+			Set("status = ?", out.Status).
+			Set("next_attempt_at = ?", out.NextAttemptAt).
+			Set("lease_token = NULL, lease_expires_at = NULL").
+			Set("last_status_code = ?", out.StatusCode).
+			Set("last_error = ?", out.Error).
+			Set("updated_at = ?", now).
+			Where("id = ? AND lease_token = ?", d.ID, token)
+		if out.Status != DeliveryPending {
+			q = q.Set("completed_at = ?", now)
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: finish delivery: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		held = n == 1
+		if !held {
+			return nil
+		}
+		return s.applyWebhookHealth(ctx, tx, d.WebhookID, now, out)
+	})
+	return held, err
+}
+
+func (s *Store) applyWebhookHealth(ctx context.Context, tx bun.Tx, webhookID string, now time.Time, out DeliveryOutcome) error {
+	q := tx.NewUpdate().Model((*Webhook)(nil)).Where("id = ?", webhookID)
+	switch {
+	case out.DisableReason != "":
+		q = q.Set("enabled = false, disabled_reason = ?, updated_at = ?", out.DisableReason, now)
+	case out.Success:
+		q = q.Set("failing_since = NULL, failures_since = 0")
+	default:
+		q = q.Set("failing_since = coalesce(failing_since, ?)", now).
+			Set("failures_since = failures_since + 1").
+			Set(`enabled = enabled AND NOT (coalesce(failing_since, ?0) <= ?1 AND failures_since + 1 >= ?2)`,
+				now, now.Add(-out.AutoDisableAfter), out.AutoDisableFailures).
+			Set(`disabled_reason = CASE WHEN enabled AND coalesce(failing_since, ?0) <= ?1 AND failures_since + 1 >= ?2
+				THEN ?3 ELSE disabled_reason END`, now, now.Add(-out.AutoDisableAfter), out.AutoDisableFailures, DisabledFailing)
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return fmt.Errorf("store: webhook health: %w", err)
+	}
+	return nil
+}
+
+// RecordAttempt stores an attempt outside the queue (a "send test").
+func (s *Store) RecordAttempt(ctx context.Context, a *DeliveryAttempt) error {
+	if _, err := s.idb(ctx).NewInsert().Model(a).Exec(ctx); err != nil {
+		return fmt.Errorf("store: record attempt: %w", err)
+	}
+	return nil
+}
+
+// DeliveryListParams pages a webhook's deliveries, newest first.
+type DeliveryListParams struct {
+	Scope         Scope
+	WebhookID     string
+	Status        string
+	Limit         int
+	StartingAfter string
+}
+
+// Deliveries lists a webhook's deliveries with their attempts.
+func (s *Store) Deliveries(ctx context.Context, p DeliveryListParams) ([]Delivery, bool, error) {
+	var out []Delivery
+	q := s.idb(ctx).NewSelect().Model(&out).
+		Relation("AttemptsList", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("created_at", "id") }).
+		Where("delivery.webhook_id = ? AND delivery.account_id = ? AND delivery.livemode = ?", p.WebhookID, p.Scope.AccountID, p.Scope.Livemode)
+	if p.Status != "" {
+		q = q.Where("delivery.status = ?", p.Status)
+	}
+	if p.StartingAfter != "" {
+		q = q.Where("(delivery.created_at, delivery.id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = ?)", p.StartingAfter)
+	}
+	if err := q.Order("delivery.created_at DESC", "delivery.id DESC").Limit(int64(p.Limit) + 1).Scan(ctx); err != nil {
+		return nil, false, fmt.Errorf("store: deliveries: %w", err)
+	}
+	hasMore := len(out) > p.Limit
+	if hasMore {
+		out = out[:p.Limit]
+	}
+	return out, hasMore, nil
+}
+
+// Delivery returns one of a webhook's deliveries with its attempts.
+func (s *Store) Delivery(ctx context.Context, scope Scope, webhookID, id string) (*Delivery, error) {
+	d := new(Delivery)
+	err := s.idb(ctx).NewSelect().Model(d).
+		Relation("AttemptsList", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("created_at", "id") }).
+		Where("delivery.id = ? AND delivery.webhook_id = ? AND delivery.account_id = ? AND delivery.livemode = ?",
+			id, webhookID, scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: delivery: %w", translate(err))
+	}
+	return d, nil
+}
+
+// ResendDelivery queues a delivery for an immediate new attempt, whatever
+// its status. A delivery being attempted right now is left alone.
+func (s *Store) ResendDelivery(ctx context.Context, scope Scope, webhookID, id string) (*Delivery, error) {
+	if _, err := s.Delivery(ctx, scope, webhookID, id); err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	_, err := s.idb(ctx).NewRaw(`
+		WITH requeued AS (
+			UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0
+			WHERE id = ?1 AND (lease_expires_at IS NULL OR lease_expires_at <= ?0)
+			RETURNING 1
+		)
+		SELECT pg_notify(?2, '') FROM requeued`, now, id, DeliveriesChannel).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: resend delivery: %w", err)
+	}
+	return s.Delivery(ctx, scope, webhookID, id)
+}
+
+// ResendFailedSince queues every failed delivery of the webhook created at
+// or after since, and returns how many.
+func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID string, since time.Time) (int, error) {
+	if _, err := s.Webhook(ctx, scope, webhookID); err != nil {
+		return 0, err
+	}
+	now := s.Now()
+	var n int
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewRaw(`
+			WITH requeued AS (
+				UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0
+				WHERE webhook_id = ?1 AND status = 'failed' AND created_at >= ?2
+				RETURNING 1
+			)
+			SELECT count(*) FROM requeued`, now, webhookID, since).Scan(ctx, &n)
+		if err != nil || n == 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "SELECT pg_notify(?, '')", DeliveriesChannel)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: resend failed deliveries: %w", err)
+	}
+	return n, nil
+}
+
+// TestAttempts lists a webhook's "send test" attempts, newest first.
+func (s *Store) TestAttempts(ctx context.Context, scope Scope, webhookID string, limit int) ([]DeliveryAttempt, error) {
+	if _, err := s.Webhook(ctx, scope, webhookID); err != nil {
+		return nil, err
+	}
+	var out []DeliveryAttempt
+	err := s.idb(ctx).NewSelect().Model(&out).Where("webhook_id = ? AND delivery_id IS NULL", webhookID).
+		Order("created_at DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: test attempts: %w", err)
+	}
+	return out, nil
+}
+
+// PruneAttempts deletes attempts older than before, at most limit at a time.
+func (s *Store) PruneAttempts(ctx context.Context, before time.Time, limit int) (int, error) {
+	res, err := s.db.NewDelete().Model((*DeliveryAttempt)(nil)).
+		Where("id IN (SELECT id FROM delivery_attempts WHERE created_at < ? LIMIT ?)", before, limit).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("store: prune attempts: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// StuckDeliveries counts pending deliveries whose lease expired more than
+// grace ago: a healthy dispatcher leaves none.
+func (s *Store) StuckDeliveries(ctx context.Context, now time.Time, grace time.Duration) (int, error) {
+	n, err := s.db.NewSelect().Model((*Delivery)(nil)).
+		Where("status = 'pending' AND lease_token IS NOT NULL AND lease_expires_at < ?", now.Add(-grace)).Count(ctx)
+	return int(n), err
+}

@@ -1,0 +1,273 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// MaxWebhooksPerAccount is the cap across both modes (seed, section 8).
+const MaxWebhooksPerAccount = 20
+
+// SecretRotationOverlap is how long the previous secret keeps signing.
+const SecretRotationOverlap = 24 * time.Hour
+
+// Reasons a webhook is disabled.
+const (
+	DisabledManual       = "manual"
+	DisabledEndpointGone = "endpoint_gone"
+	DisabledFailing      = "failing"
+)
+
+// ErrWebhookLimit means the account already has MaxWebhooksPerAccount webhooks.
+var ErrWebhookLimit = errors.New("store: webhook limit reached")
+
+// Webhook is an endpoint that receives signed events.
+type Webhook struct {
+	bun.BaseModel `bun:"table:webhooks"`
+
+	ID                      string     `bun:"id,pk"`
+	AccountID               string     `bun:"account_id"`
+	Livemode                bool       `bun:"livemode"`
+	Name                    string     `bun:"name"`
+	URL                     string     `bun:"url"`
+	APIVersion              string     `bun:"api_version"`
+	Events                  []string   `bun:"events,array"`
+	Enabled                 bool       `bun:"enabled"`
+	DisabledReason          *string    `bun:"disabled_reason"`
+	SecretSealed            []byte     `bun:"secret_sealed"`
+	SecretHint              string     `bun:"secret_hint"`
+	PreviousSecretSealed    []byte     `bun:"previous_secret_sealed"`
+	PreviousSecretExpiresAt *time.Time `bun:"previous_secret_expires_at"`
+	FailingSince            *time.Time `bun:"failing_since"`
+	FailuresSince           int        `bun:"failures_since"`
+	CreatedAt               time.Time  `bun:"created_at"`
+	UpdatedAt               time.Time  `bun:"updated_at"`
+}
+
+// GenerateWebhookSecret returns whsec_ followed by 32 random bytes, base64url.
+func GenerateWebhookSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// secretHint shows enough of a secret to tell two apart, never enough to use it.
+func secretHint(secret string) string {
+	prefix := ""
+	if len(secret) > 6 && secret[:6] == "whsec_" {
+		prefix = "whsec_"
+	}
+	return prefix + "…" + secret[len(secret)-4:]
+}
+
+// NewWebhook describes a webhook to create. An empty Secret is generated.
+type NewWebhook struct {
+	Scope      Scope
+	Name       string
+	URL        string
+	APIVersion string
+	Events     []string
+	Enabled    bool
+	Secret     string
+}
+
+// CreateWebhook stores a webhook and returns it with its secret, which is
+// shown this once. The cap is enforced under a lock on the account row, so
+// concurrent creates can never exceed it.
+func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, string, error) {
+	secret := in.Secret
+	if secret == "" {
+		secret = GenerateWebhookSecret()
+	}
+	now := s.Now()
+	w := &Webhook{
+		ID: NewID(PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
+		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
+		SecretHint: secretHint(secret), CreatedAt: now, UpdatedAt: now,
+	}
+	if !in.Enabled {
+		w.DisabledReason = ptr(DisabledManual)
+	}
+	sealed, err := s.box.seal(secret, w.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	w.SecretSealed = sealed
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var locked string
+		if err := tx.NewSelect().Table("accounts").Column("id").Where("id = ?", w.AccountID).For("UPDATE").Scan(ctx, &locked); err != nil {
+			return fmt.Errorf("store: lock account: %w", translate(err))
+		}
+		n, err := tx.NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", w.AccountID).Count(ctx)
+		if err != nil {
+			return fmt.Errorf("store: count webhooks: %w", err)
+		}
+		if n >= MaxWebhooksPerAccount {
+			return ErrWebhookLimit
+		}
+		if _, err := tx.NewInsert().Model(w).Exec(ctx); err != nil {
+			return fmt.Errorf("store: create webhook: %w", translate(err))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return w, secret, nil
+}
+
+// Webhook returns one of the scope's webhooks.
+func (s *Store) Webhook(ctx context.Context, scope Scope, id string) (*Webhook, error) {
+	w := new(Webhook)
+	err := s.idb(ctx).NewSelect().Model(w).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: webhook: %w", translate(err))
+	}
+	return w, nil
+}
+
+// Webhooks lists the scope's webhooks, oldest first.
+func (s *Store) Webhooks(ctx context.Context, scope Scope) ([]Webhook, error) {
+	var hooks []Webhook
+	err := s.idb(ctx).NewSelect().Model(&hooks).
+		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode).Order("created_at", "id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: webhooks: %w", err)
+	}
+	return hooks, nil
+}
+
+// CountWebhooks counts the account's webhooks across both modes.
+func (s *Store) CountWebhooks(ctx context.Context, accountID string) (int, error) {
+	n, err := s.idb(ctx).NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", accountID).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("store: count webhooks: %w", err)
+	}
+	return int(n), nil
+}
+
+// WebhookUpdate holds the fields to change; nil fields stay as they are.
+type WebhookUpdate struct {
+	Name       *string
+	URL        *string
+	APIVersion *string
+	Events     []string
+	Enabled    *bool
+}
+
+// UpdateWebhook applies u. Enabling clears the disabled reason and the
+// failure streak; disabling by hand records "manual".
+func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u WebhookUpdate) (*Webhook, error) {
+	var w *Webhook
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		w = new(Webhook)
+		err := tx.NewSelect().Model(w).
+			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).For("UPDATE").Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("store: webhook: %w", translate(err))
+		}
+		if u.Name != nil {
+			w.Name = *u.Name
+		}
+		if u.URL != nil {
+			w.URL = *u.URL
+		}
+		if u.APIVersion != nil {
+			w.APIVersion = *u.APIVersion
+		}
+		if u.Events != nil {
+			w.Events = u.Events
+		}
+		if u.Enabled != nil && *u.Enabled != w.Enabled {
+			w.Enabled = *u.Enabled
+			if w.Enabled {
+				w.DisabledReason, w.FailingSince, w.FailuresSince = nil, nil, 0
+			} else {
+				w.DisabledReason = ptr(DisabledManual)
+			}
+		}
+		w.UpdatedAt = s.Now()
+		_, err = tx.NewUpdate().Model(w).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: update webhook: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// DeleteWebhook deletes a webhook with its queued deliveries and attempts.
+func (s *Store) DeleteWebhook(ctx context.Context, scope Scope, id string) error {
+	res, err := s.idb(ctx).NewDelete().Model((*Webhook)(nil)).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: delete webhook: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: delete webhook: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// RotateWebhookSecret makes newSecret (generated when empty) the signing
+// secret; the current one keeps signing beside it for SecretRotationOverlap.
+func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSecret string) (*Webhook, string, error) {
+	if newSecret == "" {
+		newSecret = GenerateWebhookSecret()
+	}
+	var w *Webhook
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		w = new(Webhook)
+		err := tx.NewSelect().Model(w).
+			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).For("UPDATE").Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("store: webhook: %w", translate(err))
+		}
+		sealed, err := s.box.seal(newSecret, w.ID)
+		if err != nil {
+			return err
+		}
+		now := s.Now()
+		expires := now.Add(SecretRotationOverlap)
+		w.PreviousSecretSealed, w.PreviousSecretExpiresAt = w.SecretSealed, &expires
+		w.SecretSealed, w.SecretHint, w.UpdatedAt = sealed, secretHint(newSecret), now
+		if _, err := tx.NewUpdate().Model(w).WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("store: rotate secret: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return w, newSecret, nil
+}
+
+// SigningSecrets opens the secrets that sign a delivery made at now: the
+// current one, then the previous one while its overlap lasts.
+func (s *Store) SigningSecrets(w *Webhook, now time.Time) ([]string, error) {
+	current, err := s.box.open(w.SecretSealed, w.ID)
+	if err != nil {
+		return nil, fmt.Errorf("webhook %s: %w", w.ID, err)
+	}
+	secrets := []string{current}
+	if w.PreviousSecretSealed != nil && w.PreviousSecretExpiresAt != nil && now.Before(*w.PreviousSecretExpiresAt) {
+		previous, err := s.box.open(w.PreviousSecretSealed, w.ID)
+		if err != nil {
+			return nil, fmt.Errorf("webhook %s: previous secret: %w", w.ID, err)
+		}
+		secrets = append(secrets, previous)
+	}
+	return secrets, nil
+}
+
+func ptr[T any](v T) *T { return &v }
