@@ -13,6 +13,8 @@ run: build ## serve the API on 127.0.0.1:8080 with a private PostgreSQL and a de
 
 test: ## run the whole suite against a private PostgreSQL and Redis
 	@set -e; eval "$$(scripts/services.sh test)"; \
+	unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
 	$(GO) vet ./... && \
 	$(GO) test -count=1 -race -timeout 15m ./...
 

@@ -13,6 +13,9 @@ if [ -z "${SECRET_KEY:-}" ]; then
   export SECRET_KEY=$(cat .data/secret_key)
 fi
 
+# Development: let webhooks reach receivers on this machine over http.
+export WEBHOOK_ALLOW_PRIVATE_NETWORKS=${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}
+
 demo=$(bin/payments demo)
 field() { echo "$demo" | sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
 # Saved for the README's examples: export API_KEY=$(cat .data/test_api_key)

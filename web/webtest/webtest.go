@@ -33,13 +33,16 @@ const EnvRedisURL = "TEST_REDIS_URL"
 
 // Server is a running application with one account holding a test and a live key.
 type Server struct {
-	t       testing.TB
-	URL     string
-	DB      *bun.DB
-	Store   *store.Store
-	Account *store.Account
-	TestKey string
-	LiveKey string
+	t     testing.TB
+	URL   string
+	DB    *bun.DB
+	DBURL string
+	// SecretKey seals this server's webhook secrets.
+	SecretKey []byte
+	Store     *store.Store
+	Account   *store.Account
+	TestKey   string
+	LiveKey   string
 	// Dispatcher delivers webhooks; call RunOnce unless WithRunningDispatcher.
 	Dispatcher *dispatcher.Dispatcher
 	// Logs holds everything the service logged.
@@ -57,6 +60,8 @@ type Options struct {
 	// Dispatcher tunes the dispatcher; RunDispatcher starts its loop.
 	Dispatcher    dispatcher.Config
 	RunDispatcher bool
+
+	privateNetworksOff bool
 }
 
 // Option is one adjustment.
@@ -82,6 +87,12 @@ func WithClock(now func() time.Time) Option {
 // `payments serve` does; without it tests drive deliveries with RunOnce.
 func WithRunningDispatcher() Option {
 	return func(o *Options) { o.RunDispatcher = true }
+}
+
+// WithoutPrivateNetworks turns the dev flag off: webhook URLs must then be
+// public https (the server can no longer deliver to loopback receivers).
+func WithoutPrivateNetworks() Option {
+	return func(o *Options) { o.privateNetworksOff = true }
 }
 
 // WithDispatcher tunes the dispatcher.
@@ -119,7 +130,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	db, err := store.Open(context.Background(), dbURL, 20)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
-	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: randomKey()})
+	secretKey := randomKey()
+	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey})
 	require.NoError(t, err)
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewJSONHandler(&lockedWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -128,8 +140,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	require.NoError(t, err)
 	url := "http://" + ln.Addr().String()
 	o.Config.BaseURL = url
-	o.Config.AllowPrivateNetworks = true // test receivers listen on loopback
-	o.Dispatcher.AllowPrivateNetworks = true
+	// Test receivers listen on loopback, which only the dev flag allows.
+	o.Config.AllowPrivateNetworks = !o.privateNetworksOff
+	o.Dispatcher.AllowPrivateNetworks = !o.privateNetworksOff
 	o.Dispatcher.Now = o.Now
 	o.Dispatcher.DatabaseURL = dbURL
 	disp := dispatcher.New(o.Dispatcher, st, log)
@@ -143,7 +156,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
-	s := &Server{t: t, URL: url, DB: db, Store: st, Logs: logs, opts: o, Dispatcher: disp,
+	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
 		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	s.Account, s.TestKey, s.LiveKey = s.NewAccount("Loja Teste", "owner@example.com")
 	return s
