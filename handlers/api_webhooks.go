@@ -20,13 +20,7 @@ type WebhookTester interface {
 	SendTest(ctx context.Context, w *store.Webhook, eventType string) (dispatcher.TestSendResult, error)
 }
 
-func noSuchWebhook(id string) *Error {
-	if len(id) > 64 {
-		id = id[:64] + "…"
-	}
-	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: "id",
-		Message: fmt.Sprintf("No such webhook: '%s'", id)}
-}
+func noSuchWebhook(id string) *Error { return noSuch("webhook", "id", id) }
 
 // webhookErr maps store errors of webhook routes.
 func webhookErr(err error, id string) error {
@@ -260,33 +254,25 @@ func (a *API) ListDeliveries(c *fiber.Ctx) error {
 	return c.JSON(listBody[deliveryJSON]{Object: "list", URL: "/api/v1/webhooks/" + id + "/deliveries", HasMore: hasMore, Data: data})
 }
 
-func noSuchDelivery(id string) *Error {
-	if len(id) > 64 {
-		id = id[:64] + "…"
-	}
-	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: "delivery_id",
-		Message: fmt.Sprintf("No such delivery: '%s'", id)}
-}
-
 // GetDelivery handles GET /api/v1/webhooks/{id}/deliveries/{delivery_id}.
 func (a *API) GetDelivery(c *fiber.Ctx) error {
-	id, deliveryID := pathRef(c, "id"), pathRef(c, "delivery_id")
-	d, err := a.Store.Delivery(c.UserContext(), scope(c), id, deliveryID)
-	if errors.Is(err, store.ErrNotFound) {
-		return noSuchDelivery(deliveryID)
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(newDeliveryJSON(d))
+	return a.deliveryAction(c, a.Store.Delivery)
 }
 
 // ResendDelivery handles POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend.
 func (a *API) ResendDelivery(c *fiber.Ctx) error {
+	return a.deliveryAction(c, a.Store.ResendDelivery)
+}
+
+// deliveryAction runs a store call on the delivery named by the path and
+// answers with the delivery.
+func (a *API) deliveryAction(c *fiber.Ctx,
+	action func(ctx context.Context, scope store.Scope, webhookID, deliveryID string) (*store.Delivery, error),
+) error {
 	id, deliveryID := pathRef(c, "id"), pathRef(c, "delivery_id")
-	d, err := a.Store.ResendDelivery(c.UserContext(), scope(c), id, deliveryID)
+	d, err := action(c.UserContext(), scope(c), id, deliveryID)
 	if errors.Is(err, store.ErrNotFound) {
-		return noSuchDelivery(deliveryID)
+		return noSuch("delivery", "delivery_id", deliveryID)
 	}
 	if err != nil {
 		return err

@@ -42,14 +42,18 @@ func InvalidRequest(status int, code, format string, args ...any) *Error {
 	return &Error{Status: status, Type: TypeInvalidRequest, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// NoSuchPayment is the 404 for a payment the caller cannot see.
-func NoSuchPayment(ref string) *Error {
+// noSuch is the 404 for an object the caller cannot see (other accounts'
+// objects included, so their existence never leaks). The echoed reference is cut short.
+func noSuch(kind, param, ref string) *Error {
 	if len(ref) > 64 {
 		ref = ref[:64] + "…"
 	}
-	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: "id",
-		Message: fmt.Sprintf("No such payment: '%s'", ref)}
+	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: param,
+		Message: fmt.Sprintf("No such %s: '%s'", kind, ref)}
 }
+
+// NoSuchPayment is the 404 for a payment the caller cannot see.
+func NoSuchPayment(ref string) *Error { return noSuch("payment", "id", ref) }
 
 // Internal is the 500 clients see; the cause is logged, never sent.
 func Internal() *Error {

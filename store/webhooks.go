@@ -133,6 +133,17 @@ func (s *Store) Webhook(ctx context.Context, scope Scope, id string) (*Webhook, 
 	return w, nil
 }
 
+// lockWebhook reads one of the scope's webhooks and locks it until tx ends.
+func lockWebhook(ctx context.Context, tx bun.Tx, scope Scope, id string) (*Webhook, error) {
+	w := new(Webhook)
+	err := tx.NewSelect().Model(w).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).For("UPDATE").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: webhook: %w", translate(err))
+	}
+	return w, nil
+}
+
 // Webhooks lists the scope's webhooks, oldest first.
 func (s *Store) Webhooks(ctx context.Context, scope Scope) ([]Webhook, error) {
 	var hooks []Webhook
@@ -167,11 +178,9 @@ type WebhookUpdate struct {
 func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u WebhookUpdate) (*Webhook, error) {
 	var w *Webhook
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		w = new(Webhook)
-		err := tx.NewSelect().Model(w).
-			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).For("UPDATE").Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("store: webhook: %w", translate(err))
+		var err error
+		if w, err = lockWebhook(ctx, tx, scope, id); err != nil {
+			return err
 		}
 		if u.Name != nil {
 			w.Name = *u.Name
@@ -227,11 +236,9 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSec
 	}
 	var w *Webhook
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		w = new(Webhook)
-		err := tx.NewSelect().Model(w).
-			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).For("UPDATE").Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("store: webhook: %w", translate(err))
+		var err error
+		if w, err = lockWebhook(ctx, tx, scope, id); err != nil {
+			return err
 		}
 		sealed, err := s.box.seal(newSecret, w.ID)
 		if err != nil {

@@ -9,20 +9,32 @@ import (
 	"io"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"payments/pix"
 	"payments/store"
 )
 
+// openMigrated connects and applies pending migrations, returning their names.
+func openMigrated(ctx context.Context, cfg config, maxConns int) (*bun.DB, []string, error) {
+	db, err := store.Open(ctx, cfg.DatabaseURL, maxConns)
+	if err != nil {
+		return nil, nil, err
+	}
+	applied, err := store.Migrate(ctx, db)
+	if err != nil {
+		_ = db.Close()
+		return nil, nil, err
+	}
+	return db, applied, nil
+}
+
 func migrateCommand(ctx context.Context, cfg config, stdout io.Writer) error {
-	db, err := store.Open(ctx, cfg.DatabaseURL, 2)
+	db, applied, err := openMigrated(ctx, cfg, 2)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	applied, err := store.Migrate(ctx, db)
-	if err != nil {
-		return err
-	}
 	if applied == nil {
 		applied = []string{}
 	}
@@ -52,14 +64,11 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		return err
 	}
 
-	db, err := store.Open(ctx, cfg.DatabaseURL, 2)
+	db, _, err := openMigrated(ctx, cfg, 2)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, err := store.Migrate(ctx, db); err != nil {
-		return err
-	}
 	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey})
 	if err != nil {
 		return err

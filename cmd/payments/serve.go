@@ -41,15 +41,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 		log.Warn("PIX_KEY is not set: BR Codes carry a placeholder key; set PIX_KEY in production")
 	}
 
-	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	db, applied, err := openMigrated(ctx, cfg, cfg.DBMaxConns)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	applied, err := store.Migrate(ctx, db)
-	if err != nil {
-		return err
-	}
 	if len(applied) > 0 {
 		log.Info("migrations applied", "migrations", applied)
 	}
