@@ -29,6 +29,17 @@ func (p *programmable) handler(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(int(p.status.Load()))
 }
 
+// failingWebhook subscribes a receiver answering 500 (until the test
+// changes recv.status) to payment.created.
+func failingWebhook(t *testing.T, s *webtest.Server) (*programmable, *webtest.Receiver, string) {
+	t.Helper()
+	recv := &programmable{}
+	recv.status.Store(500)
+	r := webtest.NewReceiver(t, recv.handler)
+	id, _ := s.CreateWebhook(r.URL, map[string]any{"events": []string{"payment.created"}})
+	return recv, r, id
+}
+
 func onlyDelivery(t *testing.T, s *webtest.Server) store.Delivery {
 	t.Helper()
 	var ds []store.Delivery
@@ -163,10 +174,7 @@ func TestAutoDisableAfterFiveDaysOfFailures(t *testing.T) {
 	t.Parallel()
 	clk := newClock()
 	s := webtest.New(t, webtest.WithClock(clk.Now))
-	recv := &programmable{}
-	recv.status.Store(500)
-	r := webtest.NewReceiver(t, recv.handler)
-	id, _ := s.CreateWebhook(r.URL, map[string]any{"events": []string{"payment.created"}})
+	_, _, id := failingWebhook(t, s)
 
 	// One failure a day for six days: the streak is old enough from day 5,
 	// but it takes ten failures.
@@ -309,10 +317,7 @@ func TestManualResends(t *testing.T) {
 	t.Parallel()
 	clk := newClock()
 	s := webtest.New(t, webtest.WithClock(clk.Now))
-	recv := &programmable{}
-	recv.status.Store(500)
-	r := webtest.NewReceiver(t, recv.handler)
-	id, _ := s.CreateWebhook(r.URL, map[string]any{"events": []string{"payment.created"}})
+	recv, _, id := failingWebhook(t, s)
 	s.CreatePayment(map[string]any{"amount_cents": 100})
 	_, err := s.DB.NewRaw("UPDATE webhook_deliveries SET status = 'failed', attempts = 12").Exec(context.Background())
 	require.NoError(t, err)

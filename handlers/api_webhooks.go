@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -34,17 +35,22 @@ func webhookErr(err error, id string) error {
 	return err
 }
 
-// optionalJSONBody returns the body of a POST whose parameters are all
-// optional: an empty body stands for {}.
-func optionalJSONBody(c *fiber.Ctx) ([]byte, *Error) {
+// optionalParams reads the body of a POST whose parameters are all
+// optional: an empty body stands for {}; any other must be a JSON object
+// with only the allowed fields.
+func optionalParams(c *fiber.Ctx, allowed ...string) (jsonObject, *Error) {
 	body := c.Body()
 	if len(body) == 0 {
-		return []byte("{}"), nil
+		return jsonObject{fields: map[string]json.RawMessage{}}, nil
 	}
 	if apiErr := requireJSON(c); apiErr != nil {
-		return nil, apiErr
+		return jsonObject{}, apiErr
 	}
-	return body, nil
+	o, apiErr := decodeBody(body)
+	if apiErr != nil {
+		return jsonObject{}, apiErr
+	}
+	return o, o.rejectUnknown(allowed...)
 }
 
 // CreateWebhook handles POST /api/v1/webhooks.
@@ -134,15 +140,8 @@ func (a *API) DeleteWebhook(c *fiber.Ctx) error {
 // RotateWebhookSecret handles POST /api/v1/webhooks/{id}/rotate_secret.
 func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 	id := pathRef(c, "id")
-	body, apiErr := optionalJSONBody(c)
+	o, apiErr := optionalParams(c, "secret")
 	if apiErr != nil {
-		return apiErr
-	}
-	o, apiErr := decodeBody(body)
-	if apiErr != nil {
-		return apiErr
-	}
-	if apiErr := o.rejectUnknown("secret"); apiErr != nil {
 		return apiErr
 	}
 	var custom string
@@ -174,15 +173,8 @@ type testSendJSON struct {
 // event now and answers with what the receiver did.
 func (a *API) TestWebhook(c *fiber.Ctx) error {
 	id := pathRef(c, "id")
-	body, apiErr := optionalJSONBody(c)
+	o, apiErr := optionalParams(c, "event_type")
 	if apiErr != nil {
-		return apiErr
-	}
-	o, apiErr := decodeBody(body)
-	if apiErr != nil {
-		return apiErr
-	}
-	if apiErr := o.rejectUnknown("event_type"); apiErr != nil {
 		return apiErr
 	}
 	w, err := a.Store.Webhook(c.UserContext(), scope(c), id)
