@@ -51,6 +51,13 @@ ensure_packages() {
 start_postgres() { # name port
   local name=$1 port=$2 dir
   dir=$(data_dir "$name")
+  # A server already answering on the port (another checkout's, say) is
+  # reused: tests and `make run` only ever create databases of their own in it.
+  if "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$port" 2>/dev/null \
+     && ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    say "reusing the PostgreSQL already listening on 127.0.0.1:$port"
+    return 0
+  fi
   if [ ! -s "$dir/data/PG_VERSION" ]; then
     mkdir -p "$dir/data" "$dir/run"
     [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir" && chmod 711 "$(dirname "$dir")"
