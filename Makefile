@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test build openapi services-stop clean
+.PHONY: help run test build generate assets check-generated openapi services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -11,7 +11,7 @@ help: ## list the targets
 run: build ## serve the API on 127.0.0.1:8080 with a private PostgreSQL and a demo account
 	@scripts/run.sh
 
-test: ## run the whole suite against a private PostgreSQL and Redis
+test: check-generated ## run the whole suite against a private PostgreSQL and Redis
 	@set -e; eval "$$(scripts/services.sh test)"; \
 	unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
@@ -20,6 +20,19 @@ test: ## run the whole suite against a private PostgreSQL and Redis
 
 build: ## build bin/payments
 	$(GO) build -o bin/payments ./cmd/payments
+
+generate: ## regenerate the templ components (views/*_templ.go)
+	$(GO) tool templ generate -path views
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+assets: node_modules/.package-lock.json ## rebuild static/app.css (Tailwind) and vendor htmx into static/
+	npm run --silent build
+
+check-generated: generate assets ## fail when generated or built files differ from what is committed
+	@git diff --exit-code --stat -- views static handlers/openapi.json \
+	  || { echo "generated files are stale: run 'make generate assets' and commit"; exit 1; }
 
 openapi: ## regenerate handlers/openapi.json from scripts/openapi.py
 	python3 scripts/openapi.py

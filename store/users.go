@@ -125,3 +125,22 @@ func VerifyPassword(hash, password string) (bool, error) {
 	got := argon2.IDKey([]byte(password), salt, iterations, memory, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
+
+// UserByEmail finds a user by e-mail, ignoring case.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	u := new(User)
+	err := s.idb(ctx).NewSelect().Model(u).Where("lower(email) = lower(?)", strings.TrimSpace(email)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: user by email: %w", translate(err))
+	}
+	return u, nil
+}
+
+// UserByID finds a user by id.
+func (s *Store) UserByID(ctx context.Context, id string) (*User, error) {
+	u := new(User)
+	if err := s.idb(ctx).NewSelect().Model(u).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: user: %w", translate(err))
+	}
+	return u, nil
+}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers"
+	"payments/views"
 )
 
 type errorBody struct {
@@ -40,6 +42,11 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 			body.Error.Param = &apiErr.Param
 		}
 		c.Response().Header.Del(fiber.HeaderLocation)
+		if wantsHTML(c) {
+			return handlers.Render(c, apiErr.Status, views.Error(views.ErrorPage{
+				Status: apiErr.Status, Title: http.StatusText(apiErr.Status), Message: apiErr.Message, RequestID: requestID,
+			}))
+		}
 		return c.Status(apiErr.Status).JSON(body)
 	}
 }
@@ -68,4 +75,15 @@ func toAPIError(err error) *handlers.Error {
 		}
 	}
 	return handlers.Internal()
+}
+
+// wantsHTML is true for the browser's pages: the API, health checks and the
+// QR image always answer JSON errors.
+func wantsHTML(c *fiber.Ctx) bool {
+	path := c.Path()
+	if strings.HasPrefix(path, "/api/") || path == "/healthz" || path == "/readyz" || strings.HasSuffix(path, ".png") {
+		return false
+	}
+	return strings.Contains(c.Get(fiber.HeaderAccept), "text/html") ||
+		strings.HasPrefix(path, "/dashboard") || path == "/login" || path == "/logout"
 }

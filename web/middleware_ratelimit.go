@@ -12,11 +12,11 @@ import (
 	"payments/handlers"
 )
 
-// rateCounter counts requests per key in fixed one-second windows.
+// rateCounter counts requests per key in fixed windows.
 type rateCounter interface {
-	// hit counts one request for key in the window starting at window and
-	// returns the window's count including this request.
-	hit(ctx context.Context, key string, window time.Time) (int64, error)
+	// hit counts one request for key in the window starting at window (of
+	// length size) and returns the window's count including this request.
+	hit(ctx context.Context, key string, window time.Time, size time.Duration) (int64, error)
 }
 
 // rateLimit allows each API key limitLive or limitTest requests per second
@@ -30,7 +30,7 @@ func rateLimit(counter rateCounter, limitLive, limitTest int, log *slog.Logger) 
 		}
 		now := time.Now()
 		window := now.Truncate(time.Second)
-		count, err := counter.hit(c.UserContext(), k.ID, window)
+		count, err := counter.hit(c.UserContext(), k.ID, window, time.Second)
 		if err != nil {
 			// A limiter outage must not take the API down with it.
 			log.WarnContext(c.UserContext(), "rate limiter unavailable; request allowed",

@@ -10,10 +10,12 @@ import (
 type memoryCounter struct {
 	mu      sync.Mutex
 	windows map[string]memoryWindow
+	hits    int
 }
 
 type memoryWindow struct {
-	start int64
+	start time.Time
+	end   time.Time
 	count int64
 }
 
@@ -21,15 +23,28 @@ func newMemoryCounter() *memoryCounter {
 	return &memoryCounter{windows: map[string]memoryWindow{}}
 }
 
-func (m *memoryCounter) hit(_ context.Context, key string, window time.Time) (int64, error) {
-	start := window.Unix()
+func (m *memoryCounter) hit(_ context.Context, key string, window time.Time, size time.Duration) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.hits++
+	if m.hits%4096 == 0 {
+		m.forgetEndedBy(window)
+	}
 	w := m.windows[key]
-	if w.start != start {
-		w = memoryWindow{start: start}
+	if !w.start.Equal(window) {
+		w = memoryWindow{start: window, end: window.Add(size)}
 	}
 	w.count++
 	m.windows[key] = w
 	return w.count, nil
+}
+
+// forgetEndedBy drops windows over by t, so keys seen once (a login e-mail,
+// say) do not accumulate.
+func (m *memoryCounter) forgetEndedBy(t time.Time) {
+	for k, w := range m.windows {
+		if !w.end.After(t) {
+			delete(m.windows, k)
+		}
+	}
 }

@@ -16,12 +16,12 @@ type redisCounter struct {
 	client *redis.Client
 }
 
-func (r *redisCounter) hit(ctx context.Context, key string, window time.Time) (int64, error) {
+func (r *redisCounter) hit(ctx context.Context, key string, window time.Time, size time.Duration) (int64, error) {
 	k := "ratelimit:" + key + ":" + strconv.FormatInt(window.Unix(), 10)
 	var incr *redis.IntCmd
 	_, err := r.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		incr = p.Incr(ctx, k)
-		p.Expire(ctx, k, 2*time.Second)
+		p.Expire(ctx, k, 2*size)
 		return nil
 	})
 	if err != nil {

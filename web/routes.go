@@ -55,4 +55,6 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/webhooks/:id/deliveries", api.ListDeliveries)
 	v1.Get("/webhooks/:id/deliveries/:delivery_id", api.GetDelivery)
 	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", api.ResendDelivery)
+
+	mountDashboard(app, cfg, deps, counter)
 }

@@ -1,0 +1,106 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/csrf"
+	"github.com/gofiber/fiber/v2/middleware/filesystem"
+	"github.com/gofiber/fiber/v2/middleware/session"
+	redisstorage "github.com/gofiber/storage/redis/v3"
+
+	"payments/handlers"
+	"payments/static"
+	"payments/store"
+)
+
+// sessionLifetime is how long a dashboard session lasts without use.
+const sessionLifetime = 12 * time.Hour
+
+// mountDashboard mounts the static files, the login form and the signed-in pages.
+func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) {
+	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
+
+	secure := strings.HasPrefix(cfg.BaseURL, "https://")
+	sessCfg := session.Config{
+		Expiration:     sessionLifetime,
+		KeyLookup:      "cookie:payments_session",
+		CookieHTTPOnly: true,
+		CookieSecure:   secure,
+		CookieSameSite: fiber.CookieSameSiteLaxMode,
+	}
+	if deps.Redis != nil {
+		sessCfg.Storage = redisstorage.NewFromConnection(deps.Redis)
+	}
+	sessions := session.New(sessCfg)
+
+	// The synchronizer token lives in the session; forms send it as _csrf,
+	// htmx as X-CSRF-Token (set by hx-headers on <body>).
+	csrfMiddleware := csrf.New(csrf.Config{
+		Session:        sessions,
+		SessionKey:     "csrf_token",
+		ContextKey:     handlers.CSRFContextKey,
+		CookieName:     "payments_csrf",
+		CookieHTTPOnly: true,
+		CookieSecure:   secure,
+		CookieSameSite: fiber.CookieSameSiteLaxMode,
+		Expiration:     sessionLifetime,
+		Extractor: func(c *fiber.Ctx) (string, error) {
+			if t := c.Get("X-CSRF-Token"); t != "" {
+				return t, nil
+			}
+			if t := c.FormValue("_csrf"); t != "" {
+				return t, nil
+			}
+			return "", csrf.ErrTokenNotFound
+		},
+		ErrorHandler: func(_ *fiber.Ctx, err error) error {
+			return &handlers.Error{Status: http.StatusForbidden, Type: handlers.TypePermission, Code: "csrf_token_invalid",
+				Message: "This form has expired or did not come from this site. Reload the page and try again."}
+		},
+	})
+
+	dash := &handlers.Dashboard{
+		Store: deps.Store, Sessions: sessions, Log: deps.Log,
+		AllowLogin: func(ctx context.Context, key string) (bool, error) {
+			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(handlers.LoginWindow), handlers.LoginWindow)
+			return n <= handlers.LoginLimit, err
+		},
+	}
+	app.Get("/login", csrfMiddleware, dash.LoginPage)
+	app.Post("/login", csrfMiddleware, dash.Login)
+	app.Post("/logout", csrfMiddleware, dash.Logout)
+	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/dashboard/payments", http.StatusSeeOther) })
+
+	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), csrfMiddleware)
+	signedIn.Get("/payments", dash.Payments)
+}
+
+// requireUser loads the session's user, or sends the browser to /login.
+func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		sess, err := sessions.Get(c)
+		if err != nil {
+			return err
+		}
+		id, _ := sess.Get(handlers.SessionUserID).(string)
+		if id == "" {
+			return c.Redirect("/login", http.StatusSeeOther)
+		}
+		u, err := st.UserByID(c.UserContext(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			_ = sess.Destroy()
+			return c.Redirect("/login", http.StatusSeeOther)
+		}
+		if err != nil {
+			return err
+		}
+		live, _ := sess.Get(handlers.SessionLivemode).(bool)
+		handlers.SetDashUser(c, u, live)
+		return c.Next()
+	}
+}

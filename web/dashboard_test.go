@@ -1,0 +1,229 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+	"payments/web/webtest"
+)
+
+// browser is a cookie-keeping client that shows redirects instead of following them.
+type browser struct {
+	t      *testing.T
+	base   string
+	client *http.Client
+}
+
+func newBrowser(t *testing.T, s *webtest.Server) *browser {
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &browser{t: t, base: s.URL, client: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+type page struct {
+	status int
+	header http.Header
+	body   string
+	doc    *goquery.Document
+}
+
+func (b *browser) do(method, path string, form url.Values, headers map[string]string) page {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.base+path, body)
+	require.NoError(b.t, err)
+	req.Header.Set("Accept", "text/html")
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := b.client.Do(req)
+	require.NoError(b.t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(b.t, err)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
+	require.NoError(b.t, err)
+	return page{status: res.StatusCode, header: res.Header, body: string(raw), doc: doc}
+}
+
+func (b *browser) csrf(path string) string {
+	b.t.Helper()
+	p := b.do("GET", path, nil, nil)
+	require.Equal(b.t, http.StatusOK, p.status)
+	token := p.doc.Find(`input[name="_csrf"]`).First().AttrOr("value", "")
+	require.NotEmpty(b.t, token)
+	return token
+}
+
+func (b *browser) login(email, password string) page {
+	b.t.Helper()
+	token := b.csrf("/login")
+	return b.do("POST", "/login", url.Values{"email": {email}, "password": {password}, "_csrf": {token}}, nil)
+}
+
+func ownerFor(t *testing.T, s *webtest.Server, accountID, email string) {
+	t.Helper()
+	_, err := s.Store.CreateUser(context.Background(), email, "correct-horse-battery", store.RoleOwner, accountID)
+	require.NoError(t, err)
+}
+
+func TestLoginSessionAndLogout(t *testing.T) {
+	t.Parallel()
+	t.Run("memory sessions", func(t *testing.T) { t.Parallel(); loginSessionAndLogout(t, webtest.New(t)) })
+	t.Run("redis sessions", func(t *testing.T) { t.Parallel(); loginSessionAndLogout(t, webtest.New(t, webtest.WithRedis(t))) })
+}
+
+func loginSessionAndLogout(t *testing.T, s *webtest.Server) {
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+
+	r := b.do("GET", "/dashboard/payments", nil, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	require.Equal(t, "/login", r.header.Get("Location"))
+
+	r = b.login("owner@example.com", "wrong-password-123")
+	require.Equal(t, http.StatusUnauthorized, r.status)
+	require.Equal(t, "The e-mail or password is incorrect.", r.doc.Find(`[data-testid="login-error"]`).Text())
+	r = b.login("nobody@example.com", "whatever-password")
+	require.Equal(t, http.StatusUnauthorized, r.status)
+	require.Equal(t, "The e-mail or password is incorrect.", r.doc.Find(`[data-testid="login-error"]`).Text(), "no hint which e-mails exist")
+
+	r = b.login("OWNER@example.com", "correct-horse-battery")
+	require.Equal(t, http.StatusSeeOther, r.status)
+	require.Equal(t, "/dashboard/payments", r.header.Get("Location"))
+	var sessionCookie string
+	for _, c := range r.header.Values("Set-Cookie") {
+		if strings.HasPrefix(c, "payments_session=") {
+			sessionCookie = c
+		}
+	}
+	require.NotEmpty(t, sessionCookie)
+	require.Contains(t, sessionCookie, "HttpOnly")
+	require.Contains(t, strings.ToLower(sessionCookie), "samesite=lax")
+
+	r = b.do("GET", "/dashboard/payments", nil, nil)
+	require.Equal(t, http.StatusOK, r.status)
+	require.Equal(t, "owner@example.com", r.doc.Find(`[data-testid="user-email"]`).Text())
+	require.Equal(t, 1, r.doc.Find(`[data-testid="payments-empty"]`).Length())
+	require.NotContains(t, s.Logs.String(), "correct-horse-battery", "passwords never reach the logs")
+
+	token := r.doc.Find(`form[action="/logout"] input[name="_csrf"]`).AttrOr("value", "")
+	r = b.do("POST", "/logout", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	r = b.do("GET", "/dashboard/payments", nil, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, "signed out")
+}
+
+func TestPostWithoutCSRFTokenIsRefused(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.csrf("/login")
+	r := b.do("POST", "/login", url.Values{"email": {"owner@example.com"}, "password": {"correct-horse-battery"}}, nil)
+	require.Equal(t, http.StatusForbidden, r.status)
+	require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length(), "a browser gets an HTML error page")
+	r = b.do("POST", "/login", url.Values{"email": {"owner@example.com"}, "password": {"correct-horse-battery"}, "_csrf": {"forged"}}, nil)
+	require.Equal(t, http.StatusForbidden, r.status)
+
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+	r = b.do("POST", "/logout", url.Values{}, nil)
+	require.Equal(t, http.StatusForbidden, r.status, "signed in, a POST still needs the token")
+	token := b.csrf("/dashboard/payments")
+	r = b.do("POST", "/logout", nil, map[string]string{"X-CSRF-Token": token})
+	require.Equal(t, http.StatusSeeOther, r.status, "htmx sends it as a header")
+}
+
+func TestOwnerSeesOnlyTheirAccount(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	other, otherKey, _ := s.NewAccount("Outra", "outra@example.com")
+	ownerFor(t, s, other.ID, "owner2@example.com")
+	mine := s.CreatePayment(map[string]any{"amount_cents": 1234, "external_id": "mine"})
+	theirs := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: otherKey, Body: map[string]any{"amount_cents": 999}}).JSON(t)
+	paid := s.CreatePayment(map[string]any{"amount_cents": 500})
+	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey})
+
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+	r := b.do("GET", "/dashboard/payments", nil, nil)
+	require.Equal(t, http.StatusOK, r.status)
+	var ids []string
+	r.doc.Find(`[data-testid="payment-row"]`).Each(func(_ int, sel *goquery.Selection) { ids = append(ids, sel.AttrOr("data-payment-id", "")) })
+	require.ElementsMatch(t, []string{mine["id"].(string), paid["id"].(string)}, ids)
+	require.NotContains(t, r.body, theirs["id"].(string))
+
+	r = b.do("GET", "/dashboard/payments?status=paid", nil, nil)
+	require.Equal(t, 1, r.doc.Find(`[data-testid="payment-row"]`).Length())
+	require.Equal(t, "R$ 5,00", r.doc.Find(`[data-testid="payment-row"] td`).First().Text())
+}
+
+func TestDashboardPagination(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	for range 30 {
+		s.CreatePayment(map[string]any{"amount_cents": 100})
+	}
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	first := b.do("GET", "/dashboard/payments", nil, nil)
+	require.Equal(t, 25, first.doc.Find(`[data-testid="payment-row"]`).Length())
+	require.Zero(t, first.doc.Find(`[data-testid="prev-page"]`).Length())
+	next := first.doc.Find(`[data-testid="next-page"]`).AttrOr("href", "")
+	second := b.do("GET", next, nil, nil)
+	require.Equal(t, 5, second.doc.Find(`[data-testid="payment-row"]`).Length())
+	require.Zero(t, second.doc.Find(`[data-testid="next-page"]`).Length())
+	back := b.do("GET", second.doc.Find(`[data-testid="prev-page"]`).AttrOr("href", ""), nil, nil)
+	require.Equal(t, 25, back.doc.Find(`[data-testid="payment-row"]`).Length())
+	require.Equal(t, first.doc.Find(`[data-testid="payment-row"]`).First().AttrOr("data-payment-id", ""),
+		back.doc.Find(`[data-testid="payment-row"]`).First().AttrOr("data-payment-id", ""))
+}
+
+func TestLoginIsRateLimited(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	token := b.csrf("/login")
+	limited := 0
+	for range 22 {
+		r := b.do("POST", "/login", url.Values{"email": {"owner@example.com"}, "password": {"guess-guess-guess"}, "_csrf": {token}}, nil)
+		if r.status == http.StatusTooManyRequests {
+			limited++
+			require.Equal(t, "60", r.header.Get("Retry-After"))
+		} else {
+			require.Equal(t, http.StatusUnauthorized, r.status)
+		}
+	}
+	// 10 a minute: 22 attempts span at most two windows, so at least 2 are refused.
+	require.GreaterOrEqual(t, limited, 2)
+}
+
+func TestStaticAssetsAreServed(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	for path, ctype := range map[string]string{"/static/app.css": "text/css", "/static/htmx.min.js": "javascript"} {
+		r := s.DoRaw(webtest.Request{Method: "GET", Path: path})
+		require.Equal(t, http.StatusOK, r.Status, path)
+		require.Contains(t, r.Header.Get("Content-Type"), ctype)
+		require.Greater(t, len(r.Body), 1000)
+	}
+}
