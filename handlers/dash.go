@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -33,6 +34,19 @@ type Dashboard struct {
 	// AllowLogin counts a sign-in attempt for key and reports whether it is
 	// within LoginLimit.
 	AllowLogin func(ctx context.Context, key string) (bool, error)
+	Tester     WebhookTester
+	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
+	AllowPrivateNetworks bool
+}
+
+// RequireOwner refuses changes by anyone but the account's owner: support
+// staff read, never write.
+func RequireOwner(c *fiber.Ctx) error {
+	if u := currentUser(c); u == nil || u.User.Role != store.RoleOwner {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "read_only",
+			Message: "Your role can look, not change anything."}
+	}
+	return c.Next()
 }
 
 type dashUser struct {

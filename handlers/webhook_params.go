@@ -138,18 +138,24 @@ func parseCustomSecret(o jsonObject) (string, *Error) {
 	if apiErr != nil {
 		return "", apiErr
 	}
+	return secret, validateCustomSecret(secret)
+}
+
+// validateCustomSecret checks a secret chosen by the user; empty means
+// "generate one", as in the dashboard form.
+func validateCustomSecret(secret string) *Error {
 	if secret == "" {
-		return "", nil // empty means "generate one", as in the dashboard form
+		return nil
 	}
-	if len(secret) < minCustomSecret {
-		return "", InvalidParam("parameter_invalid", "secret", "A custom secret must be %d to %d characters.", minCustomSecret, maxCustomSecret)
+	if len(secret) < minCustomSecret || len(secret) > maxCustomSecret {
+		return InvalidParam("parameter_invalid", "secret", "A custom secret must be %d to %d characters.", minCustomSecret, maxCustomSecret)
 	}
 	for _, r := range secret {
 		if r < 0x21 || r > 0x7e {
-			return "", InvalidParam("parameter_invalid", "secret", "A custom secret may only contain printable ASCII characters without spaces.")
+			return InvalidParam("parameter_invalid", "secret", "A custom secret may only contain printable ASCII characters without spaces.")
 		}
 	}
-	return secret, nil
+	return nil
 }
 
 // validateWebhookURL gives early, clear feedback; the dispatcher's dialer

@@ -96,6 +96,8 @@ case "${1:-}" in
     fi
     ;;
   test)
+    # Browser tests drive Debian's Chromium.
+    ensure_packages chromium
     if [ -z "${TEST_DATABASE_URL:-}" ]; then
       ensure_packages redis
       start_postgres pg-test 54329

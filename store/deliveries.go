@@ -327,3 +327,21 @@ func (s *Store) StuckDeliveries(ctx context.Context, now time.Time, grace time.D
 		Where("status = 'pending' AND lease_token IS NOT NULL AND lease_expires_at < ?", now.Add(-grace)).Count(ctx)
 	return int(n), err
 }
+
+// LastDeliveries returns each webhook's most recently updated delivery.
+func (s *Store) LastDeliveries(ctx context.Context, webhookIDs []string) (map[string]Delivery, error) {
+	out := map[string]Delivery{}
+	if len(webhookIDs) == 0 {
+		return out, nil
+	}
+	var rows []Delivery
+	err := s.idb(ctx).NewSelect().Model(&rows).DistinctOn("webhook_id").
+		Where("webhook_id IN (?)", bun.In(webhookIDs)).OrderExpr("webhook_id, updated_at DESC").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: last deliveries: %w", err)
+	}
+	for _, d := range rows {
+		out[d.WebhookID] = d
+	}
+	return out, nil
+}

@@ -45,3 +45,90 @@ type ErrorPage struct {
 	Message   string
 	RequestID string
 }
+
+// WebhookRow is one line of the webhooks list.
+type WebhookRow struct {
+	ID          string
+	Name        string
+	URL         string
+	Events      []string
+	Enabled     bool
+	Disabled    string // why, in words, when not enabled
+	LastOutcome string // "succeeded", "failed", "pending" or "" for none yet
+	LastAt      string
+}
+
+// WebhooksPage is Integration -> Webhook.
+type WebhooksPage struct {
+	Nav      Nav
+	Rows     []WebhookRow
+	Count    int // across both modes: the cap counts both
+	Max      int
+	AtTheCap bool
+}
+
+// WebhookForm is the create form with its values and field errors.
+type WebhookForm struct {
+	Nav        Nav
+	Name       string
+	URL        string
+	APIVersion string
+	Events     []string
+	AllEvents  []string
+	Errors     map[string]string
+	AtTheCap   bool
+	Max        int
+}
+
+// WebhookDetail is one webhook with its recent deliveries.
+type WebhookDetail struct {
+	Nav        Nav
+	Webhook    WebhookRow
+	APIVersion string
+	SecretHint string
+	// NewSecret is set once, right after creation or rotation.
+	NewSecret         string
+	RotationExpiresAt string
+	Deliveries        []DeliveryView
+	ReadOnly          bool
+}
+
+// DeliveryView is a delivery with its attempts.
+type DeliveryView struct {
+	ID        string
+	EventID   string
+	EventType string
+	Status    string
+	Attempts  []AttemptView
+	CreatedAt string
+	NextAt    string
+}
+
+// AttemptView is one attempt, request and response.
+type AttemptView struct {
+	ID              string
+	Number          int
+	At              string
+	RequestHeaders  []Header
+	RequestBody     string
+	ResponseStatus  int
+	ResponseHeaders []Header
+	ResponseBody    string
+	DurationMS      int
+	Error           string
+}
+
+// Header is one name: value line, in a stable order.
+type Header struct{ Name, Value string }
+
+// TestResult is the inline answer of "send test".
+type TestResult struct {
+	Success   bool
+	Status    int
+	LatencyMS int64
+	Body      string
+	Error     string
+}
+
+// ReadOnly is true for support staff, who see every account and change nothing.
+func (n Nav) ReadOnly() bool { return n.Role == "support" }

@@ -65,7 +65,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	})
 
 	dash := &handlers.Dashboard{
-		Store: deps.Store, Sessions: sessions, Log: deps.Log,
+		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester,
+		AllowPrivateNetworks: cfg.AllowPrivateNetworks,
 		AllowLogin: func(ctx context.Context, key string) (bool, error) {
 			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(handlers.LoginWindow), handlers.LoginWindow)
 			return n <= handlers.LoginLimit, err
@@ -78,6 +79,17 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 
 	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), csrfMiddleware)
 	signedIn.Get("/payments", dash.Payments)
+	signedIn.Get("/webhooks", dash.Webhooks)
+	signedIn.Get("/webhooks/new", dash.NewWebhook)
+	signedIn.Get("/webhooks/:id", dash.WebhookDetail)
+	// Changes are the owner's alone; support staff only read.
+	owner := handlers.RequireOwner
+	signedIn.Post("/webhooks", owner, dash.CreateWebhook)
+	signedIn.Post("/webhooks/:id/test", owner, dash.TestWebhook)
+	signedIn.Post("/webhooks/:id/toggle", owner, dash.ToggleWebhook)
+	signedIn.Post("/webhooks/:id/rotate", owner, dash.RotateWebhook)
+	signedIn.Post("/webhooks/:id/delete", owner, dash.DeleteWebhook)
+	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", owner, dash.ResendDelivery)
 }
 
 // requireUser loads the session's user, or sends the browser to /login.

@@ -227,3 +227,48 @@ func TestStaticAssetsAreServed(t *testing.T) {
 		require.Greater(t, len(r.Body), 1000)
 	}
 }
+
+func TestWebhookFormShowsErrorsInline(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithoutPrivateNetworks())
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks/new")
+	form := b.do("GET", "/dashboard/webhooks/new", nil, nil)
+	require.Equal(t, "payment.paid", form.doc.Find(`input[name="events"][checked]`).AttrOr("value", ""), "payment.paid is preselected")
+	require.Equal(t, "v2", form.doc.Find(`input[name="api_version"][checked]`).AttrOr("value", ""), "v2 is the default")
+
+	r := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"http://10.0.0.1/hook"}, "secret": {"short"}, "name": {"X"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status)
+	require.Contains(t, r.doc.Find(`[data-testid="error-url"]`).Text(), "https")
+	require.Contains(t, r.doc.Find(`[data-testid="error-secret"]`).Text(), "16 to 128")
+	require.NotEmpty(t, r.doc.Find(`[data-testid="error-events"]`).Text())
+	require.Equal(t, "http://10.0.0.1/hook", r.doc.Find("#url").AttrOr("value", ""), "what was typed is kept")
+	require.Equal(t, "", r.doc.Find("#secret").AttrOr("value", ""), "a secret is never rendered back")
+	n, err := s.Store.CountWebhooks(context.Background(), s.Account.ID)
+	require.NoError(t, err)
+	require.Zero(t, n)
+
+	r = b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"https://example.com/hook"}, "events": {"payment.paid", "payment.expired"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	detail := b.do("GET", r.header.Get("Location"), nil, nil)
+	require.Equal(t, 1, detail.doc.Find(`[data-testid="new-secret"]`).Length())
+	again := b.do("GET", r.header.Get("Location"), nil, nil)
+	require.Zero(t, again.doc.Find(`[data-testid="new-secret"]`).Length(), "shown once")
+}
+
+func TestSupportUsersCannotChangeWebhooks(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("help@example.com", "correct-horse-battery").status)
+	token := b.csrf("/dashboard/webhooks")
+	r := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"https://example.com/hook"}, "events": {"payment.paid"}}, nil)
+	require.Equal(t, http.StatusForbidden, r.status)
+	require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length())
+	list := b.do("GET", "/dashboard/webhooks", nil, nil)
+	require.Zero(t, list.doc.Find(`[data-testid="create-webhook"]`).Length(), "no create button for read-only roles")
+}

@@ -1,0 +1,319 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/views"
+)
+
+const dashTime = "2006-01-02 15:04:05 UTC"
+
+var disabledReasons = map[string]string{
+	store.DisabledManual:       "Disabled by hand.",
+	store.DisabledEndpointGone: "Disabled: the endpoint answered 410 Gone.",
+	store.DisabledFailing:      "Disabled: deliveries failed for more than 5 days.",
+}
+
+func webhookRow(w *store.Webhook, last *store.Delivery) views.WebhookRow {
+	row := views.WebhookRow{ID: w.ID, Name: w.Name, URL: w.URL, Events: w.Events, Enabled: w.Enabled}
+	if w.DisabledReason != nil {
+		row.Disabled = disabledReasons[*w.DisabledReason]
+	}
+	if last != nil {
+		row.LastOutcome, row.LastAt = last.Status, last.UpdatedAt.UTC().Format(dashTime)
+	}
+	return row
+}
+
+// Webhooks handles GET /dashboard/webhooks.
+func (d *Dashboard) Webhooks(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	scope := dashScope(c)
+	hooks, err := d.Store.Webhooks(ctx, scope)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(hooks))
+	for i := range hooks {
+		ids[i] = hooks[i].ID
+	}
+	last, err := d.Store.LastDeliveries(ctx, ids)
+	if err != nil {
+		return err
+	}
+	count, err := d.Store.CountWebhooks(ctx, scope.AccountID)
+	if err != nil {
+		return err
+	}
+	page := views.WebhooksPage{Nav: d.nav(c, "webhooks"), Count: count, Max: store.MaxWebhooksPerAccount,
+		AtTheCap: count >= store.MaxWebhooksPerAccount}
+	for i := range hooks {
+		var l *store.Delivery
+		if dl, ok := last[hooks[i].ID]; ok {
+			l = &dl
+		}
+		page.Rows = append(page.Rows, webhookRow(&hooks[i], l))
+	}
+	return Render(c, http.StatusOK, views.Webhooks(page))
+}
+
+func (d *Dashboard) webhookForm(c *fiber.Ctx) (views.WebhookForm, error) {
+	count, err := d.Store.CountWebhooks(c.UserContext(), dashScope(c).AccountID)
+	return views.WebhookForm{
+		Nav: d.nav(c, "webhooks"), APIVersion: "v2", Events: []string{store.EventPaymentPaid}, AllEvents: store.EventTypes,
+		Errors: map[string]string{}, AtTheCap: count >= store.MaxWebhooksPerAccount, Max: store.MaxWebhooksPerAccount,
+	}, err
+}
+
+// NewWebhook handles GET /dashboard/webhooks/new.
+func (d *Dashboard) NewWebhook(c *fiber.Ctx) error {
+	form, err := d.webhookForm(c)
+	if err != nil {
+		return err
+	}
+	return Render(c, http.StatusOK, views.WebhookNew(form))
+}
+
+// CreateWebhook handles POST /dashboard/webhooks: the same rules as the
+// API, with errors shown beside their fields.
+func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
+	form, err := d.webhookForm(c)
+	if err != nil {
+		return err
+	}
+	form.Name = strings.TrimSpace(c.FormValue("name"))
+	form.URL = strings.TrimSpace(c.FormValue("url"))
+	form.APIVersion = c.FormValue("api_version")
+	secret := c.FormValue("secret")
+	form.Events = nil
+	for _, e := range c.Context().PostArgs().PeekMulti("events") {
+		form.Events = append(form.Events, string(e))
+	}
+	if form.APIVersion != "v1" {
+		form.APIVersion = "v2"
+	}
+	if len([]rune(form.Name)) > maxWebhookName {
+		form.Errors["name"] = fmt.Sprintf("At most %d characters.", maxWebhookName)
+	}
+	if form.URL == "" {
+		form.Errors["url"] = "Enter the URL of your endpoint."
+	} else if apiErr := validateWebhookURL(form.URL, d.AllowPrivateNetworks); apiErr != nil {
+		form.Errors["url"] = apiErr.Message
+	}
+	if apiErr := validateCustomSecret(secret); apiErr != nil {
+		form.Errors["secret"] = apiErr.Message
+	}
+	if len(form.Events) == 0 {
+		form.Errors["events"] = "Choose at least one event; payment.paid is the usual one."
+	}
+	for _, e := range form.Events {
+		if !slices.Contains(store.EventTypes, e) {
+			form.Errors["events"] = "Unknown event type: " + e
+		}
+	}
+	if len(form.Errors) > 0 || form.AtTheCap {
+		return Render(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
+	}
+	name := form.Name
+	if name == "" {
+		name = defaultWebhookName
+	}
+	w, secret, err := d.Store.CreateWebhook(c.UserContext(), store.NewWebhook{
+		Scope: dashScope(c), Name: name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true, Secret: secret,
+	})
+	if errors.Is(err, store.ErrWebhookLimit) {
+		form.AtTheCap = true
+		return Render(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
+	}
+	if err != nil {
+		return err
+	}
+	return d.revealOnce(c, w.ID, secret)
+}
+
+// revealOnce keeps the new secret in the session for the next page view
+// only, then redirects there: a reload no longer shows it.
+func (d *Dashboard) revealOnce(c *fiber.Ctx, webhookID, secret string) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set("reveal:"+webhookID, secret)
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/webhooks/"+webhookID, http.StatusSeeOther)
+}
+
+func (d *Dashboard) takeReveal(c *fiber.Ctx, webhookID string) (string, error) {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return "", err
+	}
+	secret, _ := sess.Get("reveal:" + webhookID).(string)
+	if secret == "" {
+		return "", nil
+	}
+	sess.Delete("reveal:" + webhookID)
+	return secret, sess.Save()
+}
+
+func (d *Dashboard) webhook(c *fiber.Ctx) (*store.Webhook, error) {
+	id := pathRef(c, "id")
+	w, err := d.Store.Webhook(c.UserContext(), dashScope(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, noSuchWebhook(id)
+	}
+	return w, err
+}
+
+// WebhookDetail handles GET /dashboard/webhooks/{id}.
+func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	secret, err := d.takeReveal(c, w.ID)
+	if err != nil {
+		return err
+	}
+	deliveries, _, err := d.Store.Deliveries(c.UserContext(), store.DeliveryListParams{Scope: dashScope(c), WebhookID: w.ID, Limit: dashPageSize})
+	if err != nil {
+		return err
+	}
+	now := d.Store.Now()
+	page := views.WebhookDetail{
+		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(w, nil), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
+		NewSecret: secret, ReadOnly: currentUser(c).User.Role != store.RoleOwner,
+	}
+	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
+		page.RotationExpiresAt = w.PreviousSecretExpiresAt.UTC().Format(dashTime)
+	}
+	for i := range deliveries {
+		page.Deliveries = append(page.Deliveries, deliveryView(&deliveries[i]))
+	}
+	return Render(c, http.StatusOK, views.WebhookDetailPage(page))
+}
+
+func deliveryView(dl *store.Delivery) views.DeliveryView {
+	v := views.DeliveryView{ID: dl.ID, EventID: dl.EventID, EventType: dl.EventType, Status: dl.Status,
+		CreatedAt: dl.CreatedAt.UTC().Format(dashTime)}
+	if dl.Status == store.DeliveryPending {
+		v.NextAt = dl.NextAttemptAt.UTC().Format(dashTime)
+	}
+	for i := range dl.AttemptsList {
+		v.Attempts = append(v.Attempts, attemptView(&dl.AttemptsList[i]))
+	}
+	return v
+}
+
+func attemptView(a *store.DeliveryAttempt) views.AttemptView {
+	v := views.AttemptView{ID: a.ID, Number: a.Attempt, At: a.CreatedAt.UTC().Format(dashTime), RequestBody: a.RequestBody,
+		DurationMS: a.DurationMS, ResponseBody: printableBody(a.ResponseBody)}
+	for k, val := range a.RequestHeaders {
+		v.RequestHeaders = append(v.RequestHeaders, views.Header{Name: k, Value: val})
+	}
+	for k, vals := range a.ResponseHeaders {
+		v.ResponseHeaders = append(v.ResponseHeaders, views.Header{Name: k, Value: strings.Join(vals, ", ")})
+	}
+	sort.Slice(v.RequestHeaders, func(i, j int) bool { return v.RequestHeaders[i].Name < v.RequestHeaders[j].Name })
+	sort.Slice(v.ResponseHeaders, func(i, j int) bool { return v.ResponseHeaders[i].Name < v.ResponseHeaders[j].Name })
+	if a.ResponseStatus != nil {
+		v.ResponseStatus = *a.ResponseStatus
+	}
+	if a.ErrorClass != nil {
+		v.Error = *a.ErrorClass
+		if a.ErrorMessage != nil && *a.ErrorMessage != "" {
+			v.Error += ": " + *a.ErrorMessage
+		}
+	}
+	return v
+}
+
+// TestWebhook handles POST /dashboard/webhooks/{id}/test (htmx): the result
+// replaces #test-result.
+func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	eventType := w.Events[0]
+	if slices.Contains(w.Events, store.EventPaymentPaid) {
+		eventType = store.EventPaymentPaid
+	}
+	res, err := d.Tester.SendTest(c.UserContext(), w, eventType)
+	if err != nil {
+		return err
+	}
+	r := views.TestResult{Success: res.Success, LatencyMS: res.Latency.Milliseconds(), Body: printableBody(res.Attempt.ResponseBody)}
+	if res.Attempt.ResponseStatus != nil {
+		r.Status = *res.Attempt.ResponseStatus
+	}
+	if res.Attempt.ErrorClass != nil {
+		r.Error = *res.Attempt.ErrorClass
+	}
+	c.Set("Vary", "HX-Request")
+	return Render(c, http.StatusOK, views.TestResultPartial(r))
+}
+
+// ToggleWebhook handles POST /dashboard/webhooks/{id}/toggle.
+func (d *Dashboard) ToggleWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	enabled := !w.Enabled
+	if _, err := d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{Enabled: &enabled}); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
+}
+
+// RotateWebhook handles POST /dashboard/webhooks/{id}/rotate.
+func (d *Dashboard) RotateWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	_, secret, err := d.Store.RotateWebhookSecret(c.UserContext(), dashScope(c), w.ID, "")
+	if err != nil {
+		return err
+	}
+	return d.revealOnce(c, w.ID, secret)
+}
+
+// DeleteWebhook handles POST /dashboard/webhooks/{id}/delete.
+func (d *Dashboard) DeleteWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	if err := d.Store.DeleteWebhook(c.UserContext(), dashScope(c), w.ID); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/webhooks", http.StatusSeeOther)
+}
+
+// ResendDelivery handles POST /dashboard/webhooks/{id}/deliveries/{delivery_id}/resend.
+func (d *Dashboard) ResendDelivery(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	deliveryID := pathRef(c, "delivery_id")
+	if _, err := d.Store.ResendDelivery(c.UserContext(), dashScope(c), w.ID, deliveryID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return noSuch("delivery", "delivery_id", deliveryID)
+		}
+		return err
+	}
+	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
+}

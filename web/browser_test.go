@@ -1,0 +1,112 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"payments/dispatcher/signature"
+	"payments/store"
+	"payments/web/webtest"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// newBrowserContext starts headless Debian Chromium for one test.
+func newBrowserContext(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatalf("%s is missing: `make test` installs it (apt-get install chromium)", chromiumPath)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+func signIn(s *webtest.Server, email string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Navigate(s.URL + "/login"),
+		chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+		chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, "correct-horse-battery", chromedp.ByQuery),
+		chromedp.Submit(`[data-testid="login-form"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="user-email"]`, chromedp.ByQuery),
+	}
+}
+
+// TestBrowserWebhookLifecycle: sign in, create a webhook and see its secret
+// once (gone after a reload), send a test to a live local receiver and see
+// the 200, then fill the account to the cap and see the refusal.
+func TestBrowserWebhookLifecycle(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	recv := webtest.NewReceiver(t, nil)
+	ctx := newBrowserContext(t)
+
+	var secret, hint, result string
+	var revealGone bool
+	require.NoError(t, chromedp.Run(ctx,
+		signIn(s, "owner@example.com"),
+		chromedp.Navigate(s.URL+"/dashboard/webhooks/new"),
+		chromedp.WaitVisible(`[data-testid="webhook-form"]`, chromedp.ByQuery),
+		chromedp.SendKeys(`#name`, "Orders", chromedp.ByQuery),
+		chromedp.SendKeys(`#url`, recv.URL+"/hooks", chromedp.ByQuery),
+		chromedp.Click(`[data-testid="submit-webhook"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="new-secret"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="new-secret"]`, &secret, chromedp.ByQuery),
+		chromedp.Reload(),
+		chromedp.WaitVisible(`[data-testid="secret-hint"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="secret-hint"]`, &hint, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('[data-testid="secret-reveal"]') === null`, &revealGone),
+		chromedp.Click(`[data-testid="send-test"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="test-result"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="test-result"]`, &result, chromedp.ByQuery),
+	))
+	require.True(t, strings.HasPrefix(secret, "whsec_"), secret)
+	require.True(t, revealGone, "the secret is shown once; after a reload it is gone")
+	require.Equal(t, "whsec_…"+secret[len(secret)-4:], hint)
+	require.Contains(t, result, "HTTP 200")
+	got := recv.Requests()
+	require.Len(t, got, 1)
+	require.NoError(t, signature.Verify(got[0].Body, got[0].Header.Get("X-Service-Signature"), secret, signature.DefaultTolerance),
+		"the test event is signed with the secret the page showed")
+
+	// Fill the account to the cap (test and live count together), then try once more.
+	for i := 1; i < store.MaxWebhooksPerAccount; i++ {
+		key := s.TestKey
+		if i%2 == 0 {
+			key = s.LiveKey
+		}
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: key,
+			Body: map[string]any{"url": "https://example.com/hook", "events": []string{"payment.paid"}}})
+		require.Equal(t, http.StatusCreated, r.Status)
+	}
+	var capText string
+	var createLinks int
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(s.URL+"/dashboard/webhooks"),
+		chromedp.WaitVisible(`[data-testid="webhook-cap"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="webhook-cap"]`, &capText, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('[data-testid="create-webhook"]').length`, &createLinks),
+	))
+	require.Contains(t, capText, "20 of 20")
+	require.Zero(t, createLinks, "no create button at the cap")
+}
