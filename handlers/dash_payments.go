@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -69,4 +70,78 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		}
 	}
 	return Render(c, http.StatusOK, views.Payments(model))
+}
+
+// PaymentDetail handles GET /dashboard/payments/{id}.
+func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
+	ref := pathRef(c, "id")
+	ctx := c.UserContext()
+	scope := dashScope(c)
+	p, err := d.Store.Payment(ctx, scope, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return NoSuchPayment(ref)
+	}
+	if err != nil {
+		return err
+	}
+	events, err := d.Store.EventsForObject(ctx, scope, p.ID.String())
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(events))
+	for i := range events {
+		ids[i] = events[i].ID
+	}
+	deliveries, err := d.Store.DeliveriesForEvents(ctx, scope, ids)
+	if err != nil {
+		return err
+	}
+	byEvent := map[string][]views.EventDelivery{}
+	for _, dl := range deliveries {
+		byEvent[dl.EventID] = append(byEvent[dl.EventID], views.EventDelivery{WebhookID: dl.WebhookID, Status: dl.Status, Attempts: dl.Attempts})
+	}
+	u := currentUser(c)
+	m := views.PaymentDetail{
+		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
+		FeeLabel: pix.FormatBRL(p.FeeCents), TxID: p.CorrelationID, BRCode: p.BRCode, QRCodeURL: p.QRCodeURL,
+		CheckoutURL: p.CheckoutURL, CreatedAt: p.CreatedAt.UTC().Format(dashTime), ExpiresAt: p.ExpiresAt.UTC().Format(dashTime),
+		CanSimulate: !p.Livemode && u.User.Role == store.RoleOwner &&
+			slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status),
+	}
+	if p.ExternalID != nil {
+		m.ExternalID = *p.ExternalID
+	}
+	if p.Description != nil {
+		m.Description = *p.Description
+	}
+	if p.Customer != nil {
+		m.Customer = p.Customer.Name + " · " + p.Customer.Email + " · " + p.Customer.Document
+	}
+	for _, e := range events {
+		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: e.CreatedAt.UTC().Format(dashTime), Deliveries: byEvent[e.ID]})
+	}
+	return Render(c, http.StatusOK, views.PaymentDetailPage(m))
+}
+
+// SimulatePayment handles POST /dashboard/payments/{id}/simulate: in test
+// mode, the payment is confirmed as the PSP would.
+func (d *Dashboard) SimulatePayment(c *fiber.Ctx) error {
+	ref := pathRef(c, "id")
+	scope := dashScope(c)
+	if scope.Livemode {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
+			Message: "Payments can only be simulated in test mode."}
+	}
+	p, err := d.Store.MarkPaymentPaid(c.UserContext(), scope, ref)
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuchPayment(ref)
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
+			Message: "This payment is " + invalid.Status + " and cannot become paid."}
+	case err != nil:
+		return err
+	}
+	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
 }

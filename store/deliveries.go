@@ -345,3 +345,18 @@ func (s *Store) LastDeliveries(ctx context.Context, webhookIDs []string) (map[st
 	}
 	return out, nil
 }
+
+// DeliveriesForEvents lists the deliveries of the given events, oldest first.
+func (s *Store) DeliveriesForEvents(ctx context.Context, scope Scope, eventIDs []string) ([]Delivery, error) {
+	if len(eventIDs) == 0 {
+		return nil, nil
+	}
+	var out []Delivery
+	err := s.idb(ctx).NewSelect().Model(&out).
+		Where("event_id IN (?) AND account_id = ? AND livemode = ?", bun.In(eventIDs), scope.AccountID, scope.Livemode).
+		Order("created_at", "id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: deliveries for events: %w", err)
+	}
+	return out, nil
+}

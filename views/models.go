@@ -132,3 +132,53 @@ type TestResult struct {
 
 // ReadOnly is true for support staff, who see every account and change nothing.
 func (n Nav) ReadOnly() bool { return n.Role == "support" }
+
+// CheckoutPage is the payer's public page for one payment.
+type CheckoutPage struct {
+	PaymentID   string
+	Merchant    string
+	AmountLabel string
+	Description string
+	BRCode      string
+	QRCodeURL   string
+	Status      string
+	// ExpiresAt is RFC 3339 for the countdown script; ExpiresLabel is shown without JS.
+	ExpiresAt    string
+	ExpiresLabel string
+}
+
+// PaymentDetail is one payment with its events and their deliveries.
+type PaymentDetail struct {
+	Nav         Nav
+	ID          string
+	Status      string
+	AmountLabel string
+	FeeLabel    string
+	ExternalID  string
+	Description string
+	Customer    string
+	TxID        string
+	BRCode      string
+	QRCodeURL   string
+	CheckoutURL string
+	CreatedAt   string
+	ExpiresAt   string
+	Events      []EventView
+	// CanSimulate is true in test mode for owners while the payment can still be paid.
+	CanSimulate bool
+}
+
+// EventView is one event on a payment's timeline with its deliveries.
+type EventView struct {
+	ID         string
+	Type       string
+	At         string
+	Deliveries []EventDelivery
+}
+
+// EventDelivery is one webhook's delivery of an event.
+type EventDelivery struct {
+	WebhookID string
+	Status    string
+	Attempts  int
+}

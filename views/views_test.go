@@ -78,3 +78,21 @@ func TestErrorPage(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="error-page"]`).Text(), "No such page.")
 	require.Contains(t, doc.Find(`[data-testid="error-page"] code`).Text(), "req_1")
 }
+
+func TestCheckoutStatusPollsOnlyWhilePending(t *testing.T) {
+	t.Parallel()
+	pending := render(t, views.CheckoutStatus(views.CheckoutPage{PaymentID: "p1", Status: "pending"}))
+	s := pending.Find(`[data-testid="checkout-status"]`)
+	require.Equal(t, "/pay/p1/status", s.AttrOr("hx-get", ""))
+	require.Equal(t, "every 2s", s.AttrOr("hx-trigger", ""))
+	for _, status := range []string{"paid", "expired", "canceled"} {
+		done := render(t, views.CheckoutStatus(views.CheckoutPage{PaymentID: "p1", Status: status}))
+		sel := done.Find(`[data-testid="checkout-status"]`)
+		require.Equal(t, status, sel.AttrOr("data-status", ""))
+		_, polls := sel.Attr("hx-trigger")
+		require.False(t, polls, "%s stops the polling", status)
+	}
+	expired := render(t, views.Checkout(views.CheckoutPage{PaymentID: "p1", Status: "expired", AmountLabel: "R$ 1,00"}))
+	require.Zero(t, expired.Find(`[data-testid="checkout-qr"]`).Length(), "no QR code for a charge that cannot be paid")
+	require.Contains(t, expired.Find(`[data-testid="checkout-status"]`).Text(), "can no longer be paid")
+}

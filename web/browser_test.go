@@ -110,3 +110,57 @@ func TestBrowserWebhookLifecycle(t *testing.T) {
 	require.Contains(t, capText, "20 of 20")
 	require.Zero(t, createLinks, "no create button at the cap")
 }
+
+// TestBrowserSimulatedPaymentFlipsCheckout: the payer's checkout page is
+// open in one tab; the owner simulates the payment in another; the checkout
+// page flips to paid by itself (htmx polling), and the payment's timeline
+// shows payment.paid with its delivery.
+func TestBrowserSimulatedPaymentFlipsCheckout(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithRunningDispatcher())
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	recv := webtest.NewReceiver(t, nil)
+	s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.paid"}})
+	p := s.CreatePayment(map[string]any{"amount_cents": 4990, "description": "Camiseta", "expires_in": 3600})
+	id := p["id"].(string)
+
+	payer := newBrowserContext(t)
+	var before, amount, brcode string
+	require.NoError(t, chromedp.Run(payer,
+		chromedp.Navigate(s.URL+"/pay/"+id),
+		chromedp.WaitVisible(`[data-testid="checkout-qr"]`, chromedp.ByQuery),
+		chromedp.AttributeValue(`[data-testid="checkout-status"]`, "data-status", &before, nil, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="checkout-amount"]`, &amount, chromedp.ByQuery),
+		chromedp.Value(`[data-testid="checkout-brcode"]`, &brcode, chromedp.ByQuery),
+	))
+	require.Equal(t, "pending", before)
+	require.Equal(t, "R$ 49,90", amount)
+	require.Equal(t, p["pix"].(map[string]any)["br_code"], brcode)
+
+	owner, cancel := chromedp.NewContext(payer) // a second tab in the same browser
+	defer cancel()
+	var timeline []string
+	require.NoError(t, chromedp.Run(owner,
+		signIn(s, "owner@example.com"),
+		chromedp.Navigate(s.URL+"/dashboard/payments/"+id),
+		chromedp.Click(`[data-testid="simulate-payment"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-event-type="payment.paid"]`, chromedp.ByQuery),
+	))
+
+	var after, message string
+	require.NoError(t, chromedp.Run(payer,
+		chromedp.WaitVisible(`[data-testid="checkout-status"][data-status="paid"]`, chromedp.ByQuery),
+		chromedp.AttributeValue(`[data-testid="checkout-status"]`, "data-status", &after, nil, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="checkout-status"]`, &message, chromedp.ByQuery),
+	))
+	require.Equal(t, "paid", after)
+	require.Contains(t, message, "Paid")
+
+	require.Len(t, recv.WaitFor(1, 10*time.Second), 1, "payment.paid reached the webhook")
+	require.NoError(t, chromedp.Run(owner,
+		chromedp.Reload(),
+		chromedp.WaitVisible(`[data-testid="event-delivery"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('[data-testid="event"]')].map(e => e.dataset.eventType)`, &timeline),
+	))
+	require.Equal(t, []string{"payment.created", "payment.paid"}, timeline)
+}

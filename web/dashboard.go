@@ -79,11 +79,13 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 
 	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), csrfMiddleware)
 	signedIn.Get("/payments", dash.Payments)
+	signedIn.Get("/payments/:id", dash.PaymentDetail)
 	signedIn.Get("/webhooks", dash.Webhooks)
 	signedIn.Get("/webhooks/new", dash.NewWebhook)
 	signedIn.Get("/webhooks/:id", dash.WebhookDetail)
 	// Changes are the owner's alone; support staff only read.
 	owner := handlers.RequireOwner
+	signedIn.Post("/payments/:id/simulate", owner, dash.SimulatePayment)
 	signedIn.Post("/webhooks", owner, dash.CreateWebhook)
 	signedIn.Post("/webhooks/:id/test", owner, dash.TestWebhook)
 	signedIn.Post("/webhooks/:id/toggle", owner, dash.ToggleWebhook)

@@ -85,5 +85,5 @@ func wantsHTML(c *fiber.Ctx) bool {
 		return false
 	}
 	return strings.Contains(c.Get(fiber.HeaderAccept), "text/html") ||
-		strings.HasPrefix(path, "/dashboard") || path == "/login" || path == "/logout"
+		strings.HasPrefix(path, "/dashboard") || strings.HasPrefix(path, "/pay/") || path == "/login" || path == "/logout"
 }

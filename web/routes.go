@@ -28,6 +28,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 
 	pay := &handlers.Pay{Store: deps.Store}
 	app.Get("/pay/:id/qr.png", pay.QRCode)
+	app.Get("/pay/:id/status", pay.CheckoutStatus)
+	app.Get("/pay/:id", pay.Checkout)
 
 	var counter rateCounter = newMemoryCounter()
 	if deps.Redis != nil {
