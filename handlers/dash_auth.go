@@ -67,7 +67,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	if err := sess.Save(); err != nil {
 		return err
 	}
-	return c.Redirect("/dashboard/payments", http.StatusSeeOther)
+	return c.Redirect("/dashboard", http.StatusSeeOther)
 }
 
 // Logout handles POST /logout.

@@ -75,18 +75,32 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 // PaymentDetail handles GET /dashboard/payments/{id}.
 func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	ref := pathRef(c, "id")
-	ctx := c.UserContext()
 	scope := dashScope(c)
-	p, err := d.Store.Payment(ctx, scope, ref)
+	p, err := d.Store.Payment(c.UserContext(), scope, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return NoSuchPayment(ref)
 	}
 	if err != nil {
 		return err
 	}
-	events, err := d.Store.EventsForObject(ctx, scope, p.ID.String())
+	m, err := d.paymentDetail(c, p)
 	if err != nil {
 		return err
+	}
+	m.BackURL, m.BackLabel = "/dashboard/payments", "Payments"
+	m.CanSimulate = !p.Livemode && currentUser(c).User.Role == store.RoleOwner &&
+		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
+	return Render(c, http.StatusOK, views.PaymentDetailPage(m))
+}
+
+// paymentDetail builds the detail page of p: its fields, and its events
+// with each event's deliveries.
+func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.PaymentDetail, error) {
+	ctx := c.UserContext()
+	scope := store.Scope{AccountID: p.AccountID, Livemode: p.Livemode}
+	events, err := d.Store.EventsForObject(ctx, scope, p.ID.String())
+	if err != nil {
+		return views.PaymentDetail{}, err
 	}
 	ids := make([]string, len(events))
 	for i := range events {
@@ -94,19 +108,16 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	}
 	deliveries, err := d.Store.DeliveriesForEvents(ctx, scope, ids)
 	if err != nil {
-		return err
+		return views.PaymentDetail{}, err
 	}
 	byEvent := map[string][]views.EventDelivery{}
 	for _, dl := range deliveries {
 		byEvent[dl.EventID] = append(byEvent[dl.EventID], views.EventDelivery{WebhookID: dl.WebhookID, Status: dl.Status, Attempts: dl.Attempts})
 	}
-	u := currentUser(c)
 	m := views.PaymentDetail{
 		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
 		FeeLabel: pix.FormatBRL(p.FeeCents), TxID: p.CorrelationID, BRCode: p.BRCode, QRCodeURL: p.QRCodeURL,
 		CheckoutURL: p.CheckoutURL, CreatedAt: p.CreatedAt.UTC().Format(dashTime), ExpiresAt: p.ExpiresAt.UTC().Format(dashTime),
-		CanSimulate: !p.Livemode && u.User.Role == store.RoleOwner &&
-			slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status),
 	}
 	if p.ExternalID != nil {
 		m.ExternalID = *p.ExternalID
@@ -120,7 +131,7 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	for _, e := range events {
 		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: e.CreatedAt.UTC().Format(dashTime), Deliveries: byEvent[e.ID]})
 	}
-	return Render(c, http.StatusOK, views.PaymentDetailPage(m))
+	return m, nil
 }
 
 // SimulatePayment handles POST /dashboard/payments/{id}/simulate: in test

@@ -166,6 +166,11 @@ type PaymentDetail struct {
 	Events      []EventView
 	// CanSimulate is true in test mode for owners while the payment can still be paid.
 	CanSimulate bool
+	// BackURL and BackLabel lead to the list the page was reached from.
+	BackURL   string
+	BackLabel string
+	// Account names the payment's account on the support console.
+	Account string
 }
 
 // EventView is one event on a payment's timeline with its deliveries.
@@ -181,4 +186,23 @@ type EventDelivery struct {
 	WebhookID string
 	Status    string
 	Attempts  int
+}
+
+// SupportPage is the support console's search and its results.
+type SupportPage struct {
+	Nav     Nav
+	Query   string
+	Results []SupportRow
+}
+
+// SupportRow is a payment found across accounts.
+type SupportRow struct {
+	ID          string
+	Account     string
+	Livemode    bool
+	Status      string
+	AmountLabel string
+	ExternalID  string
+	Customer    string
+	CreatedAt   string
 }

@@ -163,4 +163,26 @@ func TestBrowserSimulatedPaymentFlipsCheckout(t *testing.T) {
 		chromedp.Evaluate(`[...document.querySelectorAll('[data-testid="event"]')].map(e => e.dataset.eventType)`, &timeline),
 	))
 	require.Equal(t, []string{"payment.created", "payment.paid"}, timeline)
+
+	// A support user, in a browser of their own, finds the payment by its id and
+	// sees its deliveries, with nothing to press.
+	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	support := newBrowserContext(t)
+	var deliveries, buttons int
+	var mode string
+	require.NoError(t, chromedp.Run(support,
+		signIn(s, "help@example.com"),
+		chromedp.SendKeys(`#q`, id, chromedp.ByQuery),
+		chromedp.Submit(`[data-testid="support-search"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="support-row"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-testid="support-row"] a`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="timeline"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('[data-testid="event-delivery"]').length`, &deliveries),
+		chromedp.Evaluate(`document.querySelectorAll('main form, main button').length`, &buttons),
+		chromedp.Text(`[data-testid="mode"]`, &mode, chromedp.ByQuery),
+	))
+	require.Equal(t, 1, deliveries)
+	require.Zero(t, buttons, "read-only: no form or button on the page")
+	require.Equal(t, "Support · read-only", mode)
 }

@@ -106,7 +106,7 @@ func loginSessionAndLogout(t *testing.T, s *webtest.Server) {
 
 	r = b.login("OWNER@example.com", "correct-horse-battery")
 	require.Equal(t, http.StatusSeeOther, r.status)
-	require.Equal(t, "/dashboard/payments", r.header.Get("Location"))
+	require.Equal(t, "/dashboard", r.header.Get("Location"))
 	var sessionCookie string
 	for _, c := range r.header.Values("Set-Cookie") {
 		if strings.HasPrefix(c, "payments_session=") {
@@ -271,4 +271,47 @@ func TestSupportUsersCannotChangeWebhooks(t *testing.T) {
 	require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length())
 	list := b.do("GET", "/dashboard/webhooks", nil, nil)
 	require.Zero(t, list.doc.Find(`[data-testid="create-webhook"]`).Length(), "no create button for read-only roles")
+}
+
+func TestSupportConsoleSearchesEveryAccount(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	other, otherKey, _ := s.NewAccount("Outra Loja", "outra@example.com")
+	mine := s.CreatePayment(validPayment("order-7", "maria@example.com"))
+	theirs := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: otherKey, Body: validPayment("order-9", "Maria@Example.com")}).JSON(t)
+
+	b := newBrowser(t, s)
+	r := b.login("help@example.com", "correct-horse-battery")
+	require.Equal(t, "/dashboard", r.header.Get("Location"))
+	require.Equal(t, "/dashboard/support", b.do("GET", "/dashboard", nil, nil).header.Get("Location"))
+
+	found := func(q string) []string {
+		page := b.do("GET", "/dashboard/support?q="+url.QueryEscape(q), nil, nil)
+		require.Equal(t, http.StatusOK, page.status)
+		var ids []string
+		page.doc.Find(`[data-testid="support-row"]`).Each(func(_ int, sel *goquery.Selection) { ids = append(ids, sel.AttrOr("data-payment-id", "")) })
+		return ids
+	}
+	require.ElementsMatch(t, []string{mine["id"].(string), theirs["id"].(string)}, found("MARIA@example.com"), "by e-mail, any account, any case")
+	require.Equal(t, []string{theirs["id"].(string)}, found("order-9"))
+	require.Equal(t, []string{mine["id"].(string)}, found(mine["id"].(string)))
+	require.Empty(t, found("nobody@example.com"))
+
+	detail := b.do("GET", "/dashboard/support/payments/"+theirs["id"].(string), nil, nil)
+	require.Equal(t, http.StatusOK, detail.status)
+	require.Contains(t, detail.doc.Find(`[data-testid="payment-account"]`).Text(), other.ID)
+	require.Zero(t, detail.doc.Find(`[data-testid="simulate-payment"]`).Length())
+
+	// Owners do not get the console.
+	o := newBrowser(t, s)
+	o.login("owner@example.com", "correct-horse-battery")
+	require.Equal(t, http.StatusForbidden, o.do("GET", "/dashboard/support?q=order-9", nil, nil).status)
+}
+
+func validPayment(externalID, email string) map[string]any {
+	return map[string]any{"amount_cents": 2500, "external_id": externalID,
+		"customer": map[string]any{"name": "Maria Silva", "email": email, "document": "52998224725"}}
 }
