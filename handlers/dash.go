@@ -35,12 +35,13 @@ type Dashboard struct {
 	// within LoginLimit.
 	AllowLogin func(ctx context.Context, key string) (bool, error)
 	Tester     WebhookTester
+	BaseURL    string
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
 }
 
-// RequireOwner refuses changes by anyone but the account's owner: support
-// staff read, never write.
+// RequireOwner keeps changes, and the account's own pages such as API keys,
+// to the account's owner: support staff read payments, never write.
 func RequireOwner(c *fiber.Ctx) error {
 	if u := currentUser(c); u == nil || u.User.Role != store.RoleOwner {
 		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "read_only",

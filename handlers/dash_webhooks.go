@@ -139,31 +139,37 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	return d.revealOnce(c, w.ID, secret)
 }
 
-// revealOnce keeps the new secret in the session for the next page view
+// revealOnce keeps the new secret for the next view of the webhook's page
 // only, then redirects there: a reload no longer shows it.
 func (d *Dashboard) revealOnce(c *fiber.Ctx, webhookID, secret string) error {
-	sess, err := d.Sessions.Get(c)
-	if err != nil {
-		return err
-	}
-	sess.Set("reveal:"+webhookID, secret)
-	if err := sess.Save(); err != nil {
+	if err := d.setFlash(c, "reveal:"+webhookID, secret); err != nil {
 		return err
 	}
 	return c.Redirect("/dashboard/webhooks/"+webhookID, http.StatusSeeOther)
 }
 
-func (d *Dashboard) takeReveal(c *fiber.Ctx, webhookID string) (string, error) {
+// setFlash keeps a value in the session for the next takeFlash only.
+func (d *Dashboard) setFlash(c *fiber.Ctx, key, value string) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set(key, value)
+	return sess.Save()
+}
+
+// takeFlash returns a value setFlash kept, and forgets it.
+func (d *Dashboard) takeFlash(c *fiber.Ctx, key string) (string, error) {
 	sess, err := d.Sessions.Get(c)
 	if err != nil {
 		return "", err
 	}
-	secret, _ := sess.Get("reveal:" + webhookID).(string)
-	if secret == "" {
+	value, _ := sess.Get(key).(string)
+	if value == "" {
 		return "", nil
 	}
-	sess.Delete("reveal:" + webhookID)
-	return secret, sess.Save()
+	sess.Delete(key)
+	return value, sess.Save()
 }
 
 func (d *Dashboard) webhook(c *fiber.Ctx) (*store.Webhook, error) {
@@ -181,7 +187,7 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	secret, err := d.takeReveal(c, w.ID)
+	secret, err := d.takeFlash(c, "reveal:"+w.ID)
 	if err != nil {
 		return err
 	}

@@ -206,3 +206,19 @@ type SupportRow struct {
 	Customer    string
 	CreatedAt   string
 }
+
+// APIKeysPage lists the account's keys; NewKey is shown once after creation.
+type APIKeysPage struct {
+	Nav    Nav
+	Keys   []APIKeyRow
+	NewKey string
+}
+
+// APIKeyRow is one key, redacted.
+type APIKeyRow struct {
+	ID        string
+	Mode      string
+	Redacted  string
+	CreatedAt string
+	RevokedAt string
+}

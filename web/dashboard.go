@@ -65,7 +65,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	})
 
 	dash := &handlers.Dashboard{
-		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester,
+		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
 		AllowPrivateNetworks: cfg.AllowPrivateNetworks,
 		AllowLogin: func(ctx context.Context, key string) (bool, error) {
 			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(handlers.LoginWindow), handlers.LoginWindow)
@@ -88,6 +88,10 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	signedIn.Get("/webhooks/:id", dash.WebhookDetail)
 	// Changes are the owner's alone; support staff only read.
 	owner := handlers.RequireOwner
+	signedIn.Get("/api-keys", handlers.RequireOwner, dash.APIKeys)
+	signedIn.Post("/api-keys", owner, dash.CreateAPIKey)
+	signedIn.Post("/api-keys/:id/revoke", owner, dash.RevokeAPIKey)
+	signedIn.Post("/mode", owner, dash.SwitchMode)
 	signedIn.Post("/payments/:id/simulate", owner, dash.SimulatePayment)
 	signedIn.Post("/webhooks", owner, dash.CreateWebhook)
 	signedIn.Post("/webhooks/:id/test", owner, dash.TestWebhook)

@@ -315,3 +315,47 @@ func validPayment(externalID, email string) map[string]any {
 	return map[string]any{"amount_cents": 2500, "external_id": externalID,
 		"customer": map[string]any{"name": "Maria Silva", "email": email, "document": "52998224725"}}
 }
+
+func TestAPIKeysPageAndModeSwitch(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	live := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 777}}).JSON(t)
+	test := s.CreatePayment(map[string]any{"amount_cents": 111})
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+
+	token := b.csrf("/dashboard/api-keys")
+	r := b.do("POST", "/dashboard/api-keys", url.Values{"_csrf": {token}, "mode": {"live"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	page := b.do("GET", "/dashboard/api-keys", nil, nil)
+	newKey := page.doc.Find(`[data-testid="new-key"]`).Text()
+	require.Regexp(t, `^sk_live_[0-9A-Za-z]{32}$`, newKey)
+	again := b.do("GET", "/dashboard/api-keys", nil, nil)
+	require.Zero(t, again.doc.Find(`[data-testid="new-key"]`).Length(), "shown once")
+	require.NotContains(t, again.body, newKey)
+	require.Equal(t, 3, again.doc.Find(`[data-testid="key-row"]`).Length())
+
+	works := s.DoRaw(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: newKey})
+	require.Equal(t, http.StatusOK, works.Status)
+	k, err := s.Store.APIKeyBySecret(context.Background(), newKey)
+	require.NoError(t, err)
+	r = b.do("POST", "/dashboard/api-keys/"+k.ID+"/revoke", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	revoked := s.DoRaw(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: newKey})
+	require.Equal(t, http.StatusUnauthorized, revoked.Status)
+
+	rowIDs := func() []string {
+		var ids []string
+		b.do("GET", "/dashboard/payments", nil, nil).doc.Find(`[data-testid="payment-row"]`).Each(func(_ int, sel *goquery.Selection) {
+			ids = append(ids, sel.AttrOr("data-payment-id", ""))
+		})
+		return ids
+	}
+	require.Equal(t, []string{test["id"].(string)}, rowIDs(), "test mode first")
+	r = b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, map[string]string{"Referer": s.URL + "/dashboard/payments?status=paid"})
+	require.Equal(t, "/dashboard/payments", r.header.Get("Location"))
+	require.Equal(t, []string{live["id"].(string)}, rowIDs(), "live after the switch")
+	r = b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"test"}}, map[string]string{"Referer": "https://evil.example/dashboard/x"})
+	require.Equal(t, "/dashboard", r.header.Get("Location"), "never back to another origin")
+}
