@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -27,9 +29,20 @@ func dashScope(c *fiber.Ctx) store.Scope {
 
 // Payments handles GET /dashboard/payments.
 func (d *Dashboard) Payments(c *fiber.Ctx) error {
-	params := store.PaymentListParams{Scope: dashScope(c), Limit: dashPageSize}
+	params := store.PaymentListParams{Scope: dashScope(c), Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q"))}
 	if s := c.Query("status"); slices.Contains(store.PaymentStatuses, s) {
 		params.Status = s
+	}
+	// Dates are whole UTC days; an unreadable one is ignored, as a browser
+	// date input only sends YYYY-MM-DD.
+	from, fromErr := time.Parse(time.DateOnly, c.Query("from"))
+	if fromErr == nil {
+		params.CreatedGTE = &from
+	}
+	to, toErr := time.Parse(time.DateOnly, c.Query("to"))
+	if toErr == nil {
+		end := to.Add(24*time.Hour - time.Millisecond)
+		params.CreatedLTE = &end
 	}
 	if id, ok := store.ParsePaymentID(c.Query("starting_after")); ok {
 		params.StartingAfter = &id
@@ -40,7 +53,13 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses}
+	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search}
+	if fromErr == nil {
+		model.From = from.Format(time.DateOnly)
+	}
+	if toErr == nil {
+		model.To = to.Format(time.DateOnly)
+	}
 	for i := range page {
 		p := &page[i]
 		row := views.PaymentRow{ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
@@ -55,8 +74,10 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	}
 	link := func(cursor, id string) string {
 		q := url.Values{cursor: {id}}
-		if params.Status != "" {
-			q.Set("status", params.Status)
+		for name, value := range map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To} {
+			if value != "" {
+				q.Set(name, value)
+			}
 		}
 		return "/dashboard/payments?" + q.Encode()
 	}

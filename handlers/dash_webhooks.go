@@ -82,13 +82,9 @@ func (d *Dashboard) NewWebhook(c *fiber.Ctx) error {
 	return Render(c, http.StatusOK, views.WebhookNew(form))
 }
 
-// CreateWebhook handles POST /dashboard/webhooks: the same rules as the
-// API, with errors shown beside their fields.
-func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
-	form, err := d.webhookForm(c)
-	if err != nil {
-		return err
-	}
+// readWebhookForm fills form from the posted fields and checks them by the
+// API's rules, leaving errors beside their fields; it returns the secret.
+func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) string {
 	form.Name = strings.TrimSpace(c.FormValue("name"))
 	form.URL = strings.TrimSpace(c.FormValue("url"))
 	form.APIVersion = c.FormValue("api_version")
@@ -119,15 +115,25 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 			form.Errors["events"] = "Unknown event type: " + e
 		}
 	}
+	if form.Name == "" {
+		form.Name = defaultWebhookName
+	}
+	return secret
+}
+
+// CreateWebhook handles POST /dashboard/webhooks: the same rules as the
+// API, with errors shown beside their fields.
+func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
+	form, err := d.webhookForm(c)
+	if err != nil {
+		return err
+	}
+	secret := d.readWebhookForm(c, &form)
 	if len(form.Errors) > 0 || form.AtTheCap {
 		return Render(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
-	name := form.Name
-	if name == "" {
-		name = defaultWebhookName
-	}
 	w, secret, err := d.Store.CreateWebhook(c.UserContext(), store.NewWebhook{
-		Scope: dashScope(c), Name: name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true, Secret: secret,
+		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true, Secret: secret,
 	})
 	if errors.Is(err, store.ErrWebhookLimit) {
 		form.AtTheCap = true
@@ -137,6 +143,45 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	return d.revealOnce(c, w.ID, secret)
+}
+
+// EditWebhook handles GET /dashboard/webhooks/{id}/edit.
+func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	form, err := d.webhookForm(c)
+	if err != nil {
+		return err
+	}
+	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
+	return Render(c, http.StatusOK, views.WebhookNew(form))
+}
+
+// UpdateWebhook handles POST /dashboard/webhooks/{id}/edit.
+func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	form, err := d.webhookForm(c)
+	if err != nil {
+		return err
+	}
+	form.EditID = w.ID
+	d.readWebhookForm(c, &form)
+	delete(form.Errors, "secret") // the edit form has no secret: rotation changes it
+	if len(form.Errors) > 0 {
+		return Render(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
+	}
+	_, err = d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{
+		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events,
+	})
+	if err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
 }
 
 // revealOnce keeps the new secret for the next view of the webhook's page

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -19,6 +20,8 @@ type PaymentListParams struct {
 	Limit         int
 	StartingAfter *uuid.UUID
 	EndingBefore  *uuid.UUID
+	// Search matches an exact external_id, payment id or customer e-mail (any case).
+	Search string
 }
 
 // ListPayments returns one page, newest first, and whether more rows lie
@@ -31,6 +34,13 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
 	if params.Status != "" {
 		q = q.Where("status = ?", params.Status)
+	}
+	if term := strings.TrimSpace(params.Search); term != "" {
+		if id, ok := ParsePaymentID(term); ok {
+			q = q.Where("(id = ? OR external_id = ?)", id, term)
+		} else {
+			q = q.Where("(external_id = ? OR lower(customer ->> 'email') = lower(?))", term, term)
+		}
 	}
 	if params.CreatedGTE != nil {
 		q = q.Where("created_at >= ?", *params.CreatedGTE)

@@ -34,6 +34,9 @@ type PaymentsPage struct {
 	Rows     []PaymentRow
 	Status   string
 	Statuses []string
+	Query    string
+	From     string // YYYY-MM-DD
+	To       string // YYYY-MM-DD
 	NextURL  string
 	PrevURL  string
 }
@@ -78,6 +81,8 @@ type WebhookForm struct {
 	Errors     map[string]string
 	AtTheCap   bool
 	Max        int
+	// EditID is set when the form edits an existing webhook.
+	EditID string
 }
 
 // WebhookDetail is one webhook with its recent deliveries.

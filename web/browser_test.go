@@ -89,6 +89,25 @@ func TestBrowserWebhookLifecycle(t *testing.T) {
 	require.NoError(t, signature.Verify(got[0].Body, got[0].Header.Get("X-Service-Signature"), secret, signature.DefaultTolerance),
 		"the test event is signed with the secret the page showed")
 
+	// A real event: the delivery shows the signed request and the response.
+	paid := s.CreatePayment(map[string]any{"amount_cents": 990})
+	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey})
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
+	var request, response string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Reload(),
+		chromedp.WaitVisible(`[data-testid="delivery"] summary`, chromedp.ByQuery),
+		chromedp.Click(`[data-testid="delivery"] summary`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="attempt-request"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="attempt-request"]`, &request, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="attempt-response"]`, &response, chromedp.ByQuery),
+	))
+	delivered := recv.Requests()[1]
+	require.Contains(t, request, "X-Service-Signature: "+delivered.Header.Get("X-Service-Signature"))
+	require.Contains(t, request, "X-Service-Event: payment.paid")
+	require.Contains(t, request, string(delivered.Body))
+	require.Contains(t, response, "ok")
+
 	// Fill the account to the cap (test and live count together), then try once more.
 	for i := 1; i < store.MaxWebhooksPerAccount; i++ {
 		key := s.TestKey

@@ -7,7 +7,9 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
@@ -358,4 +360,63 @@ func TestAPIKeysPageAndModeSwitch(t *testing.T) {
 	require.Equal(t, []string{live["id"].(string)}, rowIDs(), "live after the switch")
 	r = b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"test"}}, map[string]string{"Referer": "https://evil.example/dashboard/x"})
 	require.Equal(t, "/dashboard", r.header.Get("Location"), "never back to another origin")
+}
+
+func TestWebhookEditForm(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithoutPrivateNetworks())
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id, _ := s.CreateWebhook("https://example.com/hook", map[string]any{"name": "Old", "events": []string{"payment.paid"}})
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	form := b.do("GET", "/dashboard/webhooks/"+id+"/edit", nil, nil)
+	require.Equal(t, http.StatusOK, form.status)
+	require.Equal(t, "Old", form.doc.Find("#name").AttrOr("value", ""))
+	require.Zero(t, form.doc.Find("#secret").Length(), "secrets change by rotation, not by edit")
+	token := form.doc.Find(`input[name="_csrf"]`).AttrOr("value", "")
+
+	bad := b.do("POST", "/dashboard/webhooks/"+id+"/edit", url.Values{"_csrf": {token}, "url": {"https://127.0.0.1/x"}, "events": {"payment.paid"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.NotEmpty(t, bad.doc.Find(`[data-testid="error-url"]`).Text())
+
+	ok := b.do("POST", "/dashboard/webhooks/"+id+"/edit", url.Values{"_csrf": {token}, "name": {"New"}, "url": {"https://hooks.example.com/v1"},
+		"api_version": {"v1"}, "events": {"payment.paid", "payment.refunded"}}, nil)
+	require.Equal(t, http.StatusSeeOther, ok.status)
+	w, err := s.Store.Webhook(context.Background(), store.Scope{AccountID: s.Account.ID}, id)
+	require.NoError(t, err)
+	require.Equal(t, "New", w.Name)
+	require.Equal(t, "https://hooks.example.com/v1", w.URL)
+	require.Equal(t, "v1", w.APIVersion)
+	require.Equal(t, []string{"payment.paid", "payment.refunded"}, w.Events)
+}
+
+func TestPaymentsSearchAndDateFilters(t *testing.T) {
+	t.Parallel()
+	clk := time.Date(2026, 5, 10, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	s := webtest.New(t, webtest.WithClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return clk }))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	early := s.CreatePayment(validPayment("order-1", "ana@example.com"))
+	mu.Lock()
+	clk = clk.Add(48 * time.Hour)
+	mu.Unlock()
+	late := s.CreatePayment(validPayment("order-2", "bia@example.com"))
+
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	ids := func(query string) []string {
+		var out []string
+		b.do("GET", "/dashboard/payments?"+query, nil, nil).doc.Find(`[data-testid="payment-row"]`).Each(func(_ int, sel *goquery.Selection) {
+			out = append(out, sel.AttrOr("data-payment-id", ""))
+		})
+		return out
+	}
+	require.Equal(t, []string{early["id"].(string)}, ids("q=ANA@example.com"))
+	require.Equal(t, []string{late["id"].(string)}, ids("q=order-2"))
+	require.Equal(t, []string{late["id"].(string)}, ids("from=2026-05-11"))
+	require.Equal(t, []string{early["id"].(string)}, ids("to=2026-05-10"), "to includes its whole day")
+	require.Empty(t, ids("from=2026-05-11&to=2026-05-11"))
+	require.Len(t, ids("from=not-a-date"), 2, "an unreadable date is ignored")
+	empty := b.do("GET", "/dashboard/payments?q=nobody", nil, nil)
+	require.Contains(t, empty.doc.Find(`[data-testid="payments-empty"]`).Text(), "No payments match")
 }
