@@ -61,6 +61,9 @@ func (d *Dashboard) Webhooks(c *fiber.Ctx) error {
 			l = &dl
 		}
 		page.Rows = append(page.Rows, webhookRow(&hooks[i], l))
+		if r := hooks[i].DisabledReason; r != nil && *r != store.DisabledManual {
+			page.AutoDisabled++
+		}
 	}
 	return Render(c, http.StatusOK, views.Webhooks(page))
 }

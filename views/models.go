@@ -68,6 +68,8 @@ type WebhooksPage struct {
 	Count    int // across both modes: the cap counts both
 	Max      int
 	AtTheCap bool
+	// AutoDisabled counts webhooks the service disabled (410 or 5 days failing).
+	AutoDisabled int
 }
 
 // WebhookForm is the create form with its values and field errors.
@@ -226,4 +228,15 @@ type APIKeyRow struct {
 	Redacted  string
 	CreatedAt string
 	RevokedAt string
+}
+
+// SettingsPage shows the account and lets the owner change their password.
+type SettingsPage struct {
+	Nav       Nav
+	AccountID string
+	Name      string
+	Email     string
+	Pricing   string
+	Error     string
+	Saved     bool
 }

@@ -90,6 +90,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	// Changes are the owner's alone; support staff only read.
 	owner := handlers.RequireOwner
 	signedIn.Get("/api-keys", handlers.RequireOwner, dash.APIKeys)
+	signedIn.Get("/settings", handlers.RequireOwner, dash.Settings)
+	signedIn.Post("/settings/password", owner, dash.ChangePassword)
 	signedIn.Post("/api-keys", owner, dash.CreateAPIKey)
 	signedIn.Post("/api-keys/:id/revoke", owner, dash.RevokeAPIKey)
 	signedIn.Post("/mode", owner, dash.SwitchMode)

@@ -420,3 +420,43 @@ func TestPaymentsSearchAndDateFilters(t *testing.T) {
 	empty := b.do("GET", "/dashboard/payments?q=nobody", nil, nil)
 	require.Contains(t, empty.doc.Find(`[data-testid="payments-empty"]`).Text(), "No payments match")
 }
+
+func TestSettingsAndPasswordChange(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	page := b.do("GET", "/dashboard/settings", nil, nil)
+	require.Equal(t, "0.99% per payment", page.doc.Find(`[data-testid="pricing"]`).Text())
+	token := page.doc.Find(`form[action="/dashboard/settings/password"] input[name="_csrf"]`).AttrOr("value", "")
+
+	r := b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"wrong-password-1"}, "new": {"another-good-password"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status)
+	require.Contains(t, r.doc.Find(`[data-testid="password-error"]`).Text(), "incorrect")
+	r = b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"correct-horse-battery"}, "new": {"short"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status)
+	r = b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"correct-horse-battery"}, "new": {"another-good-password"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	require.Equal(t, 1, b.do("GET", r.header.Get("Location"), nil, nil).doc.Find(`[data-testid="password-saved"]`).Length())
+
+	fresh := newBrowser(t, s)
+	require.Equal(t, http.StatusUnauthorized, fresh.login("owner@example.com", "correct-horse-battery").status)
+	require.Equal(t, http.StatusSeeOther, fresh.login("owner@example.com", "another-good-password").status)
+}
+
+func TestAutoDisabledWebhookBanner(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id, _ := s.CreateWebhook("https://example.com/hook", nil)
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	require.Zero(t, b.do("GET", "/dashboard/webhooks", nil, nil).doc.Find(`[data-testid="auto-disabled-banner"]`).Length())
+	_, err := s.DB.NewRaw("UPDATE webhooks SET enabled = false, disabled_reason = 'failing' WHERE id = ?", id).Exec(context.Background())
+	require.NoError(t, err)
+	page := b.do("GET", "/dashboard/webhooks", nil, nil)
+	require.Contains(t, page.doc.Find(`[data-testid="auto-disabled-banner"]`).Text(), "1 webhook(s) were disabled")
+	detail := b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
+	require.Contains(t, detail.doc.Find(`[data-testid="disabled-reason"]`).Text(), "more than 5 days")
+}
