@@ -235,13 +235,22 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	secret, err := d.takeFlash(c, "reveal:"+w.ID)
+	page, err := d.webhookDetail(c, w)
 	if err != nil {
 		return err
 	}
+	return Render(c, http.StatusOK, views.WebhookDetailPage(page))
+}
+
+// webhookDetail builds w's page, taking the one-time secret if one waits.
+func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.WebhookDetail, error) {
+	secret, err := d.takeFlash(c, "reveal:"+w.ID)
+	if err != nil {
+		return views.WebhookDetail{}, err
+	}
 	deliveries, _, err := d.Store.Deliveries(c.UserContext(), store.DeliveryListParams{Scope: dashScope(c), WebhookID: w.ID, Limit: dashPageSize})
 	if err != nil {
-		return err
+		return views.WebhookDetail{}, err
 	}
 	now := d.Store.Now()
 	page := views.WebhookDetail{
@@ -254,7 +263,7 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	for i := range deliveries {
 		page.Deliveries = append(page.Deliveries, deliveryView(&deliveries[i]))
 	}
-	return Render(c, http.StatusOK, views.WebhookDetailPage(page))
+	return page, nil
 }
 
 func deliveryView(dl *store.Delivery) views.DeliveryView {
@@ -292,8 +301,9 @@ func attemptView(a *store.DeliveryAttempt) views.AttemptView {
 	return v
 }
 
-// TestWebhook handles POST /dashboard/webhooks/{id}/test (htmx): the result
-// replaces #test-result.
+// TestWebhook handles POST /dashboard/webhooks/{id}/test. With htmx the
+// result replaces #test-result; without JavaScript the whole page comes
+// back with the result in place.
 func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
@@ -315,7 +325,15 @@ func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 		r.Error = *res.Attempt.ErrorClass
 	}
 	c.Set("Vary", "HX-Request")
-	return Render(c, http.StatusOK, views.TestResultPartial(r))
+	if c.Get("HX-Request") == "true" {
+		return Render(c, http.StatusOK, views.TestResultPartial(r))
+	}
+	page, err := d.webhookDetail(c, w)
+	if err != nil {
+		return err
+	}
+	page.TestResult = &r
+	return Render(c, http.StatusOK, views.WebhookDetailPage(page))
 }
 
 // ToggleWebhook handles POST /dashboard/webhooks/{id}/toggle.

@@ -98,6 +98,8 @@ type WebhookDetail struct {
 	RotationExpiresAt string
 	Deliveries        []DeliveryView
 	ReadOnly          bool
+	// TestResult is shown when "send test" was posted without htmx.
+	TestResult *TestResult
 }
 
 // DeliveryView is a delivery with its attempts.

@@ -460,3 +460,53 @@ func TestAutoDisabledWebhookBanner(t *testing.T) {
 	detail := b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
 	require.Contains(t, detail.doc.Find(`[data-testid="disabled-reason"]`).Text(), "more than 5 days")
 }
+
+func TestSendTestWithAndWithoutJavaScript(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	recv := webtest.NewReceiver(t, nil)
+	id, _ := s.CreateWebhook(recv.URL, nil)
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks/" + id)
+
+	full := b.do("POST", "/dashboard/webhooks/"+id+"/test", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusOK, full.status)
+	require.Equal(t, "HX-Request", full.header.Get("Vary"))
+	require.Equal(t, 1, full.doc.Find(`header`).Length(), "without htmx: the whole page")
+	require.Contains(t, full.doc.Find(`#test-result [data-testid="test-result"]`).Text(), "HTTP 200")
+
+	partial := b.do("POST", "/dashboard/webhooks/"+id+"/test", nil, map[string]string{"HX-Request": "true", "X-CSRF-Token": token})
+	require.Equal(t, http.StatusOK, partial.status)
+	require.Zero(t, partial.doc.Find(`header`).Length(), "with htmx: the fragment only")
+	require.Contains(t, partial.doc.Find(`[data-testid="test-result"]`).Text(), "HTTP 200")
+	require.Len(t, recv.Requests(), 2)
+}
+
+func TestOwnerCannotOpenAnotherAccountsObjects(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	_, otherKey, _ := s.NewAccount("Outra", "outra@example.com")
+	theirHook := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: otherKey,
+		Body: map[string]any{"url": "https://example.com/h", "events": []string{"payment.paid"}}}).JSON(t)["id"].(string)
+	theirPayment := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: otherKey, Body: map[string]any{"amount_cents": 100}}).JSON(t)["id"].(string)
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks")
+	for _, path := range []string{"/dashboard/webhooks/" + theirHook, "/dashboard/webhooks/" + theirHook + "/edit", "/dashboard/payments/" + theirPayment} {
+		r := b.do("GET", path, nil, nil)
+		require.Equal(t, http.StatusNotFound, r.status, path)
+		require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length())
+	}
+	for _, path := range []string{"/dashboard/webhooks/" + theirHook + "/delete", "/dashboard/payments/" + theirPayment + "/simulate"} {
+		require.Equal(t, http.StatusNotFound, b.do("POST", path, url.Values{"_csrf": {token}}, nil).status, path)
+	}
+	var hooks int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM webhooks WHERE id = ?", theirHook).Scan(context.Background(), &hooks))
+	require.Equal(t, 1, hooks, "their webhook survived")
+	var status string
+	require.NoError(t, s.DB.NewRaw("SELECT status FROM payments WHERE id = ?", theirPayment).Scan(context.Background(), &status))
+	require.Equal(t, "pending", status)
+}
