@@ -31,6 +31,15 @@ func (a *API) testHelper(c *fiber.Ctx, target string,
 	}
 	ref := pathRef(c, "ref")
 	p, err := move(c.UserContext(), scope(c), ref)
+	if err != nil {
+		return transitionErr(err, ref, target)
+	}
+	return c.JSON(p)
+}
+
+// transitionErr maps the store's answer to a refused move of payment ref
+// towards status target.
+func transitionErr(err error, ref, target string) error {
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -38,8 +47,6 @@ func (a *API) testHelper(c *fiber.Ctx, target string,
 	case errors.As(err, &invalid):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
 			Message: fmt.Sprintf("This payment is %s and cannot become %s.", invalid.Status, target)}
-	case err != nil:
-		return err
 	}
-	return c.JSON(p)
+	return err
 }

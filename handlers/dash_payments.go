@@ -165,15 +165,8 @@ func (d *Dashboard) SimulatePayment(c *fiber.Ctx) error {
 			Message: "Payments can only be simulated in test mode."}
 	}
 	p, err := d.Store.MarkPaymentPaid(c.UserContext(), scope, ref)
-	var invalid *store.InvalidTransitionError
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return NoSuchPayment(ref)
-	case errors.As(err, &invalid):
-		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
-			Message: "This payment is " + invalid.Status + " and cannot become paid."}
-	case err != nil:
-		return err
+	if err != nil {
+		return transitionErr(err, ref, store.StatusPaid)
 	}
 	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
 }

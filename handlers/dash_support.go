@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
@@ -48,15 +47,7 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 // SupportPayment handles GET /dashboard/support/payments/{id}: any
 // account's payment, read-only, with its delivery history.
 func (d *Dashboard) SupportPayment(c *fiber.Ctx) error {
-	ref := pathRef(c, "id")
-	id, ok := store.ParsePaymentID(ref)
-	if !ok {
-		return NoSuchPayment(ref)
-	}
-	p, err := d.Store.PaymentByID(c.UserContext(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return NoSuchPayment(ref)
-	}
+	p, err := paymentByPathID(c, d.Store)
 	if err != nil {
 		return err
 	}

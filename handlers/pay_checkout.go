@@ -1,31 +1,20 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 
 	"payments/pix"
-	"payments/store"
 	"payments/views"
 )
 
 func (p *Pay) checkoutModel(c *fiber.Ctx) (views.CheckoutPage, error) {
-	ref := pathRef(c, "id")
-	id, ok := store.ParsePaymentID(ref)
-	if !ok {
-		return views.CheckoutPage{}, noSuch("payment", "id", ref)
-	}
-	ctx := c.UserContext()
-	payment, err := p.Store.PaymentByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return views.CheckoutPage{}, noSuch("payment", "id", ref)
-	}
+	payment, err := paymentByPathID(c, p.Store)
 	if err != nil {
 		return views.CheckoutPage{}, err
 	}
-	acct, err := p.Store.Account(ctx, payment.AccountID)
+	acct, err := p.Store.Account(c.UserContext(), payment.AccountID)
 	if err != nil {
 		return views.CheckoutPage{}, err
 	}

@@ -28,15 +28,7 @@ type Pay struct {
 // QRCode handles GET /pay/{id}/qr.png: the payment's BR Code as a QR image.
 // It is public (the payer has no key); the id's 74 random bits make it unguessable.
 func (p *Pay) QRCode(c *fiber.Ctx) error {
-	ref := pathRef(c, "id")
-	id, ok := store.ParsePaymentID(ref)
-	if !ok {
-		return NoSuchPayment(ref)
-	}
-	payment, err := p.Store.PaymentByID(c.UserContext(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return NoSuchPayment(ref)
-	}
+	payment, err := paymentByPathID(c, p.Store)
 	if err != nil {
 		return err
 	}
@@ -48,6 +40,21 @@ func (p *Pay) QRCode(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "public, max-age=86400, immutable")
 	c.Set(fiber.HeaderContentType, "image/png")
 	return c.Status(http.StatusOK).Send(img)
+}
+
+// paymentByPathID loads the payment whose id is the path's {id}, in any
+// account: for pages addressed by the unguessable id alone.
+func paymentByPathID(c *fiber.Ctx, st *store.Store) (*store.Payment, error) {
+	ref := pathRef(c, "id")
+	id, ok := store.ParsePaymentID(ref)
+	if !ok {
+		return nil, NoSuchPayment(ref)
+	}
+	payment, err := st.PaymentByID(c.UserContext(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, NoSuchPayment(ref)
+	}
+	return payment, err
 }
 
 // QRPNG encodes text as a QR code PNG with medium error correction and the
