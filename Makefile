@@ -24,10 +24,13 @@ build: ## build bin/payments
 generate: ## regenerate the templ components (views/*_templ.go)
 	$(GO) tool templ generate -path views
 
-node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+# No lock file: npm 11 writes one that `npm ci` then rejects (it drops other
+# platforms' optional Tailwind binaries). package.json pins both tools exactly.
+node_modules/.installed: package.json
+	npm install --no-audit --no-fund --no-package-lock
+	touch $@
 
-assets: node_modules/.package-lock.json ## rebuild static/app.css (Tailwind) and vendor htmx into static/
+assets: node_modules/.installed ## rebuild static/app.css (Tailwind) and vendor htmx into static/
 	npm run --silent build
 
 check-generated: generate assets ## fail when generated or built files differ from what is committed
