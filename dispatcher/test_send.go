@@ -70,5 +70,8 @@ func sampleObject(eventType string, w *store.Webhook, now time.Time) any {
 	if status == store.StatusPaid || status == store.StatusRefunded {
 		p.PaidAt = &now
 	}
+	if status == store.StatusRefunded {
+		p.RefundedAt = &now
+	}
 	return p
 }

@@ -204,3 +204,19 @@ func (a *API) parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *Error) 
 	}
 	return params, nil
 }
+
+// RefundPayment handles POST /api/v1/payments/{id_or_external_id}/refund: a
+// paid payment is refunded in full.
+func (a *API) RefundPayment(c *fiber.Ctx) error {
+	ref := pathRef(c, "ref")
+	p, err := a.Store.RefundPayment(c.UserContext(), scope(c), ref)
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_not_refundable",
+			Message: fmt.Sprintf("This payment is %s; only paid payments can be refunded.", invalid.Status)}
+	case err != nil:
+		return transitionErr(err, ref, store.StatusRefunded)
+	}
+	return c.JSON(p)
+}

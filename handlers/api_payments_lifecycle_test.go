@@ -87,10 +87,10 @@ func TestCancelInEveryState(t *testing.T) {
 	require.Equal(t, http.StatusConflict, r.Status)
 	require.Equal(t, "payment_not_cancelable", r.ErrorCode(t))
 
-	// refunded -> 409 (refunds arrive with the money-movement API; set the state directly)
+	// refunded -> 409
 	refunded := s.CreatePayment(map[string]any{"amount_cents": 100})
-	_, err := s.DB.NewRaw("UPDATE payments SET status = 'refunded' WHERE id = ?", refunded["id"]).Exec(context.Background())
-	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, helper(refunded["id"].(string), "pay").Status)
+	require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + refunded["id"].(string) + "/refund", Key: s.TestKey}).Status)
 	r = cancel(refunded["id"].(string))
 	require.Equal(t, http.StatusConflict, r.Status)
 	require.Equal(t, "payment_not_cancelable", r.ErrorCode(t))
@@ -209,4 +209,35 @@ func TestExpirySweeper(t *testing.T) {
 	require.Equal(t, "pending", status(long))
 	require.Equal(t, "paid", status(paid))
 	require.Equal(t, []string{"payment.created", "payment.expired"}, eventTypes(t, s, short["id"].(string)))
+}
+
+func TestRefunds(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	refund := func(ref string) *webtest.Response {
+		return s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + ref + "/refund", Key: s.TestKey})
+	}
+	p := s.CreatePayment(map[string]any{"amount_cents": 5000, "external_id": "r1"})
+	id := p["id"].(string)
+
+	r := refund("r1")
+	require.Equal(t, http.StatusConflict, r.Status, "a pending payment is not refundable")
+	require.Equal(t, "payment_not_refundable", r.ErrorCode(t))
+
+	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey})
+	r = refund("r1")
+	require.Equal(t, http.StatusOK, r.Status)
+	body := r.JSON(t)
+	require.Equal(t, "refunded", body["status"])
+	require.NotNil(t, body["refunded_at"])
+	require.NotNil(t, body["paid_at"], "the payment stays paid-then-refunded in its history")
+
+	again := refund(id)
+	require.Equal(t, http.StatusConflict, again.Status, "refunds are full: a second one is refused")
+	require.Equal(t, []string{"payment.created", "payment.paid", "payment.refunded"}, eventTypes(t, s, id),
+		"exactly one event per transition")
+	require.Equal(t, http.StatusNotFound, refund("nope").Status)
+	_, otherKey, _ := s.NewAccount("Outra", "outra@example.com")
+	require.Equal(t, http.StatusNotFound,
+		s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + id + "/refund", Key: otherKey}).Status)
 }

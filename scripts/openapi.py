@@ -130,6 +130,12 @@ doc = {
      "description": "A pending payment becomes canceled. Canceling a canceled payment returns it unchanged. Any other status is 409 payment_not_cancelable.",
      "tags": ["Payments"],
      "responses": {"200": json_resp("The canceled payment.", "#/components/schemas/Payment", rl_headers), **errors(400, 401, 404, 409, 429, 500)}}},
+  "/api/v1/payments/{id_or_external_id}/refund": {
+   "parameters": [payment_ref],
+   "post": {"operationId": "refundPayment", "summary": "Refund a paid payment in full",
+     "description": "paid -> refunded, with a payment.refunded event. Any other status is 409 payment_not_refundable.",
+     "tags": ["Payments"], "parameters": key_header,
+     "responses": {"200": json_resp("The refunded payment.", "#/components/schemas/Payment", rl_headers), **errors(400, 401, 404, 409, 422, 429, 500)}}},
   "/api/v1/test_helpers/payments/{id_or_external_id}/pay": {
    "parameters": [payment_ref],
    "post": {"operationId": "testHelperPayPayment", "summary": "Test mode: confirm a payment as the PSP would", "tags": ["Test helpers"],
@@ -267,7 +273,8 @@ doc = {
      "pix": obj({"br_code": {"type": "string", "description": "EMV BR Code (copia e cola)."},
                  "qr_code_url": {"type": "string", "format": "uri"}}),
      "checkout_url": {"type": "string", "format": "uri"},
-     "created_at": ts, "updated_at": ts, "paid_at": nts, "expires_at": nts, "canceled_at": nts, "expired_at": nts}),
+     "created_at": ts, "updated_at": ts, "paid_at": nts, "expires_at": nts, "canceled_at": nts, "expired_at": nts,
+     "refunded_at": nts}),
    "PaymentList": obj({
      "object": {"const": "list"},
      "url": {"const": "/api/v1/payments"},

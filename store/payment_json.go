@@ -53,6 +53,7 @@ type paymentJSON struct {
 	ExpiresAt     *string           `json:"expires_at"`
 	CanceledAt    *string           `json:"canceled_at"`
 	ExpiredAt     *string           `json:"expired_at"`
+	RefundedAt    *string           `json:"refunded_at"`
 }
 
 // MarshalJSON renders the public representation.
@@ -84,5 +85,6 @@ func (p *Payment) MarshalJSON() ([]byte, error) {
 		ExpiresAt:     FormatTimePtr(&p.ExpiresAt),
 		CanceledAt:    FormatTimePtr(p.CanceledAt),
 		ExpiredAt:     FormatTimePtr(p.ExpiredAt),
+		RefundedAt:    FormatTimePtr(p.RefundedAt),
 	})
 }

@@ -61,6 +61,7 @@ type Payment struct {
 	PaidAt        *time.Time        `bun:"paid_at"`
 	CanceledAt    *time.Time        `bun:"canceled_at"`
 	ExpiredAt     *time.Time        `bun:"expired_at"`
+	RefundedAt    *time.Time        `bun:"refunded_at"`
 }
 
 // InvalidTransitionError says which status refused a change.
@@ -147,6 +148,17 @@ func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*
 			return EventPaymentPaid, nil
 		}
 		return "", &InvalidTransitionError{Status: p.Status}
+	})
+}
+
+// RefundPayment refunds a paid payment in full.
+func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		if p.Status != StatusPaid {
+			return "", &InvalidTransitionError{Status: p.Status}
+		}
+		p.Status, p.RefundedAt = StatusRefunded, &now
+		return EventPaymentRefunded, nil
 	})
 }
 

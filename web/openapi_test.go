@@ -79,6 +79,8 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + id}, 401)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + id + "/refund", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + id + "/refund", Key: s.TestKey}, 409)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/expire", Key: s.LiveKey}, 403)
 	do(webtest.Request{Method: "DELETE", Path: "/api/v1/payments/" + id, Key: s.TestKey}, 409)
 	q := s.CreatePayment(map[string]any{"amount_cents": 50})

@@ -44,6 +44,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/payments", api.ListPayments)
 	v1.Get("/payments/:ref", api.GetPayment)
 	v1.Delete("/payments/:ref", api.CancelPayment)
+	v1.Post("/payments/:ref/refund", api.RefundPayment)
 	v1.Post("/test_helpers/payments/:ref/pay", api.TestHelperPay)
 	v1.Post("/test_helpers/payments/:ref/expire", api.TestHelperExpire)
 	v1.Post("/webhooks", api.CreateWebhook)
