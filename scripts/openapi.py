@@ -157,6 +157,19 @@ doc = {
      "responses": {
        "200": {"description": "Ready.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Readiness"}}}},
        "503": {"description": "A dependency is down.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Readiness"}}}}}}},
+  "/psp/pix": {
+   "post": {"operationId": "pspPixNotification", "summary": "PSP settlement notifications (Banco Central Pix webhook body)", "tags": ["PSP"],
+     "description": "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing.",
+     "security": [{"pspToken": []}],
+     "requestBody": {"required": True, "content": {"application/json": {"schema": obj({"pix": {"type": "array", "minItems": 1, "maxItems": 100,
+        "items": {"type": "object", "required": ["endToEndId", "txid", "valor"], "properties": {
+          "endToEndId": {"type": "string", "pattern": "^[A-Za-z0-9]{32}$"}, "txid": {"type": "string"},
+          "valor": {"type": "string", "pattern": "^[0-9]{1,12}\\.[0-9]{2}$"}, "horario": {"type": "string", "format": "date-time"}}}}})}}},
+     "responses": {"200": {"description": "What each transfer did.", "content": {"application/json": {"schema": obj({
+        "received": {"type": "integer", "minimum": 1},
+        "results": {"type": "array", "items": obj({"endToEndId": {"type": "string"}, "outcome": {"enum": ["paid", "amount_mismatch", "unknown_txid", "already_paid"]},
+                                                  "duplicate": {"type": "boolean"}})}})}}},
+        **errors(400, 401, 415, 500)}}},
   "/pay/{id}/qr.png": {
    "get": {"operationId": "getPaymentQRCode", "summary": "The payment's BR Code as a QR image (public, for the payer)", "tags": ["Payer"], "security": [],
      "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
@@ -166,7 +179,8 @@ doc = {
  "components": {
   "securitySchemes": {
    "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer sk_test_... or sk_live_..."},
-   "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}},
+   "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+   "pspToken": {"type": "http", "scheme": "bearer", "description": "The shared PSP_TOKEN."}},
   "parameters": {
    "IdempotencyKey": {"name": "Idempotency-Key", "in": "header", "required": False,
      "description": "Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.",

@@ -26,6 +26,8 @@ type Config struct {
 	Pix           handlers.PixReceiver
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
+	// PSPToken authenticates the PSP's settlement notifications.
+	PSPToken string
 }
 
 // Deps are the services the handlers use. Redis is nil when not configured.

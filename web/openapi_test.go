@@ -32,7 +32,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 	var mounted []string
 	for _, r := range app.GetRoutes(true) {
 		// The document covers the JSON surface; the dashboard's HTML routes are not API.
-		jsonSurface := strings.HasPrefix(r.Path, "/api/") || strings.HasSuffix(r.Path, ".png") || r.Path == "/healthz" || r.Path == "/readyz"
+		jsonSurface := strings.HasPrefix(r.Path, "/api/") || strings.HasPrefix(r.Path, "/psp/") || strings.HasSuffix(r.Path, ".png") || r.Path == "/healthz" || r.Path == "/readyz"
 		if r.Method == http.MethodHead || !jsonSurface {
 			continue
 		}
@@ -89,6 +89,10 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + r["id"].(string) + "/expire", Key: s.TestKey}, 200)
 	doc := do(webtest.Request{Method: "GET", Path: "/api/v1/openapi.json"}, 200).JSON(t)
 	require.Equal(t, "3.1.0", doc["openapi"])
+	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
+	do(webtest.Request{Method: "POST", Path: "/psp/pix", Headers: psp, Body: map[string]any{"pix": []any{map[string]any{
+		"endToEndId": "E0000000000000000000000000000001", "txid": r["correlation_id"], "valor": "0.50"}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{}}}, 401)
 	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)

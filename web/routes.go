@@ -31,6 +31,9 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/pay/:id/status", pay.CheckoutStatus)
 	app.Get("/pay/:id", pay.Checkout)
 
+	psp := &handlers.PSP{Store: deps.Store, Token: cfg.PSPToken}
+	app.Post("/psp/pix", psp.Notify)
+
 	var counter rateCounter = newMemoryCounter()
 	if deps.Redis != nil {
 		counter = &redisCounter{client: deps.Redis}

@@ -92,6 +92,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 		RateLimitTest:        cfg.RateLimitTest,
 		Pix:                  handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
+		PSPToken:             cfg.PSPToken,
 	}, web.Deps{Store: st, Log: log, Redis: rdb, Tester: disp})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

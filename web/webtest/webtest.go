@@ -28,6 +28,9 @@ import (
 	"payments/web"
 )
 
+// PSPToken is the PSP shared token of test servers.
+const PSPToken = "psp-test-token-0123456789"
+
 // EnvRedisURL names the variable with the test Redis; `make test` sets it.
 const EnvRedisURL = "TEST_REDIS_URL"
 
@@ -121,6 +124,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		BaseURL:       "", // set once the port is known
 		RateLimitLive: 100_000,
 		RateLimitTest: 100_000,
+		PSPToken:      PSPToken,
 		Pix:           handlers.PixReceiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"},
 	}}
 	for _, opt := range opts {
