@@ -82,11 +82,13 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		return "/dashboard/payments?" + q.Encode()
 	}
 	if len(page) > 0 {
+		// Walking back (ending_before), older pages always exist and newer
+		// ones only if hasMore; walking forward, the reverse.
 		backward := params.EndingBefore != nil
-		if hasMore && !backward || backward {
+		if hasMore || backward {
 			model.NextURL = link("starting_after", page[len(page)-1].ID.String())
 		}
-		if params.StartingAfter != nil || backward && hasMore {
+		if params.StartingAfter != nil || (backward && hasMore) {
 			model.PrevURL = link("ending_before", page[0].ID.String())
 		}
 	}

@@ -41,8 +41,8 @@ type pixResultJSON struct {
 // Notify handles POST /psp/pix: the Banco Central Pix webhook body
 // {"pix":[{"endToEndId","txid","valor","horario",...}]}.
 func (p *PSP) Notify(c *fiber.Ctx) error {
-	given := strings.TrimPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
-	if p.Token == "" || subtle.ConstantTimeCompare([]byte(given), []byte(p.Token)) != 1 {
+	given, bearer := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	if !bearer || p.Token == "" || subtle.ConstantTimeCompare([]byte(given), []byte(p.Token)) != 1 {
 		return &Error{Status: http.StatusUnauthorized, Type: TypeAuthentication, Code: "psp_token_invalid",
 			Message: "Send the PSP token as 'Authorization: Bearer <token>'."}
 	}

@@ -112,6 +112,9 @@ func TestPSPAuthAndValidation(t *testing.T) {
 	s := webtest.New(t)
 	good := transfer(e2eID(), "TXID0000000000000000000000", "1.00")
 	require.Equal(t, http.StatusUnauthorized, pspNotify(s, "", good).Status)
+	bare := s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{good}},
+		Headers: map[string]string{"Authorization": webtest.PSPToken}})
+	require.Equal(t, http.StatusUnauthorized, bare.Status, "the token must come as a Bearer token")
 	r := pspNotify(s, "wrong-token", good)
 	require.Equal(t, http.StatusUnauthorized, r.Status)
 	require.Equal(t, "psp_token_invalid", r.ErrorCode(t))
