@@ -159,6 +159,15 @@ func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
+// testEventType is the sample a "send test" sends unless told otherwise:
+// payment.paid when subscribed (the event integrators act on), else the first.
+func testEventType(w *store.Webhook) string {
+	if slices.Contains(w.Events, store.EventPaymentPaid) {
+		return store.EventPaymentPaid
+	}
+	return w.Events[0]
+}
+
 // testSendJSON is the answer of a "send test".
 type testSendJSON struct {
 	Object    string      `json:"object"`
@@ -181,10 +190,7 @@ func (a *API) TestWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return webhookErr(err, id)
 	}
-	eventType := w.Events[0]
-	if slices.Contains(w.Events, store.EventPaymentPaid) {
-		eventType = store.EventPaymentPaid
-	}
+	eventType := testEventType(w)
 	if o.present("event_type") {
 		if eventType, apiErr = o.str("event_type", 64); apiErr != nil {
 			return apiErr

@@ -309,10 +309,7 @@ func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	eventType := w.Events[0]
-	if slices.Contains(w.Events, store.EventPaymentPaid) {
-		eventType = store.EventPaymentPaid
-	}
+	eventType := testEventType(w)
 	res, err := d.Tester.SendTest(c.UserContext(), w, eventType)
 	if err != nil {
 		return err
