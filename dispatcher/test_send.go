@@ -43,17 +43,25 @@ func (d *Dispatcher) SendTest(ctx context.Context, w *store.Webhook, eventType s
 func sampleObject(eventType string, w *store.Webhook, now time.Time) any {
 	switch eventType {
 	case store.EventDisputeOpened, store.EventDisputeWon, store.EventDisputeLost:
-		status := map[string]string{store.EventDisputeOpened: "open", store.EventDisputeWon: "won", store.EventDisputeLost: "lost"}[eventType]
-		return map[string]any{
-			"id": "dsp_test", "object": "dispute", "livemode": w.Livemode, "payment_id": uuid.Nil.String(),
-			"amount_cents": 1990, "reason": "test", "status": status, "created_at": store.FormatTime(now),
+		d := &store.Dispute{
+			ID: "dsp_test", AccountID: w.AccountID, Livemode: w.Livemode, PaymentID: uuid.Nil, AmountCents: 1990,
+			Reason: "fraud", Status: store.DisputeOpen, CreatedAt: now, UpdatedAt: now,
 		}
+		if eventType != store.EventDisputeOpened {
+			d.Status, d.ClosedAt = map[string]string{store.EventDisputeWon: store.DisputeWon, store.EventDisputeLost: store.DisputeLost}[eventType], &now
+		}
+		return d
 	case store.EventWithdrawalCompleted, store.EventWithdrawalFailed:
-		status := map[string]string{store.EventWithdrawalCompleted: "completed", store.EventWithdrawalFailed: "failed"}[eventType]
-		return map[string]any{
-			"id": "wd_test", "object": "withdrawal", "livemode": w.Livemode, "amount_cents": 1990,
-			"pix_key": "test@example.com", "status": status, "created_at": store.FormatTime(now),
+		wd := &store.Withdrawal{
+			ID: "wd_test", AccountID: w.AccountID, Livemode: w.Livemode, AmountCents: 1990,
+			PixKey: "test@example.com", PixKeyType: "email", Metadata: map[string]string{"test": "true"},
+			Status: store.WithdrawalCompleted, CreatedAt: now, UpdatedAt: now, CompletedAt: &now,
 		}
+		if eventType == store.EventWithdrawalFailed {
+			reason := "Test event"
+			wd.Status, wd.CompletedAt, wd.FailedAt, wd.FailureReason = store.WithdrawalFailed, nil, &now, &reason
+		}
+		return wd
 	}
 	status := map[string]string{
 		store.EventPaymentCreated: store.StatusPending, store.EventPaymentPaid: store.StatusPaid,

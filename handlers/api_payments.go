@@ -215,6 +215,11 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 	case errors.As(err, &invalid):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_not_refundable",
 			Message: fmt.Sprintf("This payment is %s; only paid payments can be refunded.", invalid.Status)}
+	case errors.Is(err, store.ErrPaymentDisputed):
+		return InvalidRequest(http.StatusConflict, "payment_disputed",
+			"This payment has an open dispute; its money is held until the dispute closes.")
+	case errors.Is(err, store.ErrBalanceInsufficient):
+		return balanceInsufficient()
 	case err != nil:
 		return transitionErr(err, ref, store.StatusRefunded)
 	}

@@ -25,9 +25,8 @@ func (a *API) TestHelperExpire(c *fiber.Ctx) error {
 func (a *API) testHelper(c *fiber.Ctx, target string,
 	move func(ctx context.Context, scope store.Scope, ref string) (*store.Payment, error),
 ) error {
-	if APIKey(c).Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Test helpers only work with a test mode key (sk_test_...)."}
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
 	}
 	ref := pathRef(c, "ref")
 	p, err := move(c.UserContext(), scope(c), ref)
@@ -35,6 +34,16 @@ func (a *API) testHelper(c *fiber.Ctx, target string,
 		return transitionErr(err, ref, target)
 	}
 	return c.JSON(p)
+}
+
+// requireTestMode refuses live keys: test helpers move money as the PSP
+// would, which only test mode may pretend.
+func requireTestMode(c *fiber.Ctx) *Error {
+	if APIKey(c).Livemode {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
+			Message: "Test helpers only work with a test mode key (sk_test_...)."}
+	}
+	return nil
 }
 
 // transitionErr maps the store's answer to a refused move of payment ref

@@ -45,11 +45,16 @@ func InvalidRequest(status int, code, format string, args ...any) *Error {
 // noSuch is the 404 for an object the caller cannot see (other accounts'
 // objects included, so their existence never leaks). The echoed reference is cut short.
 func noSuch(kind, param, ref string) *Error {
-	if len(ref) > 64 {
-		ref = ref[:64] + "…"
-	}
 	return &Error{Status: http.StatusNotFound, Type: TypeInvalidRequest, Code: "resource_missing", Param: param,
-		Message: fmt.Sprintf("No such %s: '%s'", kind, ref)}
+		Message: fmt.Sprintf("No such %s: '%s'", kind, truncateRef(ref))}
+}
+
+// truncateRef cuts an echoed reference short so an error never repeats a huge input.
+func truncateRef(ref string) string {
+	if len(ref) > 64 {
+		return ref[:64] + "…"
+	}
+	return ref
 }
 
 // NoSuchPayment is the 404 for a payment the caller cannot see.

@@ -112,3 +112,31 @@ func TestFormatBRL(t *testing.T) {
 		require.Equal(t, want, pix.FormatBRL(cents))
 	}
 }
+
+func TestNormalizeKey(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in, key string
+		kind    pix.KeyType
+	}{
+		{"529.982.247-25", "52998224725", pix.KeyCPF},
+		{"11222333000181", "11222333000181", pix.KeyCNPJ},
+		{"Ana@Example.com", "ana@example.com", pix.KeyEmail},
+		{"+5561988880000", "+5561988880000", pix.KeyPhone},
+		{"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000", pix.KeyEVP},
+		{"52998224724", "", ""},                            // bad CPF check digit
+		{"61988880000", "", ""},                            // a phone needs +country
+		{"+55", "", ""},                                    // too short
+		{"ana@example", "", ""},                            // no domain dot
+		{"Ana <ana@example.com>", "", ""},                  // a name is not a key
+		{strings.Repeat("a", 70) + "@example.com", "", ""}, // over 77 chars
+		{"123e4567e89b12d3a456426614174000", "", ""},
+		{"", "", ""},
+	}
+	for _, c := range cases {
+		key, kind, ok := pix.NormalizeKey(c.in)
+		require.Equal(t, c.kind != "", ok, c.in)
+		require.Equal(t, c.key, key, c.in)
+		require.Equal(t, c.kind, kind, c.in)
+	}
+}

@@ -25,7 +25,14 @@ def json_resp(desc, ref, headers=None):
     if headers: r["headers"] = headers
     return r
 webhook_id = {"name": "id", "in": "path", "required": True, "description": "A webhook id (wh_...).", "schema": {"type": "string"}}
-delivery_id = {"name": "delivery_id", "in": "path", "required": True, "description": "A delivery id (wd_...).", "schema": {"type": "string"}}
+delivery_id = {"name": "delivery_id", "in": "path", "required": True, "description": "A delivery id (whd_...).", "schema": {"type": "string"}}
+dispute_id = {"name": "id", "in": "path", "required": True, "description": "A dispute id (dsp_...).", "schema": {"type": "string"}}
+withdrawal_id = {"name": "id", "in": "path", "required": True, "description": "A withdrawal id (wd_...).", "schema": {"type": "string"}}
+def id_list_params(status_ref, cursor_desc):
+    return [{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}},
+            {"name": "status", "in": "query", "schema": {"$ref": status_ref}},
+            {"name": "starting_after", "in": "query", "description": cursor_desc, "schema": {"type": "string"}}]
+money_label = {"type": "string", "pattern": r"^-?R\$ \d{1,3}(\.\d{3})*,\d{2}$", "examples": ["R$ 1.234,56"]}
 event_types = ["payment.created", "payment.paid", "payment.expired", "payment.canceled", "payment.refunded",
                "dispute.opened", "dispute.won", "dispute.lost", "withdrawal.completed", "withdrawal.failed"]
 webhook_props = {
@@ -96,7 +103,7 @@ doc = {
      "parameters": [
        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}},
        {"name": "status", "in": "query", "schema": {"enum": ["pending", "succeeded", "failed"]}},
-       {"name": "starting_after", "in": "query", "description": "A delivery id (wd_...).", "schema": {"type": "string"}}],
+       {"name": "starting_after", "in": "query", "description": "A delivery id (whd_...).", "schema": {"type": "string"}}],
      "responses": {"200": json_resp("One page of deliveries.", "#/components/schemas/DeliveryList", rl_headers), **errors(400, 401, 404, 429, 500)}}},
   "/api/v1/webhooks/{id}/deliveries/{delivery_id}": {
    "parameters": [webhook_id, delivery_id],
@@ -133,7 +140,7 @@ doc = {
   "/api/v1/payments/{id_or_external_id}/refund": {
    "parameters": [payment_ref],
    "post": {"operationId": "refundPayment", "summary": "Refund a paid payment in full",
-     "description": "paid -> refunded, with a payment.refunded event. Any other status is 409 payment_not_refundable.",
+     "description": "paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.",
      "tags": ["Payments"], "parameters": key_header,
      "responses": {"200": json_resp("The refunded payment.", "#/components/schemas/Payment", rl_headers), **errors(400, 401, 404, 409, 422, 429, 500)}}},
   "/api/v1/test_helpers/payments/{id_or_external_id}/pay": {
@@ -146,6 +153,61 @@ doc = {
    "post": {"operationId": "testHelperExpirePayment", "summary": "Test mode: expire a pending payment now", "tags": ["Test helpers"],
      "parameters": key_header,
      "responses": {"200": json_resp("The expired payment.", "#/components/schemas/Payment", rl_headers), **errors(400, 401, 403, 404, 409, 422, 429, 500)}}},
+  "/api/v1/test_helpers/payments/{id_or_external_id}/dispute": {
+   "parameters": [payment_ref],
+   "post": {"operationId": "testHelperDisputePayment", "summary": "Test mode: the payer's bank opens a PIX MED dispute on a paid payment", "tags": ["Test helpers"],
+     "description": "The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.",
+     "parameters": key_header,
+     "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"reason": {"$ref": "#/components/schemas/DisputeReason"}}, required=[])}}},
+     "responses": {"201": json_resp("The open dispute.", "#/components/schemas/Dispute", rl_headers), **errors(400, 401, 403, 404, 409, 415, 422, 429, 500)}}},
+  "/api/v1/test_helpers/disputes/{id}/win": {
+   "parameters": [dispute_id],
+   "post": {"operationId": "testHelperWinDispute", "summary": "Test mode: close an open dispute in the merchant's favour", "tags": ["Test helpers"],
+     "description": "The held amount goes back to available; dispute.won is sent. Winning a won dispute returns it unchanged.",
+     "parameters": key_header,
+     "responses": {"200": json_resp("The won dispute.", "#/components/schemas/Dispute", rl_headers), **errors(400, 401, 403, 404, 409, 415, 422, 429, 500)}}},
+  "/api/v1/test_helpers/disputes/{id}/lose": {
+   "parameters": [dispute_id],
+   "post": {"operationId": "testHelperLoseDispute", "summary": "Test mode: close an open dispute in the payer's favour", "tags": ["Test helpers"],
+     "description": "The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.",
+     "parameters": key_header,
+     "responses": {"200": json_resp("The lost dispute.", "#/components/schemas/Dispute", rl_headers), **errors(400, 401, 403, 404, 409, 415, 422, 429, 500)}}},
+  "/api/v1/test_helpers/withdrawals/{id}/complete": {
+   "parameters": [withdrawal_id],
+   "post": {"operationId": "testHelperCompleteWithdrawal", "summary": "Test mode: the PSP confirms a withdrawal", "tags": ["Test helpers"],
+     "parameters": key_header,
+     "responses": {"200": json_resp("The completed withdrawal.", "#/components/schemas/Withdrawal", rl_headers), **errors(400, 401, 403, 404, 409, 415, 422, 429, 500)}}},
+  "/api/v1/test_helpers/withdrawals/{id}/fail": {
+   "parameters": [withdrawal_id],
+   "post": {"operationId": "testHelperFailWithdrawal", "summary": "Test mode: the PSP reports a withdrawal failed; its amount returns to available", "tags": ["Test helpers"],
+     "parameters": key_header,
+     "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"failure_reason": {"type": "string", "maxLength": 500}}, required=[])}}},
+     "responses": {"200": json_resp("The failed withdrawal.", "#/components/schemas/Withdrawal", rl_headers), **errors(400, 401, 403, 404, 409, 415, 422, 429, 500)}}},
+  "/api/v1/balance": {
+   "get": {"operationId": "getBalance", "summary": "The account's balance in this mode", "tags": ["Balance"],
+     "description": "available: what can be withdrawn now (paid amounts less fees, refunds, lost disputes and withdrawals). pending: received money held by open disputes. Both are running sums of the ledger.",
+     "responses": {"200": json_resp("The balance.", "#/components/schemas/Balance", rl_headers), **errors(400, 401, 429, 500)}}},
+  "/api/v1/disputes": {
+   "get": {"operationId": "listDisputes", "summary": "List disputes, newest first", "tags": ["Disputes"],
+     "parameters": id_list_params("#/components/schemas/DisputeStatus", "A dispute id (dsp_...): return the older disputes after it."),
+     "responses": {"200": json_resp("One page of disputes.", "#/components/schemas/DisputeList", rl_headers), **errors(400, 401, 429, 500)}}},
+  "/api/v1/disputes/{id}": {
+   "parameters": [dispute_id],
+   "get": {"operationId": "getDispute", "summary": "Retrieve a dispute", "tags": ["Disputes"],
+     "responses": {"200": json_resp("The dispute.", "#/components/schemas/Dispute", rl_headers), **errors(400, 401, 404, 429, 500)}}},
+  "/api/v1/withdrawals": {
+   "post": {"operationId": "createWithdrawal", "summary": "Withdraw available balance to a PIX key", "tags": ["Withdrawals"],
+     "description": "The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.",
+     "parameters": key_header,
+     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateWithdrawalRequest"}}}},
+     "responses": {"201": json_resp("The pending withdrawal.", "#/components/schemas/Withdrawal", rl_headers), **errors(400, 401, 409, 413, 415, 422, 429, 500)}},
+   "get": {"operationId": "listWithdrawals", "summary": "List withdrawals, newest first", "tags": ["Withdrawals"],
+     "parameters": id_list_params("#/components/schemas/WithdrawalStatus", "A withdrawal id (wd_...): return the older withdrawals after it."),
+     "responses": {"200": json_resp("One page of withdrawals.", "#/components/schemas/WithdrawalList", rl_headers), **errors(400, 401, 429, 500)}}},
+  "/api/v1/withdrawals/{id}": {
+   "parameters": [withdrawal_id],
+   "get": {"operationId": "getWithdrawal", "summary": "Retrieve a withdrawal", "tags": ["Withdrawals"],
+     "responses": {"200": json_resp("The withdrawal.", "#/components/schemas/Withdrawal", rl_headers), **errors(400, 401, 404, 429, 500)}}},
   "/api/v1/openapi.json": {
    "get": {"operationId": "getOpenAPI", "summary": "This document", "tags": ["Meta"], "security": [],
      "responses": {"200": {"description": "The OpenAPI 3.1 document.", "content": {"application/json": {"schema": {"type": "object", "required": ["openapi", "paths"]}}}}}}},
@@ -170,6 +232,26 @@ doc = {
         "results": {"type": "array", "items": obj({"endToEndId": {"type": "string"}, "outcome": {"enum": ["paid", "amount_mismatch", "unknown_txid", "already_paid"]},
                                                   "duplicate": {"type": "boolean"}})}})}}},
         **errors(400, 401, 415, 500)}}},
+  "/psp/disputes": {
+   "post": {"operationId": "pspDisputeNotification", "summary": "PSP dispute (PIX MED) notifications", "tags": ["PSP"],
+     "description": "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
+     "security": [{"pspToken": []}],
+     "requestBody": {"required": True, "content": {"application/json": {"schema": obj({
+        "id": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$", "description": "The PSP's id for the dispute."},
+        "endToEndId": {"type": "string", "pattern": "^[A-Za-z0-9]{32}$", "description": "The disputed PIX transfer."},
+        "reason": {"$ref": "#/components/schemas/DisputeReason"},
+        "status": {"$ref": "#/components/schemas/DisputeStatus"}})}}},
+     "responses": {"200": json_resp("What the notification did.", "#/components/schemas/PSPResult"), **errors(400, 401, 404, 409, 415, 500)}}},
+  "/psp/withdrawals": {
+   "post": {"operationId": "pspWithdrawalNotification", "summary": "PSP withdrawal outcome notifications", "tags": ["PSP"],
+     "description": "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.",
+     "security": [{"pspToken": []}],
+     "requestBody": {"required": True, "content": {"application/json": {"schema": obj({
+        "id": {"type": "string", "description": "Our withdrawal id (wd_...)."},
+        "status": {"enum": ["completed", "failed"]},
+        "endToEndId": {"type": "string", "pattern": "^[A-Za-z0-9]{32}$"},
+        "failure_reason": {"type": "string", "maxLength": 500}}, required=["id", "status"])}}},
+     "responses": {"200": json_resp("What the notification did.", "#/components/schemas/PSPResult"), **errors(400, 401, 404, 409, 415, 500)}}},
   "/pay/{id}/qr.png": {
    "get": {"operationId": "getPaymentQRCode", "summary": "The payment's BR Code as a QR image (public, for the payer)", "tags": ["Payer"], "security": [],
      "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
@@ -229,7 +311,7 @@ doc = {
      "error": {"oneOf": [{"type": "null"}, obj({"class": {"type": "string"}, "message": {"type": "string"}})]},
      "created_at": ts}),
    "Delivery": obj({
-     "id": {"type": "string", "pattern": "^wd_"},
+     "id": {"type": "string", "pattern": "^whd_"},
      "object": {"const": "webhook_delivery"},
      "webhook_id": {"type": "string"}, "event_id": {"type": "string"},
      "event_type": {"$ref": "#/components/schemas/EventType"},
@@ -294,6 +376,55 @@ doc = {
      "url": {"const": "/api/v1/payments"},
      "has_more": {"type": "boolean"},
      "data": {"type": "array", "items": {"$ref": "#/components/schemas/Payment"}}}),
+   "DisputeStatus": {"type": "string", "enum": ["open", "won", "lost"], "description": "open -> won | lost."},
+   "DisputeReason": {"type": "string", "enum": ["fraud", "operational_failure"], "description": "The PIX MED grounds."},
+   "Dispute": obj({
+     "id": {"type": "string", "pattern": "^dsp_[0-9A-Za-z]{22}$"},
+     "object": {"const": "dispute"},
+     "livemode": {"type": "boolean"},
+     "status": {"$ref": "#/components/schemas/DisputeStatus"},
+     "payment_id": {"type": "string", "format": "uuid"},
+     "amount_cents": {"type": "integer", "minimum": 1},
+     "amount_label": money_label,
+     "currency": {"const": "BRL"},
+     "reason": {"$ref": "#/components/schemas/DisputeReason"},
+     "created_at": ts, "updated_at": ts, "closed_at": nts}),
+   "DisputeList": obj({"object": {"const": "list"}, "url": {"const": "/api/v1/disputes"}, "has_more": {"type": "boolean"},
+                       "data": {"type": "array", "items": {"$ref": "#/components/schemas/Dispute"}}}),
+   "WithdrawalStatus": {"type": "string", "enum": ["pending", "completed", "failed"], "description": "pending -> completed | failed."},
+   "CreateWithdrawalRequest": obj({
+     "amount_cents": {"type": "integer", "minimum": 1, "maximum": 10000000000},
+     "pix_key": {"type": "string", "maxLength": 100, "description": "CPF or CNPJ (check digits valid; . - / stripped), e-mail, phone as +5561988880000, or a random key (UUID)."},
+     "description": {"type": ["string", "null"], "maxLength": 140},
+     "metadata": {"type": ["object", "null"], "maxProperties": 50, "propertyNames": {"minLength": 1, "maxLength": 40},
+                  "additionalProperties": {"type": "string", "maxLength": 500}}},
+     required=["amount_cents", "pix_key"]),
+   "Withdrawal": obj({
+     "id": {"type": "string", "pattern": "^wd_[0-9A-Za-z]{22}$"},
+     "object": {"const": "withdrawal"},
+     "livemode": {"type": "boolean"},
+     "status": {"$ref": "#/components/schemas/WithdrawalStatus"},
+     "amount_cents": {"type": "integer", "minimum": 1},
+     "amount_label": money_label,
+     "currency": {"const": "BRL"},
+     "pix_key": {"type": "string", "description": "As the DICT holds it: digits, lower-case e-mail, +phone or lower-case UUID."},
+     "pix_key_type": {"enum": ["cpf", "cnpj", "email", "phone", "evp"]},
+     "description": {"type": ["string", "null"]},
+     "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+     "end_to_end_id": {"type": ["string", "null"], "description": "The PIX transfer's id, once the PSP reports it."},
+     "failure_reason": {"type": ["string", "null"]},
+     "created_at": ts, "updated_at": ts, "completed_at": nts, "failed_at": nts}),
+   "WithdrawalList": obj({"object": {"const": "list"}, "url": {"const": "/api/v1/withdrawals"}, "has_more": {"type": "boolean"},
+                          "data": {"type": "array", "items": {"$ref": "#/components/schemas/Withdrawal"}}}),
+   "Balance": obj({
+     "object": {"const": "balance"},
+     "livemode": {"type": "boolean"},
+     "currency": {"const": "BRL"},
+     "available_cents": {"type": "integer", "description": "Can be withdrawn now. Negative when a dispute holds more than was available."},
+     "available_label": money_label,
+     "pending_cents": {"type": "integer", "minimum": 0, "description": "Held by open disputes."},
+     "pending_label": money_label}),
+   "PSPResult": obj({"id": {"type": "string"}, "object": {"enum": ["dispute", "withdrawal"]}, "status": {"type": "string"}, "duplicate": {"type": "boolean"}}),
    "Error": obj({"error": obj({
      "type": {"type": "string", "enum": ["invalid_request_error", "authentication_error", "permission_error", "idempotency_error", "rate_limit_error", "api_error"]},
      "code": {"type": "string", "description": "Stable, machine-readable: see the README's error code table."},

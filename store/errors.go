@@ -15,6 +15,11 @@ var (
 	ErrConflict = errors.New("store: conflict")
 	// ErrInvalidTransition means the object's current status does not allow the change.
 	ErrInvalidTransition = errors.New("store: invalid status transition")
+	// ErrBalanceInsufficient means a debit that must be covered (a withdrawal,
+	// a refund) is larger than the available balance.
+	ErrBalanceInsufficient = errors.New("store: available balance insufficient")
+	// ErrPaymentDisputed means a payment's money is held by an open dispute.
+	ErrPaymentDisputed = errors.New("store: payment has an open dispute")
 	// ErrIdempotencyInFlight means another request holding the same key is still running.
 	ErrIdempotencyInFlight = errors.New("store: idempotency key in flight")
 	// ErrIdempotencyMismatch means the key was used before with a different request.

@@ -66,7 +66,7 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID
 		), queued AS (
 			INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
 				status, next_attempt_at, created_at, updated_at)
-			SELECT 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, w.id, w.account_id, w.livemode, ?3,
+			SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), event.id, w.id, w.account_id, w.livemode, ?3,
 				'pending', ?6, ?6, ?6
 			FROM event, webhooks w
 			WHERE w.account_id = ?1 AND w.livemode = ?2 AND w.enabled AND ?3 = ANY (w.events)

@@ -19,7 +19,7 @@ const (
 	PrefixUser     = "usr"
 	PrefixRequest  = "req"
 	PrefixWebhook  = "wh"
-	PrefixDelivery = "wd"
+	PrefixDelivery = "whd"
 	PrefixAttempt  = "dlv"
 )
 

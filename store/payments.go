@@ -64,13 +64,22 @@ type Payment struct {
 	RefundedAt    *time.Time        `bun:"refunded_at"`
 }
 
-// InvalidTransitionError says which status refused a change.
+// Scope is the account and mode the payment belongs to.
+func (p *Payment) Scope() Scope { return Scope{AccountID: p.AccountID, Livemode: p.Livemode} }
+
+// InvalidTransitionError says which status refused a change, and of what
+// object ("payment" when Object is empty).
 type InvalidTransitionError struct {
+	Object string
 	Status string
 }
 
 func (e *InvalidTransitionError) Error() string {
-	return "store: payment is " + e.Status
+	object := e.Object
+	if object == "" {
+		object = "payment"
+	}
+	return "store: " + object + " is " + e.Status
 }
 
 func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
@@ -151,7 +160,9 @@ func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*
 	})
 }
 
-// RefundPayment refunds a paid payment in full.
+// RefundPayment refunds a paid payment in full. A payment with an open
+// dispute is ErrPaymentDisputed; one the available balance cannot cover
+// (amount less the fee given back) is ErrBalanceInsufficient.
 func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
 	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
 		if p.Status != StatusPaid {
@@ -197,6 +208,9 @@ func (s *Store) transition(
 		if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: update payment: %w", err)
 		}
+		if err := s.settlePayment(ctx, tx, eventType, p); err != nil {
+			return err
+		}
 		return s.recordPaymentEvent(ctx, tx, eventType, p)
 	})
 	if err != nil {
@@ -206,6 +220,38 @@ func (s *Store) transition(
 		return nil, refusal
 	}
 	return p, nil
+}
+
+// settlePayment posts the money a payment's change moves, in the change's
+// transaction: a paid charge credits its amount and debits its fee; a refund
+// (refused while a dispute holds the money, or when the available balance
+// cannot cover it) returns the amount to the payer and the fee to the merchant.
+func (s *Store) settlePayment(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
+	switch eventType {
+	case EventPaymentPaid:
+		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+			{BalanceAvailable, EntryPayment, p.AmountCents},
+			{BalanceAvailable, EntryFee, -p.FeeCents},
+		}})
+	case EventPaymentRefunded:
+		disputed, err := tx.NewSelect().Model((*Dispute)(nil)).
+			Where("payment_id = ? AND status = ?", p.ID, DisputeOpen).Exists(ctx)
+		if err != nil {
+			return fmt.Errorf("store: open dispute: %w", err)
+		}
+		if disputed {
+			return ErrPaymentDisputed
+		}
+		r, err := s.insertRefund(ctx, tx, p, RefundRequested, nil)
+		if err != nil {
+			return err
+		}
+		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: r.ID, at: p.UpdatedAt, covered: true, lines: []movement{
+			{BalanceAvailable, EntryRefund, -p.AmountCents},
+			{BalanceAvailable, EntryFeeRefund, p.FeeCents},
+		}})
+	}
+	return nil
 }
 
 // ExpireOverdue moves up to limit pending payments whose expiry has passed to

@@ -78,6 +78,9 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 			if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
 				return fmt.Errorf("store: mark paid: %w", err)
 			}
+			if err := s.settlePayment(ctx, tx, EventPaymentPaid, p); err != nil {
+				return err
+			}
 			if err := s.recordPaymentEvent(ctx, tx, EventPaymentPaid, p); err != nil {
 				return err
 			}

@@ -93,6 +93,41 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/psp/pix", Headers: psp, Body: map[string]any{"pix": []any{map[string]any{
 		"endToEndId": "E0000000000000000000000000000001", "txid": r["correlation_id"], "valor": "0.50"}}}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{}}}, 401)
+	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
+		"id": "MED-1", "endToEndId": "E0000000000000000000000000000001", "reason": "fraud", "status": "won"}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
+		"id": "MED-1", "endToEndId": "E0000000000000000000000000000001", "reason": "fraud", "status": "lost"}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
+		"id": "MED-2", "endToEndId": "E0000000000000000000000000000009", "reason": "fraud", "status": "open"}}, 404)
+	paid := s.CreatePayment(map[string]any{"amount_cents": 5000})
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey}, 200)
+	dsp := do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey,
+		Body: map[string]any{"reason": "operational_failure"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes?limit=1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes?starting_after=dsp_nope", Key: s.TestKey}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes/" + dsp["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes/dsp_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/disputes/" + dsp["id"].(string) + "/win", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/disputes/" + dsp["id"].(string) + "/lose", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.TestKey}, 200)
+	wd := do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{
+		"amount_cents": 100, "pix_key": "ana@example.com", "description": "d", "metadata": map[string]any{"k": "v"}}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 100_000_000, "pix_key": "ana@example.com"}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 1, "pix_key": "nope"}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals?status=pending", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/" + wd["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/wd_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/complete", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/fail", Key: s.TestKey}, 409)
+	wd2 := do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 100, "pix_key": "+5561988880000"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd2["id"].(string) + "/fail", Key: s.TestKey,
+		Body: map[string]any{"failure_reason": "Key not found"}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd2["id"].(string) + "/complete", Key: s.LiveKey}, 403)
+	wd3 := do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 100, "pix_key": "52998224725"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/psp/withdrawals", Headers: psp, Body: map[string]any{
+		"id": wd3["id"], "status": "completed", "endToEndId": "E0000000000000000000000000000002"}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/psp/withdrawals", Headers: psp, Body: map[string]any{"id": "wd_nope", "status": "completed"}}, 404)
 	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)
@@ -113,7 +148,7 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	deliveries := do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries", Key: s.TestKey}, 200).JSON(t)
 	dlvID := deliveries["data"].([]any)[0].(map[string]any)["id"].(string)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/" + dlvID, Key: s.TestKey}, 200)
-	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/wd_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/whd_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/deliveries/" + dlvID + "/resend", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/resend_failed", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
 	do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey}, 200)

@@ -33,6 +33,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 
 	psp := &handlers.PSP{Store: deps.Store, Token: cfg.PSPToken}
 	app.Post("/psp/pix", psp.Notify)
+	app.Post("/psp/disputes", psp.NotifyDispute)
+	app.Post("/psp/withdrawals", psp.NotifyWithdrawal)
 
 	var counter rateCounter = newMemoryCounter()
 	if deps.Redis != nil {
@@ -50,6 +52,17 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/payments/:ref/refund", api.RefundPayment)
 	v1.Post("/test_helpers/payments/:ref/pay", api.TestHelperPay)
 	v1.Post("/test_helpers/payments/:ref/expire", api.TestHelperExpire)
+	v1.Post("/test_helpers/payments/:ref/dispute", api.TestHelperDispute)
+	v1.Post("/test_helpers/disputes/:id/win", api.TestHelperWinDispute)
+	v1.Post("/test_helpers/disputes/:id/lose", api.TestHelperLoseDispute)
+	v1.Post("/test_helpers/withdrawals/:id/complete", api.TestHelperCompleteWithdrawal)
+	v1.Post("/test_helpers/withdrawals/:id/fail", api.TestHelperFailWithdrawal)
+	v1.Get("/balance", api.GetBalance)
+	v1.Get("/disputes", api.ListDisputes)
+	v1.Get("/disputes/:id", api.GetDispute)
+	v1.Post("/withdrawals", api.CreateWithdrawal)
+	v1.Get("/withdrawals", api.ListWithdrawals)
+	v1.Get("/withdrawals/:id", api.GetWithdrawal)
 	v1.Post("/webhooks", api.CreateWebhook)
 	v1.Get("/webhooks", api.ListWebhooks)
 	v1.Get("/webhooks/:id", api.GetWebhook)

@@ -1,0 +1,55 @@
+package pix
+
+import (
+	"net/mail"
+	"regexp"
+	"strings"
+)
+
+// KeyType names the kinds of key the DICT (the PIX key directory) holds.
+type KeyType string
+
+const (
+	KeyCPF   KeyType = "cpf"
+	KeyCNPJ  KeyType = "cnpj"
+	KeyEmail KeyType = "email"
+	KeyPhone KeyType = "phone"
+	KeyEVP   KeyType = "evp" // a random key, a UUID
+)
+
+var (
+	phoneKeyPattern = regexp.MustCompile(`^\+[1-9][0-9]{9,14}$`)
+	evpKeyPattern   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+)
+
+// maxEmailKey is the DICT's limit for e-mail keys.
+const maxEmailKey = 77
+
+// NormalizeKey recognises a PIX key and returns it in the DICT's form: a CPF
+// or CNPJ as digits (punctuation stripped, check digits valid), an e-mail in
+// lower case, a phone as +<country><number>, a random key as a lower-case UUID.
+func NormalizeKey(s string) (key string, kind KeyType, ok bool) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "+"):
+		if phoneKeyPattern.MatchString(s) {
+			return s, KeyPhone, true
+		}
+	case strings.Contains(s, "@"):
+		addr, err := mail.ParseAddress(s)
+		at := strings.LastIndexByte(s, '@')
+		if err == nil && addr.Address == s && addr.Name == "" && len(s) <= maxEmailKey &&
+			at > 0 && strings.Contains(s[at+1:], ".") {
+			return strings.ToLower(s), KeyEmail, true
+		}
+	case len(s) == 36 && strings.Count(s, "-") == 4:
+		if lower := strings.ToLower(s); evpKeyPattern.MatchString(lower) {
+			return lower, KeyEVP, true
+		}
+	default:
+		if digits, doc, ok := NormalizeDocument(s); ok {
+			return digits, KeyType(doc), true
+		}
+	}
+	return "", "", false
+}

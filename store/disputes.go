@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Dispute statuses: open -> won | lost.
+const (
+	DisputeOpen = "open"
+	DisputeWon  = "won"
+	DisputeLost = "lost"
+)
+
+// DisputeStatuses lists every dispute status.
+var DisputeStatuses = []string{DisputeOpen, DisputeWon, DisputeLost}
+
+// DisputeReasons are the grounds PIX MED accepts for claiming a transfer back.
+var DisputeReasons = []string{"fraud", "operational_failure"}
+
+// PrefixDispute starts dispute ids.
+const PrefixDispute = "dsp"
+
+// Dispute is a PIX MED claim on a paid payment. While open its amount is held
+// in the pending balance; won releases it, lost returns it to the payer and
+// refunds the payment.
+type Dispute struct {
+	bun.BaseModel `bun:"table:disputes"`
+
+	ID           string     `bun:"id,pk"`
+	AccountID    string     `bun:"account_id"`
+	Livemode     bool       `bun:"livemode"`
+	PaymentID    uuid.UUID  `bun:"payment_id,type:uuid"`
+	AmountCents  int64      `bun:"amount_cents"`
+	Reason       string     `bun:"reason"`
+	Status       string     `bun:"status"`
+	PSPReference *string    `bun:"psp_reference"`
+	CreatedAt    time.Time  `bun:"created_at"`
+	UpdatedAt    time.Time  `bun:"updated_at"`
+	ClosedAt     *time.Time `bun:"closed_at"`
+}
+
+// Scope is the account and mode the dispute belongs to.
+func (d *Dispute) Scope() Scope { return Scope{AccountID: d.AccountID, Livemode: d.Livemode} }
+
+// OpenDispute opens a dispute on the paid payment ref (the test helper's path).
+// A payment in another status is an InvalidTransitionError; a payment that
+// was disputed before is a ConflictError.
+func (s *Store) OpenDispute(ctx context.Context, scope Scope, ref, reason string) (*Dispute, error) {
+	var d *Dispute
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		p := new(Payment)
+		if err := paymentByRef(tx, p, scope, ref).For("UPDATE").Scan(ctx); err != nil {
+			return fmt.Errorf("store: payment: %w", translate(err))
+		}
+		var err error
+		d, err = s.openDispute(ctx, tx, p, reason, nil)
+		return err
+	})
+	return d, err
+}
+
+// openDispute holds the locked payment p's amount under a new dispute.
+func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason string, pspRef *string) (*Dispute, error) {
+	if p.Status != StatusPaid {
+		return nil, &InvalidTransitionError{Status: p.Status}
+	}
+	now := s.Now()
+	d := &Dispute{
+		ID: NewID(PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
+		AmountCents: p.AmountCents, Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("store: insert dispute: %w", translate(err))
+	}
+	err := s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+		{BalanceAvailable, EntryDisputeHold, -d.AmountCents},
+		{BalancePending, EntryDisputeHold, d.AmountCents},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return d, s.recordEvent(ctx, tx, EventDisputeOpened, d.AccountID, d.Livemode, d.ID, d, now)
+}
+
+// CloseDispute moves an open dispute to status (won or lost). Closing it
+// again with the same status returns it unchanged; the other status is an
+// InvalidTransitionError.
+func (s *Store) CloseDispute(ctx context.Context, scope Scope, id, status string) (*Dispute, error) {
+	d := new(Dispute)
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewSelect().Model(d).
+			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).
+			For("UPDATE").Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("store: dispute: %w", translate(err))
+		}
+		return s.closeDispute(ctx, tx, d, status)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// closeDispute settles the locked dispute d. Lost refunds its payment: the
+// held amount goes back to the payer and the fee back to the merchant.
+// Locks are taken dispute first, then payment; nothing locks them the other way.
+func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, status string) error {
+	switch {
+	case d.Status == status:
+		return nil
+	case d.Status != DisputeOpen:
+		return &InvalidTransitionError{Object: "dispute", Status: d.Status}
+	}
+	now := s.Now()
+	d.Status, d.UpdatedAt, d.ClosedAt = status, now, &now
+	if _, err := tx.NewUpdate().Model(d).Column("status", "updated_at", "closed_at").WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("store: close dispute: %w", err)
+	}
+	if status == DisputeWon {
+		err := s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+			{BalancePending, EntryDisputeRelease, -d.AmountCents},
+			{BalanceAvailable, EntryDisputeRelease, d.AmountCents},
+		}})
+		if err != nil {
+			return err
+		}
+		return s.recordEvent(ctx, tx, EventDisputeWon, d.AccountID, d.Livemode, d.ID, d, now)
+	}
+
+	p := new(Payment)
+	if err := tx.NewSelect().Model(p).Where("id = ?", d.PaymentID).For("UPDATE").Scan(ctx); err != nil {
+		return fmt.Errorf("store: disputed payment: %w", err)
+	}
+	if p.Status != StatusPaid {
+		// Refunds are refused while a dispute is open, so this cannot happen.
+		return fmt.Errorf("store: disputed payment %s is %s", p.ID, p.Status)
+	}
+	p.Status, p.RefundedAt, p.UpdatedAt = StatusRefunded, &now, now
+	if _, err := tx.NewUpdate().Model(p).Column("status", "refunded_at", "updated_at").WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("store: refund disputed payment: %w", err)
+	}
+	if _, err := s.insertRefund(ctx, tx, p, RefundDisputeLost, &d.ID); err != nil {
+		return err
+	}
+	err := s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+		{BalancePending, EntryDisputeLoss, -d.AmountCents},
+		{BalanceAvailable, EntryFeeRefund, p.FeeCents},
+	}})
+	if err != nil {
+		return err
+	}
+	if err := s.recordEvent(ctx, tx, EventDisputeLost, d.AccountID, d.Livemode, d.ID, d, now); err != nil {
+		return err
+	}
+	return s.recordPaymentEvent(ctx, tx, EventPaymentRefunded, p)
+}
+
+// PSPDispute is the PSP's word on a dispute: its own reference, the PIX
+// transfer disputed (endToEndId), the reason and the status now.
+type PSPDispute struct {
+	Reference  string
+	EndToEndID string
+	Reason     string
+	Status     string
+}
+
+// ApplyPSPDispute brings the dispute the PSP names up to the status it
+// reports, in one transaction. An unknown reference opens a dispute on the
+// payment the transfer paid (and closes it at once when the PSP already
+// reports won or lost, so a lost "opened" notification costs nothing). A
+// repeated status changes nothing and reports duplicate. A transfer that paid
+// no payment is ErrNotFound.
+func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute, duplicate bool, err error) {
+	d = new(Dispute)
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewSelect().Model(d).Where("psp_reference = ?", in.Reference).For("UPDATE").Scan(ctx)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			p := new(Payment)
+			err := tx.NewSelect().Model(p).
+				Where("id = (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ? AND outcome = ?)", in.EndToEndID, PixPaid).
+				For("UPDATE").Scan(ctx)
+			if err != nil {
+				return fmt.Errorf("store: payment by endToEndId: %w", translate(err))
+			}
+			opened, err := s.openDispute(ctx, tx, p, in.Reason, &in.Reference)
+			if err != nil {
+				return err
+			}
+			*d = *opened
+		case err != nil:
+			return fmt.Errorf("store: dispute by reference: %w", err)
+		case d.Status == in.Status:
+			duplicate = true
+			return nil
+		}
+		if in.Status == DisputeOpen {
+			if d.Status != DisputeOpen {
+				return &InvalidTransitionError{Object: "dispute", Status: d.Status} // a closed dispute never reopens
+			}
+			return nil
+		}
+		return s.closeDispute(ctx, tx, d, in.Status)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return d, duplicate, nil
+}
+
+// Dispute returns one of the scope's disputes.
+func (s *Store) Dispute(ctx context.Context, scope Scope, id string) (*Dispute, error) {
+	d := new(Dispute)
+	err := s.idb(ctx).NewSelect().Model(d).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: dispute: %w", translate(err))
+	}
+	return d, nil
+}
+
+// DisputesForPayment lists a payment's disputes (at most one).
+func (s *Store) DisputesForPayment(ctx context.Context, scope Scope, paymentID uuid.UUID) ([]Dispute, error) {
+	var out []Dispute
+	err := s.idb(ctx).NewSelect().Model(&out).
+		Where("payment_id = ? AND account_id = ? AND livemode = ?", paymentID, scope.AccountID, scope.Livemode).
+		Order("id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: disputes of payment: %w", err)
+	}
+	return out, nil
+}
+
+// IDListParams pages a list of objects with time-ordered text ids, newest first.
+type IDListParams struct {
+	Scope         Scope
+	Status        string
+	Limit         int
+	StartingAfter string
+}
+
+// ListDisputes returns one page of the scope's disputes, newest first.
+func (s *Store) ListDisputes(ctx context.Context, p IDListParams) ([]Dispute, bool, error) {
+	var out []Dispute
+	hasMore, err := listByID(ctx, s.idb(ctx).NewSelect().Model(&out), &out, p)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: list disputes: %w", err)
+	}
+	return out, hasMore, nil
+}
+
+// listByID runs q (a select of a table with account_id, livemode, status and
+// a time-ordered id) for one page, trimming the look-ahead row.
+func listByID[T any](ctx context.Context, q *bun.SelectQuery, out *[]T, p IDListParams) (bool, error) {
+	q = q.Where("account_id = ? AND livemode = ?", p.Scope.AccountID, p.Scope.Livemode)
+	if p.Status != "" {
+		q = q.Where("status = ?", p.Status)
+	}
+	if p.StartingAfter != "" {
+		q = q.Where("id < ?", p.StartingAfter)
+	}
+	if err := q.Order("id DESC").Limit(int64(p.Limit) + 1).Scan(ctx); err != nil {
+		return false, err
+	}
+	hasMore := len(*out) > p.Limit
+	if hasMore {
+		*out = (*out)[:p.Limit]
+	}
+	return hasMore, nil
+}

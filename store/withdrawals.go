@@ -1,0 +1,148 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Withdrawal statuses: pending -> completed | failed.
+const (
+	WithdrawalPending   = "pending"
+	WithdrawalCompleted = "completed"
+	WithdrawalFailed    = "failed"
+)
+
+// WithdrawalStatuses lists every withdrawal status.
+var WithdrawalStatuses = []string{WithdrawalPending, WithdrawalCompleted, WithdrawalFailed}
+
+// PrefixWithdrawal starts withdrawal ids.
+const PrefixWithdrawal = "wd"
+
+// Withdrawal is a payout of available balance to a PIX key. Its amount leaves
+// the available balance when it is created and comes back if it fails.
+type Withdrawal struct {
+	bun.BaseModel `bun:"table:withdrawals"`
+
+	ID            string            `bun:"id,pk"`
+	AccountID     string            `bun:"account_id"`
+	Livemode      bool              `bun:"livemode"`
+	AmountCents   int64             `bun:"amount_cents"`
+	PixKey        string            `bun:"pix_key"`
+	PixKeyType    string            `bun:"pix_key_type"`
+	Description   *string           `bun:"description"`
+	Metadata      map[string]string `bun:"metadata,type:jsonb,notnull"`
+	Status        string            `bun:"status"`
+	EndToEndID    *string           `bun:"end_to_end_id"`
+	FailureReason *string           `bun:"failure_reason"`
+	CreatedAt     time.Time         `bun:"created_at"`
+	UpdatedAt     time.Time         `bun:"updated_at"`
+	CompletedAt   *time.Time        `bun:"completed_at"`
+	FailedAt      *time.Time        `bun:"failed_at"`
+}
+
+// Scope is the account and mode the withdrawal belongs to.
+func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemode: w.Livemode} }
+
+// CreateWithdrawal inserts a pending withdrawal and debits its amount from the
+// available balance in one transaction; more than is available is
+// ErrBalanceInsufficient and nothing is written. Concurrent withdrawals queue
+// on the balance row, so together they can never overdraw it.
+func (s *Store) CreateWithdrawal(ctx context.Context, w *Withdrawal) error {
+	now := s.Now()
+	w.ID, w.Status, w.CreatedAt, w.UpdatedAt = NewID(PrefixWithdrawal), WithdrawalPending, now, now
+	if w.Metadata == nil {
+		w.Metadata = map[string]string{}
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(w).Exec(ctx); err != nil {
+			return fmt.Errorf("store: create withdrawal: %w", translate(err))
+		}
+		return s.post(ctx, tx, posting{scope: w.Scope(), sourceID: w.ID, at: now, covered: true, lines: []movement{
+			{BalanceAvailable, EntryWithdrawal, -w.AmountCents},
+		}})
+	})
+}
+
+// WithdrawalResult is how a pending withdrawal ended.
+type WithdrawalResult struct {
+	Status        string  // WithdrawalCompleted or WithdrawalFailed
+	EndToEndID    *string // the PIX transfer's id, when the PSP gives one
+	FailureReason *string
+}
+
+// FinishWithdrawal records the end of the withdrawal id in scope (nil scope:
+// any account, for the PSP, which knows withdrawals by id). The same end
+// reported again returns it unchanged with duplicate set; the other end is an
+// InvalidTransitionError. A failure gives the amount back.
+func (s *Store) FinishWithdrawal(ctx context.Context, scope *Scope, id string, res WithdrawalResult) (w *Withdrawal, duplicate bool, err error) {
+	w = new(Withdrawal)
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewSelect().Model(w).Where("id = ?", id)
+		if scope != nil {
+			q = q.Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
+		}
+		if err := q.For("UPDATE").Scan(ctx); err != nil {
+			return fmt.Errorf("store: withdrawal: %w", translate(err))
+		}
+		switch {
+		case w.Status == res.Status:
+			duplicate = true
+			return nil
+		case w.Status != WithdrawalPending:
+			return &InvalidTransitionError{Object: "withdrawal", Status: w.Status}
+		}
+		now := s.Now()
+		w.Status, w.UpdatedAt = res.Status, now
+		if res.EndToEndID != nil {
+			w.EndToEndID = res.EndToEndID
+		}
+		event := EventWithdrawalCompleted
+		if res.Status == WithdrawalCompleted {
+			w.CompletedAt = &now
+		} else {
+			w.FailedAt, w.FailureReason, event = &now, res.FailureReason, EventWithdrawalFailed
+		}
+		_, err := tx.NewUpdate().Model(w).
+			Column("status", "updated_at", "end_to_end_id", "failure_reason", "completed_at", "failed_at").WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: finish withdrawal: %w", err)
+		}
+		if res.Status == WithdrawalFailed {
+			err := s.post(ctx, tx, posting{scope: w.Scope(), sourceID: w.ID, at: now, lines: []movement{
+				{BalanceAvailable, EntryWithdrawalReversal, w.AmountCents},
+			}})
+			if err != nil {
+				return err
+			}
+		}
+		return s.recordEvent(ctx, tx, event, w.AccountID, w.Livemode, w.ID, w, now)
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return w, duplicate, nil
+}
+
+// Withdrawal returns one of the scope's withdrawals.
+func (s *Store) Withdrawal(ctx context.Context, scope Scope, id string) (*Withdrawal, error) {
+	w := new(Withdrawal)
+	err := s.idb(ctx).NewSelect().Model(w).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: withdrawal: %w", translate(err))
+	}
+	return w, nil
+}
+
+// ListWithdrawals returns one page of the scope's withdrawals, newest first.
+func (s *Store) ListWithdrawals(ctx context.Context, p IDListParams) ([]Withdrawal, bool, error) {
+	var out []Withdrawal
+	hasMore, err := listByID(ctx, s.idb(ctx).NewSelect().Model(&out), &out, p)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: list withdrawals: %w", err)
+	}
+	return out, hasMore, nil
+}
