@@ -70,7 +70,9 @@ func parseCreateWithdrawal(body []byte) (*store.Withdrawal, *Error) {
 		return nil, o.missing("amount_cents")
 	}
 	w.AmountCents, apiErr = o.integerBounded("amount_cents", 1, maxWithdrawalCents,
-		func() *Error { return InvalidParam("amount_too_small", "amount_cents", "amount_cents must be at least 1.") },
+		func() *Error {
+			return InvalidParam("amount_too_small", "amount_cents", "amount_cents must be at least 1.")
+		},
 		func() *Error {
 			return InvalidParam("amount_too_large", "amount_cents", "amount_cents must be at most %d.", int64(maxWithdrawalCents))
 		})

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
@@ -111,17 +112,51 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 		return err
 	}
 	m.BackURL, m.BackLabel = "/dashboard/payments", "Payments"
-	m.CanSimulate = !p.Livemode && currentUser(c).User.Role == store.RoleOwner &&
+	owner := currentUser(c).User.Role == store.RoleOwner
+	m.CanSimulate = !p.Livemode && owner &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
+	m.CanRefund = owner && p.Status == store.StatusPaid
+	m.CanDispute = !p.Livemode && owner && p.Status == store.StatusPaid && len(m.Disputes) == 0
+	for i := range m.Disputes {
+		m.Disputes[i].CanClose = !p.Livemode && owner && m.Disputes[i].Status == store.DisputeOpen
+		m.CanRefund = m.CanRefund && m.Disputes[i].Status != store.DisputeOpen
+	}
+	if m.Notice, err = d.takeNotice(c); err != nil {
+		return err
+	}
 	return Render(c, http.StatusOK, views.PaymentDetailPage(m))
 }
 
-// paymentDetail builds the detail page of p: its fields, and its events
+// paymentDetail builds the detail page of p: its fields, its refunds,
+// disputes and received transfers, and its events (the disputes' included)
 // with each event's deliveries.
 func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.PaymentDetail, error) {
 	ctx := c.UserContext()
-	scope := store.Scope{AccountID: p.AccountID, Livemode: p.Livemode}
+	scope := p.Scope()
 	events, err := d.Store.EventsForObject(ctx, scope, p.ID.String())
+	if err != nil {
+		return views.PaymentDetail{}, err
+	}
+	disputes, err := d.Store.DisputesForPayment(ctx, scope, p.ID)
+	if err != nil {
+		return views.PaymentDetail{}, err
+	}
+	for _, dsp := range disputes {
+		more, err := d.Store.EventsForObject(ctx, scope, dsp.ID)
+		if err != nil {
+			return views.PaymentDetail{}, err
+		}
+		events = append(events, more...)
+	}
+	// Event ids are time-ordered, so they break ties within a millisecond.
+	slices.SortFunc(events, func(a, b store.Event) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
+	})
+	refunds, err := d.Store.RefundsForPayment(ctx, scope, p.ID)
+	if err != nil {
+		return views.PaymentDetail{}, err
+	}
+	transfers, err := d.Store.PixNotificationsForPayment(ctx, p.ID)
 	if err != nil {
 		return views.PaymentDetail{}, err
 	}
@@ -154,7 +189,87 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.Payment
 	for _, e := range events {
 		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: e.CreatedAt.UTC().Format(dashTime), Deliveries: byEvent[e.ID]})
 	}
+	for _, dsp := range disputes {
+		v := views.DisputeView{ID: dsp.ID, Status: dsp.Status, Reason: dsp.Reason, AmountLabel: pix.FormatBRL(dsp.AmountCents),
+			OpenedAt: dsp.CreatedAt.UTC().Format(dashTime)}
+		if dsp.ClosedAt != nil {
+			v.ClosedAt = dsp.ClosedAt.UTC().Format(dashTime)
+		}
+		m.Disputes = append(m.Disputes, v)
+	}
+	for _, r := range refunds {
+		reason := "Refunded on request"
+		if r.Reason == store.RefundDisputeLost {
+			reason = "Returned: dispute lost"
+		}
+		m.Refunds = append(m.Refunds, views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: reason,
+			At: r.CreatedAt.UTC().Format(dashTime)})
+	}
+	for _, t := range transfers {
+		m.Transfers = append(m.Transfers, views.TransferView{EndToEndID: t.EndToEndID, AmountLabel: pix.FormatBRL(t.AmountCents),
+			Outcome: t.Outcome, At: t.ReceivedAt.UTC().Format(dashTime)})
+	}
 	return m, nil
+}
+
+// RefundPayment handles POST /dashboard/payments/{id}/refund.
+func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
+	ref := pathRef(c, "id")
+	back := "/dashboard/payments/" + ref
+	p, err := d.Store.RefundPayment(c.UserContext(), dashScope(c), ref)
+	switch {
+	case errors.Is(err, store.ErrPaymentDisputed):
+		return d.noticeOrErr(c, back, InvalidRequest(http.StatusConflict, "payment_disputed",
+			"This payment has an open dispute; it can be refunded once the dispute is won."))
+	case errors.Is(err, store.ErrBalanceInsufficient):
+		return d.noticeOrErr(c, back, InvalidRequest(http.StatusConflict, "balance_insufficient",
+			"The available balance does not cover this refund."))
+	case err != nil:
+		return d.noticeOrErr(c, back, transitionErr(err, ref, store.StatusRefunded))
+	}
+	if err := d.setFlash(c, flashNotice, "Refunded "+pix.FormatBRL(p.AmountCents)+" to the payer."); err != nil {
+		return err
+	}
+	return c.Redirect(back, http.StatusSeeOther)
+}
+
+// SimulateDispute handles POST /dashboard/payments/{id}/dispute in test
+// mode: the payer's bank opens a PIX MED claim.
+func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
+	scope := dashScope(c)
+	if scope.Livemode {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
+			Message: "Disputes can only be simulated in test mode."}
+	}
+	ref := pathRef(c, "id")
+	if _, err := d.Store.OpenDispute(c.UserContext(), scope, ref, store.DisputeReasons[0]); err != nil {
+		return d.noticeOrErr(c, "/dashboard/payments/"+ref, openDisputeErr(err, ref))
+	}
+	return c.Redirect("/dashboard/payments/"+ref, http.StatusSeeOther)
+}
+
+// SimulateDisputeOutcome handles POST /dashboard/disputes/{id}/{won|lost}
+// in test mode, and returns to the disputed payment.
+func (d *Dashboard) SimulateDisputeOutcome(c *fiber.Ctx) error {
+	scope := dashScope(c)
+	if scope.Livemode {
+		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
+			Message: "Disputes can only be simulated in test mode."}
+	}
+	status := c.Params("outcome")
+	if status != store.DisputeWon && status != store.DisputeLost {
+		return noSuch("page", "", c.Path())
+	}
+	id := pathRef(c, "id")
+	dsp, err := d.Store.Dispute(c.UserContext(), scope, id)
+	if err != nil {
+		return disputeErr(err, id)
+	}
+	back := "/dashboard/payments/" + dsp.PaymentID.String()
+	if _, err := d.Store.CloseDispute(c.UserContext(), scope, id, status); err != nil {
+		return d.noticeOrErr(c, back, disputeErr(err, id))
+	}
+	return c.Redirect(back, http.StatusSeeOther)
 }
 
 // SimulatePayment handles POST /dashboard/payments/{id}/simulate: in test

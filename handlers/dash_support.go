@@ -41,6 +41,18 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 		}
 		page.Results = append(page.Results, row)
 	}
+	problems, err := d.Store.PixNotifications(c.UserContext(), true, supportResults)
+	if err != nil {
+		return err
+	}
+	for _, n := range problems {
+		pr := views.PSPProblem{EndToEndID: n.EndToEndID, TxID: n.TxID, AmountLabel: pix.FormatBRL(n.AmountCents),
+			Outcome: n.Outcome, At: n.ReceivedAt.UTC().Format(dashTime)}
+		if n.PaymentID != nil {
+			pr.PaymentURL = "/dashboard/support/payments/" + n.PaymentID.String()
+		}
+		page.Problems = append(page.Problems, pr)
+	}
 	return Render(c, http.StatusOK, views.Support(page))
 }
 

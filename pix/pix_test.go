@@ -140,3 +140,18 @@ func TestNormalizeKey(t *testing.T) {
 		require.Equal(t, c.kind, kind, c.in)
 	}
 }
+
+func TestParseBRL(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{
+		"1.234,56": 123456, "1234,56": 123456, "1234.56": 123456, "R$ 12": 1200, "0,5": 50, " 7 ": 700, "1.000.000,00": 100000000,
+	} {
+		got, ok := pix.ParseBRL(in)
+		require.True(t, ok, in)
+		require.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"", "abc", "1,234,56", "12,345", "-5", "1e3", "1.234.56", "12.3.4"} {
+		_, ok := pix.ParseBRL(in)
+		require.False(t, ok, in)
+	}
+}

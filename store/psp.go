@@ -106,3 +106,13 @@ func (s *Store) PixNotifications(ctx context.Context, problemsOnly bool, limit i
 	}
 	return out, nil
 }
+
+// PixNotificationsForPayment lists the transfers matched to a payment, oldest first.
+func (s *Store) PixNotificationsForPayment(ctx context.Context, paymentID uuid.UUID) ([]PixNotification, error) {
+	var out []PixNotification
+	err := s.idb(ctx).NewSelect().Model(&out).Where("payment_id = ?", paymentID).Order("received_at").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: pix notifications of payment: %w", err)
+	}
+	return out, nil
+}

@@ -180,6 +180,106 @@ type PaymentDetail struct {
 	BackLabel string
 	// Account names the payment's account on the support console.
 	Account string
+	// Money: the payment's refunds, disputes and the PIX transfers received for it.
+	Refunds   []RefundView
+	Disputes  []DisputeView
+	Transfers []TransferView
+	// CanRefund is true for owners while the payment is paid; CanDispute
+	// (test mode) while it is paid and was never disputed.
+	CanRefund  bool
+	CanDispute bool
+	Notice     Notice
+}
+
+// Notice is a one-line message after an action (Error: it failed).
+type Notice struct {
+	Text  string
+	Error bool
+}
+
+// RefundView is one refund on a payment's page.
+type RefundView struct {
+	ID          string
+	AmountLabel string
+	Reason      string
+	At          string
+}
+
+// DisputeView is one dispute on a payment's page.
+type DisputeView struct {
+	ID          string
+	Status      string
+	Reason      string
+	AmountLabel string
+	OpenedAt    string
+	ClosedAt    string
+	// CanClose offers win/lose buttons (test mode, owner, open).
+	CanClose bool
+}
+
+// TransferView is one PIX transfer the PSP reported for a payment.
+type TransferView struct {
+	EndToEndID  string
+	AmountLabel string
+	Outcome     string
+	At          string
+}
+
+// BalancePage is the account's money in the current mode.
+type BalancePage struct {
+	Nav               Nav
+	AvailableLabel    string
+	PendingLabel      string
+	AvailableNegative bool
+	Form              WithdrawForm
+	Withdrawals       []WithdrawalRow
+	Activity          []LedgerRow
+	// CanSimulate offers complete/fail on pending withdrawals (test mode).
+	CanSimulate bool
+	Notice      Notice
+}
+
+// WithdrawForm is the withdraw form's values and errors.
+type WithdrawForm struct {
+	Amount      string
+	PixKey      string
+	Description string
+	AmountError string
+	PixKeyError string
+	Error       string
+}
+
+// WithdrawalRow is one line of the withdrawals table.
+type WithdrawalRow struct {
+	ID            string
+	Status        string
+	AmountLabel   string
+	PixKey        string
+	PixKeyType    string
+	FailureReason string
+	CreatedAt     string
+}
+
+// LedgerRow is one ledger entry on the Balance page.
+type LedgerRow struct {
+	Type        string
+	Balance     string
+	AmountLabel string
+	Credit      bool
+	SourceID    string
+	// SourceURL links the payment behind the entry, when there is one to show.
+	SourceURL string
+	At        string
+}
+
+// PSPProblem is a PIX transfer that paid no charge, for support to resolve.
+type PSPProblem struct {
+	EndToEndID  string
+	TxID        string
+	AmountLabel string
+	Outcome     string
+	At          string
+	PaymentURL  string
 }
 
 // EventView is one event on a payment's timeline with its deliveries.
@@ -202,6 +302,9 @@ type SupportPage struct {
 	Nav     Nav
 	Query   string
 	Results []SupportRow
+	// Problems are the latest PIX transfers that paid nothing: an amount
+	// mismatch, an unknown txid, or a second transfer for a paid charge.
+	Problems []PSPProblem
 }
 
 // SupportRow is a payment found across accounts.

@@ -1,0 +1,167 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/stretchr/testify/require"
+
+	"payments/pix"
+	"payments/store"
+	"payments/web/webtest"
+)
+
+func payTest(t *testing.T, s *webtest.Server, amount int) string {
+	t.Helper()
+	id := s.CreatePayment(map[string]any{"amount_cents": amount})["id"].(string)
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	return id
+}
+
+func TestBalancePageWithdrawals(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	payTest(t, s, 100_000) // fee 990: available R$ 990,10
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+
+	pg := b.do("GET", "/dashboard/balance", nil, nil)
+	require.Equal(t, http.StatusOK, pg.status)
+	require.Equal(t, "R$ 990,10", pg.doc.Find(`[data-testid="balance-available"]`).Text())
+	require.Equal(t, "R$ 0,00", pg.doc.Find(`[data-testid="balance-pending"]`).Text())
+	require.Equal(t, 2, pg.doc.Find(`[data-testid="ledger-row"]`).Length(), "the payment and its fee")
+	token := pg.doc.Find(`input[name="_csrf"]`).First().AttrOr("value", "")
+
+	withdraw := func(amount, key string) page {
+		return b.do("POST", "/dashboard/balance/withdrawals", url.Values{"_csrf": {token}, "amount": {amount}, "pix_key": {key}}, nil)
+	}
+	bad := withdraw("dez reais", "ana@example.com")
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.Equal(t, "Type an amount in reais, like 1.234,56.", bad.doc.Find(`[data-testid="amount-error"]`).Text())
+	require.Equal(t, "ana@example.com", bad.doc.Find(`#pix_key`).AttrOr("value", ""), "the form keeps what was typed")
+	bad = withdraw("10,00", "529.982.247-24")
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.NotEmpty(t, bad.doc.Find(`[data-testid="pix-key-error"]`).Text())
+	bad = withdraw("990,11", "ana@example.com")
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.Equal(t, "That is more than the available balance.", bad.doc.Find(`[data-testid="amount-error"]`).Text())
+
+	ok := withdraw("500,00", "Ana@Example.com")
+	require.Equal(t, http.StatusSeeOther, ok.status)
+	pg = b.do("GET", ok.header.Get("Location"), nil, nil)
+	require.Contains(t, pg.doc.Find(`[data-testid="notice"]`).Text(), "Withdrawal of R$ 500,00 to ana@example.com created")
+	require.Equal(t, "R$ 490,10", pg.doc.Find(`[data-testid="balance-available"]`).Text())
+	rows := pg.doc.Find(`[data-testid="withdrawal-row"]`)
+	require.Equal(t, 1, rows.Length())
+	require.Equal(t, "pending", rows.Find(`[data-testid="status"]`).Text())
+	wdID := rows.AttrOr("data-withdrawal-id", "")
+
+	r := b.do("POST", "/dashboard/balance/withdrawals/"+wdID+"/fail", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	pg = b.do("GET", "/dashboard/balance", nil, nil)
+	require.Equal(t, "failed", pg.doc.Find(`[data-testid="withdrawal-row"] [data-testid="status"]`).Text())
+	require.Equal(t, "R$ 990,10", pg.doc.Find(`[data-testid="balance-available"]`).Text(), "a failed withdrawal comes back")
+	r = b.do("POST", "/dashboard/balance/withdrawals/"+wdID+"/complete", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	pg = b.do("GET", "/dashboard/balance", nil, nil)
+	require.Equal(t, "This withdrawal is failed already.", pg.doc.Find(`[data-testid="notice"][role="alert"]`).Text())
+
+	// Live mode shows live money, and offers no simulation.
+	b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil)
+	pg = b.do("GET", "/dashboard/balance", nil, nil)
+	require.Equal(t, "R$ 0,00", pg.doc.Find(`[data-testid="balance-available"]`).Text())
+	require.Equal(t, 1, pg.doc.Find(`[data-testid="withdrawals-empty"]`).Length())
+	require.Equal(t, http.StatusForbidden, b.do("POST", "/dashboard/balance/withdrawals/"+wdID+"/complete", url.Values{"_csrf": {token}}, nil).status)
+}
+
+func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id := payTest(t, s, 10_000)
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	detail := func() page {
+		p := b.do("GET", "/dashboard/payments/"+id, nil, nil)
+		require.Equal(t, http.StatusOK, p.status)
+		return p
+	}
+	p := detail()
+	require.Equal(t, 1, p.doc.Find(`[data-testid="refund-payment"]`).Length())
+	require.Equal(t, 1, p.doc.Find(`[data-testid="simulate-dispute"]`).Length())
+	token := p.doc.Find(`input[name="_csrf"]`).First().AttrOr("value", "")
+
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/payments/"+id+"/dispute", url.Values{"_csrf": {token}}, nil).status)
+	p = detail()
+	dispute := p.doc.Find(`[data-testid="dispute"]`)
+	require.Equal(t, 1, dispute.Length())
+	require.Equal(t, "open", dispute.Find(`[data-testid="status"]`).Text())
+	require.Zero(t, p.doc.Find(`[data-testid="refund-payment"]`).Length(), "no refund while a dispute holds the money")
+	require.Zero(t, p.doc.Find(`[data-testid="simulate-dispute"]`).Length())
+	require.Equal(t, 1, p.doc.Find(`[data-event-type="dispute.opened"]`).Length(), "the dispute's events are on the payment's timeline")
+
+	// A refund forced past the hidden button is refused with a notice.
+	r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	require.Contains(t, detail().doc.Find(`[data-testid="notice"]`).Text(), "open dispute")
+
+	dspID := dispute.AttrOr("data-dispute-id", "")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/disputes/"+dspID+"/lost", url.Values{"_csrf": {token}}, nil).status)
+	p = detail()
+	require.Equal(t, "lost", p.doc.Find(`[data-testid="dispute"] [data-testid="status"]`).Text())
+	require.Equal(t, "refunded", p.doc.Find(`h1 + [data-testid="status"]`).Text())
+	refund := p.doc.Find(`[data-testid="refund"]`)
+	require.Equal(t, 1, refund.Length())
+	require.Contains(t, refund.Text(), "Returned: dispute lost")
+	var types []string
+	p.doc.Find(`[data-testid="event"]`).Each(func(_ int, e *goquery.Selection) { types = append(types, e.AttrOr("data-event-type", "")) })
+	require.Equal(t, []string{"payment.created", "payment.paid", "dispute.opened", "dispute.lost", "payment.refunded"}, types)
+
+	// A plain refund from the dashboard.
+	other := payTest(t, s, 3_000)
+	r = b.do("POST", "/dashboard/payments/"+other+"/refund", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	p = b.do("GET", "/dashboard/payments/"+other, nil, nil)
+	require.Equal(t, "Refunded R$ 30,00 to the payer.", p.doc.Find(`[data-testid="notice"]`).Text())
+	require.Contains(t, p.doc.Find(`[data-testid="refund"]`).Text(), "Refunded on request")
+}
+
+func TestSupportSeesPSPProblemsAndTransfers(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	p := s.CreatePayment(map[string]any{"amount_cents": 4_000})
+	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
+	mismatch := "E" + pix.RandomBase62(31)
+	r := s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Headers: psp, Body: map[string]any{"pix": []any{
+		map[string]any{"endToEndId": mismatch, "txid": p["correlation_id"], "valor": "39.99"},
+		map[string]any{"endToEndId": "E" + pix.RandomBase62(31), "txid": "UNKNOWNTXID", "valor": "1.00"},
+		map[string]any{"endToEndId": "E" + pix.RandomBase62(31), "txid": p["correlation_id"], "valor": "40.00"},
+	}}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+
+	b := newBrowser(t, s)
+	b.login("help@example.com", "correct-horse-battery")
+	pg := b.do("GET", "/dashboard/support", nil, nil)
+	var outcomes []string
+	pg.doc.Find(`[data-testid="psp-problem"]`).Each(func(_ int, sel *goquery.Selection) { outcomes = append(outcomes, sel.AttrOr("data-outcome", "")) })
+	require.ElementsMatch(t, []string{"amount_mismatch", "unknown_txid"}, outcomes)
+	link := pg.doc.Find(`[data-outcome="amount_mismatch"] a`).AttrOr("href", "")
+	require.Equal(t, "/dashboard/support/payments/"+p["id"].(string), link)
+
+	detail := b.do("GET", link, nil, nil)
+	var transfers []string
+	detail.doc.Find(`[data-testid="transfer"] [data-testid="status"]`).Each(func(_ int, sel *goquery.Selection) {
+		transfers = append(transfers, strings.TrimSpace(sel.Text()))
+	})
+	require.Equal(t, []string{"amount_mismatch", "paid"}, transfers)
+	require.Zero(t, detail.doc.Find(`[data-testid="refund-payment"]`).Length(), "support only reads")
+	require.Equal(t, http.StatusForbidden, b.do("GET", "/dashboard/balance", nil, nil).status)
+}
