@@ -134,11 +134,7 @@ func (a *API) ListPayments(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	data := make([]*store.Payment, len(page))
-	for i := range page {
-		data[i] = &page[i]
-	}
-	return c.JSON(listBody[*store.Payment]{Object: "list", URL: "/api/v1/payments", HasMore: hasMore, Data: data})
+	return c.JSON(listBody[*store.Payment]{Object: "list", URL: "/api/v1/payments", HasMore: hasMore, Data: pointers(page)})
 }
 
 func (a *API) parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *Error) {
