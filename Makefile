@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test build generate assets check-generated openapi services-stop clean
+.PHONY: help run test bench build generate assets check-generated openapi services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -17,6 +17,9 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
 	$(GO) vet ./... && \
 	$(GO) test -count=1 -race -timeout 15m ./...
+
+bench: build ## load-test the service against ceilings measured in the same run (see BENCHMARKS.md)
+	@set -e; eval "$$(scripts/services.sh test)"; go run ./cmd/loadgen -binary bin/payments $(BENCH_FLAGS)
 
 build: ## build bin/payments
 	$(GO) build -o bin/payments ./cmd/payments

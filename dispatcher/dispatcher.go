@@ -141,12 +141,16 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context) {
 		for i := range claimed {
 			d.slots <- struct{}{}
 			d.wg.Add(1)
-			go func(dl store.Delivery) {
+			go func(dl *store.Delivery) {
 				defer d.wg.Done()
-				d.deliver(attemptCtx, &dl)
+				// A worker keeps to its webhook's queue for a while (see
+				// maxChain), then returns to the pool so others get a turn.
+				for i := 0; dl != nil; i++ {
+					dl = d.deliver(attemptCtx, dl, i < maxChain && ctx.Err() == nil)
+				}
 				<-d.slots
 				d.signal() // a free worker may take work a cap held back
-			}(claimed[i])
+			}(&claimed[i])
 		}
 		if len(claimed) < free {
 			return
@@ -170,7 +174,7 @@ func (d *Dispatcher) RunOnce(ctx context.Context, limit int) int {
 	}
 	var wg sync.WaitGroup
 	for i := range claimed {
-		wg.Go(func() { d.deliver(ctx, &claimed[i]) })
+		wg.Go(func() { d.deliver(ctx, &claimed[i], false) })
 	}
 	wg.Wait()
 	return len(claimed)
@@ -209,8 +213,14 @@ func (d *Dispatcher) listen(ctx context.Context) {
 	}
 }
 
-// deliver makes one attempt and records its outcome.
-func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery) {
+// maxChain is how many deliveries in a row a worker takes from one webhook's
+// queue (finishing one leases the next in the same transaction) before it
+// returns to the pool.
+const maxChain = 64
+
+// deliver makes one attempt and records its outcome. With chain, it also
+// leases the webhook's next due delivery and returns it.
+func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
 	now := d.cfg.Now()
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
 	attempt.DeliveryID = &dl.ID
@@ -218,7 +228,11 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery) {
 	out := d.outcome(dl, attempt.result, d.cfg.Now())
 	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	held, err := d.store.FinishDelivery(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt)
+	var next *store.ClaimParams
+	if chain {
+		next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.token}
+	}
+	held, following, err := d.store.FinishAndClaimNext(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt, next)
 	switch {
 	case err != nil:
 		// The lease runs out and the delivery is attempted again: at-least-once.
@@ -228,6 +242,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery) {
 	case out.DisableReason != "":
 		d.log.Warn("dispatcher: webhook disabled", "webhook_id", dl.WebhookID, "reason", out.DisableReason)
 	}
+	return following
 }
 
 // outcome applies the retry policy to an attempt's result.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -108,4 +109,19 @@ func TestLiveKeyCreatesLivePayments(t *testing.T) {
 		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: key, Body: map[string]any{"amount_cents": 250, "external_id": "same"}})
 		require.Equal(t, http.StatusCreated, r.Status)
 	}
+}
+
+func TestCachedKeyStopsWorkingWithinTheTTLAfterRevocation(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithAPIKeyCache(300*time.Millisecond))
+	k, secret, err := s.Store.CreateAPIKey(context.Background(), s.Account.ID, false)
+	require.NoError(t, err)
+	get := func() int { return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: secret}).Status }
+	require.Equal(t, http.StatusOK, get())
+	_, err = s.Store.RevokeAPIKey(context.Background(), s.Account.ID, k.ID)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, get(), "trusted from the cache until the TTL runs out")
+	require.Eventually(t, func() bool { return get() == http.StatusUnauthorized }, 2*time.Second, 50*time.Millisecond)
+	require.Equal(t, http.StatusUnauthorized, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: "sk_test_" + strings.Repeat("x", 32)}).Status,
+		"unknown keys are never cached as valid")
 }

@@ -22,6 +22,11 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 		// pgx's parse error can quote the DSN, password included: keep it out.
 		return nil, fmt.Errorf("store: DATABASE_URL is not a valid PostgreSQL URL")
 	}
+	// bun writes every argument into the SQL text itself, so each query is
+	// new text: preparing it (pgx's default) would cost a second round trip
+	// and a server-side statement per distinct query. The simple protocol
+	// sends it once.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	sqldb := stdlib.OpenDB(*cfg)
 	if maxConns <= 0 {
 		maxConns = 20

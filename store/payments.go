@@ -208,10 +208,11 @@ func (s *Store) transition(
 		if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: update payment: %w", err)
 		}
-		if err := s.settlePayment(ctx, tx, eventType, p); err != nil {
+		if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {
 			return err
 		}
-		return s.recordPaymentEvent(ctx, tx, eventType, p)
+		// Last, so the account's balance row stays locked only until commit.
+		return s.settlePayment(ctx, tx, eventType, p)
 	})
 	if err != nil {
 		return nil, err

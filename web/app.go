@@ -23,7 +23,10 @@ type Config struct {
 	// RateLimitLive and RateLimitTest are requests per second per API key.
 	RateLimitLive int
 	RateLimitTest int
-	Pix           handlers.PixReceiver
+	// APIKeyCacheTTL is how long a looked-up API key is trusted without the
+	// database; a revoked key works at most this long. 0 looks up every request.
+	APIKeyCacheTTL time.Duration
+	Pix            handlers.PixReceiver
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
 	// PSPToken authenticates the PSP's settlement notifications.

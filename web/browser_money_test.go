@@ -17,7 +17,7 @@ func TestBrowserWithdrawAndRefund(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t)
 	ownerFor(t, s, s.Account.ID, "owner@example.com")
-	payTest(t, s, 200_000) // available R$ 1.980,20
+	payTest(t, s, 200_000)             // available R$ 1.980,20
 	refundable := payTest(t, s, 5_000) // fee 50 (0.99% rounded half up): R$ 49,50
 
 	ctx := newBrowserContext(t)

@@ -13,7 +13,7 @@ import (
 
 // apiKeyAuth authenticates /api/v1 requests by `Authorization: Bearer <key>`
 // or `X-API-Key: <key>`. Both at once must name the same key.
-func apiKeyAuth(st *store.Store) fiber.Handler {
+func apiKeyAuth(keys *keyCache) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		secret, apiErr := presentedKey(c)
@@ -23,7 +23,7 @@ func apiKeyAuth(st *store.Store) fiber.Handler {
 		if !strings.HasPrefix(secret, "sk_live_") && !strings.HasPrefix(secret, "sk_test_") {
 			return invalidKey()
 		}
-		k, err := st.APIKeyBySecret(c.UserContext(), secret)
+		k, err := keys.lookup(c.UserContext(), secret)
 		if errors.Is(err, store.ErrNotFound) {
 			return invalidKey()
 		}

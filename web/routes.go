@@ -44,7 +44,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", handlers.OpenAPI)
-	v1.Use(apiKeyAuth(deps.Store), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
+	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
 	v1.Post("/payments", api.CreatePayment)
 	v1.Get("/payments", api.ListPayments)
 	v1.Get("/payments/:ref", api.GetPayment)

@@ -22,16 +22,19 @@ type config struct {
 	PSPToken                    string
 	WebhookAllowPrivateNetworks bool
 	LogLevel                    slog.Level
-	RateLimitLive               int
-	RateLimitTest               int
-	PixKey                      string
-	PixCity                     string
-	ExpiryInterval              time.Duration
-	ShutdownTimeout             time.Duration
-	AttemptRetention            time.Duration
-	DispatcherWorkers           int
-	DispatcherPerWebhook        int
-	DispatcherLease             time.Duration
+	// DebugAddr, when set, serves net/http/pprof there (keep it on loopback).
+	DebugAddr            string
+	RateLimitLive        int
+	RateLimitTest        int
+	APIKeyCacheTTL       time.Duration
+	PixKey               string
+	PixCity              string
+	ExpiryInterval       time.Duration
+	ShutdownTimeout      time.Duration
+	AttemptRetention     time.Duration
+	DispatcherWorkers    int
+	DispatcherPerWebhook int
+	DispatcherLease      time.Duration
 }
 
 // devPixKey is an EVP-shaped placeholder so local runs produce valid BR
@@ -46,6 +49,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ListenAddr:  orDefault(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
 		RedisURL:    getenv("REDIS_URL"),
 		PSPToken:    getenv("PSP_TOKEN"),
+		DebugAddr:   getenv("DEBUG_ADDR"),
 		PixKey:      orDefault(getenv("PIX_KEY"), devPixKey),
 		PixCity:     orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
 	}
@@ -96,6 +100,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"SHUTDOWN_TIMEOUT", 20 * time.Second, &cfg.ShutdownTimeout},
 		{"ATTEMPT_RETENTION", 30 * 24 * time.Hour, &cfg.AttemptRetention},
 		{"DISPATCHER_LEASE", 60 * time.Second, &cfg.DispatcherLease},
+		{"API_KEY_CACHE_TTL", 2 * time.Second, &cfg.APIKeyCacheTTL},
 	}
 	for _, d := range durations {
 		if *d.dst, err = parseDuration(getenv, d.name, d.def); err != nil {

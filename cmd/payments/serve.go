@@ -41,6 +41,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 		log.Warn("PIX_KEY is not set: BR Codes carry a placeholder key; set PIX_KEY in production")
 	}
 
+	if cfg.DebugAddr != "" {
+		go servePprof(cfg.DebugAddr, log)
+	}
 	db, applied, err := openMigrated(ctx, cfg, cfg.DBMaxConns)
 	if err != nil {
 		return err
@@ -90,6 +93,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 		BaseURL:              cfg.BaseURL,
 		RateLimitLive:        cfg.RateLimitLive,
 		RateLimitTest:        cfg.RateLimitTest,
+		APIKeyCacheTTL:       cfg.APIKeyCacheTTL,
 		Pix:                  handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
 		PSPToken:             cfg.PSPToken,

@@ -75,6 +75,12 @@ func WithRateLimits(live, test int) Option {
 	return func(o *Options) { o.Config.RateLimitLive, o.Config.RateLimitTest = live, test }
 }
 
+// WithAPIKeyCache trusts looked-up API keys for ttl (0, the default, looks
+// up every request).
+func WithAPIKeyCache(ttl time.Duration) Option {
+	return func(o *Options) { o.Config.APIKeyCacheTTL = ttl }
+}
+
 // WithRedis backs the rate limiter with the test Redis.
 func WithRedis(t testing.TB) Option {
 	client := Redis(t)

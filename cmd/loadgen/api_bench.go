@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"payments/pix"
+	"payments/store"
+)
+
+// apiClient calls the service with the benchmark's test key.
+type apiClient struct {
+	base, key string
+	http      *http.Client
+}
+
+func newAPIClient(base, key string) *apiClient {
+	return &apiClient{base: base, key: key, http: &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}}
+}
+
+func (a *apiClient) do(method, path string, body []byte, want int) ([]byte, error) {
+	req, err := http.NewRequest(method, a.base+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+a.key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := a.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	out, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != want {
+		return nil, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, out)
+	}
+	return out, nil
+}
+
+var createBody = []byte(`{"amount_cents": 1990, "description": "Camiseta", "metadata": {"order": "bench"}}`)
+
+// benchCreate measures POST /api/v1/payments and returns the ids it made.
+func benchCreate(api *apiClient, c int, d time.Duration) (result, []string) {
+	var mu sync.Mutex
+	var ids []string
+	r := closedLoop(c, d, func(int, int) error {
+		out, err := api.do("POST", "/api/v1/payments", createBody, http.StatusCreated)
+		if err != nil {
+			return err
+		}
+		var p struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(out, &p); err != nil {
+			return err
+		}
+		mu.Lock()
+		ids = append(ids, p.ID)
+		mu.Unlock()
+		return nil
+	})
+	return r, ids
+}
+
+// benchCreateSQL is the ceiling for create: the same two inserts (the
+// payment, its payment.created event) in one transaction, straight over SQL.
+func benchCreateSQL(ctx context.Context, pool *pgxpool.Pool, accountID string, snapshot []byte, c int, d time.Duration) result {
+	return closedLoop(c, d, func(int, int) error {
+		now := time.Now().UTC()
+		id := store.NewPaymentID(now)
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
+		_, err = tx.Exec(ctx, `INSERT INTO payments (id, account_id, livemode, status, amount_cents, currency, payment_method,
+			description, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url, created_at, updated_at, expires_at)
+			VALUES ($1, $2, false, 'pending', 1990, 'BRL', 'pix', 'Camiseta', '{"order":"bench"}', $3, 20, $4, $5, $6, $7, $7, $8)`,
+			id, accountID, pix.NewTxID(), "00020126580014br.gov.bcb.pix", "http://x/qr.png", "http://x/pay", now, now.Add(24*time.Hour))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
+			VALUES ($1, $2, false, 'payment.created', $3, $4, $5)`,
+			store.NewID(store.PrefixEvent), accountID, id.String(), string(snapshot), now)
+		if err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	})
+}
+
+// benchGet measures GET /api/v1/payments/{id} over ids.
+func benchGet(api *apiClient, ids []string, c int, d time.Duration) result {
+	return closedLoop(c, d, func(w, i int) error {
+		_, err := api.do("GET", "/api/v1/payments/"+ids[(w*7919+i)%len(ids)], nil, http.StatusOK)
+		return err
+	})
+}
+
+// benchGetSQL is the ceiling for get: one single-row SELECT by primary key.
+func benchGetSQL(ctx context.Context, pool *pgxpool.Pool, ids []string, c int, d time.Duration) result {
+	return closedLoop(c, d, func(w, i int) error {
+		rows, err := pool.Query(ctx, `SELECT * FROM payments WHERE id = $1`, ids[(w*7919+i)%len(ids)])
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		n := 0
+		for rows.Next() {
+			if _, err := rows.Values(); err != nil {
+				return err
+			}
+			n++
+		}
+		if n != 1 {
+			return fmt.Errorf("found %d rows", n)
+		}
+		return rows.Err()
+	})
+}

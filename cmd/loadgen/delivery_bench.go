@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"payments/store"
+)
+
+// receiver is a local webhook endpoint that timestamps each event's arrival.
+type receiver struct {
+	url      string
+	received atomic.Int64
+	mu       sync.Mutex
+	seen     map[string]bool
+	latency  *recorder // arrival minus the event's created_at
+	last     atomic.Int64
+}
+
+func startReceiver() (*receiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &receiver{url: "http://" + ln.Addr().String() + "/hooks", seen: map[string]bool{}, latency: &recorder{}}
+	srv := &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return r, nil
+}
+
+func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
+	body, err := io.ReadAll(req.Body)
+	now := time.Now()
+	if err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	var env struct {
+		ID        string `json:"id"`
+		CreatedAt string `json:"created_at"`
+	}
+	if json.Unmarshal(body, &env) == nil && env.ID != "" {
+		r.mu.Lock()
+		dup := r.seen[env.ID]
+		r.seen[env.ID] = true
+		r.mu.Unlock()
+		if !dup {
+			if at, err := time.Parse(store.TimeFormat, env.CreatedAt); err == nil {
+				r.latency.add(now.Sub(at), nil)
+			}
+			r.received.Add(1)
+			r.last.Store(now.UnixNano())
+		}
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// reset forgets the latencies measured so far (the count keeps going).
+func (r *receiver) reset() { r.latency = &recorder{} }
+
+func (r *receiver) waitFor(n int64, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for r.received.Load() < n {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("received %d of %d events in %s", r.received.Load(), n, timeout)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil
+}
+
+// benchRawPOST is the delivery ceiling: a plain Go client POSTing a
+// same-sized body to the same receiver, c requests in flight.
+func benchRawPOST(url string, body []byte, c int, d time.Duration) result {
+	client := &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: c}}
+	return closedLoop(c, d, func(int, int) error {
+		res, err := client.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		return res.Body.Close()
+	})
+}
+
+// benchSteady pays pending payments through the API at rate per second for
+// d and measures end to end: the event's created_at (its transaction) to the
+// receiver reading it.
+func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d time.Duration) (result, error) {
+	n := rate * int(d/time.Second)
+	if len(pending) < n {
+		return result{}, fmt.Errorf("need %d pending payments, have %d", n, len(pending))
+	}
+	recv.reset()
+	base := recv.received.Load()
+	start := time.Now()
+	interval := time.Second / time.Duration(rate)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for i := range n {
+		time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
+		wg.Go(func() {
+			if _, err := api.do("POST", "/api/v1/test_helpers/payments/"+pending[i]+"/pay", nil, http.StatusOK); err != nil {
+				failed.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if f := failed.Load(); f > 0 {
+		return result{}, fmt.Errorf("%d pay calls failed", f)
+	}
+	if err := recv.waitFor(base+int64(n), 60*time.Second); err != nil {
+		return result{}, err
+	}
+	r := recv.latency.result(time.Since(start))
+	r.ops = n
+	r.elapsed = time.Duration(recv.last.Load() - start.UnixNano())
+	return r, nil
+}
+
+// benchSaturation queues n payment.paid deliveries to the webhook in one
+// transaction, as the outbox does, and times the dispatcher draining them.
+func benchSaturation(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID, webhookID, paymentID string, snapshot []byte, n int) (result, error) {
+	recv.reset()
+	base := recv.received.Load()
+	tag := store.NewID("b")
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return result{}, err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
+	_, err = tx.Exec(ctx, `
+		WITH ev AS (
+			INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
+			SELECT 'evt_' || $1 || '_' || g, $2, false, 'payment.paid', $3, $4, clock_timestamp()
+			FROM generate_series(1, $5) g
+			RETURNING id, created_at
+		)
+		INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type, status,
+			next_attempt_at, created_at, updated_at)
+		SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), ev.id, $6, $2, false, 'payment.paid', 'pending',
+			ev.created_at, ev.created_at, ev.created_at
+		FROM ev`, tag, accountID, paymentID, string(snapshot), n, webhookID)
+	if err != nil {
+		return result{}, fmt.Errorf("queue backlog: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, store.DeliveriesChannel); err != nil {
+		return result{}, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return result{}, err
+	}
+	start := time.Now() // the backlog and its NOTIFY become visible at this commit
+	if os.Getenv("BENCH_ANALYZE") != "" {
+		_, _ = pool.Exec(ctx, "ANALYZE webhook_deliveries, events")
+	}
+	if err := recv.waitFor(base+int64(n), 5*time.Minute); err != nil {
+		return result{}, err
+	}
+	r := recv.latency.result(time.Since(start))
+	r.ops = n
+	r.elapsed = time.Duration(recv.last.Load() - start.UnixNano())
+	return r, nil
+}

@@ -1,0 +1,194 @@
+// Command loadgen is `make bench`: it starts the payments service on a
+// private PostgreSQL database and measures, in one run, each path beside the
+// ceiling the machine allows for it (the same SQL issued directly, a raw
+// HTTP POST), then prints a Markdown table. See BENCHMARKS.md.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"payments/store"
+)
+
+func main() {
+	adminURL := flag.String("admin-url", os.Getenv("TEST_DATABASE_URL"), "PostgreSQL URL allowed to CREATE DATABASE")
+	binary := flag.String("binary", "bin/payments", "the payments binary to benchmark")
+	phase := flag.Duration("phase", 5*time.Second, "how long each throughput phase runs")
+	backlog := flag.Int("backlog", 20000, "deliveries queued for the saturation phase")
+	profileDir := flag.String("profile", "", "directory for CPU profiles of the service, one per phase")
+	skipAPI := flag.Bool("deliveries-only", false, "skip the create and get phases (pending payments are made for the 200/s phase)")
+	flag.Parse()
+	if *adminURL == "" {
+		log.Fatal("loadgen: set TEST_DATABASE_URL or -admin-url (make bench does)")
+	}
+	var prof *profiler
+	if *profileDir != "" {
+		prof = &profiler{dir: *profileDir, debugAddr: "127.0.0.1:6061"}
+		os.Setenv("DEBUG_ADDR", prof.debugAddr)
+	}
+	if err := run(*adminURL, *binary, *phase, *backlog, prof, *skipAPI); err != nil {
+		log.Fatalf("loadgen: %v", err)
+	}
+}
+
+func run(adminURL, binary string, phase time.Duration, backlog int, prof *profiler, skipAPI bool) error {
+	ctx := context.Background()
+	dbURL, drop, err := createDatabase(ctx, adminURL)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	db, err := store.Open(ctx, dbURL, 4)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := store.Migrate(ctx, db); err != nil {
+		return err
+	}
+	st, err := store.New(db, store.Options{})
+	if err != nil {
+		return err
+	}
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Bench", Email: "bench@example.com", FeeBPS: store.DefaultFeeBPS})
+	if err != nil {
+		return err
+	}
+	_, key, err := st.CreateAPIKey(ctx, acct.ID, false)
+	if err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, dbURL+"&pool_max_conns=32")
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	svc, err := startService(binary, dbURL)
+	if err != nil {
+		return err
+	}
+	rssCtx, stopRSS := context.WithCancel(ctx)
+	defer stopRSS()
+	defer svc.stop()
+	go svc.sampleRSS(rssCtx)
+	api := newAPIClient(svc.baseURL, key)
+	t := &table{}
+	log.Printf("service on %s (pid %d); each phase runs %s", svc.baseURL, svc.cmd.Process.Pid, phase)
+
+	// A payment's frozen JSON: what the ceiling's event row and the backlog carry.
+	first, err := api.do("POST", "/api/v1/payments", createBody, http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	var firstPayment struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(first, &firstPayment); err != nil {
+		return err
+	}
+
+	var ids []string
+	if skipAPI {
+		_, ids = benchCreate(api, 8, phase)
+	}
+	for _, c := range []int{1, 8, 32} {
+		if skipAPI {
+			break
+		}
+		ceiling := benchCreateSQL(ctx, pool, acct.ID, first, c, phase)
+		prof.during(fmt.Sprintf("create-c%d", c), phase)
+		got, made := benchCreate(api, c, phase)
+		ids = append(ids, made...)
+		t.add(fmt.Sprintf("create payment, c=%d", c), got, ceiling, "payment + event INSERTs in one tx over SQL")
+	}
+	for _, c := range []int{8, 32} {
+		if skipAPI {
+			break
+		}
+		ceiling := benchGetSQL(ctx, pool, ids, c, phase)
+		prof.during(fmt.Sprintf("get-c%d", c), phase)
+		got := benchGet(api, ids, c, phase)
+		t.add(fmt.Sprintf("get payment, c=%d", c), got, ceiling, "SELECT * FROM payments WHERE id = $1")
+	}
+
+	recv, err := startReceiver()
+	if err != nil {
+		return err
+	}
+	whBody := fmt.Sprintf(`{"url": %q, "events": ["payment.paid"]}`, recv.url)
+	whOut, err := api.do("POST", "/api/v1/webhooks", []byte(whBody), http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	var wh struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(whOut, &wh); err != nil {
+		return err
+	}
+	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
+		string(first) + `},"source":"service"}`)
+	rawCeiling := benchRawPOST(recv.url, envelope, 8, phase)
+	prof.during("steady", 2*phase)
+	steady, err := benchSteady(api, recv, ids, 200, 2*phase)
+	if err != nil {
+		return err
+	}
+	t.add("webhook e2e at 200 events/s", steady, result{}, "")
+	prof.during("saturation", phase)
+	sat, err := benchSaturation(ctx, pool, recv, acct.ID, wh.ID, firstPayment.ID, first, backlog)
+	if err != nil {
+		return err
+	}
+	t.add(fmt.Sprintf("webhook deliveries, %d queued", backlog), sat, rawCeiling, "raw Go POST to the same receiver, 8 in flight (the per-webhook cap)")
+
+	stopRSS()
+	svc.stop()
+	fmt.Print(t.markdown(svc.peakRSS.Load()))
+	return nil
+}
+
+// createDatabase makes a fresh database for the run and returns its URL and
+// a function that drops it.
+func createDatabase(ctx context.Context, adminURL string) (string, func(), error) {
+	admin, err := pgxpool.New(ctx, adminURL)
+	if err != nil {
+		return "", nil, err
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "bench_" + hex.EncodeToString(b)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		admin.Close()
+		return "", nil, err
+	}
+	u.Path = "/" + name
+	drop := func() {
+		_, _ = admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		admin.Close()
+	}
+	dsn := u.String()
+	if !strings.Contains(dsn, "?") {
+		dsn += "?sslmode=disable"
+	}
+	return dsn, drop, nil
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// profiler captures the service's CPU profile during chosen phases when
+// -profile names a directory (the service then serves pprof on debugAddr).
+type profiler struct {
+	dir, debugAddr string
+}
+
+// during profiles the next d seconds into dir/name.pprof in the background.
+func (p *profiler) during(name string, d time.Duration) {
+	if p == nil || p.dir == "" {
+		return
+	}
+	go func() {
+		url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.debugAddr, max(int(d/time.Second), 1))
+		res, err := http.Get(url)
+		if err != nil {
+			log.Printf("profile %s: %v", name, err)
+			return
+		}
+		defer res.Body.Close()
+		f, err := os.Create(filepath.Join(p.dir, name+".pprof"))
+		if err != nil {
+			log.Printf("profile %s: %v", name, err)
+			return
+		}
+		defer f.Close()
+		_, _ = io.Copy(f, res.Body)
+	}()
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// table collects the run's lines and renders them as Markdown.
+type table struct {
+	rows []string
+}
+
+func (t *table) add(name string, got, ceiling result, ceilingWhat string) {
+	ceilingCol, ratio := "", ""
+	if ceiling.ops > 0 {
+		ceilingCol = fmt.Sprintf("%.0f/s (p50 %s, p99 %s)", ceiling.perSecond(), ms(ceiling.p50), ms(ceiling.p99))
+		ratio = fmt.Sprintf("%.2f", got.perSecond()/ceiling.perSecond())
+	}
+	errs := ""
+	if got.errs > 0 {
+		errs = fmt.Sprintf(" (%d errors)", got.errs)
+	}
+	t.rows = append(t.rows, fmt.Sprintf("| %s | %.0f/s%s | %s | %s | %s | %s | %s |",
+		name, got.perSecond(), errs, ms(got.p50), ms(got.p99), ceilingCol, ratio, ceilingWhat))
+}
+
+func (t *table) markdown(peakRSS int64) string {
+	var b strings.Builder
+	b.WriteString("| measure | service | p50 | p99 | ceiling | ratio | ceiling is |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range t.rows {
+		b.WriteString(r + "\n")
+	}
+	fmt.Fprintf(&b, "\nPeak RSS of the service: %.1f MB\n", float64(peakRSS)/(1<<20))
+	return b.String()
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
