@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -169,28 +170,43 @@ func (s *Store) FinishDelivery(ctx context.Context, d *Delivery, token string, o
 func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	attempt *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
+	if out.Status == DeliverySucceeded && d.Webhook != nil && d.Webhook.FailingSince == nil &&
+		d.Webhook.FailuresSince == 0 && out.DisableReason == "" {
+		return s.finishSucceeded(ctx, d, token, out, attempt, next)
+	}
+	reqHeaders, err := jsonOrNil(attempt.RequestHeaders)
+	if err != nil {
+		return false, nil, err
+	}
+	respHeaders, err := jsonOrNil(attempt.ResponseHeaders)
+	if err != nil {
+		return false, nil, err
+	}
 	var held bool
-	var nextIDs []string
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := relaxCommit(ctx, tx); err != nil {
+	var nextID string
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
+		tx := btx.Tx
+		if err := relaxCommit(ctx, btx); err != nil {
 			return err
 		}
-		if _, err := tx.NewInsert().Model(attempt).Exec(ctx); err != nil {
+		a := attempt
+		_, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
+			attempt, request_url, request_headers, request_body, response_status, response_headers, response_body,
+			duration_ms, error_class, error_message, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+			prepared(a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders,
+				a.RequestBody, a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage,
+				a.CreatedAt)...)
+		if err != nil {
 			return fmt.Errorf("store: record attempt: %w", err)
 		}
 		now := attempt.CreatedAt
-		q := tx.NewUpdate().Model((*Delivery)(nil)).
-			Set("status = ?", out.Status).
-			Set("next_attempt_at = ?", out.NextAttemptAt).
-			Set("lease_token = NULL, lease_expires_at = NULL").
-			Set("last_status_code = ?", out.StatusCode).
-			Set("last_error = ?", out.Error).
-			Set("updated_at = ?", now).
-			Where("id = ? AND lease_token = ?", d.ID, token)
-		if out.Status != DeliveryPending {
-			q = q.Set("completed_at = ?", now)
-		}
-		res, err := q.Exec(ctx)
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries
+			SET status = $1::text, next_attempt_at = $2, lease_token = NULL, lease_expires_at = NULL,
+				last_status_code = $3, last_error = $4, updated_at = $5,
+				completed_at = CASE WHEN $1::text <> 'pending' THEN $5::timestamptz ELSE completed_at END
+			WHERE id = $6 AND lease_token = $7`,
+			prepared(out.Status, out.NextAttemptAt, out.StatusCode, out.Error, now, d.ID, token)...)
 		if err != nil {
 			return fmt.Errorf("store: finish delivery: %w", err)
 		}
@@ -203,37 +219,75 @@ func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token strin
 		// nothing about its health: skip the statement.
 		healthy := out.Success && d.Webhook != nil && d.Webhook.FailingSince == nil && d.Webhook.FailuresSince == 0
 		if !healthy {
-			if err := s.applyWebhookHealth(ctx, tx, d.WebhookID, now, out); err != nil {
+			if err := s.applyWebhookHealth(ctx, btx, d.WebhookID, now, out); err != nil {
 				return err
 			}
 		}
 		if next == nil || out.DisableReason != "" {
 			return nil
 		}
-		return tx.NewRaw(`
+		rows, err := tx.QueryContext(ctx, `
 			UPDATE webhook_deliveries d
-			SET lease_token = ?0, lease_expires_at = ?1, attempts = d.attempts + 1, updated_at = ?2
+			SET lease_token = $1, lease_expires_at = $2, attempts = d.attempts + 1, updated_at = $3
 			WHERE d.id = (
 				SELECT n.id FROM webhook_deliveries n
-				WHERE n.webhook_id = ?3 AND n.status = 'pending' AND n.next_attempt_at <= ?2
-					AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= ?2)
-					AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = ?3 AND w.enabled)
+				WHERE n.webhook_id = $4 AND n.status = 'pending' AND n.next_attempt_at <= $3
+					AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= $3)
+					AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $4 AND w.enabled)
 				ORDER BY n.next_attempt_at, n.id
 				LIMIT 1
 				FOR UPDATE SKIP LOCKED
 			)
 			RETURNING d.id`,
-			next.Token, next.Now.Add(next.Lease), next.Now, d.WebhookID).Scan(ctx, &nextIDs)
+			prepared(next.Token, next.Now.Add(next.Lease), next.Now, d.WebhookID)...)
+		if err != nil {
+			return fmt.Errorf("store: lease next delivery: %w", err)
+		}
+		defer rows.Close()
+		if rows.Next() {
+			if err := rows.Scan(&nextID); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
 	})
-	if err != nil || len(nextIDs) == 0 {
+	if err != nil || nextID == "" {
 		return held, nil, err
 	}
-	claimed, err := s.loadClaimed(ctx, nextIDs)
-	if err != nil || len(claimed) == 0 {
+	following, err := s.claimedDelivery(ctx, nextID)
+	if err != nil {
 		// The lease runs out and the delivery is claimed again: nothing is lost.
 		return held, nil, err
 	}
-	return held, &claimed[0], nil
+	return held, following, nil
+}
+
+// claimedDelivery reads one leased delivery with its webhook and event
+// through prepared statements (the chained path's hot read).
+func (s *Store) claimedDelivery(ctx context.Context, id string) (*Delivery, error) {
+	d := &Delivery{Webhook: new(Webhook), Event: new(Event)}
+	if err := s.queryInto(ctx, s.db.DB, d, `SELECT * FROM webhook_deliveries WHERE id = $1`, id); err != nil {
+		return nil, fmt.Errorf("store: claimed delivery: %w", translate(err))
+	}
+	if err := s.queryInto(ctx, s.db.DB, d.Webhook, `SELECT * FROM webhooks WHERE id = $1`, d.WebhookID); err != nil {
+		return nil, fmt.Errorf("store: claimed delivery's webhook: %w", translate(err))
+	}
+	if err := s.queryInto(ctx, s.db.DB, d.Event, `SELECT * FROM events WHERE id = $1`, d.EventID); err != nil {
+		return nil, fmt.Errorf("store: claimed delivery's event: %w", translate(err))
+	}
+	return d, nil
+}
+
+// jsonOrNil renders v as JSON text for a jsonb parameter, or nil (NULL) for a nil map.
+func jsonOrNil[M ~map[string]V, V any](v M) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("store: encode json: %w", err)
+	}
+	return string(b), nil
 }
 
 // relaxCommit lets tx commit without waiting for its WAL flush. Only the

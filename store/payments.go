@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -84,25 +85,74 @@ func (e *InvalidTransitionError) Error() string {
 
 func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
 
-// CreatePayment inserts a fully built pending payment and its payment.created
-// event in one transaction. A taken external_id is a ConflictError.
+// CreatePayment inserts a fully built pending payment, its payment.created
+// event and the event's deliveries atomically (one statement). A taken
+// external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	if p.Metadata == nil {
 		p.Metadata = map[string]string{}
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(p).Exec(ctx); err != nil {
+	metadata, err := json.Marshal(p.Metadata)
+	if err != nil {
+		return fmt.Errorf("store: encode metadata: %w", err)
+	}
+	var customer any
+	if p.Customer != nil {
+		b, err := json.Marshal(p.Customer)
+		if err != nil {
+			return fmt.Errorf("store: encode customer: %w", err)
+		}
+		customer = string(b)
+	}
+	snapshot, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("store: snapshot payment: %w", err)
+	}
+	args := []any{p.ID, p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
+		p.Description, p.ExternalID, customer, string(metadata), p.CorrelationID, p.FeeCents, p.BRCode,
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt}
+	args = append(args, eventArgs(NewID(PrefixEvent), p.AccountID, p.Livemode, EventPaymentCreated, p.ID.String(), snapshot, p.UpdatedAt)...)
+	// The API's hottest write: the payment, its payment.created event and the
+	// event's deliveries in one prepared statement, so one round trip and,
+	// outside a request's idempotency transaction, one implicit transaction.
+	insert := func(r sqlRunner) error {
+		_, err := r.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
+		if err != nil {
 			return fmt.Errorf("store: create payment: %w", translate(err))
 		}
-		return s.recordPaymentEvent(ctx, tx, EventPaymentCreated, p)
-	})
+		return nil
+	}
+	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
+		// In a request's idempotency transaction, a savepoint keeps a
+		// refusal (a taken external_id) from aborting the whole transaction.
+		return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error { return insert(tx.Tx) })
+	}
+	return insert(s.db.DB)
 }
+
+var createPaymentSQL = `WITH payment AS (
+			INSERT INTO payments (id, account_id, livemode, status, amount_cents,
+				currency, payment_method, description, external_id, customer, metadata, correlation_id, fee_cents,
+				br_code, qr_code_url, checkout_url, created_at, updated_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+			RETURNING id
+		), ` + eventCTEs(20, "payment") + notifySelect
 
 // Payment finds a payment by ref: a UUID equal to a payment's id wins,
 // otherwise ref is taken as an external_id. Other scopes' payments are ErrNotFound.
 func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
 	p := new(Payment)
-	if err := paymentByRef(s.idb(ctx), p, scope, ref).Scan(ctx); err != nil {
+	var err error
+	// The API's hottest read: prepared statements (see prepared.go).
+	if id, ok := ParsePaymentID(ref); ok {
+		err = s.queryInto(ctx, s.runner(ctx), p, `SELECT * FROM payments
+			WHERE account_id = $1 AND livemode = $2 AND (id = $3 OR external_id = $4)
+			ORDER BY id = $3 DESC LIMIT 1`, scope.AccountID, scope.Livemode, id, ref)
+	} else {
+		err = s.queryInto(ctx, s.runner(ctx), p, `SELECT * FROM payments
+			WHERE account_id = $1 AND livemode = $2 AND external_id = $3`, scope.AccountID, scope.Livemode, ref)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("store: payment: %w", translate(err))
 	}
 	return p, nil

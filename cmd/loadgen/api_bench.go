@@ -5,48 +5,49 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/valyala/fasthttp"
 
 	"payments/pix"
 	"payments/store"
 )
 
-// apiClient calls the service with the benchmark's test key.
+// apiClient calls the service with the benchmark's test key. It uses
+// fasthttp's client, whose lower cost per request leaves more of the
+// machine's two cores to the service and PostgreSQL being measured.
 type apiClient struct {
 	base, key string
-	http      *http.Client
+	http      *fasthttp.Client
 }
 
 func newAPIClient(base, key string) *apiClient {
-	return &apiClient{base: base, key: key, http: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}}
+	return &apiClient{base: base, key: key, http: &fasthttp.Client{
+		MaxConnsPerHost: 256, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second,
+	}}
 }
 
 func (a *apiClient) do(method, path string, body []byte, want int) ([]byte, error) {
-	req, err := http.NewRequest(method, a.base+path, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
+	req := fasthttp.AcquireRequest()
+	res := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+	req.SetRequestURI(a.base + path)
+	req.Header.SetMethod(method)
 	req.Header.Set("Authorization", "Bearer "+a.key)
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.SetContentType("application/json")
+		req.SetBody(body)
 	}
-	res, err := a.http.Do(req)
-	if err != nil {
+	if err := a.http.Do(req, res); err != nil {
 		return nil, err
 	}
-	defer res.Body.Close()
-	out, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, err
-	}
-	if res.StatusCode != want {
-		return nil, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, out)
+	out := bytes.Clone(res.Body())
+	if res.StatusCode() != want {
+		return nil, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode(), out)
 	}
 	return out, nil
 }

@@ -183,7 +183,11 @@ func createDatabase(ctx context.Context, adminURL string) (string, func(), error
 	}
 	u.Path = "/" + name
 	drop := func() {
-		_, _ = admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		if os.Getenv("BENCH_KEEP") == "" {
+			_, _ = admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		} else {
+			log.Printf("kept database %s", name)
+		}
 		admin.Close()
 	}
 	dsn := u.String()

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// finishAndLeaseSQL is the dispatcher's common case in one statement, so one
+// round trip and one implicit transaction: record the attempt, mark the
+// delivery succeeded while our lease holds, and (when chaining) lease the
+// webhook's next due delivery. The CTEs share one snapshot, so the finished
+// row still looks leased to the next-lease subquery and is never picked
+// twice. synchronous_commit is relaxed for this transaction only, for the
+// reason relaxCommit gives.
+const finishAndLeaseSQL = `
+	WITH relax AS (
+		SELECT set_config('synchronous_commit', 'off', true)
+	), attempt AS (
+		INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, request_url,
+			request_headers, request_body, response_status, response_headers, response_body, duration_ms,
+			error_class, error_message, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+	), finished AS (
+		UPDATE webhook_deliveries
+		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = $17,
+			last_error = NULL, updated_at = $16, completed_at = $16
+		WHERE id = $2 AND lease_token = $18
+		RETURNING id
+	), leased AS (
+		UPDATE webhook_deliveries d
+		SET lease_token = $19, lease_expires_at = $20, attempts = d.attempts + 1, updated_at = $16
+		WHERE $21::boolean AND EXISTS (SELECT 1 FROM finished) AND d.id = (
+			SELECT n.id FROM webhook_deliveries n
+			WHERE n.webhook_id = $3 AND n.status = 'pending' AND n.next_attempt_at <= $16
+				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= $16)
+				AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $3 AND w.enabled)
+			ORDER BY n.next_attempt_at, n.id
+			LIMIT 1
+			FOR UPDATE SKIP LOCKED
+		)
+		RETURNING d.id, d.event_id, d.attempts
+	)
+	SELECT (SELECT count(*) FROM finished), (SELECT count(*) FROM relax),
+		leased.id, leased.event_id, leased.attempts, (SELECT updated_at FROM webhooks WHERE id = $3),
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
+	FROM (SELECT 1) one LEFT JOIN leased ON true LEFT JOIN events e ON e.id = leased.event_id`
+
+// finishSucceeded is FinishAndClaimNext's fast path for a success at a
+// webhook that was not failing: one prepared statement, which also returns
+// the next delivery's event (its webhook is read again only if it changed).
+func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
+	a *DeliveryAttempt, next *ClaimParams,
+) (bool, *Delivery, error) {
+	reqHeaders, err := jsonOrNil(a.RequestHeaders)
+	if err != nil {
+		return false, nil, err
+	}
+	respHeaders, err := jsonOrNil(a.ResponseHeaders)
+	if err != nil {
+		return false, nil, err
+	}
+	chain, nextToken, nextExpiry := next != nil, "", time.Time{}
+	if chain {
+		nextToken, nextExpiry = next.Token, next.Now.Add(next.Lease)
+	}
+	var (
+		held, relaxed    int
+		nextID, eventID  *string
+		attempts         *int
+		webhookUpdatedAt *time.Time
+		ev               struct {
+			accountID, eventType, objectID, data *string
+			livemode                             *bool
+			createdAt                            *time.Time
+		}
+	)
+	err = s.db.DB.QueryRowContext(ctx, finishAndLeaseSQL, prepared(
+		a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders, a.RequestBody,
+		a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage, a.CreatedAt,
+		out.StatusCode, token, nextToken, nextExpiry, chain)...).
+		Scan(&held, &relaxed, &nextID, &eventID, &attempts, &webhookUpdatedAt,
+			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt)
+	if err != nil {
+		return false, nil, fmt.Errorf("store: finish delivery: %w", err)
+	}
+	if held == 0 || nextID == nil || ev.data == nil {
+		return held == 1, nil, nil
+	}
+	following := &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts,
+		Webhook: d.Webhook, Event: &Event{
+			ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
+			ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,
+		}}
+	if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
+		following.Webhook = new(Webhook)
+		if err := s.queryInto(ctx, s.db.DB, following.Webhook, `SELECT * FROM webhooks WHERE id = $1`, d.WebhookID); err != nil {
+			return true, nil, fmt.Errorf("store: leased delivery's webhook: %w", err)
+		}
+	}
+	return true, following, nil
+}
