@@ -6,6 +6,7 @@ package dispatcher
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"payments/store"
@@ -42,20 +43,34 @@ type envelopeV1 struct {
 }
 
 // Envelope renders the event as the body a webhook of apiVersion receives.
-// The object is the snapshot frozen when the event happened.
+// The object is the snapshot frozen when the event happened, already compact
+// JSON, copied as is: the bytes equal json.Marshal of envelopeV2/envelopeV1
+// (the golden tests hold both to that) without re-scanning the object on
+// every attempt.
 func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 	created := e.CreatedAt.UTC().Truncate(time.Millisecond)
+	quote := func(b []byte, s string) []byte {
+		q, _ := json.Marshal(s) // a string always marshals
+		return append(b, q...)
+	}
+	b := make([]byte, 0, len(e.Data)+256)
 	switch apiVersion {
 	case "v2":
-		return json.Marshal(envelopeV2{
-			ID: e.ID, Type: e.Type, APIVersion: "v2", Created: created.Unix(), CreatedAt: store.FormatTime(created),
-			Livemode: e.Livemode, Data: envelopeData{Object: e.Data}, Source: Source,
-		})
+		b = quote(append(b, `{"id":`...), e.ID)
+		b = quote(append(b, `,"type":`...), e.Type)
+		b = append(b, `,"api_version":"v2","created":`...)
+		b = strconv.AppendInt(b, created.Unix(), 10)
+		b = quote(append(b, `,"created_at":`...), store.FormatTime(created))
+		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
+		b = append(append(append(b, `,"data":{"object":`...), e.Data...), `},"source":"`+Source+`"}`...)
+		return b, nil
 	case "v1":
-		return json.Marshal(envelopeV1{
-			Event: e.Type, EventID: e.ID, CreatedAt: store.FormatTime(created), Livemode: e.Livemode,
-			Data: e.Data, Source: Source, APIVersion: "v1",
-		})
+		b = quote(append(b, `{"event":`...), e.Type)
+		b = quote(append(b, `,"event_id":`...), e.ID)
+		b = quote(append(b, `,"created_at":`...), store.FormatTime(created))
+		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
+		b = append(append(append(b, `,"data":`...), e.Data...), `,"source":"`+Source+`","api_version":"v1"}`...)
+		return b, nil
 	}
 	return nil, fmt.Errorf("dispatcher: unknown api_version %q", apiVersion)
 }

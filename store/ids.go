@@ -3,7 +3,7 @@ package store
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"math/big"
+	"math/bits"
 	"time"
 
 	"github.com/google/uuid"
@@ -60,13 +60,15 @@ func uuidV7At(t time.Time) uuid.UUID {
 }
 
 func encodeBase62(b [16]byte) string {
-	n := new(big.Int).SetBytes(b[:])
-	base := big.NewInt(62)
-	mod := new(big.Int)
-	out := make([]byte, 22) // 62^22 > 2^128, so 22 digits always suffice
+	// The 128-bit number as two 64-bit halves, divided by 62 once per digit
+	// (62^22 > 2^128, so 22 digits always suffice).
+	hi, lo := binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+	var out [22]byte
 	for i := 21; i >= 0; i-- {
-		n.DivMod(n, base, mod)
-		out[i] = base62Alphabet[mod.Int64()]
+		var r uint64
+		hi, r = bits.Div64(0, hi, 62)
+		lo, r = bits.Div64(r, lo, 62)
+		out[i] = base62Alphabet[r]
 	}
-	return string(out)
+	return string(out[:])
 }

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -55,6 +56,7 @@ func New(cfg Config, deps Deps) *fiber.App {
 		IdleTimeout:           orDefault(cfg.IdleTimeout, 120*time.Second),
 		ErrorHandler:          errorHandler(deps.Log),
 		DisableStartupMessage: true,
+		JSONEncoder:           encodeJSON,
 		CaseSensitive:         true,
 		StrictRouting:         false,
 		// Fiber would otherwise trust X-Forwarded-For from anyone.
@@ -69,4 +71,14 @@ func orDefault(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// encodeJSON is Fiber's JSON encoder. A value with its own MarshalJSON (every
+// API object) is rendered by it directly: json.Marshal would call it and then
+// re-scan and compact its output, a second pass over every response.
+func encodeJSON(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(v)
 }
