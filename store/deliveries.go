@@ -170,8 +170,7 @@ func (s *Store) FinishDelivery(ctx context.Context, d *Delivery, token string, o
 func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	attempt *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
-	if out.Status == DeliverySucceeded && d.Webhook != nil && d.Webhook.FailingSince == nil &&
-		d.Webhook.FailuresSince == 0 && out.DisableReason == "" {
+	if out.Success && out.Status == DeliverySucceeded && out.DisableReason == "" {
 		return s.finishSucceeded(ctx, d, token, out, attempt, next)
 	}
 	reqHeaders, err := jsonOrNil(attempt.RequestHeaders)
@@ -215,13 +214,8 @@ func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token strin
 		if !held {
 			return nil
 		}
-		// A success for a webhook that was not failing (as claimed) changes
-		// nothing about its health: skip the statement.
-		healthy := out.Success && d.Webhook != nil && d.Webhook.FailingSince == nil && d.Webhook.FailuresSince == 0
-		if !healthy {
-			if err := s.applyWebhookHealth(ctx, btx, d.WebhookID, now, out); err != nil {
-				return err
-			}
+		if err := s.applyWebhookHealth(ctx, btx, d.WebhookID, now, out); err != nil {
+			return err
 		}
 		if next == nil || out.DisableReason != "" {
 			return nil

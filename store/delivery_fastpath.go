@@ -9,11 +9,11 @@ import (
 
 // finishAndLeaseSQL is the dispatcher's common case in one statement, so one
 // round trip and one implicit transaction: record the attempt, mark the
-// delivery succeeded while our lease holds, and (when chaining) lease the
-// webhook's next due delivery. The CTEs share one snapshot, so the finished
-// row still looks leased to the next-lease subquery and is never picked
-// twice. synchronous_commit is relaxed for this transaction only, for the
-// reason relaxCommit gives.
+// delivery succeeded while our lease holds, end the webhook's failure streak,
+// and (when chaining) lease the webhook's next due delivery. The CTEs share
+// one snapshot, so the finished row still looks leased to the next-lease
+// subquery and is never picked twice. synchronous_commit is relaxed for this
+// transaction only, for the reason relaxCommit gives.
 const finishAndLeaseSQL = `
 	WITH relax AS (
 		SELECT set_config('synchronous_commit', 'off', true)
@@ -28,6 +28,11 @@ const finishAndLeaseSQL = `
 			last_error = NULL, updated_at = $16, completed_at = $16
 		WHERE id = $2 AND lease_token = $18
 		RETURNING id
+	), healed AS (
+		-- A success ends a failure streak; a webhook that was not failing is
+		-- not written (nor locked) at all.
+		UPDATE webhooks SET failing_since = NULL, failures_since = 0
+		WHERE id = $3 AND EXISTS (SELECT 1 FROM finished) AND (failing_since IS NOT NULL OR failures_since <> 0)
 	), leased AS (
 		UPDATE webhook_deliveries d
 		SET lease_token = $19, lease_expires_at = $20, attempts = d.attempts + 1, updated_at = $16
@@ -47,9 +52,10 @@ const finishAndLeaseSQL = `
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
 	FROM (SELECT 1) one LEFT JOIN leased ON true LEFT JOIN events e ON e.id = leased.event_id`
 
-// finishSucceeded is FinishAndClaimNext's fast path for a success at a
-// webhook that was not failing: one prepared statement, which also returns
-// the next delivery's event (its webhook is read again only if it changed).
+// finishSucceeded is FinishAndClaimNext's path for a success: one prepared
+// statement, which also ends the webhook's failure streak if it had one and
+// returns the next delivery's event (its webhook is read again only if it
+// changed).
 func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	a *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
