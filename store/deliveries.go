@@ -152,51 +152,64 @@ type DeliveryOutcome struct {
 	AutoDisableFailures int
 }
 
-// FinishDelivery records the attempt and applies the outcome, all in one
-// transaction. The delivery changes only while token still holds its lease
-// (a lease that expired mid-attempt was claimed again by someone else); the
-// attempt is recorded either way, because the request was sent. It reports
-// whether the lease still held.
-func (s *Store) FinishDelivery(ctx context.Context, d *Delivery, token string, out DeliveryOutcome, attempt *DeliveryAttempt) (bool, error) {
-	held, _, err := s.FinishAndClaimNext(ctx, d, token, out, attempt, nil)
-	return held, err
-}
-
-// FinishAndClaimNext is FinishDelivery that, when next is set and the lease
-// held, leases the same webhook's earliest due delivery in the same
-// transaction and returns it (nil when none is due). The webhook's leases
-// stay as many as before, so its in-flight cap holds, and a busy webhook's
-// queue flows without a round through the claim query per delivery.
+// FinishAndClaimNext records the attempt and applies the outcome atomically.
+// The delivery changes only while token still holds its lease (a lease that
+// expired mid-attempt was claimed again by someone else); the attempt is
+// recorded either way, because the request was sent. It reports whether the
+// lease still held.
+//
+// After a success, when next is set, it also leases the same webhook's
+// earliest due delivery and returns it (nil when none is due): the webhook's
+// leases stay as many as before, so its in-flight cap holds, and a busy
+// webhook's queue flows without a round through the claim query per
+// delivery. After anything else the worker goes back to the pool, so a
+// failing receiver gets no more attempts than its claims give it.
 func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	attempt *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
 	if out.Success && out.Status == DeliverySucceeded && out.DisableReason == "" {
 		return s.finishSucceeded(ctx, d, token, out, attempt, next)
 	}
-	reqHeaders, err := jsonOrNil(attempt.RequestHeaders)
+	held, err := s.finishUnsuccessful(ctx, d, token, out, attempt)
+	return held, nil, err
+}
+
+// insertAttemptSQL records an attempt; attemptArgs gives its parameters.
+const insertAttemptSQL = `INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
+			attempt, request_url, request_headers, request_body, response_status, response_headers, response_body,
+			duration_ms, error_class, error_message, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+
+func attemptArgs(a *DeliveryAttempt) ([]any, error) {
+	reqHeaders, err := jsonOrNil(a.RequestHeaders)
 	if err != nil {
-		return false, nil, err
+		return nil, err
 	}
-	respHeaders, err := jsonOrNil(attempt.ResponseHeaders)
+	respHeaders, err := jsonOrNil(a.ResponseHeaders)
 	if err != nil {
-		return false, nil, err
+		return nil, err
+	}
+	return []any{a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders,
+		a.RequestBody, a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage,
+		a.CreatedAt}, nil
+}
+
+// finishUnsuccessful is FinishAndClaimNext for a retry, a failure or a
+// disable: the outcome and the webhook's health in one transaction.
+func (s *Store) finishUnsuccessful(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
+	attempt *DeliveryAttempt,
+) (bool, error) {
+	args, err := attemptArgs(attempt)
+	if err != nil {
+		return false, err
 	}
 	var held bool
-	var nextID string
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
 		tx := btx.Tx
 		if err := relaxCommit(ctx, btx); err != nil {
 			return err
 		}
-		a := attempt
-		_, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
-			attempt, request_url, request_headers, request_body, response_status, response_headers, response_body,
-			duration_ms, error_class, error_message, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-			prepared(a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders,
-				a.RequestBody, a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage,
-				a.CreatedAt)...)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, insertAttemptSQL, prepared(args...)...); err != nil {
 			return fmt.Errorf("store: record attempt: %w", err)
 		}
 		now := attempt.CreatedAt
@@ -210,66 +223,12 @@ func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token strin
 			return fmt.Errorf("store: finish delivery: %w", err)
 		}
 		n, _ := res.RowsAffected()
-		held = n == 1
-		if !held {
+		if held = n == 1; !held {
 			return nil
 		}
-		if err := s.applyWebhookHealth(ctx, btx, d.WebhookID, now, out); err != nil {
-			return err
-		}
-		if next == nil || out.DisableReason != "" {
-			return nil
-		}
-		rows, err := tx.QueryContext(ctx, `
-			UPDATE webhook_deliveries d
-			SET lease_token = $1, lease_expires_at = $2, attempts = d.attempts + 1, updated_at = $3
-			WHERE d.id = (
-				SELECT n.id FROM webhook_deliveries n
-				WHERE n.webhook_id = $4 AND n.status = 'pending' AND n.next_attempt_at <= $3
-					AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= $3)
-					AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $4 AND w.enabled)
-				ORDER BY n.next_attempt_at, n.id
-				LIMIT 1
-				FOR UPDATE SKIP LOCKED
-			)
-			RETURNING d.id`,
-			prepared(next.Token, next.Now.Add(next.Lease), next.Now, d.WebhookID)...)
-		if err != nil {
-			return fmt.Errorf("store: lease next delivery: %w", err)
-		}
-		defer rows.Close()
-		if rows.Next() {
-			if err := rows.Scan(&nextID); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return s.applyWebhookHealth(ctx, btx, d.WebhookID, now, out)
 	})
-	if err != nil || nextID == "" {
-		return held, nil, err
-	}
-	following, err := s.claimedDelivery(ctx, nextID)
-	if err != nil {
-		// The lease runs out and the delivery is claimed again: nothing is lost.
-		return held, nil, err
-	}
-	return held, following, nil
-}
-
-// claimedDelivery reads one leased delivery with its webhook and event
-// through prepared statements (the chained path's hot read).
-func (s *Store) claimedDelivery(ctx context.Context, id string) (*Delivery, error) {
-	d := &Delivery{Webhook: new(Webhook), Event: new(Event)}
-	if err := s.queryInto(ctx, s.db.DB, d, `SELECT * FROM webhook_deliveries WHERE id = $1`, id); err != nil {
-		return nil, fmt.Errorf("store: claimed delivery: %w", translate(err))
-	}
-	if err := s.queryInto(ctx, s.db.DB, d.Webhook, `SELECT * FROM webhooks WHERE id = $1`, d.WebhookID); err != nil {
-		return nil, fmt.Errorf("store: claimed delivery's webhook: %w", translate(err))
-	}
-	if err := s.queryInto(ctx, s.db.DB, d.Event, `SELECT * FROM events WHERE id = $1`, d.EventID); err != nil {
-		return nil, fmt.Errorf("store: claimed delivery's event: %w", translate(err))
-	}
-	return d, nil
+	return held, err
 }
 
 // jsonOrNil renders v as JSON text for a jsonb parameter, or nil (NULL) for a nil map.

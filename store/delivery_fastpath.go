@@ -18,10 +18,7 @@ const finishAndLeaseSQL = `
 	WITH relax AS (
 		SELECT set_config('synchronous_commit', 'off', true)
 	), attempt AS (
-		INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, request_url,
-			request_headers, request_body, response_status, response_headers, response_body, duration_ms,
-			error_class, error_message, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+		` + insertAttemptSQL + `
 	), finished AS (
 		UPDATE webhook_deliveries
 		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = $17,
@@ -59,11 +56,7 @@ const finishAndLeaseSQL = `
 func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	a *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
-	reqHeaders, err := jsonOrNil(a.RequestHeaders)
-	if err != nil {
-		return false, nil, err
-	}
-	respHeaders, err := jsonOrNil(a.ResponseHeaders)
+	args, err := attemptArgs(a)
 	if err != nil {
 		return false, nil, err
 	}
@@ -82,10 +75,8 @@ func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, 
 			createdAt                            *time.Time
 		}
 	)
-	err = s.db.DB.QueryRowContext(ctx, finishAndLeaseSQL, prepared(
-		a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders, a.RequestBody,
-		a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage, a.CreatedAt,
-		out.StatusCode, token, nextToken, nextExpiry, chain)...).
+	args = append(args, out.StatusCode, token, nextToken, nextExpiry, chain)
+	err = s.db.DB.QueryRowContext(ctx, finishAndLeaseSQL, prepared(args...)...).
 		Scan(&held, &relaxed, &nextID, &eventID, &attempts, &webhookUpdatedAt,
 			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt)
 	if err != nil {

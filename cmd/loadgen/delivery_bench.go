@@ -80,6 +80,15 @@ func jsonStringField(body []byte, key string) string {
 	return string(rest[:j])
 }
 
+// drained is the result of n events sent from start: their latencies, over
+// the time until the last one arrived.
+func (r *receiver) drained(n int, start time.Time) result {
+	res := r.latency.result(time.Since(start))
+	res.ops = n
+	res.elapsed = time.Duration(r.last.Load() - start.UnixNano())
+	return res
+}
+
 // reset forgets the latencies measured so far (the count keeps going).
 func (r *receiver) reset() { r.latency = &recorder{} }
 
@@ -137,10 +146,7 @@ func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d t
 	if err := recv.waitFor(base+int64(n), 60*time.Second); err != nil {
 		return result{}, err
 	}
-	r := recv.latency.result(time.Since(start))
-	r.ops = n
-	r.elapsed = time.Duration(recv.last.Load() - start.UnixNano())
-	return r, nil
+	return recv.drained(n, start), nil
 }
 
 // benchSaturation queues n payment.paid deliveries to the webhook in one
@@ -182,8 +188,5 @@ func benchSaturation(ctx context.Context, pool *pgxpool.Pool, recv *receiver, ac
 	if err := recv.waitFor(base+int64(n), 5*time.Minute); err != nil {
 		return result{}, err
 	}
-	r := recv.latency.result(time.Since(start))
-	r.ops = n
-	r.elapsed = time.Duration(recv.last.Load() - start.UnixNano())
-	return r, nil
+	return recv.drained(n, start), nil
 }
