@@ -42,12 +42,12 @@ func openDisputeErr(err error, ref string) error {
 
 // ListDisputes handles GET /api/v1/disputes.
 func (a *API) ListDisputes(c *fiber.Ctx) error {
-	params, apiErr := parseIDList(c, "dispute", store.DisputeStatuses, func(ctx context.Context, scope store.Scope, id string) error {
+	params, err := parseIDList(c, "dispute", store.DisputeStatuses, func(ctx context.Context, scope store.Scope, id string) error {
 		_, err := a.Store.Dispute(ctx, scope, id)
 		return err
 	})
-	if apiErr != nil {
-		return apiErr
+	if err != nil {
+		return err
 	}
 	page, hasMore, err := a.Store.ListDisputes(c.UserContext(), params)
 	if err != nil {

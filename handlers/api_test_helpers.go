@@ -40,10 +40,14 @@ func (a *API) testHelper(c *fiber.Ctx, target string,
 // would, which only test mode may pretend.
 func requireTestMode(c *fiber.Ctx) *Error {
 	if APIKey(c).Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Test helpers only work with a test mode key (sk_test_...)."}
+		return testModeOnly("Test helpers only work with a test mode key (sk_test_...).")
 	}
 	return nil
+}
+
+// testModeOnly is the 403 for a simulation asked for with live data.
+func testModeOnly(message string) *Error {
+	return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only", Message: message}
 }
 
 // transitionErr maps the store's answer to a refused move of payment ref

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -214,30 +213,12 @@ var deliveryStatuses = []string{store.DeliveryPending, store.DeliverySucceeded, 
 // ListDeliveries handles GET /api/v1/webhooks/{id}/deliveries.
 func (a *API) ListDeliveries(c *fiber.Ctx) error {
 	id := pathRef(c, "id")
-	params := store.DeliveryListParams{Scope: scope(c), WebhookID: id, Limit: defaultListLimit}
-	var apiErr *Error
-	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if apiErr == nil && !slices.Contains([]string{"limit", "status", "starting_after"}, string(k)) {
-			apiErr = InvalidParam("parameter_unknown", string(k), "Received unknown query parameter: %s.", k)
-		}
-	})
-	if apiErr != nil {
-		return apiErr
+	list, err := parseIDList(c, "delivery", deliveryStatuses, nil)
+	if err != nil {
+		return err
 	}
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxListLimit {
-			return InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
-		}
-		params.Limit = n
-	}
-	if v := c.Query("status"); v != "" {
-		if !slices.Contains(deliveryStatuses, v) {
-			return InvalidParam("parameter_invalid", "status", "status must be one of %v.", deliveryStatuses)
-		}
-		params.Status = v
-	}
-	params.StartingAfter = c.Query("starting_after")
+	params := store.DeliveryListParams{Scope: list.Scope, WebhookID: id, Limit: list.Limit, Status: list.Status,
+		StartingAfter: list.StartingAfter}
 	if _, err := a.Store.Webhook(c.UserContext(), params.Scope, id); err != nil {
 		return webhookErr(err, id)
 	}

@@ -109,12 +109,12 @@ func parseCreateWithdrawal(body []byte) (*store.Withdrawal, *Error) {
 
 // ListWithdrawals handles GET /api/v1/withdrawals.
 func (a *API) ListWithdrawals(c *fiber.Ctx) error {
-	params, apiErr := parseIDList(c, "withdrawal", store.WithdrawalStatuses, func(ctx context.Context, scope store.Scope, id string) error {
+	params, err := parseIDList(c, "withdrawal", store.WithdrawalStatuses, func(ctx context.Context, scope store.Scope, id string) error {
 		_, err := a.Store.Withdrawal(ctx, scope, id)
 		return err
 	})
-	if apiErr != nil {
-		return apiErr
+	if err != nil {
+		return err
 	}
 	page, hasMore, err := a.Store.ListWithdrawals(c.UserContext(), params)
 	if err != nil {

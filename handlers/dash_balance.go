@@ -117,8 +117,7 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 	scope := dashScope(c)
 	if scope.Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Withdrawals can only be simulated in test mode."}
+		return testModeOnly("Withdrawals can only be simulated in test mode.")
 	}
 	res := store.WithdrawalResult{Status: store.WithdrawalCompleted}
 	switch c.Params("outcome") {

@@ -238,8 +238,7 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
 	scope := dashScope(c)
 	if scope.Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Disputes can only be simulated in test mode."}
+		return testModeOnly("Disputes can only be simulated in test mode.")
 	}
 	ref := pathRef(c, "id")
 	if _, err := d.Store.OpenDispute(c.UserContext(), scope, ref, store.DisputeReasons[0]); err != nil {
@@ -253,8 +252,7 @@ func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
 func (d *Dashboard) SimulateDisputeOutcome(c *fiber.Ctx) error {
 	scope := dashScope(c)
 	if scope.Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Disputes can only be simulated in test mode."}
+		return testModeOnly("Disputes can only be simulated in test mode.")
 	}
 	status := c.Params("outcome")
 	if status != store.DisputeWon && status != store.DisputeLost {
@@ -278,8 +276,7 @@ func (d *Dashboard) SimulatePayment(c *fiber.Ctx) error {
 	ref := pathRef(c, "id")
 	scope := dashScope(c)
 	if scope.Livemode {
-		return &Error{Status: http.StatusForbidden, Type: TypePermission, Code: "test_mode_only",
-			Message: "Payments can only be simulated in test mode."}
+		return testModeOnly("Payments can only be simulated in test mode.")
 	}
 	p, err := d.Store.MarkPaymentPaid(c.UserContext(), scope, ref)
 	if err != nil {

@@ -14,12 +14,12 @@ import (
 var idListQuery = []string{"limit", "status", "starting_after"}
 
 // parseIDList reads limit, status (one of statuses) and starting_after for a
-// list of objects with time-ordered ids. exists checks the cursor names an
-// object the caller can see, so a stale or foreign cursor is an error rather
-// than a silently wrong page.
+// list of objects with time-ordered ids. exists, when given, checks the
+// cursor names an object the caller can see, so a stale or foreign cursor is
+// an error rather than a silently wrong page.
 func parseIDList(c *fiber.Ctx, kind string, statuses []string,
 	exists func(ctx context.Context, scope store.Scope, id string) error,
-) (store.IDListParams, *Error) {
+) (store.IDListParams, error) {
 	params := store.IDListParams{Scope: scope(c), Limit: defaultListLimit}
 	var apiErr *Error
 	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
@@ -43,15 +43,15 @@ func parseIDList(c *fiber.Ctx, kind string, statuses []string,
 		}
 		params.Status = v
 	}
-	if v := c.Query("starting_after"); v != "" {
+	if v := c.Query("starting_after"); v != "" && exists != nil {
 		if err := exists(c.UserContext(), params.Scope, v); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return params, InvalidParam("resource_missing", "starting_after", "No such %s: '%s'", kind, truncateRef(v))
 			}
-			return params, Internal()
+			return params, err
 		}
-		params.StartingAfter = v
 	}
+	params.StartingAfter = c.Query("starting_after")
 	return params, nil
 }
 
