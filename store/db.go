@@ -27,6 +27,12 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 	// and a server-side statement per distinct query. The simple protocol
 	// sends it once.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	// The statements that are prepared (prepared.go) look rows up by key,
+	// where PostgreSQL's generic plan is the right one; left to choose, it
+	// re-plans `id = ANY($1)` on every call because a custom plan for the
+	// actual array length looks cheaper, and planning costs more than the
+	// read. bun's queries are not prepared and are unaffected.
+	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	sqldb := stdlib.OpenDB(*cfg)
 	if maxConns <= 0 {
 		maxConns = 20
@@ -50,6 +56,8 @@ type Store struct {
 	db  *bun.DB
 	now func() time.Time
 	box *secretBox
+	// reads batches concurrent reads of payments by id (payment_reads.go).
+	reads paymentReads
 }
 
 // Options configure a Store.

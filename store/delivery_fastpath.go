@@ -14,6 +14,14 @@ import (
 // one snapshot, so the finished row still looks leased to the next-lease
 // subquery and is never picked twice. synchronous_commit is relaxed for this
 // transaction only, for the reason relaxCommit gives.
+//
+// The next lease starts its index walk after the finished delivery's own
+// place in the queue ($22, $2): every finished delivery leaves a dead entry
+// in webhook_deliveries_claim_idx until vacuum, so a walk from the queue's
+// head would step over all of them, and draining a backlog of n would cost
+// O(n²). What a chain leaves behind it (a delivery whose lease expired, one a
+// concurrent walk skipped) is the claim query's, which always starts at the
+// head.
 const finishAndLeaseSQL = `
 	WITH relax AS (
 		SELECT set_config('synchronous_commit', 'off', true)
@@ -36,16 +44,17 @@ const finishAndLeaseSQL = `
 		WHERE $21::boolean AND EXISTS (SELECT 1 FROM finished) AND d.id = (
 			SELECT n.id FROM webhook_deliveries n
 			WHERE n.webhook_id = $3 AND n.status = 'pending' AND n.next_attempt_at <= $16
+				AND (n.next_attempt_at, n.id) > ($22::timestamptz, $2::text)
 				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= $16)
 				AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = $3 AND w.enabled)
 			ORDER BY n.next_attempt_at, n.id
 			LIMIT 1
 			FOR UPDATE SKIP LOCKED
 		)
-		RETURNING d.id, d.event_id, d.attempts
+		RETURNING d.id, d.event_id, d.attempts, d.next_attempt_at
 	)
 	SELECT (SELECT count(*) FROM finished), (SELECT count(*) FROM relax),
-		leased.id, leased.event_id, leased.attempts, (SELECT updated_at FROM webhooks WHERE id = $3),
+		leased.id, leased.event_id, leased.attempts, leased.next_attempt_at, (SELECT updated_at FROM webhooks WHERE id = $3),
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
 	FROM (SELECT 1) one LEFT JOIN leased ON true LEFT JOIN events e ON e.id = leased.event_id`
 
@@ -68,6 +77,7 @@ func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, 
 		held, relaxed    int
 		nextID, eventID  *string
 		attempts         *int
+		nextDue          *time.Time
 		webhookUpdatedAt *time.Time
 		ev               struct {
 			accountID, eventType, objectID, data *string
@@ -75,17 +85,17 @@ func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, 
 			createdAt                            *time.Time
 		}
 	)
-	args = append(args, out.StatusCode, token, nextToken, nextExpiry, chain)
-	err = s.db.DB.QueryRowContext(ctx, finishAndLeaseSQL, prepared(args...)...).
-		Scan(&held, &relaxed, &nextID, &eventID, &attempts, &webhookUpdatedAt,
-			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt)
+	args = append(args, out.StatusCode, token, nextToken, nextExpiry, chain, d.NextAttemptAt)
+	err = s.hotRow(ctx, finishAndLeaseSQL, args,
+		&held, &relaxed, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
+		&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt)
 	if err != nil {
 		return false, nil, fmt.Errorf("store: finish delivery: %w", err)
 	}
 	if held == 0 || nextID == nil || ev.data == nil {
 		return held == 1, nil, nil
 	}
-	following := &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts,
+	following := &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts, NextAttemptAt: *nextDue,
 		Webhook: d.Webhook, Event: &Event{
 			ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
 			ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,

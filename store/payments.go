@@ -108,26 +108,27 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	if err != nil {
 		return fmt.Errorf("store: snapshot payment: %w", err)
 	}
-	args := []any{p.ID, p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
+	args := []any{pgUUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, customer, string(metadata), p.CorrelationID, p.FeeCents, p.BRCode,
 		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt}
 	args = append(args, eventArgs(NewID(PrefixEvent), p.AccountID, p.Livemode, EventPaymentCreated, p.ID.String(), snapshot, p.UpdatedAt)...)
 	// The API's hottest write: the payment, its payment.created event and the
 	// event's deliveries in one prepared statement, so one round trip and,
 	// outside a request's idempotency transaction, one implicit transaction.
-	insert := func(r sqlRunner) error {
-		_, err := r.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
-		if err != nil {
-			return fmt.Errorf("store: create payment: %w", translate(err))
-		}
-		return nil
-	}
 	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
 		// In a request's idempotency transaction, a savepoint keeps a
 		// refusal (a taken external_id) from aborting the whole transaction.
-		return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error { return insert(tx.Tx) })
+		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
+			return err
+		})
+	} else {
+		err = s.hotExec(ctx, createPaymentSQL, args...)
 	}
-	return insert(s.db.DB)
+	if err != nil {
+		return fmt.Errorf("store: create payment: %w", translate(err))
+	}
+	return nil
 }
 
 var createPaymentSQL = `WITH payment AS (
@@ -137,26 +138,6 @@ var createPaymentSQL = `WITH payment AS (
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 			RETURNING id
 		), ` + eventCTEs(20, "payment") + notifySelect
-
-// Payment finds a payment by ref: a UUID equal to a payment's id wins,
-// otherwise ref is taken as an external_id. Other scopes' payments are ErrNotFound.
-func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	p := new(Payment)
-	var err error
-	// The API's hottest read: prepared statements (see prepared.go).
-	if id, ok := ParsePaymentID(ref); ok {
-		err = s.queryInto(ctx, s.runner(ctx), p, `SELECT * FROM payments
-			WHERE account_id = $1 AND livemode = $2 AND (id = $3 OR external_id = $4)
-			ORDER BY id = $3 DESC LIMIT 1`, scope.AccountID, scope.Livemode, id, ref)
-	} else {
-		err = s.queryInto(ctx, s.runner(ctx), p, `SELECT * FROM payments
-			WHERE account_id = $1 AND livemode = $2 AND external_id = $3`, scope.AccountID, scope.Livemode, ref)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: payment: %w", translate(err))
-	}
-	return p, nil
-}
 
 func paymentByRef(db bun.IDB, p *Payment, scope Scope, ref string) *bun.SelectQuery {
 	q := db.NewSelect().Model(p).

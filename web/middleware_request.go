@@ -42,18 +42,22 @@ func accessLog(log *slog.Logger) fiber.Handler {
 				return herr
 			}
 		}
-		attrs := []any{
-			"request_id", handlers.RequestID(c),
-			"method", c.Method(),
-			"path", c.Path(),
-			"status", c.Response().StatusCode(),
-			"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
-			"ip", c.IP(),
-		}
+		// Typed attributes: the access line is written for every request,
+		// and LogAttrs skips boxing and re-inspecting each value.
+		attrs := make([]slog.Attr, 0, 9)
+		attrs = append(attrs,
+			slog.String("request_id", handlers.RequestID(c)),
+			slog.String("method", c.Method()),
+			slog.String("path", c.Path()),
+			slog.Int("status", c.Response().StatusCode()),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.String("ip", c.IP()),
+		)
 		if k := handlers.APIKey(c); k != nil {
-			attrs = append(attrs, "account_id", k.AccountID, "api_key_id", k.ID, "livemode", k.Livemode)
+			attrs = append(attrs, slog.String("account_id", k.AccountID), slog.String("api_key_id", k.ID),
+				slog.Bool("livemode", k.Livemode))
 		}
-		log.InfoContext(c.UserContext(), "request", attrs...)
+		log.LogAttrs(c.UserContext(), slog.LevelInfo, "request", attrs...)
 		return nil
 	}
 }

@@ -89,8 +89,11 @@ func (r *receiver) drained(n int, start time.Time) result {
 	return res
 }
 
-// reset forgets the latencies measured so far (the count keeps going).
-func (r *receiver) reset() { r.latency = &recorder{} }
+// reset forgets the arrivals counted and the latencies measured so far.
+func (r *receiver) reset() {
+	r.latency = &recorder{}
+	r.received.Store(0)
+}
 
 func (r *receiver) waitFor(n int64, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
@@ -149,15 +152,14 @@ func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d t
 	return recv.drained(n, start), nil
 }
 
-// benchSaturation queues n payment.paid deliveries to the webhook in one
-// transaction, as the outbox does, and times the dispatcher draining them.
-func benchSaturation(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID, webhookID, paymentID string, snapshot []byte, n int) (result, error) {
+// queueBacklog queues n payment.paid deliveries to the webhook in one
+// transaction, as the outbox does, and returns when they became visible.
+func queueBacklog(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID, webhookID, paymentID string, snapshot []byte, n int) (time.Time, error) {
 	recv.reset()
-	base := recv.received.Load()
 	tag := store.NewID("b")
 	tx, err := pool.Begin(ctx)
 	if err != nil {
-		return result{}, err
+		return time.Time{}, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
 	_, err = tx.Exec(ctx, `
@@ -173,19 +175,24 @@ func benchSaturation(ctx context.Context, pool *pgxpool.Pool, recv *receiver, ac
 			ev.created_at, ev.created_at, ev.created_at
 		FROM ev`, tag, accountID, paymentID, string(snapshot), n, webhookID)
 	if err != nil {
-		return result{}, fmt.Errorf("queue backlog: %w", err)
+		return time.Time{}, fmt.Errorf("queue backlog: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, store.DeliveriesChannel); err != nil {
-		return result{}, err
+		return time.Time{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return result{}, err
+		return time.Time{}, err
 	}
 	start := time.Now() // the backlog and its NOTIFY become visible at this commit
 	if os.Getenv("BENCH_ANALYZE") != "" {
 		_, _ = pool.Exec(ctx, "ANALYZE webhook_deliveries, events")
 	}
-	if err := recv.waitFor(base+int64(n), 5*time.Minute); err != nil {
+	return start, nil
+}
+
+// drainBacklog times the dispatcher draining the n deliveries queued at start.
+func drainBacklog(recv *receiver, start time.Time, n int) (result, error) {
+	if err := recv.waitFor(int64(n), 5*time.Minute); err != nil {
 		return result{}, err
 	}
 	return recv.drained(n, start), nil

@@ -29,7 +29,7 @@ func main() {
 	phase := flag.Duration("phase", 5*time.Second, "how long each throughput phase runs")
 	backlog := flag.Int("backlog", 20000, "deliveries queued for the saturation phase")
 	profileDir := flag.String("profile", "", "directory for CPU profiles of the service, one per phase")
-	skipAPI := flag.Bool("deliveries-only", false, "skip the create and get phases (pending payments are made for the 200/s phase)")
+	only := flag.String("only", "", "run one group of phases: create, get or webhooks (payments the others need are made untimed)")
 	flag.Parse()
 	if *adminURL == "" {
 		log.Fatal("loadgen: set TEST_DATABASE_URL or -admin-url (make bench does)")
@@ -39,12 +39,17 @@ func main() {
 		prof = &profiler{dir: *profileDir, debugAddr: "127.0.0.1:6061"}
 		os.Setenv("DEBUG_ADDR", prof.debugAddr)
 	}
-	if err := run(*adminURL, *binary, *phase, *backlog, prof, *skipAPI); err != nil {
+	switch *only {
+	case "", "create", "get", "webhooks":
+	default:
+		log.Fatalf("loadgen: -only takes create, get or webhooks, not %q", *only)
+	}
+	if err := run(*adminURL, *binary, *phase, *backlog, prof, *only); err != nil {
 		log.Fatalf("loadgen: %v", err)
 	}
 }
 
-func run(adminURL, binary string, phase time.Duration, backlog int, prof *profiler, skipAPI bool) error {
+func run(adminURL, binary string, phase time.Duration, backlog int, prof *profiler, only string) error {
 	ctx := context.Background()
 	dbURL, drop, err := createDatabase(ctx, adminURL)
 	if err != nil {
@@ -87,6 +92,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	go svc.sampleRSS(rssCtx)
 	api := newAPIClient(svc.baseURL, key)
 	t := &table{}
+	m := &meter{pid: svc.cmd.Process.Pid, t: t}
 	log.Printf("service on %s (pid %d); each phase runs %s", svc.baseURL, svc.cmd.Process.Pid, phase)
 
 	// A payment's frozen JSON: what the ceiling's event row and the backlog carry.
@@ -101,30 +107,51 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 		return err
 	}
 
+	runs := func(group string) bool { return only == "" || only == group }
 	var ids []string
-	if skipAPI {
+	if !runs("create") {
 		_, ids = benchCreate(api, 8, phase)
 	}
 	for _, c := range []int{1, 8, 32} {
-		if skipAPI {
+		if !runs("create") {
 			break
 		}
-		ceiling := benchCreateSQL(ctx, pool, acct.ID, first, c, phase)
+		name := fmt.Sprintf("create payment, c=%d", c)
+		ceiling := m.run(name+", ceiling", func() result { return benchCreateSQL(ctx, pool, acct.ID, first, c, phase) })
 		prof.during(fmt.Sprintf("create-c%d", c), phase)
-		got, made := benchCreate(api, c, phase)
+		var made []string
+		got := m.run(name, func() (r result) { r, made = benchCreate(api, c, phase); return r })
 		ids = append(ids, made...)
-		t.add(fmt.Sprintf("create payment, c=%d", c), got, ceiling, "payment + event INSERTs in one tx over SQL")
+		t.add(name, got, ceiling, "payment + event INSERTs in one tx over SQL")
 	}
 	for _, c := range []int{8, 32} {
-		if skipAPI {
+		if !runs("get") {
 			break
 		}
-		ceiling := benchGetSQL(ctx, pool, ids, c, phase)
+		name := fmt.Sprintf("get payment, c=%d", c)
+		ceiling := m.run(name+", ceiling", func() result { return benchGetSQL(ctx, pool, ids, c, phase) })
 		prof.during(fmt.Sprintf("get-c%d", c), phase)
-		got := benchGet(api, ids, c, phase)
-		t.add(fmt.Sprintf("get payment, c=%d", c), got, ceiling, "SELECT * FROM payments WHERE id = $1")
+		got := m.run(name, func() result { return benchGet(api, ids, c, phase) })
+		t.add(name, got, ceiling, "SELECT * FROM payments WHERE id = $1")
 	}
 
+	if runs("webhooks") {
+		if err := benchWebhooks(ctx, api, pool, m, prof, acct.ID, firstPayment.ID, first, ids, phase, backlog); err != nil {
+			return err
+		}
+	}
+
+	stopRSS()
+	svc.stop()
+	fmt.Print(t.markdown(svc.peakRSS.Load()))
+	return nil
+}
+
+// benchWebhooks measures deliveries to a local receiver: the raw POST
+// ceiling, end-to-end latency at a steady rate, and a backlog's drain.
+func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *meter, prof *profiler,
+	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int,
+) error {
 	recv, err := startReceiver()
 	if err != nil {
 		return err
@@ -142,23 +169,28 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	}
 	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
 		string(first) + `},"source":"service"}`)
-	rawCeiling := benchRawPOST(recv.url, envelope, 8, phase)
+	rawCeiling := m.run("raw POST ceiling", func() result { return benchRawPOST(recv.url, envelope, 8, phase) })
 	prof.during("steady", 2*phase)
-	steady, err := benchSteady(api, recv, ids, 200, 2*phase)
+	var steady, sat result
+	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending, 200, 2*phase); return steady })
 	if err != nil {
 		return err
 	}
-	t.add("webhook e2e at 200 events/s", steady, result{}, "")
+	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
 	prof.during("saturation", phase)
-	sat, err := benchSaturation(ctx, pool, recv, acct.ID, wh.ID, firstPayment.ID, first, backlog)
+	start, err := queueBacklog(ctx, pool, recv, accountID, wh.ID, paymentID, first, backlog)
 	if err != nil {
 		return err
 	}
-	t.add(fmt.Sprintf("webhook deliveries, %d queued", backlog), sat, rawCeiling, "raw Go POST to the same receiver, 8 in flight (the per-webhook cap)")
+	m.run("webhook deliveries (the drain)", func() result {
+		sat, err = drainBacklog(recv, start, backlog)
+		return sat
+	})
+	if err != nil {
+		return err
+	}
+	m.t.add(fmt.Sprintf("webhook deliveries, %d queued", backlog), sat, rawCeiling, "raw Go POST to the same receiver, 8 in flight (the per-webhook cap)")
 
-	stopRSS()
-	svc.stop()
-	fmt.Print(t.markdown(svc.peakRSS.Load()))
 	return nil
 }
 
@@ -195,4 +227,17 @@ func createDatabase(ctx context.Context, adminURL string) (string, func(), error
 		dsn += "?sslmode=disable"
 	}
 	return dsn, drop, nil
+}
+
+// meter runs phases and records the CPU each one took in the table.
+type meter struct {
+	pid int
+	t   *table
+}
+
+func (m *meter) run(name string, phase func() result) result {
+	before := takeCPU(m.pid)
+	r := phase()
+	m.t.cpu(name, cpuBetween(before, takeCPU(m.pid), r.ops))
+	return r
 }

@@ -8,7 +8,12 @@ import (
 
 // table collects the run's lines and renders them as Markdown.
 type table struct {
-	rows []string
+	rows, cpuRows []string
+}
+
+// cpu records where one phase's CPU went (see cpu.go).
+func (t *table) cpu(name string, u cpuUse) {
+	t.cpuRows = append(t.cpuRows, fmt.Sprintf("| %s | %s |", name, u))
 }
 
 func (t *table) add(name string, got, ceiling result, ceilingWhat string) {
@@ -30,6 +35,12 @@ func (t *table) markdown(peakRSS int64) string {
 	b.WriteString("| measure | service | p50 | p99 | ceiling | ratio | ceiling is |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range t.rows {
 		b.WriteString(r + "\n")
+	}
+	if len(t.cpuRows) > 0 {
+		b.WriteString("\n| phase | service CPU/op | PostgreSQL CPU/op | loadgen CPU/op | machine busy | steal |\n|---|---|---|---|---|---|\n")
+		for _, r := range t.cpuRows {
+			b.WriteString(r + "\n")
+		}
 	}
 	fmt.Fprintf(&b, "\nPeak RSS of the service: %.1f MB\n", float64(peakRSS)/(1<<20))
 	return b.String()
