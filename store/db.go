@@ -27,12 +27,6 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 	// and a server-side statement per distinct query. The simple protocol
 	// sends it once.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	// The statements that are prepared (prepared.go) look rows up by key,
-	// where PostgreSQL's generic plan is the right one; left to choose, it
-	// re-plans `id = ANY($1)` on every call because a custom plan for the
-	// actual array length looks cheaper, and planning costs more than the
-	// read. bun's queries are not prepared and are unaffected.
-	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	sqldb := stdlib.OpenDB(*cfg)
 	if maxConns <= 0 {
 		maxConns = 20
@@ -57,7 +51,9 @@ type Store struct {
 	now func() time.Time
 	box *secretBox
 	// reads batches concurrent reads of payments by id (payment_reads.go).
-	reads paymentReads
+	reads *paymentReads
+	// finishes batches the dispatcher's successes (delivery_fastpath.go).
+	finishes *finishes
 }
 
 // Options configure a Store.
@@ -78,7 +74,9 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{db: db, now: opts.Now, box: box}, nil
+	s := &Store{db: db, now: opts.Now, box: box}
+	s.reads, s.finishes = newPaymentReads(s), newFinishes(s)
+	return s, nil
 }
 
 // DB exposes the handle for health checks and maintenance.

@@ -168,7 +168,7 @@ func (s *Store) FinishAndClaimNext(ctx context.Context, d *Delivery, token strin
 	attempt *DeliveryAttempt, next *ClaimParams,
 ) (bool, *Delivery, error) {
 	if out.Success && out.Status == DeliverySucceeded && out.DisableReason == "" {
-		return s.finishSucceeded(ctx, d, token, out, attempt, next)
+		return s.finishSucceeded(ctx, d, token, attempt, next)
 	}
 	held, err := s.finishUnsuccessful(ctx, d, token, out, attempt)
 	return held, nil, err

@@ -5,15 +5,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// finishAndLeaseSQL is the dispatcher's common case in one statement, so one
-// round trip and one implicit transaction: record the attempt, mark the
-// delivery succeeded while our lease holds, end the webhook's failure streak,
-// and (when chaining) lease the webhook's next due delivery. The CTEs share
-// one snapshot, so the finished row still looks leased to the next-lease
-// subquery and is never picked twice. synchronous_commit is relaxed for this
+// A success is the dispatcher's common case, and its bookkeeping is most of
+// a delivery's database work. finishAndLeaseSQL records one in one
+// statement: the attempt, the delivery marked succeeded while our lease
+// holds, the end of the webhook's failure streak, and (when chaining) a lease
+// on the webhook's next due delivery. Concurrent successes are sent together
+// (see coalescer and pipelined): one round trip and one implicit transaction
+// for the batch, each statement seeing the ones before it, so two never
+// lease the same next delivery. synchronous_commit is relaxed for this
 // transaction only, for the reason relaxCommit gives.
+//
+// Within a statement the CTEs share one snapshot, so the finished row still
+// looks leased to the next-lease subquery and is never picked twice.
 //
 // The next lease starts its index walk after the finished delivery's own
 // place in the queue ($22, $2): every finished delivery leaves a dead entry
@@ -58,53 +65,119 @@ const finishAndLeaseSQL = `
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
 	FROM (SELECT 1) one LEFT JOIN leased ON true LEFT JOIN events e ON e.id = leased.event_id`
 
-// finishSucceeded is FinishAndClaimNext's path for a success: one prepared
-// statement, which also ends the webhook's failure streak if it had one and
-// returns the next delivery's event (its webhook is read again only if it
-// changed).
-func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
-	a *DeliveryAttempt, next *ClaimParams,
+// succeeded is one success to record; next, when set, asks for the
+// webhook's next due delivery under a new lease.
+type succeeded struct {
+	delivery *Delivery
+	token    string
+	attempt  *DeliveryAttempt
+	next     *ClaimParams
+}
+
+// finishedDelivery is what became of a success: whether its lease still
+// held, and the next delivery leased for it (nil when none was due).
+type finishedDelivery struct {
+	held bool
+	next *Delivery
+}
+
+type finishes = coalescer[succeeded, finishedDelivery]
+
+func newFinishes(s *Store) *finishes {
+	return &finishes{maxInFlight: 4, maxBatch: 32, timeout: 10 * time.Second, serve: s.serveFinishes}
+}
+
+// finishSucceeded is FinishAndClaimNext's path for a success.
+func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, a *DeliveryAttempt,
+	next *ClaimParams,
 ) (bool, *Delivery, error) {
-	args, err := attemptArgs(a)
-	if err != nil {
-		return false, nil, err
+	res, err := s.finishes.do(ctx, succeeded{delivery: d, token: token, attempt: a, next: next})
+	return res.held, res.next, err
+}
+
+// serveFinishes records a batch of successes, one statement each, in one
+// round trip.
+func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[finishedDelivery] {
+	outs := make([]outcome[finishedDelivery], len(batch))
+	fail := func(err error) []outcome[finishedDelivery] {
+		for i := range outs {
+			outs[i] = outcome[finishedDelivery]{err: fmt.Errorf("store: finish delivery: %w", err)}
+		}
+		return outs
 	}
-	chain, nextToken, nextExpiry := next != nil, "", time.Time{}
+	argLists := make([][]any, len(batch))
+	for i, b := range batch {
+		args, err := finishArgs(b)
+		if err != nil {
+			return fail(err)
+		}
+		argLists[i] = args
+	}
+	err := s.pipelined(ctx, finishAndLeaseSQL, argLists, func(i int, rows pgx.Rows) error {
+		if !rows.Next() {
+			return fmt.Errorf("finish returned no row")
+		}
+		var (
+			held, relaxed    int
+			nextID, eventID  *string
+			attempts         *int
+			nextDue          *time.Time
+			webhookUpdatedAt *time.Time
+			ev               struct {
+				accountID, eventType, objectID, data *string
+				livemode                             *bool
+				createdAt                            *time.Time
+			}
+		)
+		if err := rows.Scan(&held, &relaxed, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
+			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt); err != nil {
+			return err
+		}
+		out := &outs[i].out
+		out.held = held == 1
+		if !out.held || nextID == nil || ev.data == nil {
+			return nil
+		}
+		d := batch[i].delivery
+		out.next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts,
+			NextAttemptAt: *nextDue, Webhook: d.Webhook, Event: &Event{
+				ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
+				ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,
+			}}
+		if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
+			// The webhook changed since it was read (a new URL, a rotated
+			// secret): read again below, outside the batch.
+			out.next.Webhook = nil
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	for i := range outs {
+		next := outs[i].out.next
+		if next == nil || next.Webhook != nil {
+			continue
+		}
+		next.Webhook = new(Webhook)
+		if err := s.queryInto(ctx, s.db.DB, next.Webhook, `SELECT * FROM webhooks WHERE id = $1`, next.WebhookID); err != nil {
+			// The next delivery stays leased and is attempted when its lease ends.
+			outs[i].out.next = nil
+			outs[i].err = fmt.Errorf("store: leased delivery's webhook: %w", err)
+		}
+	}
+	return outs
+}
+
+// finishArgs are finishAndLeaseSQL's parameters for one success.
+func finishArgs(b succeeded) ([]any, error) {
+	args, err := attemptArgs(b.attempt)
+	if err != nil {
+		return nil, err
+	}
+	chain, nextToken, nextExpiry := b.next != nil, "", time.Time{}
 	if chain {
-		nextToken, nextExpiry = next.Token, next.Now.Add(next.Lease)
+		nextToken, nextExpiry = b.next.Token, b.next.Now.Add(b.next.Lease)
 	}
-	var (
-		held, relaxed    int
-		nextID, eventID  *string
-		attempts         *int
-		nextDue          *time.Time
-		webhookUpdatedAt *time.Time
-		ev               struct {
-			accountID, eventType, objectID, data *string
-			livemode                             *bool
-			createdAt                            *time.Time
-		}
-	)
-	args = append(args, out.StatusCode, token, nextToken, nextExpiry, chain, d.NextAttemptAt)
-	err = s.hotRow(ctx, finishAndLeaseSQL, args,
-		&held, &relaxed, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
-		&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt)
-	if err != nil {
-		return false, nil, fmt.Errorf("store: finish delivery: %w", err)
-	}
-	if held == 0 || nextID == nil || ev.data == nil {
-		return held == 1, nil, nil
-	}
-	following := &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts, NextAttemptAt: *nextDue,
-		Webhook: d.Webhook, Event: &Event{
-			ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
-			ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,
-		}}
-	if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
-		following.Webhook = new(Webhook)
-		if err := s.queryInto(ctx, s.db.DB, following.Webhook, `SELECT * FROM webhooks WHERE id = $1`, d.WebhookID); err != nil {
-			return true, nil, fmt.Errorf("store: leased delivery's webhook: %w", err)
-		}
-	}
-	return true, following, nil
+	return append(args, b.attempt.ResponseStatus, b.token, nextToken, nextExpiry, chain, b.delivery.NextAttemptAt), nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,10 +22,9 @@ func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment,
 		var p *Payment
 		var err error
 		if _, inTx := ctx.Value(ambientTxKey{}).(bun.Tx); inTx {
-			p, err = s.scanPayment(ctx, `SELECT `+paymentColumns+` FROM payments
-				WHERE id = $1 AND account_id = $2 AND livemode = $3`, pgUUID(id), scope.AccountID, scope.Livemode)
+			p, err = s.scanPayment(ctx, paymentByIDSQL, pgUUID(id), scope.AccountID, scope.Livemode)
 		} else {
-			p, err = s.reads.payment(ctx, s, id, scope)
+			p, err = s.reads.do(ctx, paymentRead{id: id, scope: scope})
 		}
 		if !errors.Is(err, ErrNotFound) {
 			return p, err
@@ -82,119 +80,48 @@ func (s *Store) scanPayment(ctx context.Context, query string, args ...any) (*Pa
 	return r.payment()
 }
 
-// paymentReads coalesces concurrent reads of payments by id into one
-// statement (`WHERE id = ANY($1)`). Under load a single-row read spends far
-// more on its round trip (the protocol messages, two system calls each side,
-// waking a backend) than on the row, so one round trip for many requests
-// serves more of them with the same CPU. Nothing waits to fill a batch: a
-// read runs at once while fewer than maxReadsInFlight statements are out,
-// and otherwise joins the next one, which takes everything that queued
-// meanwhile. Each read still sees the database as of its own request (no
-// cache).
-type paymentReads struct {
-	mu       sync.Mutex
-	queued   []*paymentRead
-	inFlight int
-}
-
-// maxReadsInFlight bounds the batch statements running at once (so the
-// connections the batcher holds); requests beyond them queue and batch.
-const maxReadsInFlight = 2
-
-// maxReadBatch bounds one statement's ids.
-const maxReadBatch = 64
-
-// readBatchTimeout bounds one batch statement; each read also gives up when
-// its own request does.
-const readBatchTimeout = 10 * time.Second
+// paymentReads coalesces concurrent reads of payments by id (see
+// coalescer): each is its own prepared statement, but they travel together.
+// Each read still sees the database as of its own request: nothing is cached.
+type paymentReads = coalescer[paymentRead, *Payment]
 
 type paymentRead struct {
 	id    uuid.UUID
 	scope Scope
-	done  chan paymentReadResult
 }
 
-type paymentReadResult struct {
-	p   *Payment
-	err error
+func newPaymentReads(s *Store) *paymentReads {
+	// Two batches in flight keep both cores' worth of backends busy; more
+	// would only shrink the batches.
+	return &paymentReads{maxInFlight: 2, maxBatch: 64, timeout: 10 * time.Second, serve: s.servePaymentReads}
 }
 
-func (b *paymentReads) payment(ctx context.Context, s *Store, id uuid.UUID, scope Scope) (*Payment, error) {
-	read := &paymentRead{id: id, scope: scope, done: make(chan paymentReadResult, 1)}
-	b.mu.Lock()
-	b.queued = append(b.queued, read)
-	if b.inFlight < maxReadsInFlight {
-		b.inFlight++
-		// The runner outlives no request: it stops when the queue is empty.
-		go b.run(context.WithoutCancel(ctx), s)
-	}
-	b.mu.Unlock()
-	select {
-	case res := <-read.done:
-		return res.p, res.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
+const paymentByIDSQL = `SELECT ` + paymentColumns + ` FROM payments WHERE id = $1 AND account_id = $2 AND livemode = $3`
 
-// run serves queued reads, a batch at a time, until none are left.
-func (b *paymentReads) run(ctx context.Context, s *Store) {
-	for {
-		b.mu.Lock()
-		n := min(len(b.queued), maxReadBatch)
-		if n == 0 {
-			b.inFlight--
-			b.mu.Unlock()
-			return
-		}
-		batch := b.queued[:n:n]
-		b.queued = b.queued[n:]
-		if len(b.queued) == 0 {
-			b.queued = nil
-		}
-		b.mu.Unlock()
-		b.serve(ctx, s, batch)
-	}
-}
-
-// serve reads one batch and answers each read: its payment, or ErrNotFound
-// when no payment of its scope has the id.
-func (b *paymentReads) serve(ctx context.Context, s *Store, batch []*paymentRead) {
-	ids := make([]pgtype.UUID, len(batch))
+// servePaymentReads answers each read: its payment, or ErrNotFound when no
+// payment of its scope has the id.
+func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []outcome[*Payment] {
+	outs := make([]outcome[*Payment], len(batch))
+	argLists := make([][]any, len(batch))
 	for i, r := range batch {
-		ids[i] = pgUUID(r.id)
+		argLists[i] = []any{pgUUID(r.id), r.scope.AccountID, r.scope.Livemode}
+		outs[i].err = fmt.Errorf("store: payment %s: %w", r.id, ErrNotFound)
 	}
-	found := make(map[uuid.UUID]paymentRow, len(batch))
-	ctx, cancel := context.WithTimeout(ctx, readBatchTimeout)
-	defer cancel()
-	err := s.withPgx(ctx, func(conn *pgx.Conn) error {
-		rows, err := conn.Query(ctx, `SELECT `+paymentColumns+` FROM payments WHERE id = ANY($1)`,
-			pgx.QueryExecModeCacheStatement, ids)
-		if err != nil {
+	err := s.pipelined(ctx, paymentByIDSQL, argLists, func(i int, rows pgx.Rows) error {
+		if !rows.Next() {
+			return nil
+		}
+		var row paymentRow
+		if err := rows.Scan(row.dest()...); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var row paymentRow
-			if err := rows.Scan(row.dest()...); err != nil {
-				return err
-			}
-			found[row.id.Bytes] = row
-		}
-		return rows.Err()
+		outs[i].out, outs[i].err = row.payment()
+		return nil
 	})
-	for _, r := range batch {
-		row, ok := found[r.id]
-		var res paymentReadResult
-		switch {
-		case err != nil:
-			res.err = fmt.Errorf("store: payment: %w", err)
-		case !ok || row.p.Scope() != r.scope:
-			res.err = fmt.Errorf("store: payment %s: %w", r.id, ErrNotFound)
-		default:
-			// Decoded per read: two reads of one id share nothing.
-			res.p, res.err = row.payment()
+	if err != nil {
+		for i := range outs {
+			outs[i] = outcome[*Payment]{err: fmt.Errorf("store: payment: %w", err)}
 		}
-		r.done <- res
 	}
+	return outs
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -86,6 +87,43 @@ func (s *Store) hotExec(ctx context.Context, query string, args ...any) error {
 // pgUUID passes a uuid.UUID as pgx's own type: as a driver.Valuer it would
 // take pgx's slow path (the value's text, re-parsed, on every call).
 func pgUUID(id uuid.UUID) pgtype.UUID { return pgtype.UUID{Bytes: id, Valid: true} }
+
+// pipelined runs one prepared statement once per argument list, all sent
+// in one write and answered in one read: one round trip, and one implicit
+// transaction (a failing statement fails the rest). each reads statement
+// i's rows. This is how coalesced calls (coalescer.go) share a round trip
+// while every statement keeps its own cached plan.
+func (s *Store) pipelined(ctx context.Context, query string, argLists [][]any, each func(i int, rows pgx.Rows) error) error {
+	return s.withPgx(ctx, func(conn *pgx.Conn) error {
+		// Prepared once per connection (named after the query's digest).
+		sd, err := conn.Prepare(ctx, query, query)
+		if err != nil {
+			return err
+		}
+		batch := &pgconn.Batch{}
+		for _, args := range argLists {
+			var eqb pgx.ExtendedQueryBuilder
+			if err := eqb.Build(conn.TypeMap(), sd, args); err != nil {
+				return err
+			}
+			batch.ExecPrepared(sd.Name, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+		}
+		results := conn.PgConn().ExecBatch(ctx, batch)
+		for i := 0; results.NextResult(); i++ {
+			rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
+			err := each(i, rows)
+			rows.Close()
+			if err == nil {
+				err = rows.Err()
+			}
+			if err != nil {
+				_ = results.Close()
+				return err
+			}
+		}
+		return results.Close()
+	})
+}
 
 // withPgx lends fn one of the pool's connections as a native *pgx.Conn. A
 // connection fn leaves broken is closed by pgx, and database/sql then

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/valyala/fasthttp"
 
 	"payments/store"
 )
@@ -27,42 +28,40 @@ type receiver struct {
 	last     atomic.Int64
 }
 
+// startReceiver serves the endpoint with fasthttp, whose lower cost per
+// request (about half of net/http's here) leaves more of the machine's two
+// cores to the service being measured; the raw POST ceiling uses it too.
 func startReceiver() (*receiver, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	r := &receiver{url: "http://" + ln.Addr().String() + "/hooks", seen: map[string]bool{}, latency: &recorder{}}
-	srv := &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 5 * time.Second}
+	srv := &fasthttp.Server{Handler: r.serve, ReadTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return r, nil
 }
 
-func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
-	body, err := io.ReadAll(req.Body)
+func (r *receiver) serve(ctx *fasthttp.RequestCtx) {
+	body := ctx.PostBody()
 	now := time.Now()
-	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		return
-	}
 	// v2 envelopes start {"id":"evt_…", … "created_at":"…": read the two
 	// fields without decoding the whole body, to keep the receiver cheap.
-	var env struct{ ID, CreatedAt string }
-	env.ID, env.CreatedAt = jsonStringField(body, `"id":"`), jsonStringField(body, `"created_at":"`)
-	if env.ID != "" {
+	id, createdAt := jsonStringField(body, `"id":"`), jsonStringField(body, `"created_at":"`)
+	if id != "" {
 		r.mu.Lock()
-		dup := r.seen[env.ID]
-		r.seen[env.ID] = true
+		dup := r.seen[id]
+		r.seen[id] = true
 		r.mu.Unlock()
 		if !dup {
-			if at, err := time.Parse(store.TimeFormat, env.CreatedAt); err == nil {
+			if at, err := time.Parse(store.TimeFormat, createdAt); err == nil {
 				r.latency.add(now.Sub(at), nil)
 			}
 			r.received.Add(1)
 			r.last.Store(now.UnixNano())
 		}
 	}
-	w.WriteHeader(http.StatusOK)
+	ctx.SetStatusCode(fasthttp.StatusOK)
 }
 
 // jsonStringField returns the string after the first occurrence of key
@@ -152,9 +151,9 @@ func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d t
 	return recv.drained(n, start), nil
 }
 
-// queueBacklog queues n payment.paid deliveries to the webhook in one
-// transaction, as the outbox does, and returns when they became visible.
-func queueBacklog(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID, webhookID, paymentID string, snapshot []byte, n int) (time.Time, error) {
+// queueBacklog queues n payment.paid deliveries, spread over the webhooks,
+// in one transaction, as the outbox does, and returns when they became visible.
+func queueBacklog(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID string, webhookIDs []string, paymentID string, snapshot []byte, n int) (time.Time, error) {
 	recv.reset()
 	tag := store.NewID("b")
 	tx, err := pool.Begin(ctx)
@@ -171,9 +170,10 @@ func queueBacklog(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accou
 		)
 		INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type, status,
 			next_attempt_at, created_at, updated_at)
-		SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), ev.id, $6, $2, false, 'payment.paid', 'pending',
+		SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), ev.id,
+			($6::text[])[1 + row_number() OVER () % cardinality($6::text[])], $2, false, 'payment.paid', 'pending',
 			ev.created_at, ev.created_at, ev.created_at
-		FROM ev`, tag, accountID, paymentID, string(snapshot), n, webhookID)
+		FROM ev`, tag, accountID, paymentID, string(snapshot), n, webhookIDs)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("queue backlog: %w", err)
 	}

@@ -169,29 +169,63 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 	}
 	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
 		string(first) + `},"source":"service"}`)
-	rawCeiling := m.run("raw POST ceiling", func() result { return benchRawPOST(recv.url, envelope, 8, phase) })
 	prof.during("steady", 2*phase)
-	var steady, sat result
+	var steady result
 	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending, 200, 2*phase); return steady })
 	if err != nil {
 		return err
 	}
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
-	prof.during("saturation", phase)
-	start, err := queueBacklog(ctx, pool, recv, accountID, wh.ID, paymentID, first, backlog)
+	// The backlog, drained by one webhook (its per-webhook cap of 8 bounds
+	// the attempts in flight) and by four to the same receiver (the
+	// dispatcher's 32 workers all busy).
+	more, err := moreWebhooks(api, recv.url, 3)
 	if err != nil {
 		return err
 	}
-	m.run("webhook deliveries (the drain)", func() result {
-		sat, err = drainBacklog(recv, start, backlog)
-		return sat
-	})
-	if err != nil {
-		return err
+	for _, webhooks := range [][]string{{wh.ID}, append([]string{wh.ID}, more...)} {
+		inFlight := 8 * len(webhooks)
+		rawCeiling := m.run(fmt.Sprintf("raw POST ceiling, %d in flight", inFlight), func() result {
+			return benchRawPOST(recv.url, envelope, inFlight, phase)
+		})
+		start, err := queueBacklog(ctx, pool, recv, accountID, webhooks, paymentID, first, backlog)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("webhook deliveries, %d queued to %d webhook(s)", backlog, len(webhooks))
+		prof.during(fmt.Sprintf("saturation-%d", len(webhooks)), phase)
+		var sat result
+		m.run(name+" (the drain)", func() result {
+			sat, err = drainBacklog(recv, start, backlog)
+			return sat
+		})
+		if err != nil {
+			return err
+		}
+		m.t.add(name, sat, rawCeiling, fmt.Sprintf("raw Go POST to the same receiver, %d in flight", inFlight))
 	}
-	m.t.add(fmt.Sprintf("webhook deliveries, %d queued", backlog), sat, rawCeiling, "raw Go POST to the same receiver, 8 in flight (the per-webhook cap)")
-
 	return nil
+}
+
+// moreWebhooks adds n webhooks to the receiver that the steady phase's
+// payment.paid events do not fan out to (the backlog is queued directly).
+func moreWebhooks(api *apiClient, url string, n int) ([]string, error) {
+	var ids []string
+	for i := range n {
+		body := fmt.Sprintf(`{"url": %q, "events": ["payment.refunded"]}`, fmt.Sprintf("%s/%d", url, i+2))
+		out, err := api.do("POST", "/api/v1/webhooks", []byte(body), http.StatusCreated)
+		if err != nil {
+			return nil, err
+		}
+		var wh struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(out, &wh); err != nil {
+			return nil, err
+		}
+		ids = append(ids, wh.ID)
+	}
+	return ids, nil
 }
 
 // createDatabase makes a fresh database for the run and returns its URL and

@@ -1,0 +1,110 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+	"payments/store/storetest"
+)
+
+// Successes recorded together: each finishes only under its own lease, each
+// chaining one leases a different next delivery (the earliest due after the
+// finished ones), and every attempt is stored as sent and answered.
+func TestBatchedSuccessesFinishAndLeaseDistinctNextDeliveries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
+	require.NoError(t, err)
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: acct.ID}
+	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
+		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+	require.NoError(t, err)
+	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
+	for range 10 {
+		f.createPayment(1_000)
+	}
+	var queue []store.Delivery // the webhook's deliveries in queue order
+	require.NoError(t, st.DB().NewSelect().Model(&queue).Where("webhook_id = ?", wh.ID).
+		Order("next_attempt_at", "id").Scan(ctx))
+	require.Len(t, queue, 10)
+
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 4)
+	// The last in the queue was never leased: its "success" holds no lease.
+	stale := queue[9]
+	stale.Webhook, stale.Event = claimed[0].Webhook, claimed[0].Event
+	finishing := []*store.Delivery{&claimed[0], &claimed[1], &claimed[2], &claimed[3], &stale}
+	attempts := make([]*store.DeliveryAttempt, len(finishing))
+	for i, d := range finishing {
+		status := 200 + i
+		attempts[i] = &store.DeliveryAttempt{
+			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+			EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL,
+			RequestHeaders: map[string]string{"Content-Type": "application/json", "X-Service-Delivery": "n" + d.ID},
+			RequestBody:    `{"id":"` + d.EventID + `"}`, ResponseStatus: &status,
+			ResponseHeaders: map[string][]string{"Server": {"test"}}, ResponseBody: []byte("ok"),
+			DurationMS: 7 + i, CreatedAt: time.Now().UTC().Truncate(time.Millisecond),
+		}
+	}
+	held, next, err := st.FinishTogether(ctx, finishing, "lease_one", attempts,
+		&store.ClaimParams{Now: later, Lease: time.Minute, Token: "lease_two"})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, true, true, true, false}, held)
+	require.Nil(t, next[4], "a success without its lease chains nothing")
+	for i := range 4 {
+		require.NotNil(t, next[i], "success %d chains", i)
+		require.Equal(t, queue[4+i].ID, next[i].ID, "the earliest due after the finished ones, each once")
+		require.Equal(t, queue[4+i].EventID, next[i].Event.ID)
+		require.Equal(t, "payment.created", next[i].Event.Type)
+		require.Equal(t, 1, next[i].Attempts)
+		require.Equal(t, wh.ID, next[i].Webhook.ID)
+	}
+
+	var after []store.Delivery
+	require.NoError(t, st.DB().NewSelect().Model(&after).Where("webhook_id = ?", wh.ID).
+		Order("next_attempt_at", "id").Scan(ctx))
+	for i, d := range after {
+		switch {
+		case i < 4:
+			require.Equal(t, store.DeliverySucceeded, d.Status, "delivery %d", i)
+			require.Equal(t, 200+i, *d.LastStatusCode)
+			require.True(t, d.CompletedAt.Equal(attempts[i].CreatedAt))
+			require.Nil(t, d.LeaseToken)
+		case i < 8:
+			require.Equal(t, store.DeliveryPending, d.Status, "delivery %d", i)
+			require.Equal(t, "lease_two", *d.LeaseToken)
+			require.Equal(t, 1, d.Attempts)
+		default:
+			require.Equal(t, store.DeliveryPending, d.Status, "delivery %d", i)
+			require.Nil(t, d.LeaseToken, "delivery %d is untouched", i)
+			require.Zero(t, d.Attempts)
+		}
+	}
+
+	var stored []store.DeliveryAttempt
+	require.NoError(t, st.DB().NewSelect().Model(&stored).Where("webhook_id = ?", wh.ID).Order("duration_ms").Scan(ctx))
+	require.Len(t, stored, 5, "an attempt is recorded even when its lease was lost")
+	for i, a := range stored {
+		want := *attempts[i]
+		require.Equal(t, want.ID, a.ID)
+		require.Equal(t, *want.DeliveryID, *a.DeliveryID)
+		require.Equal(t, want.RequestHeaders, a.RequestHeaders)
+		require.Equal(t, want.ResponseHeaders, a.ResponseHeaders)
+		require.Equal(t, want.RequestBody, a.RequestBody)
+		require.Equal(t, *want.ResponseStatus, *a.ResponseStatus)
+		require.Equal(t, "ok", string(a.ResponseBody))
+		require.Nil(t, a.ErrorClass)
+		require.True(t, want.CreatedAt.Equal(a.CreatedAt))
+		raw, _ := json.Marshal(a.RequestHeaders)
+		require.Contains(t, string(raw), "n"+*want.DeliveryID)
+	}
+}

@@ -1,0 +1,23 @@
+package store
+
+import "context"
+
+// FinishTogether records successes as one batch (one statement), as
+// concurrent dispatcher workers' successes are, for the tests to check the
+// batch statement directly.
+func (s *Store) FinishTogether(ctx context.Context, ds []*Delivery, token string, attempts []*DeliveryAttempt,
+	next *ClaimParams,
+) ([]bool, []*Delivery, error) {
+	batch := make([]succeeded, len(ds))
+	for i, d := range ds {
+		batch[i] = succeeded{delivery: d, token: token, attempt: attempts[i], next: next}
+	}
+	held, following := make([]bool, len(ds)), make([]*Delivery, len(ds))
+	for i, out := range s.serveFinishes(ctx, batch) {
+		if out.err != nil {
+			return nil, nil, out.err
+		}
+		held[i], following[i] = out.out.held, out.out.next
+	}
+	return held, following, nil
+}
