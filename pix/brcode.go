@@ -77,18 +77,24 @@ func (b BRCode) Encode() (string, error) {
 		sb.WriteString(tlv(f.id, f.value))
 	}
 	sb.WriteString("6304")
-	fmt.Fprintf(&sb, "%04X", CRC16(sb.String()))
+	crc := CRC16(sb.String())
+	const hex = "0123456789ABCDEF"
+	sb.Write([]byte{hex[crc>>12], hex[crc>>8&0xF], hex[crc>>4&0xF], hex[crc&0xF]})
 	return sb.String(), nil
 }
 
 type field struct{ id, value string }
 
+// tlv is one EMV field: id, two-digit length, value (values are at most
+// maxFieldValue bytes, which Encode checks).
 func tlv(id, value string) string {
-	return fmt.Sprintf("%s%02d%s", id, len(value), value)
+	n := len(value)
+	return id + string([]byte{byte('0' + n/10%10), byte('0' + n%10)}) + value
 }
 
 func formatAmount(cents int64) string {
-	return fmt.Sprintf("%d.%02d", cents/100, cents%100)
+	frac := cents % 100
+	return strconv.FormatInt(cents/100, 10) + "." + string([]byte{byte('0' + frac/10), byte('0' + frac%10)})
 }
 
 // emvText folds accents away and keeps printable ASCII, because BR Code
@@ -115,7 +121,16 @@ func emvText(s string, max int) string {
 func CRC16(s string) uint16 {
 	crc := uint16(0xFFFF)
 	for i := 0; i < len(s); i++ {
-		crc ^= uint16(s[i]) << 8
+		crc = crc<<8 ^ crcTable[byte(crc>>8)^s[i]]
+	}
+	return crc
+}
+
+// crcTable holds CRC16's step for each byte value (a byte at a time
+// instead of a bit at a time: every payment computes one).
+var crcTable = func() (t [256]uint16) {
+	for b := range t {
+		crc := uint16(b) << 8
 		for range 8 {
 			if crc&0x8000 != 0 {
 				crc = crc<<1 ^ 0x1021
@@ -123,9 +138,10 @@ func CRC16(s string) uint16 {
 				crc <<= 1
 			}
 		}
+		t[b] = crc
 	}
-	return crc
-}
+	return t
+}()
 
 // Decoded is a parsed BR Code: top-level fields by id, and the nested
 // templates 26 (merchant account) and 62 (additional data) by sub-id.

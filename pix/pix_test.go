@@ -54,6 +54,17 @@ func TestEncodeChargeRoundTrip(t *testing.T) {
 	require.Equal(t, "pix@example.com", d.MerchantAccount["01"])
 }
 
+func TestEncodeAmounts(t *testing.T) {
+	t.Parallel()
+	for cents, want := range map[int64]string{1: "0.01", 10: "0.10", 99: "0.99", 100: "1.00", 1990: "19.90", 100_000_000: "1000000.00"} {
+		code, err := pix.BRCode{Key: "pix@example.com", MerchantName: "Loja", MerchantCity: "Recife", AmountCents: cents}.Encode()
+		require.NoError(t, err)
+		d, err := pix.Decode(code)
+		require.NoError(t, err, "CRC and lengths check out")
+		require.Equal(t, want, d.Fields["54"])
+	}
+}
+
 func TestCRC16CCITTFalseCheckValue(t *testing.T) {
 	t.Parallel()
 	// The catalogued check value of CRC-16/CCITT-FALSE for "123456789".

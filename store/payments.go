@@ -104,7 +104,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 		}
 		customer = string(b)
 	}
-	snapshot, err := json.Marshal(p)
+	snapshot, err := p.MarshalJSON() // compact already: skips encoding/json's re-scan
 	if err != nil {
 		return fmt.Errorf("store: snapshot payment: %w", err)
 	}
