@@ -37,13 +37,25 @@ type coalescedCall[In, Out any] struct {
 func (c *coalescer[In, Out]) do(ctx context.Context, in In) (Out, error) {
 	call := &coalescedCall[In, Out]{in: in, done: make(chan outcome[Out], 1)}
 	c.mu.Lock()
-	c.queued = append(c.queued, call)
 	if c.inFlight < c.maxInFlight {
+		// A free slot: serve this call (with whatever queued) right here,
+		// without handing it to another goroutine, then leave what queued
+		// meanwhile to a runner.
 		c.inFlight++
-		// The runner serves other calls too, so it does not end with this
-		// one's context; it stops when the queue is empty.
-		go c.run(context.WithoutCancel(ctx))
+		batch := c.takeLocked(call)
+		c.mu.Unlock()
+		c.serve1(ctx, batch)
+		c.mu.Lock()
+		if len(c.queued) > 0 {
+			go c.run(context.WithoutCancel(ctx))
+		} else {
+			c.inFlight--
+		}
+		c.mu.Unlock()
+		res := <-call.done
+		return res.out, res.err
 	}
+	c.queued = append(c.queued, call)
 	c.mu.Unlock()
 	select {
 	case res := <-call.done:
@@ -54,32 +66,49 @@ func (c *coalescer[In, Out]) do(ctx context.Context, in In) (Out, error) {
 	}
 }
 
-// run serves queued calls, a batch at a time, until none are left.
+// takeLocked removes the next batch from the queue, first (when set) at its
+// head.
+func (c *coalescer[In, Out]) takeLocked(first *coalescedCall[In, Out]) []*coalescedCall[In, Out] {
+	var batch []*coalescedCall[In, Out]
+	if first != nil {
+		batch = append(batch, first)
+	}
+	n := min(len(c.queued), c.maxBatch-len(batch))
+	batch = append(batch, c.queued[:n]...)
+	c.queued = c.queued[n:]
+	if len(c.queued) == 0 {
+		c.queued = nil
+	}
+	return batch
+}
+
+// run serves queued calls, a batch at a time, until none are left, then
+// gives its slot back.
 func (c *coalescer[In, Out]) run(ctx context.Context) {
 	for {
 		c.mu.Lock()
-		n := min(len(c.queued), c.maxBatch)
-		if n == 0 {
+		batch := c.takeLocked(nil)
+		if len(batch) == 0 {
 			c.inFlight--
 			c.mu.Unlock()
 			return
 		}
-		batch := c.queued[:n:n]
-		c.queued = c.queued[n:]
-		if len(c.queued) == 0 {
-			c.queued = nil
-		}
 		c.mu.Unlock()
+		c.serve1(ctx, batch)
+	}
+}
 
-		ins := make([]In, len(batch))
-		for i, call := range batch {
-			ins[i] = call.in
-		}
-		batchCtx, cancel := context.WithTimeout(ctx, c.timeout)
-		outs := c.serve(batchCtx, ins)
-		cancel()
-		for i, call := range batch {
-			call.done <- outs[i]
-		}
+// serve1 serves one batch and answers each of its calls. The batch serves
+// other requests too, so it does not end with ctx; it has its own timeout.
+func (c *coalescer[In, Out]) serve1(ctx context.Context, batch []*coalescedCall[In, Out]) {
+	ins := make([]In, len(batch))
+	for i, call := range batch {
+		ins[i] = call.in
+	}
+	batchCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+	defer cancel()
+	outs := c.serve(batchCtx, ins)
+	for i, call := range batch {
+		call.done <- outs[i]
 	}
 }
