@@ -30,11 +30,18 @@ func (l *lockedBuffer) String() string {
 }
 
 func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
+	held := &lockedBuffer{}
+	slow := newLogWriter(held, time.Hour)
+	_, err := slow.Write([]byte("held\n"))
+	require.NoError(t, err)
+	require.Empty(t, held.String(), "lines wait for the next flush")
+	require.NoError(t, slow.Close())
+	require.Equal(t, "held\n", held.String(), "Close writes what waits")
+
 	out := &lockedBuffer{}
 	w := newLogWriter(out, 20*time.Millisecond)
-	_, err := w.Write([]byte("first\n"))
+	_, err = w.Write([]byte("first\n"))
 	require.NoError(t, err)
-	require.Empty(t, out.String(), "lines wait for the next flush")
 	require.Eventually(t, func() bool { return out.String() == "first\n" }, 2*time.Second, 5*time.Millisecond)
 
 	// Many writers at once: every line arrives whole, each writer's in order.
