@@ -16,8 +16,9 @@ import (
 // Payment finds a payment by ref: a UUID equal to a payment's id wins,
 // otherwise ref is taken as an external_id. Other scopes' payments are ErrNotFound.
 func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	// The API's hottest read. By id it goes through the read batcher
-	// (below); the external_id only when no payment of the scope has that id.
+	// The API's hottest read. By id it goes through paymentReads (below),
+	// unless a request's transaction is open; the external_id is tried only
+	// when no payment of the scope has that id.
 	if id, ok := ParsePaymentID(ref); ok {
 		var p *Payment
 		var err error
