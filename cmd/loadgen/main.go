@@ -36,6 +36,9 @@ func main() {
 	}
 	var prof *profiler
 	if *profileDir != "" {
+		if err := os.MkdirAll(*profileDir, 0o755); err != nil {
+			log.Fatalf("loadgen: %v", err)
+		}
 		prof = &profiler{dir: *profileDir, debugAddr: "127.0.0.1:6061"}
 		os.Setenv("DEBUG_ADDR", prof.debugAddr)
 	}
