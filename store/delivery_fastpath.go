@@ -163,7 +163,7 @@ func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[
 			continue
 		}
 		next.Webhook = new(Webhook)
-		if err := s.queryInto(ctx, s.db.DB, next.Webhook, `SELECT * FROM webhooks WHERE id = $1`, next.WebhookID); err != nil {
+		if err := s.queryInto(ctx, next.Webhook, `SELECT * FROM webhooks WHERE id = $1`, next.WebhookID); err != nil {
 			// The next delivery stays leased and is attempted when its lease ends.
 			outs[i].out.next = nil
 			outs[i].err = fmt.Errorf("store: leased delivery's webhook: %w", err)

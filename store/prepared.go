@@ -24,30 +24,15 @@ import (
 // as the native *pgx.Conn and scan into explicit destinations. Profiles of
 // GET /payments/{id} had a third of the service's CPU in those layers.
 
-// sqlRunner is what *sql.DB and *sql.Tx have in common.
-type sqlRunner interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// runner returns the ambient transaction's connection, else the pool.
-func (s *Store) runner(ctx context.Context) sqlRunner {
-	if tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx); ok {
-		return tx.Tx
-	}
-	return s.db.DB
-}
-
 // prepared prefixes args with pgx's statement-cache mode.
 func prepared(args ...any) []any {
 	return append([]any{pgx.QueryExecModeCacheStatement}, args...)
 }
 
-// queryInto runs a prepared query and scans its first row into dest (a
-// model) the way bun would; no row is sql.ErrNoRows.
-func (s *Store) queryInto(ctx context.Context, r sqlRunner, dest any, query string, args ...any) error {
-	rows, err := r.QueryContext(ctx, query, prepared(args...)...)
+// queryInto runs a prepared query on the pool and scans its first row into
+// dest (a model) the way bun would; no row is sql.ErrNoRows.
+func (s *Store) queryInto(ctx context.Context, dest any, query string, args ...any) error {
+	rows, err := s.db.DB.QueryContext(ctx, query, prepared(args...)...)
 	if err != nil {
 		return err
 	}
