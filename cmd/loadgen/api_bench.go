@@ -52,6 +52,22 @@ func (a *apiClient) do(method, path string, body []byte, want int) ([]byte, erro
 	return out, nil
 }
 
+// create POSTs body to path, expects 201 and returns the new object's id
+// and its JSON.
+func (a *apiClient) create(path string, body []byte) (string, []byte, error) {
+	out, err := a.do("POST", path, body, http.StatusCreated)
+	if err != nil {
+		return "", nil, err
+	}
+	var obj struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out, &obj); err != nil {
+		return "", nil, err
+	}
+	return obj.ID, out, nil
+}
+
 var createBody = []byte(`{"amount_cents": 1990, "description": "Camiseta", "metadata": {"order": "bench"}}`)
 
 // benchCreate measures POST /api/v1/payments and returns the ids it made.
@@ -59,18 +75,12 @@ func benchCreate(api *apiClient, c int, d time.Duration) (result, []string) {
 	var mu sync.Mutex
 	var ids []string
 	r := closedLoop(c, d, func(int, int) error {
-		out, err := api.do("POST", "/api/v1/payments", createBody, http.StatusCreated)
+		id, _, err := api.create("/api/v1/payments", createBody)
 		if err != nil {
 			return err
 		}
-		var p struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(out, &p); err != nil {
-			return err
-		}
 		mu.Lock()
-		ids = append(ids, p.ID)
+		ids = append(ids, id)
 		mu.Unlock()
 		return nil
 	})

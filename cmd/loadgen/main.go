@@ -8,11 +8,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -99,14 +97,8 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	log.Printf("service on %s (pid %d); each phase runs %s", svc.baseURL, svc.cmd.Process.Pid, phase)
 
 	// A payment's frozen JSON: what the ceiling's event row and the backlog carry.
-	first, err := api.do("POST", "/api/v1/payments", createBody, http.StatusCreated)
+	firstID, first, err := api.create("/api/v1/payments", createBody)
 	if err != nil {
-		return err
-	}
-	var firstPayment struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(first, &firstPayment); err != nil {
 		return err
 	}
 
@@ -139,7 +131,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	}
 
 	if runs("webhooks") {
-		if err := benchWebhooks(ctx, api, pool, m, prof, acct.ID, firstPayment.ID, first, ids, phase, backlog); err != nil {
+		if err := benchWebhooks(ctx, api, pool, m, prof, acct.ID, firstID, first, ids, phase, backlog); err != nil {
 			return err
 		}
 	}
@@ -159,15 +151,8 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 	if err != nil {
 		return err
 	}
-	whBody := fmt.Sprintf(`{"url": %q, "events": ["payment.paid"]}`, recv.url)
-	whOut, err := api.do("POST", "/api/v1/webhooks", []byte(whBody), http.StatusCreated)
+	webhookID, err := createWebhook(api, recv.url, "payment.paid")
 	if err != nil {
-		return err
-	}
-	var wh struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(whOut, &wh); err != nil {
 		return err
 	}
 	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
@@ -186,7 +171,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 	if err != nil {
 		return err
 	}
-	for _, webhooks := range [][]string{{wh.ID}, append([]string{wh.ID}, more...)} {
+	for _, webhooks := range [][]string{{webhookID}, append([]string{webhookID}, more...)} {
 		inFlight := 8 * len(webhooks)
 		rawCeiling := m.run(fmt.Sprintf("raw POST ceiling, %d in flight", inFlight), func() result {
 			return benchRawPOST(recv.url, envelope, inFlight, phase)
@@ -213,22 +198,21 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 // moreWebhooks adds n webhooks to the receiver that the steady phase's
 // payment.paid events do not fan out to (the backlog is queued directly).
 func moreWebhooks(api *apiClient, url string, n int) ([]string, error) {
-	var ids []string
-	for i := range n {
-		body := fmt.Sprintf(`{"url": %q, "events": ["payment.refunded"]}`, fmt.Sprintf("%s/%d", url, i+2))
-		out, err := api.do("POST", "/api/v1/webhooks", []byte(body), http.StatusCreated)
+	ids := make([]string, n)
+	for i := range ids {
+		id, err := createWebhook(api, fmt.Sprintf("%s/%d", url, i+2), "payment.refunded")
 		if err != nil {
 			return nil, err
 		}
-		var wh struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(out, &wh); err != nil {
-			return nil, err
-		}
-		ids = append(ids, wh.ID)
+		ids[i] = id
 	}
 	return ids, nil
+}
+
+// createWebhook subscribes url to one event type and returns the webhook's id.
+func createWebhook(api *apiClient, url, event string) (string, error) {
+	id, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q]}`, url, event))
+	return id, err
 }
 
 // createDatabase makes a fresh database for the run and returns its URL and

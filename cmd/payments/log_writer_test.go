@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,26 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// lockedBuffer is a destination the flusher and the test can share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
-	held := &lockedBuffer{}
+	held := &syncBuffer{}
 	slow := newLogWriter(held, time.Hour)
 	_, err := slow.Write([]byte("held\n"))
 	require.NoError(t, err)
@@ -38,7 +19,7 @@ func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
 	require.NoError(t, slow.Close())
 	require.Equal(t, "held\n", held.String(), "Close writes what waits")
 
-	out := &lockedBuffer{}
+	out := &syncBuffer{}
 	w := newLogWriter(out, 20*time.Millisecond)
 	_, err = w.Write([]byte("first\n"))
 	require.NoError(t, err)
