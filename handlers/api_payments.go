@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -138,28 +137,10 @@ func (a *API) ListPayments(c *fiber.Ctx) error {
 }
 
 func (a *API) parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *Error) {
-	params := store.PaymentListParams{Scope: scope(c), Limit: defaultListLimit}
+	params := store.PaymentListParams{Scope: scope(c)}
 	var apiErr *Error
-	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if apiErr == nil && !slices.Contains(listPaymentsQuery, string(k)) {
-			apiErr = InvalidParam("parameter_unknown", string(k), "Received unknown query parameter: %s. Allowed: %v.", k, listPaymentsQuery)
-		}
-	})
-	if apiErr != nil {
+	if params.Limit, params.Status, apiErr = parseListQuery(c, listPaymentsQuery, store.PaymentStatuses); apiErr != nil {
 		return params, apiErr
-	}
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxListLimit {
-			return params, InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
-		}
-		params.Limit = n
-	}
-	if v := c.Query("status"); v != "" {
-		if !slices.Contains(store.PaymentStatuses, v) {
-			return params, InvalidParam("parameter_invalid", "status", "status must be one of %v.", store.PaymentStatuses)
-		}
-		params.Status = v
 	}
 	for _, bound := range []struct {
 		name string

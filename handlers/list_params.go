@@ -20,28 +20,10 @@ var idListQuery = []string{"limit", "status", "starting_after"}
 func parseIDList(c *fiber.Ctx, kind string, statuses []string,
 	exists func(ctx context.Context, scope store.Scope, id string) error,
 ) (store.IDListParams, error) {
-	params := store.IDListParams{Scope: scope(c), Limit: defaultListLimit}
+	params := store.IDListParams{Scope: scope(c)}
 	var apiErr *Error
-	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if apiErr == nil && !slices.Contains(idListQuery, string(k)) {
-			apiErr = InvalidParam("parameter_unknown", string(k), "Received unknown query parameter: %s. Allowed: %v.", k, idListQuery)
-		}
-	})
-	if apiErr != nil {
+	if params.Limit, params.Status, apiErr = parseListQuery(c, idListQuery, statuses); apiErr != nil {
 		return params, apiErr
-	}
-	if v := c.Query("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxListLimit {
-			return params, InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
-		}
-		params.Limit = n
-	}
-	if v := c.Query("status"); v != "" {
-		if !slices.Contains(statuses, v) {
-			return params, InvalidParam("parameter_invalid", "status", "status must be one of %v.", statuses)
-		}
-		params.Status = v
 	}
 	if v := c.Query("starting_after"); v != "" && exists != nil {
 		if err := exists(c.UserContext(), params.Scope, v); err != nil {
@@ -53,6 +35,34 @@ func parseIDList(c *fiber.Ctx, kind string, statuses []string,
 	}
 	params.StartingAfter = c.Query("starting_after")
 	return params, nil
+}
+
+// parseListQuery checks every query parameter is one of allowed and reads
+// what all lists share: limit (defaultListLimit when absent) and status
+// (one of statuses, "" when absent).
+func parseListQuery(c *fiber.Ctx, allowed, statuses []string) (int, string, *Error) {
+	var apiErr *Error
+	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
+		if apiErr == nil && !slices.Contains(allowed, string(k)) {
+			apiErr = InvalidParam("parameter_unknown", string(k), "Received unknown query parameter: %s. Allowed: %v.", k, allowed)
+		}
+	})
+	if apiErr != nil {
+		return 0, "", apiErr
+	}
+	limit := defaultListLimit
+	if v := c.Query("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxListLimit {
+			return 0, "", InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
+		}
+		limit = n
+	}
+	status := c.Query("status")
+	if status != "" && !slices.Contains(statuses, status) {
+		return 0, "", InvalidParam("parameter_invalid", "status", "status must be one of %v.", statuses)
+	}
+	return limit, status, nil
 }
 
 // enum reads a string field that must be one of values.

@@ -230,14 +230,20 @@ func (s *Store) Dispute(ctx context.Context, scope Scope, id string) (*Dispute, 
 
 // DisputesForPayment lists a payment's disputes (at most one).
 func (s *Store) DisputesForPayment(ctx context.Context, scope Scope, paymentID uuid.UUID) ([]Dispute, error) {
-	var out []Dispute
-	err := s.idb(ctx).NewSelect().Model(&out).
-		Where("payment_id = ? AND account_id = ? AND livemode = ?", paymentID, scope.AccountID, scope.Livemode).
-		Order("id").Scan(ctx)
+	out, err := ofPayment[Dispute](ctx, s.idb(ctx), scope, paymentID, "id")
 	if err != nil {
 		return nil, fmt.Errorf("store: disputes of payment: %w", err)
 	}
 	return out, nil
+}
+
+// ofPayment lists the scope's rows of a table that belong to a payment.
+func ofPayment[T any](ctx context.Context, db bun.IDB, scope Scope, paymentID uuid.UUID, order string) ([]T, error) {
+	var out []T
+	err := db.NewSelect().Model(&out).
+		Where("payment_id = ? AND account_id = ? AND livemode = ?", paymentID, scope.AccountID, scope.Livemode).
+		Order(order).Scan(ctx)
+	return out, err
 }
 
 // IDListParams pages a list of objects with time-ordered text ids, newest first.

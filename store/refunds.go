@@ -45,10 +45,7 @@ func (s *Store) insertRefund(ctx context.Context, tx bun.Tx, p *Payment, reason 
 
 // RefundsForPayment lists a payment's refunds (at most one: refunds are full).
 func (s *Store) RefundsForPayment(ctx context.Context, scope Scope, paymentID uuid.UUID) ([]Refund, error) {
-	var out []Refund
-	err := s.idb(ctx).NewSelect().Model(&out).
-		Where("payment_id = ? AND account_id = ? AND livemode = ?", paymentID, scope.AccountID, scope.Livemode).
-		Order("created_at").Scan(ctx)
+	out, err := ofPayment[Refund](ctx, s.idb(ctx), scope, paymentID, "created_at")
 	if err != nil {
 		return nil, fmt.Errorf("store: refunds: %w", err)
 	}
