@@ -47,7 +47,7 @@ func (c *coalescer[In, Out]) do(ctx context.Context, in In) (Out, error) {
 		c.serve1(ctx, batch)
 		c.mu.Lock()
 		if len(c.queued) > 0 {
-			go c.run(context.WithoutCancel(ctx))
+			go c.run(ctx) // serve1 detaches each batch from ctx
 		} else {
 			c.inFlight--
 		}
