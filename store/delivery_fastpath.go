@@ -108,15 +108,15 @@ func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[
 		}
 		return outs
 	}
-	argLists := make([][]any, len(batch))
+	stmts := make([]statement, len(batch))
 	for i, b := range batch {
 		args, err := finishArgs(b)
 		if err != nil {
 			return fail(err)
 		}
-		argLists[i] = args
+		stmts[i] = statement{sql: finishAndLeaseSQL, args: args}
 	}
-	err := s.pipelined(ctx, finishAndLeaseSQL, argLists, func(i int, rows pgx.Rows) error {
+	err := s.pipelined(ctx, stmts, func(i int, rows pgx.Rows) error {
 		if !rows.Next() {
 			return fmt.Errorf("finish returned no row")
 		}

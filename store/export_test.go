@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/google/uuid"
+)
 
 // FinishTogether records successes as one batch (one statement), as
 // concurrent dispatcher workers' successes are, for the tests to check the
@@ -20,4 +24,18 @@ func (s *Store) FinishTogether(ctx context.Context, ds []*Delivery, token string
 		held[i], following[i] = out.out.held, out.out.next
 	}
 	return held, following, nil
+}
+
+// ReadTogether reads payments by id as one batch (one statement), as
+// concurrent reads are, for the tests to check the batch statement directly.
+func (s *Store) ReadTogether(ctx context.Context, scopes []Scope, ids []uuid.UUID) ([]*Payment, []error) {
+	batch := make([]paymentRead, len(ids))
+	for i, id := range ids {
+		batch[i] = paymentRead{id: id, scope: scopes[i]}
+	}
+	ps, errs := make([]*Payment, len(ids)), make([]error, len(ids))
+	for i, out := range s.servePaymentReads(ctx, batch) {
+		ps[i], errs[i] = out.out, out.err
+	}
+	return ps, errs
 }

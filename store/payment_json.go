@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/json"
+	"strconv"
 	"time"
 
 	"payments/pix"
@@ -22,69 +22,74 @@ func FormatTimePtr(t *time.Time) *string {
 	return &s
 }
 
-// PaymentPix is the payer-facing PIX data of a payment.
-type PaymentPix struct {
-	BRCode    string `json:"br_code"`
-	QRCodeURL string `json:"qr_code_url"`
-}
-
-// paymentJSON is the public shape of a payment: the API's response body and
-// the object frozen into events. Field order follows the seed's table.
-type paymentJSON struct {
-	ID            string            `json:"id"`
-	Object        string            `json:"object"`
-	Livemode      bool              `json:"livemode"`
-	Status        string            `json:"status"`
-	AmountCents   int64             `json:"amount_cents"`
-	AmountLabel   string            `json:"amount_label"`
-	Currency      string            `json:"currency"`
-	PaymentMethod string            `json:"payment_method"`
-	ExternalID    *string           `json:"external_id"`
-	Description   *string           `json:"description"`
-	Customer      *Customer         `json:"customer"`
-	Metadata      map[string]string `json:"metadata"`
-	CorrelationID string            `json:"correlation_id"`
-	FeeCents      int64             `json:"fee_cents"`
-	Pix           PaymentPix        `json:"pix"`
-	CheckoutURL   string            `json:"checkout_url"`
-	CreatedAt     string            `json:"created_at"`
-	UpdatedAt     string            `json:"updated_at"`
-	PaidAt        *string           `json:"paid_at"`
-	ExpiresAt     *string           `json:"expires_at"`
-	CanceledAt    *string           `json:"canceled_at"`
-	ExpiredAt     *string           `json:"expired_at"`
-	RefundedAt    *string           `json:"refunded_at"`
-}
-
-// MarshalJSON renders the public representation.
+// MarshalJSON renders the public representation: the API's response body
+// and the object frozen into events. Field order follows the seed's table.
 func (p *Payment) MarshalJSON() ([]byte, error) {
-	metadata := p.Metadata
-	if metadata == nil {
-		metadata = map[string]string{}
+	return p.appendJSON(make([]byte, 0, 1024)), nil
+}
+
+func (p *Payment) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":"`...)
+	b = append(b, p.ID.String()...)
+	b = append(b, `","object":"payment","livemode":`...)
+	b = strconv.AppendBool(b, p.Livemode)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, p.Status)
+	b = append(b, `,"amount_cents":`...)
+	b = strconv.AppendInt(b, p.AmountCents, 10)
+	b = append(b, `,"amount_label":`...)
+	b = appendJSONString(b, pix.FormatBRL(p.AmountCents))
+	b = append(b, `,"currency":`...)
+	b = appendJSONString(b, p.Currency)
+	b = append(b, `,"payment_method":`...)
+	b = appendJSONString(b, p.PaymentMethod)
+	b = append(b, `,"external_id":`...)
+	b = appendJSONStringOrNull(b, p.ExternalID)
+	b = append(b, `,"description":`...)
+	b = appendJSONStringOrNull(b, p.Description)
+	b = append(b, `,"customer":`...)
+	b = appendCustomerJSON(b, p.Customer)
+	b = append(b, `,"metadata":`...)
+	b = appendJSONStringMap(b, p.Metadata)
+	b = append(b, `,"correlation_id":`...)
+	b = appendJSONString(b, p.CorrelationID)
+	b = append(b, `,"fee_cents":`...)
+	b = strconv.AppendInt(b, p.FeeCents, 10)
+	b = append(b, `,"pix":{"br_code":`...)
+	b = appendJSONString(b, p.BRCode)
+	b = append(b, `,"qr_code_url":`...)
+	b = appendJSONString(b, p.QRCodeURL)
+	b = append(b, `},"checkout_url":`...)
+	b = appendJSONString(b, p.CheckoutURL)
+	b = append(b, `,"created_at":`...)
+	b = appendJSONTime(b, p.CreatedAt)
+	b = append(b, `,"updated_at":`...)
+	b = appendJSONTime(b, p.UpdatedAt)
+	b = append(b, `,"paid_at":`...)
+	b = appendJSONTimeOrNull(b, p.PaidAt)
+	b = append(b, `,"expires_at":`...)
+	b = appendJSONTime(b, p.ExpiresAt)
+	b = append(b, `,"canceled_at":`...)
+	b = appendJSONTimeOrNull(b, p.CanceledAt)
+	b = append(b, `,"expired_at":`...)
+	b = appendJSONTimeOrNull(b, p.ExpiredAt)
+	b = append(b, `,"refunded_at":`...)
+	b = appendJSONTimeOrNull(b, p.RefundedAt)
+	return append(b, '}')
+}
+
+// appendCustomerJSON appends c as its JSON object, or null for nil.
+func appendCustomerJSON(b []byte, c *Customer) []byte {
+	if c == nil {
+		return append(b, "null"...)
 	}
-	return json.Marshal(paymentJSON{
-		ID:            p.ID.String(),
-		Object:        "payment",
-		Livemode:      p.Livemode,
-		Status:        p.Status,
-		AmountCents:   p.AmountCents,
-		AmountLabel:   pix.FormatBRL(p.AmountCents),
-		Currency:      p.Currency,
-		PaymentMethod: p.PaymentMethod,
-		ExternalID:    p.ExternalID,
-		Description:   p.Description,
-		Customer:      p.Customer,
-		Metadata:      metadata,
-		CorrelationID: p.CorrelationID,
-		FeeCents:      p.FeeCents,
-		Pix:           PaymentPix{BRCode: p.BRCode, QRCodeURL: p.QRCodeURL},
-		CheckoutURL:   p.CheckoutURL,
-		CreatedAt:     FormatTime(p.CreatedAt),
-		UpdatedAt:     FormatTime(p.UpdatedAt),
-		PaidAt:        FormatTimePtr(p.PaidAt),
-		ExpiresAt:     FormatTimePtr(&p.ExpiresAt),
-		CanceledAt:    FormatTimePtr(p.CanceledAt),
-		ExpiredAt:     FormatTimePtr(p.ExpiredAt),
-		RefundedAt:    FormatTimePtr(p.RefundedAt),
-	})
+	b = append(b, `{"name":`...)
+	b = appendJSONString(b, c.Name)
+	b = append(b, `,"email":`...)
+	b = appendJSONString(b, c.Email)
+	b = append(b, `,"document":`...)
+	b = appendJSONString(b, c.Document)
+	b = append(b, `,"phone":`...)
+	b = appendJSONStringOrNull(b, c.Phone)
+	return append(b, '}')
 }

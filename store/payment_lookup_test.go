@@ -84,6 +84,33 @@ func TestPaymentLookupByIDAndExternalID(t *testing.T) {
 		_, err := f.st.Payment(ctx, other, byID.ID.String())
 		require.ErrorIs(t, err, store.ErrNotFound, "live mode does not see test payments")
 	}
+
+	// One batch: each read gets its own row (a repeated id too, in its
+	// place), and a missing id or another scope's payment is ErrNotFound.
+	other := store.Scope{AccountID: f.scope.AccountID, Livemode: true}
+	scopes := []store.Scope{f.scope, f.scope, other, f.scope, f.scope, f.scope}
+	ids := []uuid.UUID{plainExt.ID, byID.ID, byID.ID, uuid.New(), shadowed.ID, plainExt.ID}
+	want := []*store.Payment{paid, byID, nil, nil, shadowed, paid}
+	got, errs := f.st.ReadTogether(ctx, scopes, ids)
+	for i := range ids {
+		if want[i] == nil {
+			require.ErrorIs(t, errs[i], store.ErrNotFound, "read %d", i)
+			require.Nil(t, got[i], "read %d", i)
+			continue
+		}
+		require.NoError(t, errs[i], "read %d", i)
+		wantJSON, err := want[i].MarshalJSON()
+		require.NoError(t, err)
+		gotJSON, err := got[i].MarshalJSON()
+		require.NoError(t, err)
+		require.Equal(t, string(wantJSON), string(gotJSON), "read %d", i)
+		require.Equal(t, want[i].Customer, got[i].Customer, "read %d", i)
+	}
+	// A read alone takes the single-row statement.
+	got, errs = f.st.ReadTogether(ctx, scopes[4:5], ids[4:5])
+	require.NoError(t, errs[0])
+	require.Equal(t, shadowed.ID, got[0].ID)
+	require.Equal(t, shadowed.Metadata, got[0].Metadata)
 }
 
 // Concurrent reads by id are answered in shared statements: each must get

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -92,22 +91,13 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	if p.Metadata == nil {
 		p.Metadata = map[string]string{}
 	}
-	metadata, err := json.Marshal(p.Metadata)
-	if err != nil {
-		return fmt.Errorf("store: encode metadata: %w", err)
-	}
+	// The columns hold exactly what the API shows (same encoder).
+	metadata := appendJSONStringMap(nil, p.Metadata)
 	var customer any
 	if p.Customer != nil {
-		b, err := json.Marshal(p.Customer)
-		if err != nil {
-			return fmt.Errorf("store: encode customer: %w", err)
-		}
-		customer = string(b)
+		customer = string(appendCustomerJSON(nil, p.Customer))
 	}
-	snapshot, err := p.MarshalJSON() // compact already: skips encoding/json's re-scan
-	if err != nil {
-		return fmt.Errorf("store: snapshot payment: %w", err)
-	}
+	snapshot := p.appendJSON(make([]byte, 0, 1024))
 	args := []any{pgUUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, customer, string(metadata), p.CorrelationID, p.FeeCents, p.BRCode,
 		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt}
@@ -115,6 +105,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	// The API's hottest write: the payment, its payment.created event and the
 	// event's deliveries in one prepared statement, so one round trip and,
 	// outside a request's idempotency transaction, one implicit transaction.
+	var err error
 	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
 		// In a request's idempotency transaction, a savepoint keeps a
 		// refusal (a taken external_id) from aborting the whole transaction.

@@ -73,22 +73,29 @@ func (s *Store) hotExec(ctx context.Context, query string, args ...any) error {
 // take pgx's slow path (the value's text, re-parsed, on every call).
 func pgUUID(id uuid.UUID) pgtype.UUID { return pgtype.UUID{Bytes: id, Valid: true} }
 
-// pipelined runs one prepared statement once per argument list, all sent
-// in one write and answered in one read: one round trip, and one implicit
-// transaction (a failing statement fails the rest). each reads statement
-// i's rows. This is how coalesced calls (coalescer.go) share a round trip
-// while every statement keeps its own cached plan.
-func (s *Store) pipelined(ctx context.Context, query string, argLists [][]any, each func(i int, rows pgx.Rows) error) error {
+// statement is one prepared statement of a pipeline and its arguments.
+type statement struct {
+	sql  string
+	args []any
+}
+
+// pipelined runs prepared statements all sent in one write and answered in
+// one read: one round trip, and one implicit transaction (a failing
+// statement fails the rest; a setting made local by one holds for the ones
+// after it). each reads statement i's rows. This is how coalesced calls
+// (coalescer.go) share a round trip while every statement keeps its own
+// cached plan.
+func (s *Store) pipelined(ctx context.Context, stmts []statement, each func(i int, rows pgx.Rows) error) error {
 	return s.withPgx(ctx, func(conn *pgx.Conn) error {
-		// Prepared once per connection (named after the query's digest).
-		sd, err := conn.Prepare(ctx, query, query)
-		if err != nil {
-			return err
-		}
 		batch := &pgconn.Batch{}
-		for _, args := range argLists {
+		for _, st := range stmts {
+			// Prepared once per connection (named after the query's digest).
+			sd, err := conn.Prepare(ctx, st.sql, st.sql)
+			if err != nil {
+				return err
+			}
 			var eqb pgx.ExtendedQueryBuilder
-			if err := eqb.Build(conn.TypeMap(), sd, args); err != nil {
+			if err := eqb.Build(conn.TypeMap(), sd, st.args); err != nil {
 				return err
 			}
 			batch.ExecPrepared(sd.Name, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)

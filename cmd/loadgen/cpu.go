@@ -85,16 +85,29 @@ type cpuUse struct {
 	busy, steal             float64       // share of the machine's capacity
 }
 
-func cpuBetween(a, b cpuSnapshot, ops int) cpuUse {
+// spent is the CPU used from a to b (a span, not an instant: at is unset).
+func spent(a, b cpuSnapshot) cpuSnapshot {
+	return cpuSnapshot{service: b.service - a.service, postgres: b.postgres - a.postgres, self: b.self - a.self,
+		busy: b.busy - a.busy, steal: b.steal - a.steal, all: b.all - a.all}
+}
+
+// plus adds two spans' CPU.
+func (s cpuSnapshot) plus(o cpuSnapshot) cpuSnapshot {
+	return cpuSnapshot{service: s.service + o.service, postgres: s.postgres + o.postgres, self: s.self + o.self,
+		busy: s.busy + o.busy, steal: s.steal + o.steal, all: s.all + o.all}
+}
+
+// perOp is a span's CPU per operation and the machine's shares.
+func (s cpuSnapshot) perOp(ops int) cpuUse {
 	u := cpuUse{ops: ops}
 	if ops > 0 {
-		u.service = (b.service - a.service) / time.Duration(ops)
-		u.postgres = (b.postgres - a.postgres) / time.Duration(ops)
-		u.self = (b.self - a.self) / time.Duration(ops)
+		u.service = s.service / time.Duration(ops)
+		u.postgres = s.postgres / time.Duration(ops)
+		u.self = s.self / time.Duration(ops)
 	}
-	if all := b.all - a.all; all > 0 {
-		u.busy = float64(b.busy-a.busy) / float64(all)
-		u.steal = float64(b.steal-a.steal) / float64(all)
+	if s.all > 0 {
+		u.busy = float64(s.busy) / float64(s.all)
+		u.steal = float64(s.steal) / float64(s.all)
 	}
 	return u
 }

@@ -112,11 +112,14 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 			break
 		}
 		name := fmt.Sprintf("create payment, c=%d", c)
-		ceiling := m.run(name+", ceiling", func() result { return benchCreateSQL(ctx, pool, acct.ID, first, c, phase) })
-		prof.during(fmt.Sprintf("create-c%d", c), phase)
-		var made []string
-		got := m.run(name, func() (r result) { r, made = benchCreate(api, c, phase); return r })
-		ids = append(ids, made...)
+		prof.during(fmt.Sprintf("create-c%d", c), 2*phase)
+		got, ceiling := m.compare(name, phase,
+			func(d time.Duration) result { return benchCreateSQL(ctx, pool, acct.ID, first, c, d) },
+			func(d time.Duration) result {
+				r, made := benchCreate(api, c, d)
+				ids = append(ids, made...)
+				return r
+			})
 		t.add(name, got, ceiling, "payment + event INSERTs in one tx over SQL")
 	}
 	for _, c := range []int{8, 32} {
@@ -124,9 +127,10 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 			break
 		}
 		name := fmt.Sprintf("get payment, c=%d", c)
-		ceiling := m.run(name+", ceiling", func() result { return benchGetSQL(ctx, pool, ids, c, phase) })
-		prof.during(fmt.Sprintf("get-c%d", c), phase)
-		got := m.run(name, func() result { return benchGet(api, ids, c, phase) })
+		prof.during(fmt.Sprintf("get-c%d", c), 2*phase)
+		got, ceiling := m.compare(name, phase,
+			func(d time.Duration) result { return benchGetSQL(ctx, pool, ids, c, d) },
+			func(d time.Duration) result { return benchGet(api, ids, c, d) })
 		t.add(name, got, ceiling, "SELECT * FROM payments WHERE id = $1")
 	}
 
@@ -259,6 +263,29 @@ type meter struct {
 func (m *meter) run(name string, phase func() result) result {
 	before := takeCPU(m.pid)
 	r := phase()
-	m.t.cpu(name, cpuBetween(before, takeCPU(m.pid), r.ops))
+	m.t.cpu(name, spent(before, takeCPU(m.pid)).perOp(r.ops))
 	return r
+}
+
+// turns is how many turns each side of a comparison gets.
+const turns = 5
+
+// compare measures the service beside its ceiling in alternating turns, d
+// in all for each. The CPU a VM gets from its host drifts over seconds
+// (steal time), so two phases run back to back could each measure a
+// different machine; turns of d/turns spread the drift over both.
+func (m *meter) compare(name string, d time.Duration, ceiling, service func(time.Duration) result) (got, ceil result) {
+	var gotCPU, ceilCPU cpuSnapshot
+	turn := func(phase func(time.Duration) result, r *result, cpu *cpuSnapshot) {
+		before := takeCPU(m.pid)
+		*r = r.plus(phase(d / turns))
+		*cpu = cpu.plus(spent(before, takeCPU(m.pid)))
+	}
+	for range turns {
+		turn(ceiling, &ceil, &ceilCPU)
+		turn(service, &got, &gotCPU)
+	}
+	m.t.cpu(name+", ceiling", ceilCPU.perOp(ceil.ops))
+	m.t.cpu(name, gotCPU.perOp(got.ops))
+	return got, ceil
 }

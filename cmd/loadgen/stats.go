@@ -29,6 +29,7 @@ type result struct {
 	errs     int
 	elapsed  time.Duration
 	p50, p99 time.Duration
+	sorted   []time.Duration // every latency, for merging slices of one measurement
 }
 
 func (r result) perSecond() float64 { return float64(r.ops) / r.elapsed.Seconds() }
@@ -38,7 +39,19 @@ func (r *recorder) result(elapsed time.Duration) result {
 	defer r.mu.Unlock()
 	lat := slices.Clone(r.lat)
 	slices.Sort(lat)
-	return result{ops: len(lat), errs: r.errs, elapsed: elapsed, p50: percentile(lat, 0.50), p99: percentile(lat, 0.99)}
+	return resultOf(lat, r.errs, elapsed)
+}
+
+func resultOf(sorted []time.Duration, errs int, elapsed time.Duration) result {
+	return result{ops: len(sorted), errs: errs, elapsed: elapsed, sorted: sorted,
+		p50: percentile(sorted, 0.50), p99: percentile(sorted, 0.99)}
+}
+
+// plus is r and o measured as one: their operations over their summed time.
+func (r result) plus(o result) result {
+	lat := append(slices.Clone(r.sorted), o.sorted...)
+	slices.Sort(lat)
+	return resultOf(lat, r.errs+o.errs, r.elapsed+o.elapsed)
 }
 
 func percentile(sorted []time.Duration, q float64) time.Duration {

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"slices"
+	"time"
+	"unicode/utf8"
+)
+
+// Hand-written encoders for the objects the API serves most (a payment is
+// read, created and frozen into events far more than anything else). They
+// write exactly what encoding/json would, byte for byte (tests compare the
+// two), without its reflection: the encoder was a tenth of a payment read's
+// CPU.
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted the way encoding/json quotes it: <, >
+// and & escaped for HTML, control characters escaped, invalid UTF-8 as
+// U+FFFD, and U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendJSONStringOrNull appends *s, or null for nil.
+func appendJSONStringOrNull(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
+}
+
+// appendJSONTime appends t in TimeFormat, quoted.
+func appendJSONTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, TimeFormat)
+	return append(b, '"')
+}
+
+// appendJSONTimeOrNull appends *t in TimeFormat, or null for nil.
+func appendJSONTimeOrNull(b []byte, t *time.Time) []byte {
+	if t == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONTime(b, *t)
+}
+
+// appendJSONStringMap appends m with its keys sorted, as encoding/json does;
+// nil is {} (metadata is never null on the wire).
+func appendJSONStringMap(b []byte, m map[string]string) []byte {
+	b = append(b, '{')
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONString(b, m[k])
+	}
+	return append(b, '}')
+}
