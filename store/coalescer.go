@@ -30,12 +30,13 @@ type outcome[Out any] struct {
 }
 
 type coalescedCall[In, Out any] struct {
+	ctx  context.Context // the caller's: a call it gave up on is not sent
 	in   In
 	done chan outcome[Out]
 }
 
 func (c *coalescer[In, Out]) do(ctx context.Context, in In) (Out, error) {
-	call := &coalescedCall[In, Out]{in: in, done: make(chan outcome[Out], 1)}
+	call := &coalescedCall[In, Out]{ctx: ctx, in: in, done: make(chan outcome[Out], 1)}
 	c.mu.Lock()
 	if c.inFlight < c.maxInFlight {
 		// A free slot: serve this call (with whatever queued) right here,
@@ -67,14 +68,19 @@ func (c *coalescer[In, Out]) do(ctx context.Context, in In) (Out, error) {
 }
 
 // takeLocked removes the next batch from the queue, first (when set) at its
-// head.
+// head. Calls whose callers have given up (do returned their context's
+// error) are dropped: a creation nobody waits for is not made.
 func (c *coalescer[In, Out]) takeLocked(first *coalescedCall[In, Out]) []*coalescedCall[In, Out] {
 	var batch []*coalescedCall[In, Out]
 	if first != nil {
 		batch = append(batch, first)
 	}
-	n := min(len(c.queued), c.maxBatch-len(batch))
-	batch = append(batch, c.queued[:n]...)
+	n := 0
+	for ; n < len(c.queued) && len(batch) < c.maxBatch; n++ {
+		if call := c.queued[n]; call.ctx.Err() == nil {
+			batch = append(batch, call)
+		}
+	}
 	c.queued = c.queued[n:]
 	if len(c.queued) == 0 {
 		c.queued = nil

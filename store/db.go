@@ -54,6 +54,8 @@ type Store struct {
 	reads *paymentReads
 	// finishes batches the dispatcher's successes (delivery_fastpath.go).
 	finishes *finishes
+	// creates batches payment creations (payment_creates.go).
+	creates *paymentCreates
 }
 
 // Options configure a Store.
@@ -75,7 +77,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, now: opts.Now, box: box}
-	s.reads, s.finishes = newPaymentReads(s), newFinishes(s)
+	s.reads, s.finishes, s.creates = newPaymentReads(s), newFinishes(s), newPaymentCreates(s)
 	return s, nil
 }
 

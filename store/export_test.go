@@ -39,3 +39,19 @@ func (s *Store) ReadTogether(ctx context.Context, scopes []Scope, ids []uuid.UUI
 	}
 	return ps, errs
 }
+
+// CreateTogether creates payments as one batch (one round trip), as
+// concurrent creations are; each error is what CreatePayment would return.
+func (s *Store) CreateTogether(ctx context.Context, ps []*Payment) []error {
+	batch := make([][]any, len(ps))
+	for i, p := range ps {
+		batch[i] = createPaymentArgs(p)
+	}
+	errs := make([]error, len(ps))
+	for i, out := range s.serveCreates(ctx, batch) {
+		if out.err != nil {
+			errs[i] = translate(out.err)
+		}
+	}
+	return errs
+}

@@ -88,6 +88,31 @@ func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInv
 // event and the event's deliveries atomically (one statement). A taken
 // external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
+	args := createPaymentArgs(p)
+	// The API's hottest write: the payment, its payment.created event and the
+	// event's deliveries in one prepared statement and one transaction.
+	// Outside a request's idempotency transaction, concurrent creations
+	// share round trips (paymentCreates).
+	var err error
+	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
+		// In a request's idempotency transaction, a savepoint keeps a
+		// refusal (a taken external_id) from aborting the whole transaction.
+		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
+			return err
+		})
+	} else {
+		_, err = s.creates.do(ctx, args)
+	}
+	if err != nil {
+		return fmt.Errorf("store: create payment: %w", translate(err))
+	}
+	return nil
+}
+
+// createPaymentArgs are createPaymentSQL's arguments for p (whose nil
+// metadata becomes empty).
+func createPaymentArgs(p *Payment) []any {
 	if p.Metadata == nil {
 		p.Metadata = map[string]string{}
 	}
@@ -101,25 +126,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	args := []any{pgUUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, customer, string(metadata), p.CorrelationID, p.FeeCents, p.BRCode,
 		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt}
-	args = append(args, eventArgs(NewID(PrefixEvent), p.AccountID, p.Livemode, EventPaymentCreated, p.ID.String(), snapshot, p.UpdatedAt)...)
-	// The API's hottest write: the payment, its payment.created event and the
-	// event's deliveries in one prepared statement, so one round trip and,
-	// outside a request's idempotency transaction, one implicit transaction.
-	var err error
-	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
-		// In a request's idempotency transaction, a savepoint keeps a
-		// refusal (a taken external_id) from aborting the whole transaction.
-		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
-			return err
-		})
-	} else {
-		err = s.hotExec(ctx, createPaymentSQL, args...)
-	}
-	if err != nil {
-		return fmt.Errorf("store: create payment: %w", translate(err))
-	}
-	return nil
+	return append(args, eventArgs(NewID(PrefixEvent), p.AccountID, p.Livemode, EventPaymentCreated, p.ID.String(), snapshot, p.UpdatedAt)...)
 }
 
 var createPaymentSQL = `WITH payment AS (

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -61,14 +62,6 @@ func (s *Store) hotRow(ctx context.Context, query string, args []any, dest ...an
 	})
 }
 
-// hotExec runs a prepared statement that returns no rows, on the pool.
-func (s *Store) hotExec(ctx context.Context, query string, args ...any) error {
-	return s.withPgx(ctx, func(conn *pgx.Conn) error {
-		_, err := conn.Exec(ctx, query, prepared(args...)...)
-		return err
-	})
-}
-
 // pgUUID passes a uuid.UUID as pgx's own type: as a driver.Valuer it would
 // take pgx's slow path (the value's text, re-parsed, on every call).
 func pgUUID(id uuid.UUID) pgtype.UUID { return pgtype.UUID{Bytes: id, Valid: true} }
@@ -115,6 +108,62 @@ func (s *Store) pipelined(ctx context.Context, stmts []statement, each func(i in
 		}
 		return results.Close()
 	})
+}
+
+// separately runs prepared statements that return no rows in one round
+// trip, each in its own transaction (a Sync after each), so a failing
+// statement fails only itself. It returns each statement's error; err is
+// set instead when the round trip itself failed (then none is known).
+func (s *Store) separately(ctx context.Context, stmts []statement) (errs []error, err error) {
+	errs = make([]error, len(stmts))
+	err = s.withPgx(ctx, func(conn *pgx.Conn) error {
+		sds := make([]*pgconn.StatementDescription, len(stmts))
+		for i, st := range stmts {
+			// Prepared once per connection (named after the query's digest).
+			if sds[i], err = conn.Prepare(ctx, st.sql, st.sql); err != nil {
+				return err
+			}
+		}
+		p := conn.PgConn().StartPipeline(ctx)
+		var sent []int
+		for i, st := range stmts {
+			var eqb pgx.ExtendedQueryBuilder
+			if errs[i] = eqb.Build(conn.TypeMap(), sds[i], st.args); errs[i] != nil {
+				continue
+			}
+			p.SendQueryStatement(sds[i], eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+			p.SendPipelineSync()
+			sent = append(sent, i)
+		}
+		if err := p.Flush(); err != nil {
+			_ = p.Close()
+			return err
+		}
+		for _, i := range sent {
+			res, err := p.GetResults()
+			var pgErr *pgconn.PgError
+			switch {
+			case errors.As(err, &pgErr):
+				errs[i] = err
+			case err != nil:
+				_ = p.Close()
+				return err
+			default:
+				if rr, ok := res.(*pgconn.ResultReader); ok {
+					if _, errs[i] = rr.Close(); errs[i] != nil && !errors.As(errs[i], &pgErr) {
+						_ = p.Close()
+						return errs[i]
+					}
+				}
+			}
+			if _, err := p.GetResults(); err != nil { // the statement's Sync
+				_ = p.Close()
+				return err
+			}
+		}
+		return p.Close()
+	})
+	return errs, err
 }
 
 // withPgx lends fn one of the pool's connections as a native *pgx.Conn. A
