@@ -14,15 +14,21 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s quoted the way encoding/json quotes it: <, >
+// AppendJSONString appends s quoted the way encoding/json quotes it: <, >
 // and & escaped for HTML, control characters escaped, invalid UTF-8 as
 // U+FFFD, and U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
+
+// AppendLogString appends s quoted the way slog's JSON handler quotes it:
+// as AppendJSONString does but for <, > and &, which it leaves alone.
+func AppendLogString(b []byte, s string) []byte { return appendJSONString(b, s, false) }
+
+func appendJSONString(b []byte, s string, escapeHTML bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}
@@ -71,14 +77,40 @@ func appendJSONStringOrNull(b []byte, s *string) []byte {
 	if s == nil {
 		return append(b, "null"...)
 	}
-	return appendJSONString(b, *s)
+	return AppendJSONString(b, *s)
 }
 
 // appendJSONTime appends t in TimeFormat, quoted.
 func appendJSONTime(b []byte, t time.Time) []byte {
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeFormat)
+	b = appendTimeFormat(b, t)
 	return append(b, '"')
+}
+
+// appendTimeFormat is t.UTC().AppendFormat(b, TimeFormat) without parsing
+// the layout on every call (a payment carries up to seven timestamps).
+func appendTimeFormat(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, TimeFormat)
+	}
+	hour, minute, sec := t.Clock()
+	two := func(b []byte, n int) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+	b = two(b, year/100)
+	b = two(b, year%100)
+	b = append(b, '-')
+	b = two(b, int(month))
+	b = append(b, '-')
+	b = two(b, day)
+	b = append(b, 'T')
+	b = two(b, hour)
+	b = append(b, ':')
+	b = two(b, minute)
+	b = append(b, ':')
+	b = two(b, sec)
+	ms := t.Nanosecond() / int(time.Millisecond)
+	return append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
 }
 
 // appendJSONTimeOrNull appends *t in TimeFormat, or null for nil.
@@ -102,9 +134,9 @@ func appendJSONStringMap(b []byte, m map[string]string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = AppendJSONString(b, k)
 		b = append(b, ':')
-		b = appendJSONString(b, m[k])
+		b = AppendJSONString(b, m[k])
 	}
 	return append(b, '}')
 }

@@ -11,7 +11,9 @@ import (
 const TimeFormat = "2006-01-02T15:04:05.000Z"
 
 // FormatTime renders t in TimeFormat.
-func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+func FormatTime(t time.Time) string {
+	return string(appendTimeFormat(make([]byte, 0, len(TimeFormat)), t))
+}
 
 // FormatTimePtr renders t in TimeFormat, or nil for nil.
 func FormatTimePtr(t *time.Time) *string {
@@ -34,15 +36,15 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = append(b, `","object":"payment","livemode":`...)
 	b = strconv.AppendBool(b, p.Livemode)
 	b = append(b, `,"status":`...)
-	b = appendJSONString(b, p.Status)
+	b = AppendJSONString(b, p.Status)
 	b = append(b, `,"amount_cents":`...)
 	b = strconv.AppendInt(b, p.AmountCents, 10)
 	b = append(b, `,"amount_label":`...)
-	b = appendJSONString(b, pix.FormatBRL(p.AmountCents))
+	b = AppendJSONString(b, pix.FormatBRL(p.AmountCents))
 	b = append(b, `,"currency":`...)
-	b = appendJSONString(b, p.Currency)
+	b = AppendJSONString(b, p.Currency)
 	b = append(b, `,"payment_method":`...)
-	b = appendJSONString(b, p.PaymentMethod)
+	b = AppendJSONString(b, p.PaymentMethod)
 	b = append(b, `,"external_id":`...)
 	b = appendJSONStringOrNull(b, p.ExternalID)
 	b = append(b, `,"description":`...)
@@ -52,15 +54,15 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = append(b, `,"metadata":`...)
 	b = appendJSONStringMap(b, p.Metadata)
 	b = append(b, `,"correlation_id":`...)
-	b = appendJSONString(b, p.CorrelationID)
+	b = AppendJSONString(b, p.CorrelationID)
 	b = append(b, `,"fee_cents":`...)
 	b = strconv.AppendInt(b, p.FeeCents, 10)
 	b = append(b, `,"pix":{"br_code":`...)
-	b = appendJSONString(b, p.BRCode)
+	b = AppendJSONString(b, p.BRCode)
 	b = append(b, `,"qr_code_url":`...)
-	b = appendJSONString(b, p.QRCodeURL)
+	b = AppendJSONString(b, p.QRCodeURL)
 	b = append(b, `},"checkout_url":`...)
-	b = appendJSONString(b, p.CheckoutURL)
+	b = AppendJSONString(b, p.CheckoutURL)
 	b = append(b, `,"created_at":`...)
 	b = appendJSONTime(b, p.CreatedAt)
 	b = append(b, `,"updated_at":`...)
@@ -84,11 +86,11 @@ func appendCustomerJSON(b []byte, c *Customer) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"name":`...)
-	b = appendJSONString(b, c.Name)
+	b = AppendJSONString(b, c.Name)
 	b = append(b, `,"email":`...)
-	b = appendJSONString(b, c.Email)
+	b = AppendJSONString(b, c.Email)
 	b = append(b, `,"document":`...)
-	b = appendJSONString(b, c.Document)
+	b = AppendJSONString(b, c.Document)
 	b = append(b, `,"phone":`...)
 	b = appendJSONStringOrNull(b, c.Phone)
 	return append(b, '}')

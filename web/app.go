@@ -4,6 +4,7 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"log/slog"
 	"time"
 
@@ -38,7 +39,10 @@ type Config struct {
 type Deps struct {
 	Store *store.Store
 	Log   *slog.Logger
-	Redis *redis.Client
+	// AccessLog receives a JSON line per request, shaped like Log's lines
+	// (nil: none). It is apart from Log for speed (see accessLog).
+	AccessLog io.Writer
+	Redis     *redis.Client
 	// Tester sends "send test" events: the dispatcher.
 	Tester handlers.WebhookTester
 }

@@ -1,7 +1,9 @@
 package web
 
 import (
-	"log/slog"
+	"io"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -32,9 +34,16 @@ func ensureRequestID(c *fiber.Ctx) string {
 	return id
 }
 
-// accessLog writes one line per request and renders errors first, so the
-// line has the final status. It logs no headers and no body: they can hold secrets.
-func accessLog(log *slog.Logger) fiber.Handler {
+// accessLog writes one line per request to out (nil: none) and renders
+// errors first, so the line has the final status. It logs no headers and no
+// body: they can hold secrets.
+//
+// The line is the JSON object slog's JSON handler writes for a "request"
+// record with these attributes, built here directly: it is written for
+// every request, and slog's generic path (a float even goes through
+// encoding/json) was a twelfth of a payment read's CPU.
+func accessLog(out io.Writer) fiber.Handler {
+	lines := sync.Pool{New: func() any { return new([]byte) }}
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		if err := c.Next(); err != nil {
@@ -42,22 +51,39 @@ func accessLog(log *slog.Logger) fiber.Handler {
 				return herr
 			}
 		}
-		// Typed attributes: the access line is written for every request,
-		// and LogAttrs skips boxing and re-inspecting each value.
-		attrs := make([]slog.Attr, 0, 9)
-		attrs = append(attrs,
-			slog.String("request_id", handlers.RequestID(c)),
-			slog.String("method", c.Method()),
-			slog.String("path", c.Path()),
-			slog.Int("status", c.Response().StatusCode()),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.String("ip", c.IP()),
-		)
-		if k := handlers.APIKey(c); k != nil {
-			attrs = append(attrs, slog.String("account_id", k.AccountID), slog.String("api_key_id", k.ID),
-				slog.Bool("livemode", k.Livemode))
+		if out == nil {
+			return nil
 		}
-		log.LogAttrs(c.UserContext(), slog.LevelInfo, "request", attrs...)
+		buf := lines.Get().(*[]byte)
+		*buf = appendAccessLine((*buf)[:0], c, start, time.Now())
+		_, _ = out.Write(*buf)
+		lines.Put(buf)
 		return nil
 	}
+}
+
+func appendAccessLine(b []byte, c *fiber.Ctx, start, now time.Time) []byte {
+	b = append(b, `{"time":"`...)
+	b = now.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":"INFO","msg":"request","request_id":`...)
+	b = store.AppendLogString(b, handlers.RequestID(c))
+	b = append(b, `,"method":`...)
+	b = store.AppendLogString(b, c.Method())
+	b = append(b, `,"path":`...)
+	b = store.AppendLogString(b, c.Path())
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(c.Response().StatusCode()), 10)
+	b = append(b, `,"duration_ms":`...)
+	b = strconv.AppendFloat(b, float64(now.Sub(start).Microseconds())/1000, 'f', -1, 64)
+	b = append(b, `,"ip":`...)
+	b = store.AppendLogString(b, c.IP())
+	if k := handlers.APIKey(c); k != nil {
+		b = append(b, `,"account_id":`...)
+		b = store.AppendLogString(b, k.AccountID)
+		b = append(b, `,"api_key_id":`...)
+		b = store.AppendLogString(b, k.ID)
+		b = append(b, `,"livemode":`...)
+		b = strconv.AppendBool(b, k.Livemode)
+	}
+	return append(b, "}\n"...)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
-	app.Use(requestID, accessLog(deps.Log), recover.New(recover.Config{
+	app.Use(requestID, accessLog(deps.AccessLog), recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			deps.Log.ErrorContext(c.UserContext(), "panic", "request_id", handlers.RequestID(c), "panic", e)

@@ -61,7 +61,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	switch args[0] {
 	case "serve":
-		return serve(ctx, cfg, log, args[1:])
+		// Access lines bypass slog (see web.accessLog) but not LOG_LEVEL.
+		var accessLog io.Writer
+		if log.Enabled(ctx, slog.LevelInfo) {
+			accessLog = logOut
+		}
+		return serve(ctx, cfg, log, accessLog, args[1:])
 	case "migrate":
 		return migrateCommand(ctx, cfg, stdout)
 	case "accounts", "apikeys", "users", "demo":

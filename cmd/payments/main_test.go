@@ -105,5 +105,7 @@ func TestServeAnswersThenShutsDownCleanly(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 	require.Contains(t, logs.String(), `"msg":"stopped"`)
+	require.Regexp(t, `"level":"INFO","msg":"request","request_id":"req_[^"]+","method":"GET","path":"/readyz","status":200,`, logs.String(),
+		"the access line reaches the log")
 	require.False(t, strings.Contains(logs.String(), "postgres://"), "the database URL is never logged")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"sync"
@@ -21,7 +22,7 @@ import (
 
 // serve wires config -> db -> migrate -> redis -> web and jobs, and on
 // SIGTERM stops accepting, drains HTTP (bounded), stops the jobs and exits.
-func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) error {
+func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Writer, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	webRole := fs.Bool("web", false, "serve HTTP")
 	workerRole := fs.Bool("dispatcher", false, "run background jobs")
@@ -97,7 +98,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, args []string) err
 		Pix:                  handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
 		PSPToken:             cfg.PSPToken,
-	}, web.Deps{Store: st, Log: log, Redis: rdb, Tester: disp})
+	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

@@ -144,7 +144,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey})
 	require.NoError(t, err)
 	logs := &bytes.Buffer{}
-	log := slog.New(slog.NewJSONHandler(&lockedWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logOut := &lockedWriter{w: logs}
+	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -162,7 +163,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		go func() { disp.Run(ctx); close(done) }()
 		t.Cleanup(func() { cancel(); <-done })
 	}
-	app := web.New(o.Config, web.Deps{Store: st, Log: log, Redis: o.Redis, Tester: disp})
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp})
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
