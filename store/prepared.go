@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -81,13 +82,15 @@ type statement struct {
 func (s *Store) pipelined(ctx context.Context, stmts []statement, each func(i int, rows pgx.Rows) error) error {
 	return s.withPgx(ctx, func(conn *pgx.Conn) error {
 		batch := &pgconn.Batch{}
+		// One builder for all: each statement's encoding is copied out
+		// before the next is built.
+		var eqb pgx.ExtendedQueryBuilder
 		for _, st := range stmts {
 			// Prepared once per connection (named after the query's digest).
 			sd, err := conn.Prepare(ctx, st.sql, st.sql)
 			if err != nil {
 				return err
 			}
-			var eqb pgx.ExtendedQueryBuilder
 			if err := eqb.Build(conn.TypeMap(), sd, st.args); err != nil {
 				return err
 			}
@@ -126,12 +129,14 @@ func (s *Store) separately(ctx context.Context, stmts []statement) (errs []error
 		}
 		p := conn.PgConn().StartPipeline(ctx)
 		var sent []int
+		var eqb pgx.ExtendedQueryBuilder // reused: each encoding is copied out when sent (but see below)
 		for i, st := range stmts {
-			var eqb pgx.ExtendedQueryBuilder
 			if errs[i] = eqb.Build(conn.TypeMap(), sds[i], st.args); errs[i] != nil {
 				continue
 			}
-			p.SendQueryStatement(sds[i], eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+			// The pipeline keeps the result formats until the results are
+			// read: they must not be the builder's, which the next overwrites.
+			p.SendQueryStatement(sds[i], eqb.ParamValues, eqb.ParamFormats, slices.Clone(eqb.ResultFormats))
 			p.SendPipelineSync()
 			sent = append(sent, i)
 		}
