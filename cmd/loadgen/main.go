@@ -112,6 +112,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 			break
 		}
 		name := fmt.Sprintf("create payment, c=%d", c)
+		settle(ctx, pool)
 		prof.during(fmt.Sprintf("create-c%d", c), 2*phase)
 		got, ceiling := m.compare(name, phase,
 			func(d time.Duration) result { return benchCreateSQL(ctx, pool, acct.ID, first, c, d) },
@@ -127,6 +128,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 			break
 		}
 		name := fmt.Sprintf("get payment, c=%d", c)
+		settle(ctx, pool)
 		prof.during(fmt.Sprintf("get-c%d", c), 2*phase)
 		got, ceiling := m.compare(name, phase,
 			func(d time.Duration) result { return benchGetSQL(ctx, pool, ids, c, d) },
@@ -161,6 +163,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 	}
 	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
 		string(first) + `},"source":"service"}`)
+	settle(ctx, pool)
 	prof.during("steady", 2*phase)
 	var steady result
 	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending, 200, 2*phase); return steady })
@@ -180,6 +183,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 		rawCeiling := m.run(fmt.Sprintf("raw POST ceiling, %d in flight", inFlight), func() result {
 			return benchRawPOST(recv.url, envelope, inFlight, phase)
 		})
+		settle(ctx, pool)
 		start, err := queueBacklog(ctx, pool, recv, accountID, webhooks, paymentID, first, backlog)
 		if err != nil {
 			return err
@@ -197,6 +201,16 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 		m.t.add(name, sat, rawCeiling, fmt.Sprintf("raw Go POST to the same receiver, %d in flight", inFlight))
 	}
 	return nil
+}
+
+// settle vacuums and analyzes the database before a measurement, as
+// pgbench does before a run: the autovacuum work one phase's writes cause
+// (tens of thousands of payments and events) otherwise lands, on these two
+// cores, in the middle of the next phase's figures.
+func settle(ctx context.Context, pool *pgxpool.Pool) {
+	if _, err := pool.Exec(ctx, "VACUUM (ANALYZE)"); err != nil {
+		log.Printf("settle: %v", err)
+	}
 }
 
 // moreWebhooks adds n webhooks to the receiver that the steady phase's
