@@ -123,9 +123,11 @@ func (s *Store) separately(ctx context.Context, stmts []statement) (errs []error
 		sds := make([]*pgconn.StatementDescription, len(stmts))
 		for i, st := range stmts {
 			// Prepared once per connection (named after the query's digest).
-			if sds[i], err = conn.Prepare(ctx, st.sql, st.sql); err != nil {
+			sd, err := conn.Prepare(ctx, st.sql, st.sql)
+			if err != nil {
 				return err
 			}
+			sds[i] = sd
 		}
 		p := conn.PgConn().StartPipeline(ctx)
 		var sent []int
