@@ -347,3 +347,40 @@ func TestRetentionPrunesOldAttempts(t *testing.T) {
 	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM delivery_attempts").Scan(context.Background(), &left))
 	require.Equal(t, 1, left)
 }
+
+// Attempts have no foreign key to their webhook (migration 010): deleting a
+// webhook deletes its deliveries' attempts and its test attempts itself, and
+// leaves every other webhook's alone.
+func TestDeletingAWebhookDeletesItsAttempts(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	recv := webtest.NewReceiver(t, nil)
+	gone, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	kept, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	require.Equal(t, 2, s.Dispatcher.RunOnce(context.Background(), 10))
+	for _, id := range []string{gone, kept} {
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + id + "/test", Key: s.TestKey})
+		require.Equal(t, http.StatusOK, r.Status)
+	}
+	attempts := func(webhookID string) (delivered, tests int) {
+		require.NoError(t, s.DB.NewRaw(`SELECT count(*) FILTER (WHERE delivery_id IS NOT NULL), count(*) FILTER (WHERE delivery_id IS NULL)
+			FROM delivery_attempts WHERE webhook_id = ?`, webhookID).Scan(context.Background(), &delivered, &tests))
+		return delivered, tests
+	}
+	delivered, tests := attempts(gone)
+	require.Equal(t, [2]int{1, 1}, [2]int{delivered, tests})
+
+	r := s.Do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + gone, Key: s.TestKey})
+	require.Equal(t, http.StatusOK, r.Status)
+	delivered, tests = attempts(gone)
+	require.Equal(t, [2]int{0, 0}, [2]int{delivered, tests}, "the deleted webhook's attempts are gone")
+	delivered, tests = attempts(kept)
+	require.Equal(t, [2]int{1, 1}, [2]int{delivered, tests}, "the other webhook keeps its attempts")
+	var deliveries int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ?", gone).Scan(context.Background(), &deliveries))
+	require.Zero(t, deliveries)
+
+	r = s.Do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + gone, Key: s.TestKey})
+	require.Equal(t, http.StatusNotFound, r.Status)
+}

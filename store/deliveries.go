@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/uptrace/bun"
 )
@@ -76,64 +79,122 @@ type ClaimParams struct {
 	Token      string
 }
 
+// claimSQL leases due deliveries and returns them with their events. Each
+// enabled webhook gets room for PerWebhook ($2) leases less those it holds;
+// its earliest due deliveries fill the room (one probe of
+// webhook_deliveries_claim_idx per webhook), and the earliest of all those
+// are taken, up to Limit ($3). It is one prepared statement, planned once
+// per connection: the dispatcher claims on every event's notification, and
+// planning this query each time was most of a claim's cost. Its commit is
+// relaxed, for the reason relaxCommit gives.
+const claimSQL = `
+	WITH relax AS (
+		SELECT set_config('synchronous_commit', 'off', true)
+	), room AS (
+		SELECT w.id AS webhook_id, $2 - (
+			SELECT count(*) FROM webhook_deliveries l
+			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
+		) AS n
+		FROM webhooks w WHERE w.enabled
+	), picked AS (
+		SELECT due.id FROM room
+		CROSS JOIN LATERAL (
+			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
+				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+			ORDER BY d.next_attempt_at, d.id
+			LIMIT greatest(room.n, 0)
+			FOR UPDATE SKIP LOCKED
+		) due
+		ORDER BY due.next_attempt_at, due.id
+		LIMIT $3
+	), leased AS (
+		UPDATE webhook_deliveries d
+		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1
+		FROM picked WHERE d.id = picked.id
+		RETURNING d.*
+	)
+	SELECT (SELECT count(*) FROM relax),
+		l.id, l.event_id, l.webhook_id, l.account_id, l.livemode, l.event_type, l.status, l.attempts,
+		l.next_attempt_at, l.lease_token, l.lease_expires_at, l.last_status_code, l.last_error,
+		l.created_at, l.updated_at, l.completed_at,
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
+	FROM leased l JOIN events e ON e.id = l.event_id
+	ORDER BY l.next_attempt_at, l.id`
+
 // ClaimDeliveries leases up to Limit due deliveries of enabled webhooks,
 // counting the attempt, and returns them with their webhook and event. The
 // claim is one short statement (FOR UPDATE SKIP LOCKED); the HTTP happens
 // outside any transaction, and FinishDelivery only lands while the lease holds.
 func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
-	var ids []string
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := relaxCommit(ctx, tx); err != nil {
+	var out []Delivery
+	err := s.withPgx(ctx, func(conn *pgx.Conn) error {
+		rows, err := conn.Query(ctx, claimSQL, prepared(p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease))...)
+		if err != nil {
 			return err
 		}
-		// Each enabled webhook gets room for PerWebhook leases less those it
-		// holds; its earliest due deliveries fill the room (one probe of
-		// webhook_deliveries_claim_idx per webhook), and the earliest of all
-		// those are taken, up to Limit.
-		return tx.NewRaw(`
-		WITH room AS (
-			SELECT w.id AS webhook_id, ?1 - (
-				SELECT count(*) FROM webhook_deliveries l
-				WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > ?0
-			) AS n
-			FROM webhooks w WHERE w.enabled
-		), picked AS (
-			SELECT due.id FROM room
-			CROSS JOIN LATERAL (
-				SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-				WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= ?0
-					AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?0)
-				ORDER BY d.next_attempt_at, d.id
-				LIMIT greatest(room.n, 0)
-				FOR UPDATE SKIP LOCKED
-			) due
-			ORDER BY due.next_attempt_at, due.id
-			LIMIT ?2
-		)
-		UPDATE webhook_deliveries d
-		SET lease_token = ?3, lease_expires_at = ?4, attempts = d.attempts + 1, updated_at = ?0
-		FROM picked WHERE d.id = picked.id
-		RETURNING d.id`,
-			p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease)).Scan(ctx, &ids)
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				relaxed int
+				d       Delivery
+				e       Event
+				data    string
+			)
+			if err := rows.Scan(&relaxed,
+				&d.ID, &d.EventID, &d.WebhookID, &d.AccountID, &d.Livemode, &d.EventType, &d.Status, &d.Attempts,
+				&d.NextAttemptAt, &d.LeaseToken, &d.LeaseExpiresAt, &d.LastStatusCode, &d.LastError,
+				&d.CreatedAt, &d.UpdatedAt, &d.CompletedAt,
+				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt); err != nil {
+				return err
+			}
+			e.ID, e.Data = d.EventID, json.RawMessage(data)
+			d.Event = &e
+			out = append(out, d)
+		}
+		return rows.Err()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim deliveries: %w", err)
 	}
-	if len(ids) == 0 {
+	if len(out) == 0 {
 		return nil, nil
 	}
-	return s.loadClaimed(ctx, ids)
-}
-
-// loadClaimed reads claimed deliveries with their webhook and event.
-func (s *Store) loadClaimed(ctx context.Context, ids []string) ([]Delivery, error) {
-	var out []Delivery
-	err := s.db.NewSelect().Model(&out).Relation("Webhook").Relation("Event").
-		Where("delivery.id IN (?)", bun.In(ids)).Order("delivery.next_attempt_at").Scan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: load claimed deliveries: %w", err)
+	if out, err = s.withWebhooks(ctx, out); err != nil {
+		return nil, fmt.Errorf("store: claimed deliveries' webhooks: %w", err)
 	}
 	return out, nil
+}
+
+// withWebhooks gives claimed deliveries their webhooks, read once each in one
+// prepared query. A delivery whose webhook was deleted since the claim (its
+// deliveries went with it) is dropped.
+func (s *Store) withWebhooks(ctx context.Context, deliveries []Delivery) ([]Delivery, error) {
+	ids := make([]string, 0, 4)
+	for _, d := range deliveries {
+		if !slices.Contains(ids, d.WebhookID) {
+			ids = append(ids, d.WebhookID)
+		}
+	}
+	rows, err := s.db.DB.QueryContext(ctx, `SELECT * FROM webhooks WHERE id = ANY($1)`, prepared(ids)...)
+	if err != nil {
+		return nil, err
+	}
+	var hooks []Webhook
+	if err := s.db.ScanRows(ctx, rows, &hooks); err != nil {
+		return nil, err
+	}
+	kept := deliveries[:0]
+	for _, d := range deliveries {
+		for j := range hooks {
+			if hooks[j].ID == d.WebhookID {
+				d.Webhook = &hooks[j]
+				kept = append(kept, d)
+				break
+			}
+		}
+	}
+	return kept, nil
 }
 
 // DeliveryOutcome is what the dispatcher decided after an attempt.

@@ -74,48 +74,61 @@ type posting struct {
 }
 
 // post writes a posting's entries and adds them to the running balance inside
-// tx. The balance row is locked by the UPDATE, so concurrent covered debits
-// queue on it and each sees the previous one's result.
+// tx. The balance row is every payment's of the account, so it is written
+// last, in one statement, and stays locked only until the commit that
+// follows: concurrent confirmations queue on it for one round trip each, not
+// three. Covered debits queue on that lock too, and each sees the previous
+// one's result.
 func (s *Store) post(ctx context.Context, tx bun.Tx, p posting) error {
+	// The entries travel as three parallel arrays, in the posting's order:
+	// one prepared statement whatever their number.
 	var dAvailable, dPending int64
-	entries := make([]LedgerEntry, 0, len(p.lines))
+	var balances, kinds []string
+	var amounts []int64
 	for _, l := range p.lines {
 		if l.amount == 0 {
 			continue
 		}
-		entries = append(entries, LedgerEntry{
-			AccountID: p.scope.AccountID, Livemode: p.scope.Livemode, Balance: l.balance, Type: l.kind,
-			AmountCents: l.amount, SourceID: p.sourceID, CreatedAt: p.at,
-		})
+		balances, kinds, amounts = append(balances, l.balance), append(kinds, l.kind), append(amounts, l.amount)
 		if l.balance == BalanceAvailable {
 			dAvailable += l.amount
 		} else {
 			dPending += l.amount
 		}
 	}
-	if len(entries) == 0 {
+	if len(amounts) == 0 {
 		return nil
 	}
-	_, err := tx.NewInsert().Model(&Balance{AccountID: p.scope.AccountID, Livemode: p.scope.Livemode, UpdatedAt: p.at}).
-		On("CONFLICT (account_id, livemode) DO NOTHING").Exec(ctx)
+	_, err := tx.Tx.ExecContext(ctx, `INSERT INTO ledger_entries (account_id, livemode, balance, type, amount_cents, source_id, created_at)
+		SELECT $1, $2, l.balance, l.type, l.amount_cents, $3, $4
+		FROM unnest($5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY AS l(balance, type, amount_cents, i)
+		ORDER BY l.i`,
+		prepared(p.scope.AccountID, p.scope.Livemode, p.sourceID, p.at, balances, kinds, amounts)...)
 	if err != nil {
-		return fmt.Errorf("store: open balance: %w", err)
+		return fmt.Errorf("store: ledger entries: %w", translate(err))
 	}
-	res, err := tx.NewUpdate().Model((*Balance)(nil)).
-		Set("available_cents = available_cents + ?", dAvailable).
-		Set("pending_cents = pending_cents + ?", dPending).
-		Set("updated_at = ?", p.at).
-		Where("account_id = ? AND livemode = ?", p.scope.AccountID, p.scope.Livemode).
-		Where("NOT ? OR available_cents + ? >= 0", p.covered, dAvailable).
-		Exec(ctx)
+	if p.covered {
+		// A covered debit needs money already there, so a balance row too:
+		// none (no row updated) is as insufficient as too little.
+		res, err := tx.Tx.ExecContext(ctx, `UPDATE balances
+			SET available_cents = available_cents + $3, pending_cents = pending_cents + $4, updated_at = $5
+			WHERE account_id = $1 AND livemode = $2 AND available_cents + $3 >= 0`,
+			prepared(p.scope.AccountID, p.scope.Livemode, dAvailable, dPending, p.at)...)
+		if err != nil {
+			return fmt.Errorf("store: update balance: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrBalanceInsufficient
+		}
+		return nil
+	}
+	_, err = tx.Tx.ExecContext(ctx, `INSERT INTO balances AS b (account_id, livemode, available_cents, pending_cents, updated_at)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (account_id, livemode) DO UPDATE SET available_cents = b.available_cents + EXCLUDED.available_cents,
+			pending_cents = b.pending_cents + EXCLUDED.pending_cents, updated_at = EXCLUDED.updated_at`,
+		prepared(p.scope.AccountID, p.scope.Livemode, dAvailable, dPending, p.at)...)
 	if err != nil {
 		return fmt.Errorf("store: update balance: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrBalanceInsufficient
-	}
-	if _, err := tx.NewInsert().Model(&entries).Exec(ctx); err != nil {
-		return fmt.Errorf("store: ledger entries: %w", translate(err))
 	}
 	return nil
 }

@@ -148,6 +148,22 @@ func paymentByRef(db bun.IDB, p *Payment, scope Scope, ref string) *bun.SelectQu
 	return q.Limit(1)
 }
 
+// lockPayment is paymentByRef FOR UPDATE, prepared: it finds the payment
+// the way paymentByRef does and locks it for tx.
+func lockPayment(ctx context.Context, tx bun.Tx, scope Scope, ref string) (*Payment, error) {
+	var r paymentRow
+	query, args := `SELECT `+paymentColumns+` FROM payments WHERE account_id = $1 AND livemode = $2
+		AND external_id = $3 LIMIT 1 FOR UPDATE`, []any{scope.AccountID, scope.Livemode, ref}
+	if id, ok := ParsePaymentID(ref); ok {
+		query, args = `SELECT `+paymentColumns+` FROM payments WHERE account_id = $1 AND livemode = $2
+			AND (id = $4 OR external_id = $3) ORDER BY id = $4 DESC LIMIT 1 FOR UPDATE`, append(args, pgUUID(id))
+	}
+	if err := tx.Tx.QueryRowContext(ctx, query, prepared(args...)...).Scan(r.dest()...); err != nil {
+		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	}
+	return r.payment()
+}
+
 // ParsePaymentID accepts only the canonical 36-character UUID form.
 func ParsePaymentID(s string) (uuid.UUID, bool) {
 	if len(s) != 36 {
@@ -217,15 +233,19 @@ func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Pa
 // event its mutation causes ("" for none) and may refuse the caller: a
 // mutation it made is saved with its event even when it refuses, because some
 // refusals (a cancel arriving after the expiry) first bring the payment up to date.
+// A change moves only the status and the lifecycle times: those are what is
+// saved. Every PSP confirmation runs this, so its statements are prepared
+// (see prepared.go), as are the ledger's (post).
 func (s *Store) transition(
 	ctx context.Context, scope Scope, ref string,
 	change func(p *Payment, now time.Time) (event string, refusal error),
 ) (*Payment, error) {
-	p := new(Payment)
+	var p *Payment
 	var refusal error
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := paymentByRef(tx, p, scope, ref).For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("store: payment: %w", translate(err))
+		var err error
+		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
+			return err
 		}
 		now := s.Now()
 		var eventType string
@@ -234,7 +254,10 @@ func (s *Store) transition(
 			return nil
 		}
 		p.UpdatedAt = now
-		if _, err := tx.NewUpdate().Model(p).WherePK().Exec(ctx); err != nil {
+		_, err = tx.Tx.ExecContext(ctx, `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
+			canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,
+			prepared(pgUUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt)...)
+		if err != nil {
 			return fmt.Errorf("store: update payment: %w", err)
 		}
 		if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {

@@ -217,15 +217,30 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 
 // DeleteWebhook deletes a webhook with its queued deliveries and attempts.
 func (s *Store) DeleteWebhook(ctx context.Context, scope Scope, id string) error {
-	res, err := s.idb(ctx).NewDelete().Model((*Webhook)(nil)).
-		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("store: delete webhook: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("store: delete webhook: %w", ErrNotFound)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := lockWebhook(ctx, tx, scope, id); err != nil {
+			return err
+		}
+		// No foreign key ties attempts to their webhook (migration 010): its
+		// deliveries' attempts and its test attempts go first, each through
+		// its own index. An attempt an in-flight delivery records after this
+		// belongs to nothing anyone can list, and PruneAttempts removes it.
+		_, err := tx.NewDelete().Model((*DeliveryAttempt)(nil)).
+			Where("delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?)", id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: delete webhook attempts: %w", err)
+		}
+		_, err = tx.NewDelete().Model((*DeliveryAttempt)(nil)).
+			Where("webhook_id = ? AND delivery_id IS NULL", id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: delete webhook test attempts: %w", err)
+		}
+		// Its deliveries go with it (ON DELETE CASCADE).
+		if _, err := tx.NewDelete().Model((*Webhook)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+			return fmt.Errorf("store: delete webhook: %w", err)
+		}
+		return nil
+	})
 }
 
 // RotateWebhookSecret makes newSecret (generated when empty) the signing
