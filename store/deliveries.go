@@ -241,18 +241,11 @@ const insertAttemptSQL = `INSERT INTO delivery_attempts (id, delivery_id, webhoo
 			duration_ms, error_class, error_message, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 
-func attemptArgs(a *DeliveryAttempt) ([]any, error) {
-	reqHeaders, err := jsonOrNil(a.RequestHeaders)
-	if err != nil {
-		return nil, err
-	}
-	respHeaders, err := jsonOrNil(a.ResponseHeaders)
-	if err != nil {
-		return nil, err
-	}
-	return []any{a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL, reqHeaders,
-		a.RequestBody, a.ResponseStatus, respHeaders, a.ResponseBody, a.DurationMS, a.ErrorClass, a.ErrorMessage,
-		a.CreatedAt}, nil
+func attemptArgs(a *DeliveryAttempt) []any {
+	return []any{a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL,
+		headersJSON(a.RequestHeaders, appendJSONStringMap), a.RequestBody, a.ResponseStatus,
+		headersJSON(a.ResponseHeaders, appendJSONStringsMap), a.ResponseBody, a.DurationMS, a.ErrorClass,
+		a.ErrorMessage, a.CreatedAt}
 }
 
 // finishUnsuccessful is FinishAndClaimNext for a retry, a failure or a
@@ -260,12 +253,9 @@ func attemptArgs(a *DeliveryAttempt) ([]any, error) {
 func (s *Store) finishUnsuccessful(ctx context.Context, d *Delivery, token string, out DeliveryOutcome,
 	attempt *DeliveryAttempt,
 ) (bool, error) {
-	args, err := attemptArgs(attempt)
-	if err != nil {
-		return false, err
-	}
+	args := attemptArgs(attempt)
 	var held bool
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
 		tx := btx.Tx
 		if err := relaxCommit(ctx, btx); err != nil {
 			return err
@@ -292,16 +282,15 @@ func (s *Store) finishUnsuccessful(ctx context.Context, d *Delivery, token strin
 	return held, err
 }
 
-// jsonOrNil renders v as JSON text for a jsonb parameter, or nil (NULL) for a nil map.
-func jsonOrNil[M ~map[string]V, V any](v M) (any, error) {
-	if v == nil {
-		return nil, nil
+// headersJSON renders an attempt's headers for their jsonb column with
+// appendMap, or nil (NULL) when there are none. Every attempt writes two
+// header maps; encoding/json's reflection was a twentieth of the
+// dispatcher's CPU.
+func headersJSON[M ~map[string]V, V any](m M, appendMap func([]byte, M) []byte) any {
+	if m == nil {
+		return nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("store: encode json: %w", err)
-	}
-	return string(b), nil
+	return string(appendMap(make([]byte, 0, 256), m))
 }
 
 // relaxCommit lets tx commit without waiting for its WAL flush. Only the

@@ -110,11 +110,7 @@ func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[
 	}
 	stmts := make([]statement, len(batch))
 	for i, b := range batch {
-		args, err := finishArgs(b)
-		if err != nil {
-			return fail(err)
-		}
-		stmts[i] = statement{sql: finishAndLeaseSQL, args: args}
+		stmts[i] = statement{sql: finishAndLeaseSQL, args: finishArgs(b)}
 	}
 	err := s.pipelined(ctx, stmts, func(i int, rows pgx.Rows) error {
 		if !rows.Next() {
@@ -173,14 +169,11 @@ func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[
 }
 
 // finishArgs are finishAndLeaseSQL's parameters for one success.
-func finishArgs(b succeeded) ([]any, error) {
-	args, err := attemptArgs(b.attempt)
-	if err != nil {
-		return nil, err
-	}
+func finishArgs(b succeeded) []any {
+	args := attemptArgs(b.attempt)
 	chain, nextToken, nextExpiry := b.next != nil, "", time.Time{}
 	if chain {
 		nextToken, nextExpiry = b.next.Token, b.next.Now.Add(b.next.Lease)
 	}
-	return append(args, b.attempt.ResponseStatus, b.token, nextToken, nextExpiry, chain, b.delivery.NextAttemptAt), nil
+	return append(args, b.attempt.ResponseStatus, b.token, nextToken, nextExpiry, chain, b.delivery.NextAttemptAt)
 }

@@ -140,3 +140,34 @@ func appendJSONStringMap(b []byte, m map[string]string) []byte {
 	}
 	return append(b, '}')
 }
+
+// appendJSONStringsMap appends m (HTTP headers: names to values) with its
+// keys sorted, as encoding/json does; a nil value is null.
+func appendJSONStringsMap(b []byte, m map[string][]string) []byte {
+	b = append(b, '{')
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendJSONString(b, k)
+		b = append(b, ':')
+		if m[k] == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for j, v := range m[k] {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, v)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}

@@ -41,3 +41,43 @@ func TestDecodeStringMapMatchesEncodingJSON(t *testing.T) {
 		t.Fatal("jsonb's own output did not take the direct path")
 	}
 }
+
+// The attempt's header maps are rendered by hand for their jsonb columns:
+// byte for byte what encoding/json renders, odd bytes and nil values too.
+func TestHeadersJSONMatchesEncodingJSON(t *testing.T) {
+	strs := []string{"", "application/json", "t=1,v1=ab", "ação 😀", "<script>&", "line\nbreak", "quote \" \\", "bad \xff", "\u2028"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	pick := func() string { return strs[rng.IntN(len(strs))] }
+	for range 300 {
+		req, resp := map[string]string{}, map[string][]string{}
+		for range rng.IntN(6) {
+			req[pick()] = pick()
+			var values []string
+			if rng.IntN(5) > 0 {
+				values = []string{}
+				for range rng.IntN(3) {
+					values = append(values, pick())
+				}
+			}
+			resp[pick()] = values
+		}
+		for _, c := range []struct {
+			got  any
+			want any
+		}{
+			{headersJSON(req, appendJSONStringMap), req},
+			{headersJSON(resp, appendJSONStringsMap), resp},
+		} {
+			want, err := json.Marshal(c.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.got != string(want) {
+				t.Fatalf("got %v, encoding/json %s", c.got, want)
+			}
+		}
+	}
+	if headersJSON(map[string]string(nil), appendJSONStringMap) != nil || headersJSON(map[string][]string(nil), appendJSONStringsMap) != nil {
+		t.Fatal("no headers are NULL")
+	}
+}
