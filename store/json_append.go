@@ -124,26 +124,30 @@ func appendJSONTimeOrNull(b []byte, t *time.Time) []byte {
 // appendJSONStringMap appends m with its keys sorted, as encoding/json does;
 // nil is {} (metadata is never null on the wire).
 func appendJSONStringMap(b []byte, m map[string]string) []byte {
-	b = append(b, '{')
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendJSONString(b, k)
-		b = append(b, ':')
-		b = AppendJSONString(b, m[k])
-	}
-	return append(b, '}')
+	return appendJSONMap(b, m, AppendJSONString)
 }
 
 // appendJSONStringsMap appends m (HTTP headers: names to values) with its
 // keys sorted, as encoding/json does; a nil value is null.
 func appendJSONStringsMap(b []byte, m map[string][]string) []byte {
+	return appendJSONMap(b, m, func(b []byte, values []string) []byte {
+		if values == nil {
+			return append(b, "null"...)
+		}
+		b = append(b, '[')
+		for i, v := range values {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, v)
+		}
+		return append(b, ']')
+	})
+}
+
+// appendJSONMap appends m as a JSON object with its keys sorted, as
+// encoding/json does, each value written by appendValue.
+func appendJSONMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
 	b = append(b, '{')
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -156,18 +160,7 @@ func appendJSONStringsMap(b []byte, m map[string][]string) []byte {
 		}
 		b = AppendJSONString(b, k)
 		b = append(b, ':')
-		if m[k] == nil {
-			b = append(b, "null"...)
-			continue
-		}
-		b = append(b, '[')
-		for j, v := range m[k] {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONString(b, v)
-		}
-		b = append(b, ']')
+		b = appendValue(b, m[k])
 	}
 	return append(b, '}')
 }
