@@ -285,11 +285,12 @@ func (s *Store) finishUnsuccessful(ctx context.Context, d *Delivery, token strin
 // appendMap, or nil (NULL) when there are none. Every attempt writes two
 // header maps; encoding/json's reflection was a twentieth of the
 // dispatcher's CPU.
-func headersJSON[M ~map[string]V, V any](m M, appendMap func([]byte, M) []byte) any {
+func headersJSON[M ~map[string]V, V any](m M, appendMap func([]byte, M) []byte) *string {
 	if m == nil {
 		return nil
 	}
-	return string(appendMap(make([]byte, 0, 256), m))
+	s := string(appendMap(make([]byte, 0, 256), m))
+	return &s
 }
 
 // relaxCommit lets tx commit without waiting for its WAL flush. Only the

@@ -116,3 +116,165 @@ func TestBatchedSuccessesFinishAndLeaseDistinctNextDeliveries(t *testing.T) {
 		require.Contains(t, string(raw), "n"+*want.DeliveryID)
 	}
 }
+
+// One batch can hold successes of several webhooks, some asking for a next
+// delivery and some not: each chaining success gets its own webhook's next
+// due delivery, in the batch's order, and an attempt without response
+// headers or body is stored with neither.
+func TestBatchedSuccessesAcrossWebhooks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
+	require.NoError(t, err)
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: acct.ID}
+	var webhooks [2]*store.Webhook
+	for i := range webhooks {
+		webhooks[i], _, err = st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
+			APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+		require.NoError(t, err)
+	}
+	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
+	for range 6 {
+		f.createPayment(1_000)
+	}
+	queues := map[string][]store.Delivery{} // each webhook's deliveries in queue order
+	for _, wh := range webhooks {
+		var q []store.Delivery
+		require.NoError(t, st.DB().NewSelect().Model(&q).Where("webhook_id = ?", wh.ID).
+			Order("next_attempt_at", "id").Scan(ctx))
+		require.Len(t, q, 6)
+		queues[wh.ID] = q
+	}
+
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: time.Minute, PerWebhook: 2, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 4)
+	byWebhook := map[string][]*store.Delivery{}
+	for i := range claimed {
+		byWebhook[claimed[i].WebhookID] = append(byWebhook[claimed[i].WebhookID], &claimed[i])
+	}
+	a, b := webhooks[0].ID, webhooks[1].ID
+	require.Len(t, byWebhook[a], 2)
+	require.Len(t, byWebhook[b], 2)
+
+	chain := &store.ClaimParams{Now: later, Lease: time.Minute, Token: "lease_two"}
+	// b's first, a's first (chaining), a's second (not chaining), b's second.
+	finishing := []*store.Delivery{byWebhook[b][0], byWebhook[a][0], byWebhook[a][1], byWebhook[b][1]}
+	nexts := []*store.ClaimParams{chain, chain, nil, chain}
+	attempts := make([]*store.DeliveryAttempt, len(finishing))
+	for i, d := range finishing {
+		status := 200
+		attempts[i] = &store.DeliveryAttempt{
+			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: d.WebhookID, EventID: d.EventID,
+			EventType: d.EventType, Attempt: d.Attempts, RequestURL: "https://example.com/hooks",
+			RequestHeaders: map[string]string{"Content-Type": "application/json"},
+			RequestBody:    `{"id":"` + d.EventID + `"}`, ResponseStatus: &status, DurationMS: i,
+			CreatedAt: time.Now().UTC().Truncate(time.Millisecond),
+		}
+	}
+	held, next, err := st.FinishEach(ctx, finishing, "lease_one", attempts, nexts)
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, true, true, true}, held)
+	require.Nil(t, next[2], "a success that asks for nothing chains nothing")
+	require.Equal(t, queues[b][2].ID, next[0].ID, "b's first chaining success gets b's earliest due")
+	require.Equal(t, queues[a][2].ID, next[1].ID, "a's only chaining success gets a's earliest due")
+	require.Equal(t, queues[b][3].ID, next[3].ID, "b's second gets b's next")
+	for _, i := range []int{0, 1, 3} {
+		require.Equal(t, finishing[i].WebhookID, next[i].Webhook.ID)
+		require.Equal(t, next[i].EventID, next[i].Event.ID)
+		require.Equal(t, 1, next[i].Attempts)
+	}
+
+	for _, wh := range webhooks {
+		var after []store.Delivery
+		require.NoError(t, st.DB().NewSelect().Model(&after).Where("webhook_id = ?", wh.ID).
+			Order("next_attempt_at", "id").Scan(ctx))
+		leased := 0
+		for _, d := range after {
+			if d.LeaseToken != nil && *d.LeaseToken == "lease_two" {
+				leased++
+			}
+		}
+		require.Equal(t, map[string]int{a: 1, b: 2}[wh.ID], leased, "webhook %s", wh.ID)
+	}
+	var stored []store.DeliveryAttempt
+	require.NoError(t, st.DB().NewSelect().Model(&stored).Where("delivery_id IS NOT NULL").Order("duration_ms").Scan(ctx))
+	require.Len(t, stored, 4)
+	for i, got := range stored {
+		require.Equal(t, attempts[i].ID, got.ID)
+		require.Nil(t, got.ResponseHeaders)
+		require.Nil(t, got.ResponseBody)
+		require.Equal(t, attempts[i].RequestHeaders, got.RequestHeaders)
+	}
+	var nulls int
+	require.NoError(t, st.DB().NewRaw(`SELECT count(*) FROM delivery_attempts
+		WHERE delivery_id IS NOT NULL AND response_headers IS NULL AND response_body IS NULL`).Scan(ctx, &nulls))
+	require.Equal(t, 4, nulls, "no response headers or body is NULL, not an empty value")
+}
+
+// A success whose lease ran out unnoticed (nobody else took the delivery)
+// still finishes it, and a batch never leases its own deliveries again: in
+// the statement's snapshot they still look pending, their leases expired.
+func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
+	require.NoError(t, err)
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: acct.ID}
+	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
+		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+	require.NoError(t, err)
+	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
+	for range 5 {
+		f.createPayment(1_000)
+	}
+	var queue []store.Delivery
+	require.NoError(t, st.DB().NewSelect().Model(&queue).Where("webhook_id = ?", wh.ID).
+		Order("next_attempt_at", "id").Scan(ctx))
+	require.Len(t, queue, 5)
+
+	now := time.Now()
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: now, Limit: 3, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 3)
+	_, err = st.DB().NewRaw(`UPDATE webhook_deliveries SET lease_expires_at = ? WHERE lease_token = 'lease_one'`,
+		now.Add(-time.Second)).Exec(ctx)
+	require.NoError(t, err)
+
+	finishing := []*store.Delivery{&claimed[0], &claimed[1], &claimed[2]}
+	attempts := make([]*store.DeliveryAttempt, len(finishing))
+	for i, d := range finishing {
+		status := 200
+		attempts[i] = &store.DeliveryAttempt{
+			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+			EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL, RequestBody: "{}",
+			RequestHeaders: map[string]string{"Content-Type": "application/json"},
+			ResponseStatus: &status, DurationMS: i, CreatedAt: time.Now().UTC().Add(time.Second),
+		}
+	}
+	held, next, err := st.FinishTogether(ctx, finishing, "lease_one", attempts,
+		&store.ClaimParams{Now: now.Add(time.Second), Lease: time.Minute, Token: "lease_two"})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, true, true}, held)
+	require.Equal(t, queue[3].ID, next[0].ID)
+	require.Equal(t, queue[4].ID, next[1].ID)
+	require.Nil(t, next[2], "nothing else is due")
+
+	var after []store.Delivery
+	require.NoError(t, st.DB().NewSelect().Model(&after).Where("webhook_id = ?", wh.ID).
+		Order("next_attempt_at", "id").Scan(ctx))
+	for i, d := range after {
+		if i < 3 {
+			require.Equal(t, store.DeliverySucceeded, d.Status, "delivery %d", i)
+			require.Nil(t, d.LeaseToken, "delivery %d", i)
+		} else {
+			require.Equal(t, store.DeliveryPending, d.Status, "delivery %d", i)
+			require.Equal(t, "lease_two", *d.LeaseToken, "delivery %d", i)
+		}
+	}
+}

@@ -8,13 +8,26 @@ import (
 
 // FinishTogether records successes as one batch (one statement), as
 // concurrent dispatcher workers' successes are, for the tests to check the
-// batch statement directly.
+// batch statement directly. Every success asks for its next delivery with
+// next (nil: none).
 func (s *Store) FinishTogether(ctx context.Context, ds []*Delivery, token string, attempts []*DeliveryAttempt,
 	next *ClaimParams,
 ) ([]bool, []*Delivery, error) {
+	nexts := make([]*ClaimParams, len(ds))
+	for i := range nexts {
+		nexts[i] = next
+	}
+	return s.FinishEach(ctx, ds, token, attempts, nexts)
+}
+
+// FinishEach is FinishTogether with each success's own request for a next
+// delivery.
+func (s *Store) FinishEach(ctx context.Context, ds []*Delivery, token string, attempts []*DeliveryAttempt,
+	nexts []*ClaimParams,
+) ([]bool, []*Delivery, error) {
 	batch := make([]succeeded, len(ds))
 	for i, d := range ds {
-		batch[i] = succeeded{delivery: d, token: token, attempt: attempts[i], next: next}
+		batch[i] = succeeded{delivery: d, token: token, attempt: attempts[i], next: nexts[i]}
 	}
 	held, following := make([]bool, len(ds)), make([]*Delivery, len(ds))
 	for i, out := range s.serveFinishes(ctx, batch) {
