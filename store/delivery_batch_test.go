@@ -18,22 +18,9 @@ import (
 func TestBatchedSuccessesFinishAndLeaseDistinctNextDeliveries(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	scope := store.Scope{AccountID: acct.ID}
-	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
-		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
-	require.NoError(t, err)
-	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
-	for range 10 {
-		f.createPayment(1_000)
-	}
-	var queue []store.Delivery // the webhook's deliveries in queue order
-	require.NoError(t, st.DB().NewSelect().Model(&queue).Where("webhook_id = ?", wh.ID).
-		Order("next_attempt_at", "id").Scan(ctx))
-	require.Len(t, queue, 10)
+	st, webhooks, queues := deliveryQueues(t, 1, 10)
+	wh := webhooks[0]
+	queue := queues[wh.ID]
 
 	later := time.Now().Add(time.Hour)
 	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
@@ -124,29 +111,7 @@ func TestBatchedSuccessesFinishAndLeaseDistinctNextDeliveries(t *testing.T) {
 func TestBatchedSuccessesAcrossWebhooks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	scope := store.Scope{AccountID: acct.ID}
-	var webhooks [2]*store.Webhook
-	for i := range webhooks {
-		webhooks[i], _, err = st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
-			APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
-		require.NoError(t, err)
-	}
-	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
-	for range 6 {
-		f.createPayment(1_000)
-	}
-	queues := map[string][]store.Delivery{} // each webhook's deliveries in queue order
-	for _, wh := range webhooks {
-		var q []store.Delivery
-		require.NoError(t, st.DB().NewSelect().Model(&q).Where("webhook_id = ?", wh.ID).
-			Order("next_attempt_at", "id").Scan(ctx))
-		require.Len(t, q, 6)
-		queues[wh.ID] = q
-	}
+	st, webhooks, queues := deliveryQueues(t, 2, 6)
 
 	later := time.Now().Add(time.Hour)
 	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: time.Minute, PerWebhook: 2, Token: "lease_one"})
@@ -221,22 +186,9 @@ func TestBatchedSuccessesAcrossWebhooks(t *testing.T) {
 func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	scope := store.Scope{AccountID: acct.ID}
-	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
-		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
-	require.NoError(t, err)
-	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
-	for range 5 {
-		f.createPayment(1_000)
-	}
-	var queue []store.Delivery
-	require.NoError(t, st.DB().NewSelect().Model(&queue).Where("webhook_id = ?", wh.ID).
-		Order("next_attempt_at", "id").Scan(ctx))
-	require.Len(t, queue, 5)
+	st, webhooks, queues := deliveryQueues(t, 1, 5)
+	wh := webhooks[0]
+	queue := queues[wh.ID]
 
 	now := time.Now()
 	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: now, Limit: 3, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
@@ -277,4 +229,36 @@ func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
 			require.Equal(t, "lease_two", *d.LeaseToken, "delivery %d", i)
 		}
 	}
+}
+
+// deliveryQueues makes an account with n webhooks subscribed to
+// payment.created and then that many payments, and returns each webhook's
+// deliveries in queue order (due time, then id).
+func deliveryQueues(t *testing.T, n, payments int) (*store.Store, []*store.Webhook, map[string][]store.Delivery) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
+	require.NoError(t, err)
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: acct.ID}
+	webhooks := make([]*store.Webhook, n)
+	for i := range webhooks {
+		webhooks[i], _, err = st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
+			APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+		require.NoError(t, err)
+	}
+	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
+	for range payments {
+		f.createPayment(1_000)
+	}
+	queues := map[string][]store.Delivery{}
+	for _, wh := range webhooks {
+		var q []store.Delivery
+		require.NoError(t, st.DB().NewSelect().Model(&q).Where("webhook_id = ?", wh.ID).
+			Order("next_attempt_at", "id").Scan(ctx))
+		require.Len(t, q, payments)
+		queues[wh.ID] = q
+	}
+	return st, webhooks, queues
 }
