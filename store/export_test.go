@@ -53,12 +53,12 @@ func (s *Store) ReadTogether(ctx context.Context, scopes []Scope, ids []uuid.UUI
 	return ps, errs
 }
 
-// CreateTogether creates payments as one batch (one round trip), as
-// concurrent creations are; each error is what CreatePayment would return.
+// CreateTogether creates payments as one batch, as concurrent creations
+// are; each error is what CreatePayment would return.
 func (s *Store) CreateTogether(ctx context.Context, ps []*Payment) []error {
-	batch := make([][]any, len(ps))
+	batch := make([]paymentCreate, len(ps))
 	for i, p := range ps {
-		batch[i] = createPaymentArgs(p)
+		batch[i] = newPaymentCreate(p)
 	}
 	errs := make([]error, len(ps))
 	for i, out := range s.serveCreates(ctx, batch) {
@@ -68,3 +68,16 @@ func (s *Store) CreateTogether(ctx context.Context, ps []*Payment) []error {
 	}
 	return errs
 }
+
+// CreateInOneStatement runs only the batch's one statement (no creation one
+// by one when it fails): created[i] is false for a taken external_id.
+func (s *Store) CreateInOneStatement(ctx context.Context, ps []*Payment) ([]bool, error) {
+	batch := make([]paymentCreate, len(ps))
+	for i, p := range ps {
+		batch[i] = newPaymentCreate(p)
+	}
+	return s.createBatch(ctx, batch)
+}
+
+// Translate is translate, for errors the tests get from unexported paths.
+func Translate(err error) error { return translate(err) }

@@ -88,21 +88,21 @@ func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInv
 // event and the event's deliveries atomically (one statement). A taken
 // external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
-	args := createPaymentArgs(p)
+	c := newPaymentCreate(p)
 	// The API's hottest write: the payment, its payment.created event and the
 	// event's deliveries in one prepared statement and one transaction.
 	// Outside a request's idempotency transaction, concurrent creations
-	// share round trips (paymentCreates).
+	// share statements (paymentCreates).
 	var err error
 	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
 		// In a request's idempotency transaction, a savepoint keeps a
 		// refusal (a taken external_id) from aborting the whole transaction.
 		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(args...)...)
+			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(c.args()...)...)
 			return err
 		})
 	} else {
-		_, err = s.creates.do(ctx, args)
+		_, err = s.creates.do(ctx, c)
 	}
 	if err != nil {
 		return fmt.Errorf("store: create payment: %w", translate(err))
@@ -110,25 +110,8 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	return nil
 }
 
-// createPaymentArgs are createPaymentSQL's arguments for p (whose nil
-// metadata becomes empty).
-func createPaymentArgs(p *Payment) []any {
-	if p.Metadata == nil {
-		p.Metadata = map[string]string{}
-	}
-	// The columns hold exactly what the API shows (same encoder).
-	metadata := appendJSONStringMap(nil, p.Metadata)
-	var customer any
-	if p.Customer != nil {
-		customer = string(appendCustomerJSON(nil, p.Customer))
-	}
-	snapshot := p.appendJSON(make([]byte, 0, 1024))
-	args := []any{pgUUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
-		p.Description, p.ExternalID, customer, string(metadata), p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt}
-	return append(args, eventArgs(NewID(PrefixEvent), p.AccountID, p.Livemode, EventPaymentCreated, p.ID.String(), snapshot, p.UpdatedAt)...)
-}
-
+// createPaymentSQL creates one payment (paymentCreate.args are its
+// arguments) with its event and the event's deliveries.
 var createPaymentSQL = `WITH payment AS (
 			INSERT INTO payments (id, account_id, livemode, status, amount_cents,
 				currency, payment_method, description, external_id, customer, metadata, correlation_id, fee_cents,
