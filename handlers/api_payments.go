@@ -29,8 +29,8 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 		return apiErr
 	}
 	key := APIKey(c)
-	now := a.Store.Now()
-	id := store.NewPaymentID(now)
+	at := a.Store.Instant()
+	now, id := at.Truncate(time.Millisecond), store.NewPaymentID(at)
 	txid := pix.NewTxID()
 	brCode, err := pix.BRCode{
 		Key:          a.Pix.Key,

@@ -87,6 +87,32 @@ func TestListFilters(t *testing.T) {
 	require.Empty(t, list(t, s, "status=refunded").ids)
 }
 
+// Payments created one after another within one millisecond (their
+// created_at is the same) still list newest first in the order they were
+// made.
+func TestListOrderWithinOneMillisecond(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	s := webtest.New(t, webtest.WithClock(clock))
+	var made []string
+	for range 12 {
+		made = append(made, s.CreatePayment(map[string]any{"amount_cents": 100})["id"].(string))
+		mu.Lock()
+		now = now.Add(50 * time.Microsecond)
+		mu.Unlock()
+	}
+	page := list(t, s, "limit=20")
+	require.Len(t, page.ids, len(made))
+	for i, id := range page.ids {
+		require.Equal(t, made[len(made)-1-i], id, "position %d", i)
+	}
+	r := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + made[len(made)-1], Key: s.TestKey})
+	require.Equal(t, http.StatusOK, r.Status)
+	require.Equal(t, "2026-03-01T12:00:00.000Z", r.JSON(t)["created_at"], "created_at keeps the millisecond, not the fraction")
+}
+
 // TestPaginationUnderConcurrentInserts pages through a fixed set of payments
 // in both directions while other payments are being created, and checks
 // every original payment appears exactly once, in order.

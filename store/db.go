@@ -87,6 +87,12 @@ func (s *Store) DB() *bun.DB { return s.db }
 // Now is the store's clock, truncated to the milliseconds the API shows.
 func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
+// Instant is the store's clock as precise as it is: a new payment's id
+// takes it (NewPaymentID keeps its fraction of a millisecond, so that ids
+// made in one millisecond sort in creation order), and its created_at its
+// truncation (Now's precision).
+func (s *Store) Instant() time.Time { return s.now().UTC() }
+
 type ambientTxKey struct{}
 
 // idb returns the ambient transaction when ctx carries one, else the pool.

@@ -113,10 +113,14 @@ const createSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_generic_p
 
 // serveCreates creates a batch in one statement; when that statement fails
 // as a whole, it creates each payment with its own statement and
-// transaction (createPaymentSQL, all in one round trip), so that a refusal
-// fails only its own creation.
+// transaction (createOneByOne), so that a refusal fails only its own
+// creation. A creation alone goes that way at once.
 func (s *Store) serveCreates(ctx context.Context, batch []paymentCreate) []outcome[struct{}] {
 	outs := make([]outcome[struct{}], len(batch))
+	if len(batch) == 1 {
+		// A creation alone is cheaper as its own plain statement.
+		return s.createOneByOne(ctx, batch)
+	}
 	created, err := s.createBatch(ctx, batch)
 	var pgErr *pgconn.PgError
 	switch {
@@ -135,11 +139,18 @@ func (s *Store) serveCreates(ctx context.Context, batch []paymentCreate) []outco
 		}
 		return outs
 	}
+	return s.createOneByOne(ctx, batch)
+}
+
+// createOneByOne creates each payment with its own statement and
+// transaction (createPaymentSQL), all in one round trip.
+func (s *Store) createOneByOne(ctx context.Context, batch []paymentCreate) []outcome[struct{}] {
 	alone := make([]statement, len(batch))
 	for i, c := range batch {
 		alone[i] = statement{sql: createPaymentSQL, args: c.args()}
 	}
 	errs, err := s.separately(ctx, alone)
+	outs := make([]outcome[struct{}], len(batch))
 	for i := range outs {
 		if err != nil {
 			outs[i].err = err
