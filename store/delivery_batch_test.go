@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
-	"payments/store/storetest"
 )
 
 // Successes recorded together: each finishes only under its own lease, each
@@ -237,18 +236,15 @@ func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
 func deliveryQueues(t *testing.T, n, payments int) (*store.Store, []*store.Webhook, map[string][]store.Delivery) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	scope := store.Scope{AccountID: acct.ID}
+	f := newMoneyFixture(t)
+	st := f.st
 	webhooks := make([]*store.Webhook, n)
 	for i := range webhooks {
-		webhooks[i], _, err = st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/hooks",
+		var err error
+		webhooks[i], _, err = st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/hooks",
 			APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
 		require.NoError(t, err)
 	}
-	f := &moneyFixture{t: t, st: st, scope: scope, acct: acct}
 	for range payments {
 		f.createPayment(1_000)
 	}

@@ -28,7 +28,7 @@ type moneyFixture struct {
 func newMoneyFixture(t *testing.T) *moneyFixture {
 	t.Helper()
 	db := storetest.DB(t)
-	st, err := store.New(db, store.Options{})
+	st, err := store.New(db, store.Options{SecretKey: make([]byte, 32)}) // the key: for the tests that add webhooks
 	require.NoError(t, err)
 	acct, err := st.CreateAccount(context.Background(), store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
 	require.NoError(t, err)

@@ -10,7 +10,6 @@ import (
 
 	"payments/pix"
 	"payments/store"
-	"payments/store/storetest"
 )
 
 // Concurrent creations share a statement, but a taken external_id refuses
@@ -66,11 +65,8 @@ func TestCreationsTogetherFailAlone(t *testing.T) {
 func TestCreationsInOneStatement(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := store.New(storetest.DB(t), store.Options{SecretKey: make([]byte, 32)})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	scope := store.Scope{AccountID: acct.ID}
+	f := newMoneyFixture(t)
+	st, acct, scope := f.st, f.acct, f.scope
 	subscribed, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: scope, URL: "https://example.com/a",
 		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
 	require.NoError(t, err)
