@@ -116,11 +116,11 @@ const createSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_generic_p
 // transaction (createOneByOne), so that a refusal fails only its own
 // creation. A creation alone goes that way at once.
 func (s *Store) serveCreates(ctx context.Context, batch []paymentCreate) []outcome[struct{}] {
-	outs := make([]outcome[struct{}], len(batch))
 	if len(batch) == 1 {
 		// A creation alone is cheaper as its own plain statement.
 		return s.createOneByOne(ctx, batch)
 	}
+	outs := make([]outcome[struct{}], len(batch))
 	created, err := s.createBatch(ctx, batch)
 	var pgErr *pgconn.PgError
 	switch {
