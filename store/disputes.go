@@ -55,11 +55,10 @@ func (d *Dispute) Scope() Scope { return Scope{AccountID: d.AccountID, Livemode:
 func (s *Store) OpenDispute(ctx context.Context, scope Scope, ref, reason string) (*Dispute, error) {
 	var d *Dispute
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		p := new(Payment)
-		if err := paymentByRef(tx, p, scope, ref).For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("store: payment: %w", translate(err))
+		p, err := lockPayment(ctx, tx, scope, ref)
+		if err != nil {
+			return err
 		}
-		var err error
 		d, err = s.openDispute(ctx, tx, p, reason, nil)
 		return err
 	})

@@ -120,19 +120,8 @@ var createPaymentSQL = `WITH payment AS (
 			RETURNING id
 		), ` + eventCTEs(20, "payment") + notifySelect
 
-func paymentByRef(db bun.IDB, p *Payment, scope Scope, ref string) *bun.SelectQuery {
-	q := db.NewSelect().Model(p).
-		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
-	if id, ok := ParsePaymentID(ref); ok {
-		q = q.Where("(id = ? OR external_id = ?)", id, ref).OrderExpr("id = ? DESC", id)
-	} else {
-		q = q.Where("external_id = ?", ref)
-	}
-	return q.Limit(1)
-}
-
-// lockPayment is paymentByRef FOR UPDATE, prepared: it finds the payment
-// the way paymentByRef does and locks it for tx.
+// lockPayment finds the payment ref names in scope and locks it for tx: a
+// UUID equal to a payment's id wins over an equal external_id. Prepared.
 func lockPayment(ctx context.Context, tx bun.Tx, scope Scope, ref string) (*Payment, error) {
 	var r paymentRow
 	query, args := `SELECT `+paymentColumns+` FROM payments WHERE account_id = $1 AND livemode = $2
