@@ -175,6 +175,22 @@ func (s *Store) withWebhooks(ctx context.Context, deliveries []Delivery) ([]Deli
 			ids = append(ids, d.WebhookID)
 		}
 	}
+	hooks, err := s.webhooksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	kept := deliveries[:0]
+	for _, d := range deliveries {
+		if d.Webhook = webhookIn(hooks, d.WebhookID); d.Webhook != nil {
+			kept = append(kept, d)
+		}
+	}
+	return kept, nil
+}
+
+// webhooksByID reads the webhooks with these ids in one prepared query;
+// an id no webhook has is left out.
+func (s *Store) webhooksByID(ctx context.Context, ids []string) ([]Webhook, error) {
 	rows, err := s.db.DB.QueryContext(ctx, `SELECT * FROM webhooks WHERE id = ANY($1)`, prepared(ids)...)
 	if err != nil {
 		return nil, err
@@ -183,17 +199,17 @@ func (s *Store) withWebhooks(ctx context.Context, deliveries []Delivery) ([]Deli
 	if err := s.db.ScanRows(ctx, rows, &hooks); err != nil {
 		return nil, err
 	}
-	kept := deliveries[:0]
-	for _, d := range deliveries {
-		for j := range hooks {
-			if hooks[j].ID == d.WebhookID {
-				d.Webhook = &hooks[j]
-				kept = append(kept, d)
-				break
-			}
+	return hooks, nil
+}
+
+// webhookIn is the webhook of hooks with this id, or nil.
+func webhookIn(hooks []Webhook, id string) *Webhook {
+	for i := range hooks {
+		if hooks[i].ID == id {
+			return &hooks[i]
 		}
 	}
-	return kept, nil
+	return nil
 }
 
 // DeliveryOutcome is what the dispatcher decided after an attempt.

@@ -230,6 +230,39 @@ func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
 	}
 }
 
+// A webhook changed while its delivery was out (a new URL, say): the next
+// delivery leased for it carries the webhook as it is now.
+func TestBatchedSuccessLeasesWithTheWebhookAsItIsNow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, queues := deliveryQueues(t, 1, 3)
+	wh := webhooks[0]
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 1)
+	time.Sleep(2 * time.Millisecond) // the update's updated_at differs from the creation's
+	moved := "https://example.com/moved"
+	_, err = st.UpdateWebhook(ctx, store.Scope{AccountID: wh.AccountID}, wh.ID, store.WebhookUpdate{URL: &moved})
+	require.NoError(t, err)
+
+	d := &claimed[0]
+	status := 200
+	attempt := &store.DeliveryAttempt{
+		ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+		EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL, RequestBody: "{}",
+		RequestHeaders: map[string]string{"Content-Type": "application/json"}, ResponseStatus: &status,
+		CreatedAt: time.Now().UTC(),
+	}
+	held, next, err := st.FinishTogether(ctx, []*store.Delivery{d}, "lease_one", []*store.DeliveryAttempt{attempt},
+		&store.ClaimParams{Now: later, Lease: time.Minute, Token: "lease_two"})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true}, held)
+	require.NotNil(t, next[0])
+	require.Equal(t, queues[wh.ID][1].ID, next[0].ID)
+	require.Equal(t, moved, next[0].Webhook.URL, "the webhook read again, not the one the claim read")
+}
+
 // deliveryQueues makes an account with n webhooks subscribed to
 // payment.created and then that many payments, and returns each webhook's
 // deliveries in queue order (due time, then id).

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -101,18 +104,10 @@ const finishBatchSQL = `
 	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id`
 
 // finishSettingsSQL precedes finishBatchSQL in its round trip and holds for
-// that transaction only. Its commit does not wait for the WAL flush (see
-// relaxCommit). The batch runs on a generic plan, planned once per
-// connection: a custom plan would be planned again for every batch (see
-// genericPlanSQL). And that plan is made of key probes only: with
-// sequential scans, hash and merge joins off, the planner cannot choose
-// what it would for the small tables of a fresh database (a hash join over a
-// sequential scan of webhook_deliveries, on this plan), which a cached
-// generic plan would keep doing once the tables are large. Every access the
-// statement makes is by key, so probes are the right plan at any size.
-const finishSettingsSQL = `SELECT set_config('synchronous_commit', 'off', true),
-	set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true),
-	set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`
+// that transaction only: its commit does not wait for the WAL flush (see
+// relaxCommit), and the batch runs on a key-probe generic plan (see
+// keyProbePlan).
+const finishSettingsSQL = `SELECT set_config('synchronous_commit', 'off', true), ` + keyProbePlan
 
 // succeeded is one success to record; next, when set, asks for the
 // webhook's next due delivery under a new lease.
@@ -153,46 +148,33 @@ func (s *Store) finishSucceeded(ctx context.Context, d *Delivery, token string, 
 // round trip.
 func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[finishedDelivery] {
 	outs := make([]outcome[finishedDelivery], len(batch))
-	fail := func(err error) []outcome[finishedDelivery] {
-		for i := range outs {
-			outs[i] = outcome[finishedDelivery]{err: fmt.Errorf("store: finish delivery: %w", err)}
-		}
-		return outs
-	}
 	stmts := []statement{{sql: finishSettingsSQL}, {sql: finishBatchSQL, args: finishBatchArgs(batch)}}
 	err := s.pipelined(ctx, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt < len(stmts)-1 {
 			return nil
 		}
-		seen := 0
-		for rows.Next() {
-			var (
-				ordinal          int64
-				held             bool
-				nextID, eventID  *string
-				attempts         *int
-				nextDue          *time.Time
-				webhookUpdatedAt *time.Time
-				ev               struct {
-					accountID, eventType, objectID, data *string
-					livemode                             *bool
-					createdAt                            *time.Time
-				}
-			)
-			if err := rows.Scan(&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
-				&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt); err != nil {
-				return err
+		var (
+			ordinal          int64
+			held             bool
+			nextID, eventID  *string
+			attempts         *int
+			nextDue          *time.Time
+			webhookUpdatedAt *time.Time
+			ev               struct {
+				accountID, eventType, objectID, data *string
+				livemode                             *bool
+				createdAt                            *time.Time
 			}
-			if ordinal < 1 || ordinal > int64(len(outs)) {
-				return fmt.Errorf("finish ordinal %d outside the batch of %d", ordinal, len(outs))
-			}
-			seen++
-			out := &outs[ordinal-1].out
+		)
+		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
+			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt}
+		return eachAnswer(rows, len(batch), &ordinal, dest, func(i int) {
+			out := &outs[i].out
 			out.held = held
 			if !held || nextID == nil || ev.data == nil {
-				continue
+				return
 			}
-			d := batch[ordinal-1].delivery
+			d := batch[i].delivery
 			out.next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts,
 				NextAttemptAt: *nextDue, Webhook: d.Webhook, Event: &Event{
 					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
@@ -203,29 +185,39 @@ func (s *Store) serveFinishes(ctx context.Context, batch []succeeded) []outcome[
 				// secret): read again below, outside the batch.
 				out.next.Webhook = nil
 			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if seen != len(outs) {
-			return fmt.Errorf("finish answered %d of %d successes", seen, len(outs))
-		}
-		return nil
+		})
 	})
 	if err != nil {
-		return fail(err)
+		for i := range outs {
+			outs[i].err = fmt.Errorf("store: finish delivery: %w", err)
+		}
+		return outs
 	}
+	// Next deliveries whose webhook changed get it read again, all in one
+	// query. One whose webhook is gone (or unreadable) stays leased and is
+	// attempted when its lease ends.
+	var stale []string
+	for _, o := range outs {
+		if next := o.out.next; next != nil && next.Webhook == nil && !slices.Contains(stale, next.WebhookID) {
+			stale = append(stale, next.WebhookID)
+		}
+	}
+	if len(stale) == 0 {
+		return outs
+	}
+	hooks, err := s.webhooksByID(ctx, stale)
 	for i := range outs {
 		next := outs[i].out.next
 		if next == nil || next.Webhook != nil {
 			continue
 		}
-		next.Webhook = new(Webhook)
-		if err := s.queryInto(ctx, next.Webhook, `SELECT * FROM webhooks WHERE id = $1`, next.WebhookID); err != nil {
-			// The next delivery stays leased and is attempted when its lease ends.
-			outs[i].out.next = nil
-			outs[i].err = fmt.Errorf("store: leased delivery's webhook: %w", err)
+		if err == nil {
+			if next.Webhook = webhookIn(hooks, next.WebhookID); next.Webhook != nil {
+				continue
+			}
 		}
+		outs[i].out.next = nil
+		outs[i].err = fmt.Errorf("store: leased delivery's webhook: %w", cmp.Or(err, sql.ErrNoRows))
 	}
 	return outs
 }

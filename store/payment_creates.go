@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -105,11 +104,8 @@ const createPaymentsSQL = `
 	FROM c LEFT JOIN payment USING (id)`
 
 // createSettingsSQL precedes createPaymentsSQL in its round trip, for that
-// transaction only: the statement runs on a generic plan of key probes, as
-// the finish of deliveries does (see finishSettingsSQL for why).
-const createSettingsSQL = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
-	set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),
-	set_config('enable_mergejoin', 'off', true)`
+// transaction only (see keyProbePlan).
+const createSettingsSQL = `SELECT ` + keyProbePlan
 
 // serveCreates creates a batch in one statement; when that statement fails
 // as a whole, it creates each payment with its own statement and
@@ -171,26 +167,9 @@ func (s *Store) createBatch(ctx context.Context, batch []paymentCreate) (created
 		if stmt < len(stmts)-1 {
 			return nil
 		}
-		seen := 0
-		for rows.Next() {
-			var ordinal, notified int64
-			var ok bool
-			if err := rows.Scan(&ordinal, &ok, &notified); err != nil {
-				return err
-			}
-			if ordinal < 1 || ordinal > int64(len(batch)) {
-				return fmt.Errorf("create ordinal %d outside the batch of %d", ordinal, len(batch))
-			}
-			seen++
-			created[ordinal-1] = ok
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if seen != len(batch) {
-			return fmt.Errorf("create answered %d of %d payments", seen, len(batch))
-		}
-		return nil
+		var ordinal, notified int64
+		var ok bool
+		return eachAnswer(rows, len(batch), &ordinal, []any{&ordinal, &ok, &notified}, func(i int) { created[i] = ok })
 	})
 	return created, err
 }

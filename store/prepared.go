@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,26 +28,6 @@ import (
 // prepared prefixes args with pgx's statement-cache mode.
 func prepared(args ...any) []any {
 	return append([]any{pgx.QueryExecModeCacheStatement}, args...)
-}
-
-// queryInto runs a prepared query on the pool and scans its first row into
-// dest (a model) the way bun would; no row is sql.ErrNoRows.
-func (s *Store) queryInto(ctx context.Context, dest any, query string, args ...any) error {
-	rows, err := s.db.DB.QueryContext(ctx, query, prepared(args...)...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := s.db.ScanRow(ctx, rows, dest); err != nil {
-		return fmt.Errorf("scan: %w", err)
-	}
-	return rows.Close()
 }
 
 // hotRow runs a prepared query and scans its first row into dest (plain
@@ -185,4 +164,44 @@ func (s *Store) withPgx(ctx context.Context, fn func(*pgx.Conn) error) error {
 	return conn.Raw(func(driverConn any) error {
 		return fn(driverConn.(*stdlib.Conn).Conn())
 	})
+}
+
+// keyProbePlan is the settings, as set_config calls for a SELECT list and
+// local to the transaction, under which a batch statement over arrays runs
+// (the finish of deliveries, the creation of payments). A generic plan,
+// planned once per connection: a custom plan would be planned again for
+// every batch, the arrays' lengths making it look cheaper (see
+// genericPlanSQL). And that plan is made of key probes only: with
+// sequential scans, hash and merge joins off, the planner cannot choose what
+// it would for the small tables of a fresh database (a hash join over a
+// sequential scan of webhook_deliveries, for the finish), which a cached
+// generic plan would keep doing once the tables are large. Every access such
+// a statement makes is by key, so probes are the right plan at any size.
+const keyProbePlan = `set_config('plan_cache_mode', 'force_generic_plan', true),
+	set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),
+	set_config('enable_mergejoin', 'off', true)`
+
+// eachAnswer reads a batch statement's answer: one row per input, led by the
+// input's ordinal (from 1). Each row is scanned into dest, whose first
+// target is ordinal, and then handed to each with the input's index. A row
+// out of range, or a count of rows other than n, is an error.
+func eachAnswer(rows pgx.Rows, n int, ordinal *int64, dest []any, each func(i int)) error {
+	seen := 0
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		if *ordinal < 1 || *ordinal > int64(n) {
+			return fmt.Errorf("answer for input %d outside the batch of %d", *ordinal, n)
+		}
+		seen++
+		each(int(*ordinal - 1))
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if seen != n {
+		return fmt.Errorf("%d answers for a batch of %d", seen, n)
+	}
+	return nil
 }
