@@ -37,10 +37,10 @@ assets: node_modules/.installed ## rebuild static/app.css (Tailwind) and vendor 
 	npm run --silent build
 
 check-generated: generate assets ## fail when generated or built files differ from what is committed
-	@git diff --exit-code --stat -- views static handlers/openapi.json \
+	@git diff --exit-code --stat -- views static handlers/api/openapi.json \
 	  || { echo "generated files are stale: run 'make generate assets' and commit"; exit 1; }
 
-openapi: ## regenerate handlers/openapi.json from scripts/openapi.py
+openapi: ## regenerate handlers/api/openapi.json from scripts/openapi.py
 	python3 scripts/openapi.py
 
 services-stop: ## stop the private PostgreSQL and Redis this checkout started

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/store/ids"
 	"payments/web/webtest"
 )
 
@@ -107,7 +108,7 @@ func duplicates(seen map[string]int) int {
 func samplePayment(s *webtest.Server, i int) store.Payment {
 	now := s.Store.Now()
 	return store.Payment{
-		ID: store.NewPaymentID(now), AccountID: s.Account.ID, Status: store.StatusPending, AmountCents: int64(100 + i),
+		ID: ids.NewPayment(now), AccountID: s.Account.ID, Status: store.StatusPending, AmountCents: int64(100 + i),
 		Currency: "BRL", PaymentMethod: "pix", Metadata: map[string]string{}, CorrelationID: fmt.Sprintf("CRASH%027d", i),
 		BRCode: "x", QRCodeURL: "x", CheckoutURL: "x", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour),
 	}

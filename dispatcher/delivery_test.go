@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -17,9 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher"
+	"payments/dispatcher/jobs"
 	"payments/dispatcher/signature"
-	"payments/jobs"
 	"payments/store"
+	"payments/store/ids"
 	"payments/web/webtest"
 )
 
@@ -37,7 +39,7 @@ func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.
 
 func payPayment(t *testing.T, s *webtest.Server) map[string]any {
 	t.Helper()
-	p := s.CreatePayment(map[string]any{"amount_cents": 12990, "external_id": "order-" + store.NewID("x")[2:12]})
+	p := s.CreatePayment(map[string]any{"amount_cents": 12990, "external_id": "order-" + ids.New("x")[2:12]})
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + p["id"].(string) + "/pay", Key: s.TestKey})
 	require.Equal(t, http.StatusOK, r.Status)
 	return r.JSON(t)
@@ -383,4 +385,33 @@ func TestDeletingAWebhookDeletesItsAttempts(t *testing.T) {
 
 	r = s.Do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + gone, Key: s.TestKey})
 	require.Equal(t, http.StatusNotFound, r.Status)
+}
+
+// Deliveries take the id format of every other id, and an event's
+// deliveries (one per subscribed webhook) each their own.
+func TestDeliveryIDsHaveTheFormatOfEveryID(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	var hooks []string
+	for i := range 3 {
+		id, _ := s.CreateWebhook(fmt.Sprintf("https://example.com/%d", i), map[string]any{"events": []string{"payment.created"}})
+		hooks = append(hooks, id)
+	}
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	s.CreatePayment(map[string]any{"amount_cents": 200})
+	seen := map[string]bool{}
+	for _, hook := range hooks {
+		list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + hook + "/deliveries", Key: s.TestKey}).JSON(t)
+		data := list["data"].([]any)
+		require.Len(t, data, 2)
+		for _, d := range data {
+			id := d.(map[string]any)["id"].(string)
+			require.Regexp(t, `^whd_[0-9A-Za-z]{22}$`, id)
+			require.False(t, seen[id], "delivery ids are unique")
+			seen[id] = true
+			got := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + hook + "/deliveries/" + id, Key: s.TestKey})
+			require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
+		}
+	}
+	require.Len(t, seen, 6)
 }

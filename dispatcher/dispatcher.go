@@ -12,6 +12,7 @@ import (
 
 	"payments/dispatcher/signature"
 	"payments/store"
+	"payments/store/ids"
 )
 
 // Config tunes the dispatcher. Zero values take the defaults noted.
@@ -67,6 +68,8 @@ type Dispatcher struct {
 	store  *store.Store
 	sender *Sender
 	log    *slog.Logger
+	// completer records successes in batches.
+	completer *completer
 	// token identifies this dispatcher's leases.
 	token string
 	slots chan struct{}
@@ -79,10 +82,11 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 	cfg.defaults()
 	return &Dispatcher{
 		cfg: cfg, store: st, log: log,
-		sender: NewSender(cfg.AllowPrivateNetworks),
-		token:  store.NewID("lease"),
-		slots:  make(chan struct{}, cfg.Workers),
-		wake:   make(chan struct{}, 1),
+		sender:    NewSender(cfg.AllowPrivateNetworks),
+		completer: newCompleter(st),
+		token:     ids.New(ids.PrefixLease),
+		slots:     make(chan struct{}, cfg.Workers),
+		wake:      make(chan struct{}, 1),
 	}
 }
 
@@ -218,44 +222,55 @@ func (d *Dispatcher) listen(ctx context.Context) {
 // returns to the pool.
 const maxChain = 64
 
-// deliver makes one attempt and records its outcome. With chain, it also
-// leases the webhook's next due delivery and returns it.
+// deliver makes one attempt and records its outcome: a success with the
+// completer's next batch, anything else at once. After a success, with
+// chain, it also leases the webhook's next due delivery and returns it: the
+// webhook's leases stay as many as before, so its in-flight cap holds, and a
+// busy webhook's queue flows without a round through the claim per
+// delivery. After anything else the worker goes back to the pool, so a
+// failing receiver gets no more attempts than its claims give it.
 func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
 	now := d.cfg.Now()
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
 	attempt.DeliveryID = &dl.ID
 	attempt.Attempt = dl.Attempts
-	out := d.outcome(dl, attempt.result, d.cfg.Now())
 	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var next *store.ClaimParams
-	if chain {
-		next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.token}
+	if attempt.result.Success {
+		success := store.Success{Delivery: dl, Token: d.token, Attempt: &attempt.DeliveryAttempt}
+		if chain {
+			success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.token}
+		}
+		f := d.completer.complete(finishCtx, success)
+		d.logFinish(dl, f.Held, f.Err, "")
+		return f.Next
 	}
-	held, following, err := d.store.FinishAndClaimNext(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt, next)
+	out := d.outcome(dl, attempt.result, d.cfg.Now())
+	held, err := d.store.FinishFailure(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt)
+	d.logFinish(dl, held, err, out.DisableReason)
+	return nil
+}
+
+// logFinish logs what went wrong when an attempt's outcome was recorded.
+func (d *Dispatcher) logFinish(dl *store.Delivery, held bool, err error, disableReason string) {
 	switch {
 	case err != nil:
 		// The lease runs out and the delivery is attempted again: at-least-once.
 		d.log.Error("dispatcher: record outcome", "delivery_id", dl.ID, "error", err.Error())
 	case !held:
 		d.log.Warn("dispatcher: lease lost during attempt", "delivery_id", dl.ID)
-	case out.DisableReason != "":
-		d.log.Warn("dispatcher: webhook disabled", "webhook_id", dl.WebhookID, "reason", out.DisableReason)
+	case disableReason != "":
+		d.log.Warn("dispatcher: webhook disabled", "webhook_id", dl.WebhookID, "reason", disableReason)
 	}
-	return following
 }
 
-// outcome applies the retry policy to an attempt's result.
+// outcome applies the retry policy to an attempt that did not succeed.
 func (d *Dispatcher) outcome(dl *store.Delivery, res Result, now time.Time) store.DeliveryOutcome {
 	out := store.DeliveryOutcome{
 		NextAttemptAt: now, AutoDisableAfter: AutoDisableAfter, AutoDisableFailures: AutoDisableFailures,
 	}
 	if res.StatusCode != 0 {
 		out.StatusCode = &res.StatusCode
-	}
-	if res.Success {
-		out.Status, out.Success = store.DeliverySucceeded, true
-		return out
 	}
 	msg := res.ErrClass
 	if res.ErrMessage != "" {
@@ -288,7 +303,7 @@ type madeAttempt struct {
 // attempt signs and sends event to w at now, and describes the attempt for the record.
 func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Event, now time.Time) madeAttempt {
 	a := madeAttempt{DeliveryAttempt: store.DeliveryAttempt{
-		ID: store.NewID(store.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
+		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
 	body, err := Envelope(w.APIVersion, e)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"payments/store"
+	"payments/store/jsonw"
 )
 
 // Source names the service in every envelope.
@@ -49,10 +50,7 @@ type envelopeV1 struct {
 // every attempt.
 func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 	created := e.CreatedAt.UTC().Truncate(time.Millisecond)
-	quote := func(b []byte, s string) []byte {
-		q, _ := json.Marshal(s) // a string always marshals
-		return append(b, q...)
-	}
+	quote := jsonw.AppendString
 	b := make([]byte, 0, len(e.Data)+256)
 	switch apiVersion {
 	case "v2":
@@ -60,14 +58,14 @@ func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 		b = quote(append(b, `,"type":`...), e.Type)
 		b = append(b, `,"api_version":"v2","created":`...)
 		b = strconv.AppendInt(b, created.Unix(), 10)
-		b = quote(append(b, `,"created_at":`...), store.FormatTime(created))
+		b = quote(append(b, `,"created_at":`...), jsonw.FormatTime(created))
 		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
 		b = append(append(append(b, `,"data":{"object":`...), e.Data...), `},"source":"`+Source+`"}`...)
 		return b, nil
 	case "v1":
 		b = quote(append(b, `{"event":`...), e.Type)
 		b = quote(append(b, `,"event_id":`...), e.ID)
-		b = quote(append(b, `,"created_at":`...), store.FormatTime(created))
+		b = quote(append(b, `,"created_at":`...), jsonw.FormatTime(created))
 		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
 		b = append(append(append(b, `,"data":`...), e.Data...), `,"source":"`+Source+`","api_version":"v1"}`...)
 		return b, nil

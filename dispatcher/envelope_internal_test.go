@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/store/jsonw"
 )
 
 // Envelope writes its bytes by hand; they must be exactly what json.Marshal
@@ -24,12 +25,12 @@ func TestEnvelopeEqualsMarshalledStructs(t *testing.T) {
 			CreatedAt: time.Date(2026, 11, 22, 12, 0, 0, 123456789, time.UTC)}
 		created := e.CreatedAt.Truncate(time.Millisecond)
 		v2, err := json.Marshal(envelopeV2{ID: e.ID, Type: e.Type, APIVersion: "v2", Created: created.Unix(),
-			CreatedAt: store.FormatTime(created), Livemode: e.Livemode, Data: envelopeData{Object: e.Data}, Source: Source})
+			CreatedAt: jsonw.FormatTime(created), Livemode: e.Livemode, Data: envelopeData{Object: e.Data}, Source: Source})
 		require.NoError(t, err)
 		got, err := Envelope("v2", e)
 		require.NoError(t, err)
 		require.Equal(t, string(v2), string(got))
-		v1, err := json.Marshal(envelopeV1{Event: e.Type, EventID: e.ID, CreatedAt: store.FormatTime(created),
+		v1, err := json.Marshal(envelopeV1{Event: e.Type, EventID: e.ID, CreatedAt: jsonw.FormatTime(created),
 			Livemode: e.Livemode, Data: e.Data, Source: Source, APIVersion: "v1"})
 		require.NoError(t, err)
 		got, err = Envelope("v1", e)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
+	"strings"
 	"syscall"
 )
 
@@ -74,4 +76,37 @@ func guardedControl(_, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
 	}
 	return CheckAddress(addr)
+}
+
+// CheckURL gives early, clear feedback on a webhook URL, for the API and
+// the dashboard; the dialer's guard is the real one, applied after DNS
+// resolution on every attempt. The error's text is the client's message.
+func CheckURL(raw string, allowPrivate bool) error {
+	bad := func(format string, args ...any) error { return fmt.Errorf(format, args...) }
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return bad("url must be an absolute URL like https://example.com/webhooks.")
+	}
+	if u.Scheme != "https" && !(allowPrivate && u.Scheme == "http") {
+		return bad("url must use https.")
+	}
+	if u.User != nil {
+		return bad("url must not contain credentials.")
+	}
+	if u.Fragment != "" {
+		return bad("url must not contain a fragment.")
+	}
+	if allowPrivate {
+		return nil
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") {
+		return bad("url must point to a public host, not %s.", host)
+	}
+	if addr, err := netip.ParseAddr(host); err == nil {
+		if err := CheckAddress(addr); err != nil {
+			return bad("url must point to a public address, not %s.", addr)
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"payments/store"
+	"payments/store/ids"
 )
 
 // TestSendResult is the outcome of a "send test".
@@ -28,7 +29,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, w *store.Webhook, eventType s
 		return TestSendResult{}, fmt.Errorf("dispatcher: sample object: %w", err)
 	}
 	e := &store.Event{
-		ID: store.NewID(store.PrefixEvent), AccountID: w.AccountID, Livemode: w.Livemode,
+		ID: ids.New(ids.PrefixEvent), AccountID: w.AccountID, Livemode: w.Livemode,
 		Type: eventType, Data: data, CreatedAt: now,
 	}
 	a := d.attempt(ctx, w, e, now)
@@ -39,7 +40,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, w *store.Webhook, eventType s
 }
 
 // sampleObject is the object a test event carries: a payment for payment.*
-// events, and a minimal dispute or withdrawal otherwise.
+// events (store.SamplePayment), and a minimal dispute or withdrawal otherwise.
 func sampleObject(eventType string, w *store.Webhook, now time.Time) any {
 	switch eventType {
 	case store.EventDisputeOpened, store.EventDisputeWon, store.EventDisputeLost:
@@ -68,18 +69,5 @@ func sampleObject(eventType string, w *store.Webhook, now time.Time) any {
 		store.EventPaymentExpired: store.StatusExpired, store.EventPaymentCanceled: store.StatusCanceled,
 		store.EventPaymentRefunded: store.StatusRefunded,
 	}[eventType]
-	desc, ext := "Test event", "test_order"
-	p := &store.Payment{
-		ID: uuid.Nil, AccountID: w.AccountID, Livemode: w.Livemode, Status: status, AmountCents: 1990,
-		Currency: "BRL", PaymentMethod: "pix", Description: &desc, ExternalID: &ext,
-		Metadata: map[string]string{"test": "true"}, CorrelationID: "TESTTXID0000000000000000000000",
-		BRCode: "", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(24 * time.Hour),
-	}
-	if status == store.StatusPaid || status == store.StatusRefunded {
-		p.PaidAt = &now
-	}
-	if status == store.StatusRefunded {
-		p.RefundedAt = &now
-	}
-	return p
+	return store.SamplePayment(store.Scope{AccountID: w.AccountID, Livemode: w.Livemode}, status, now)
 }

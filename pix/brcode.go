@@ -197,3 +197,10 @@ func parseTLV(s string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// Receiver is the PIX account charges are paid into: the platform's key at
+// its PSP and the city its BR Codes name.
+type Receiver struct {
+	Key  string
+	City string
+}

@@ -435,5 +435,5 @@ doc = {
                      "checks": {"type": "object", "additionalProperties": {"enum": ["ok", "unavailable"]}}}),
   }}}
 import pathlib
-out = pathlib.Path(__file__).resolve().parent.parent / "handlers" / "openapi.json"
+out = pathlib.Path(__file__).resolve().parent.parent / "handlers" / "api" / "openapi.json"
 out.write_text(json.dumps(doc, indent=2) + "\n")

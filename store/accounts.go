@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
 )
 
 // Default pricing for new accounts: 0.99% per PIX charge, no fixed part.
@@ -45,7 +47,7 @@ type NewAccount struct {
 // CreateAccount inserts an account. A taken e-mail is ErrConflict.
 func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, error) {
 	a := &Account{
-		ID:            NewID(PrefixAccount),
+		ID:            ids.New(ids.PrefixAccount),
 		Name:          strings.TrimSpace(in.Name),
 		Email:         strings.TrimSpace(in.Email),
 		FeeBPS:        in.FeeBPS,

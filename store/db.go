@@ -1,5 +1,3 @@
-// Package store is the persistence layer: bun models, queries, the embedded
-// migrations and the sentinel errors handlers map to API error codes.
 package store
 
 import (
@@ -12,6 +10,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"payments/pix"
+	"payments/store/internal/pg"
 )
 
 // Open connects to PostgreSQL through pgx's database/sql driver and checks
@@ -50,12 +51,21 @@ type Store struct {
 	db  *bun.DB
 	now func() time.Time
 	box *secretBox
-	// reads batches concurrent reads of payments by id (payment_reads.go).
+	// charges is where new payments point payers (see BuildPayment).
+	charges Charges
+	// reads batches concurrent reads of payments by id (payments_prepared.go).
 	reads *paymentReads
-	// finishes batches the dispatcher's successes (delivery_fastpath.go).
-	finishes *finishes
-	// creates batches payment creations (payment_creates.go).
+	// creates batches payment creations (payments_prepared.go).
 	creates *paymentCreates
+}
+
+// Charges is what every new payment carries besides its own data: the
+// platform's PIX account its BR Code pays into, and the public URL its
+// checkout page and QR image are served under.
+type Charges struct {
+	Receiver pix.Receiver
+	// BaseURL is the service's public URL, without a trailing slash.
+	BaseURL string
 }
 
 // Options configure a Store.
@@ -65,6 +75,8 @@ type Options struct {
 	// SecretKey (32 bytes) seals webhook secrets; without it webhooks cannot
 	// be created or signed.
 	SecretKey []byte
+	// Charges completes the payments BuildPayment makes.
+	Charges Charges
 }
 
 // New returns a Store over db.
@@ -76,8 +88,8 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, now: opts.Now, box: box}
-	s.reads, s.finishes, s.creates = newPaymentReads(s), newFinishes(s), newPaymentCreates(s)
+	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges}
+	s.reads, s.creates = newPaymentReads(s), newPaymentCreates(s)
 	return s, nil
 }
 
@@ -87,17 +99,29 @@ func (s *Store) DB() *bun.DB { return s.db }
 // Now is the store's clock, truncated to the milliseconds the API shows.
 func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Millisecond) }
 
-// Instant is the store's clock as precise as it is: a new payment's id
-// takes it (NewPaymentID keeps its fraction of a millisecond, so that ids
+// instant is the store's clock as precise as it is: a new payment's id
+// takes it (ids.NewPayment keeps its fraction of a millisecond, so that ids
 // made in one millisecond sort in creation order), and its created_at its
 // truncation (Now's precision).
-func (s *Store) Instant() time.Time { return s.now().UTC() }
+func (s *Store) instant() time.Time { return s.now().UTC() }
+
+// Scope is whose data a request sees: one account in one mode.
+type Scope struct {
+	AccountID string
+	Livemode  bool
+}
 
 type ambientTxKey struct{}
 
+// ambientTx is the request's transaction ctx carries, if any.
+func ambientTx(ctx context.Context) (bun.Tx, bool) {
+	tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx)
+	return tx, ok
+}
+
 // idb returns the ambient transaction when ctx carries one, else the pool.
 func (s *Store) idb(ctx context.Context) bun.IDB {
-	if tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx); ok {
+	if tx, ok := ambientTx(ctx); ok {
 		return tx
 	}
 	return s.db
@@ -107,7 +131,7 @@ func (s *Store) idb(ctx context.Context) bun.IDB {
 // savepoint, so a failed step (a unique violation, say) rolls back only itself
 // and the outer request can still record its response.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx); ok {
+	if tx, ok := ambientTx(ctx); ok {
 		return tx.RunInTx(ctx, nil, fn)
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
@@ -119,4 +143,14 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) er
 	return s.db.RunInTx(ctx, &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error {
 		return fn(context.WithValue(ctx, ambientTxKey{}, tx))
 	})
+}
+
+// hotRow runs a prepared query (see doc.go) and scans its first row into
+// dest; no row is an error that errors.Is sql.ErrNoRows. In an ambient
+// transaction it runs there, else on a pooled connection as pgx's own.
+func (s *Store) hotRow(ctx context.Context, query string, args []any, dest ...any) error {
+	if tx, ok := ambientTx(ctx); ok {
+		return tx.Tx.QueryRowContext(ctx, query, pg.Prepared(args...)...).Scan(dest...)
+	}
+	return pg.Row(ctx, s.db.DB, query, args, dest...)
 }

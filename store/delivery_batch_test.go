@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/store/ids"
 )
 
 // Successes recorded together: each finishes only under its own lease, each
@@ -33,7 +34,7 @@ func TestBatchedSuccessesFinishAndLeaseDistinctNextDeliveries(t *testing.T) {
 	for i, d := range finishing {
 		status := 200 + i
 		attempts[i] = &store.DeliveryAttempt{
-			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+			ID: ids.New(ids.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
 			EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL,
 			RequestHeaders: map[string]string{"Content-Type": "application/json", "X-Service-Delivery": "n" + d.ID},
 			RequestBody:    `{"id":"` + d.EventID + `"}`, ResponseStatus: &status,
@@ -132,7 +133,7 @@ func TestBatchedSuccessesAcrossWebhooks(t *testing.T) {
 	for i, d := range finishing {
 		status := 200
 		attempts[i] = &store.DeliveryAttempt{
-			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: d.WebhookID, EventID: d.EventID,
+			ID: ids.New(ids.PrefixAttempt), DeliveryID: &d.ID, WebhookID: d.WebhookID, EventID: d.EventID,
 			EventType: d.EventType, Attempt: d.Attempts, RequestURL: "https://example.com/hooks",
 			RequestHeaders: map[string]string{"Content-Type": "application/json"},
 			RequestBody:    `{"id":"` + d.EventID + `"}`, ResponseStatus: &status, DurationMS: i,
@@ -202,7 +203,7 @@ func TestBatchedSuccessesNeverLeaseTheirOwnDeliveries(t *testing.T) {
 	for i, d := range finishing {
 		status := 200
 		attempts[i] = &store.DeliveryAttempt{
-			ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+			ID: ids.New(ids.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
 			EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL, RequestBody: "{}",
 			RequestHeaders: map[string]string{"Content-Type": "application/json"},
 			ResponseStatus: &status, DurationMS: i, CreatedAt: time.Now().UTC().Add(time.Second),
@@ -249,7 +250,7 @@ func TestBatchedSuccessLeasesWithTheWebhookAsItIsNow(t *testing.T) {
 	d := &claimed[0]
 	status := 200
 	attempt := &store.DeliveryAttempt{
-		ID: store.NewID(store.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+		ID: ids.New(ids.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
 		EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL, RequestBody: "{}",
 		RequestHeaders: map[string]string{"Content-Type": "application/json"}, ResponseStatus: &status,
 		CreatedAt: time.Now().UTC(),

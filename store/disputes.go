@@ -9,6 +9,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
+	"payments/store/internal/pg"
 )
 
 // Dispute statuses: open -> won | lost.
@@ -23,9 +26,6 @@ var DisputeStatuses = []string{DisputeOpen, DisputeWon, DisputeLost}
 
 // DisputeReasons are the grounds PIX MED accepts for claiming a transfer back.
 var DisputeReasons = []string{"fraud", "operational_failure"}
-
-// PrefixDispute starts dispute ids.
-const PrefixDispute = "dsp"
 
 // Dispute is a PIX MED claim on a paid payment. While open its amount is held
 // in the pending balance; won releases it, lost returns it to the payer and
@@ -72,7 +72,7 @@ func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason s
 	}
 	now := s.Now()
 	d := &Dispute{
-		ID: NewID(PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
+		ID: ids.New(ids.PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
 		AmountCents: p.AmountCents, Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -135,8 +135,8 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, status 
 		return s.recordEvent(ctx, tx, EventDisputeWon, d.AccountID, d.Livemode, d.ID, d, now)
 	}
 
-	p := new(Payment)
-	if err := tx.NewSelect().Model(p).Where("id = ?", d.PaymentID).For("UPDATE").Scan(ctx); err != nil {
+	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(d.PaymentID))
+	if err != nil {
 		return fmt.Errorf("store: disputed payment: %w", err)
 	}
 	if p.Status != StatusPaid {
@@ -144,13 +144,13 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, status 
 		return fmt.Errorf("store: disputed payment %s is %s", p.ID, p.Status)
 	}
 	p.Status, p.RefundedAt, p.UpdatedAt = StatusRefunded, &now, now
-	if _, err := tx.NewUpdate().Model(p).Column("status", "refunded_at", "updated_at").WherePK().Exec(ctx); err != nil {
+	if err := updatePaymentStatus(ctx, tx, p); err != nil {
 		return fmt.Errorf("store: refund disputed payment: %w", err)
 	}
 	if _, err := s.insertRefund(ctx, tx, p, RefundDisputeLost, &d.ID); err != nil {
 		return err
 	}
-	err := s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+	err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
 		{BalancePending, EntryDisputeLoss, -d.AmountCents},
 		{BalanceAvailable, EntryFeeRefund, p.FeeCents},
 	}})
@@ -184,12 +184,10 @@ func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute,
 		err := tx.NewSelect().Model(d).Where("psp_reference = ?", in.Reference).For("UPDATE").Scan(ctx)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			p := new(Payment)
-			err := tx.NewSelect().Model(p).
-				Where("id = (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ? AND outcome = ?)", in.EndToEndID, PixPaid).
-				For("UPDATE").Scan(ctx)
+			p, err := lockPaymentWhere(ctx, tx,
+				"id = (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = $1 AND outcome = $2)", in.EndToEndID, PixPaid)
 			if err != nil {
-				return fmt.Errorf("store: payment by endToEndId: %w", translate(err))
+				return fmt.Errorf("store: payment by endToEndId: %w", err)
 			}
 			opened, err := s.openDispute(ctx, tx, p, in.Reason, &in.Reference)
 			if err != nil {

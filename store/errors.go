@@ -52,3 +52,20 @@ type ConflictError struct {
 func (e *ConflictError) Error() string        { return "store: conflict on " + e.Constraint }
 func (e *ConflictError) Unwrap() []error      { return []error{ErrConflict, e.err} }
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// InvalidTransitionError says which status refused a change, and of what
+// object ("payment" when Object is empty).
+type InvalidTransitionError struct {
+	Object string
+	Status string
+}
+
+func (e *InvalidTransitionError) Error() string {
+	object := e.Object
+	if object == "" {
+		object = "payment"
+	}
+	return "store: " + object + " is " + e.Status
+}
+
+func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }

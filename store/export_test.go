@@ -25,16 +25,16 @@ func (s *Store) FinishTogether(ctx context.Context, ds []*Delivery, token string
 func (s *Store) FinishEach(ctx context.Context, ds []*Delivery, token string, attempts []*DeliveryAttempt,
 	nexts []*ClaimParams,
 ) ([]bool, []*Delivery, error) {
-	batch := make([]succeeded, len(ds))
+	batch := make([]Success, len(ds))
 	for i, d := range ds {
-		batch[i] = succeeded{delivery: d, token: token, attempt: attempts[i], next: nexts[i]}
+		batch[i] = Success{Delivery: d, Token: token, Attempt: attempts[i], Next: nexts[i]}
 	}
 	held, following := make([]bool, len(ds)), make([]*Delivery, len(ds))
-	for i, out := range s.serveFinishes(ctx, batch) {
-		if out.err != nil {
-			return nil, nil, out.err
+	for i, out := range s.FinishSuccesses(ctx, batch) {
+		if out.Err != nil {
+			return nil, nil, out.Err
 		}
-		held[i], following[i] = out.out.held, out.out.next
+		held[i], following[i] = out.Held, out.Next
 	}
 	return held, following, nil
 }
@@ -48,7 +48,7 @@ func (s *Store) ReadTogether(ctx context.Context, scopes []Scope, ids []uuid.UUI
 	}
 	ps, errs := make([]*Payment, len(ids)), make([]error, len(ids))
 	for i, out := range s.servePaymentReads(ctx, batch) {
-		ps[i], errs[i] = out.out, out.err
+		ps[i], errs[i] = out.Out, out.Err
 	}
 	return ps, errs
 }
@@ -62,8 +62,8 @@ func (s *Store) CreateTogether(ctx context.Context, ps []*Payment) []error {
 	}
 	errs := make([]error, len(ps))
 	for i, out := range s.serveCreates(ctx, batch) {
-		if out.err != nil {
-			errs[i] = translate(out.err)
+		if out.Err != nil {
+			errs[i] = translate(out.Err)
 		}
 	}
 	return errs

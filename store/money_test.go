@@ -13,6 +13,7 @@ import (
 
 	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 	"payments/store/storetest"
 )
 
@@ -39,7 +40,7 @@ func (f *moneyFixture) createPayment(amount int64) *store.Payment {
 	f.t.Helper()
 	now := f.st.Now()
 	p := &store.Payment{
-		ID: store.NewPaymentID(now), AccountID: f.scope.AccountID, Livemode: f.scope.Livemode, Status: store.StatusPending,
+		ID: ids.NewPayment(now), AccountID: f.scope.AccountID, Livemode: f.scope.Livemode, Status: store.StatusPending,
 		AmountCents: amount, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(),
 		FeeCents: f.acct.Fee(amount), BRCode: "x", QRCodeURL: "http://x/qr.png", CheckoutURL: "http://x/pay",
 		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour),

@@ -10,6 +10,7 @@ import (
 
 	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 )
 
 // Concurrent creations share a statement, but a taken external_id refuses
@@ -23,7 +24,7 @@ func TestCreationsTogetherFailAlone(t *testing.T) {
 	build := func(externalID *string) *store.Payment {
 		now := f.st.Now()
 		return &store.Payment{
-			ID: store.NewPaymentID(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
+			ID: ids.NewPayment(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
 			AmountCents: 1_990, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: 20,
 			ExternalID: externalID, Metadata: map[string]string{"n": "1"}, BRCode: "x", QRCodeURL: "http://x/qr.png",
 			CheckoutURL: "http://x/pay", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour),
@@ -77,7 +78,7 @@ func TestCreationsInOneStatement(t *testing.T) {
 	build := func(externalID *string) *store.Payment {
 		now := st.Now()
 		return &store.Payment{
-			ID: store.NewPaymentID(now), AccountID: acct.ID, Status: store.StatusPending,
+			ID: ids.NewPayment(now), AccountID: acct.ID, Status: store.StatusPending,
 			AmountCents: 1_990, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: 20,
 			ExternalID: externalID, Metadata: map[string]string{"pedido": "ção \"7\""},
 			Customer: &store.Customer{Name: "Ana", Email: "ana@example.com", Document: "12345678909", Phone: &phone},
@@ -130,7 +131,7 @@ func TestCreationsFallBackOneByOne(t *testing.T) {
 	build := func() *store.Payment {
 		now := f.st.Now()
 		return &store.Payment{
-			ID: store.NewPaymentID(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
+			ID: ids.NewPayment(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
 			AmountCents: 1_990, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: 20,
 			BRCode: "x", QRCodeURL: "http://x/qr.png", CheckoutURL: "http://x/pay",
 			CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour),

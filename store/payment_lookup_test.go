@@ -13,6 +13,7 @@ import (
 
 	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 )
 
 // Payment reads natively on the pool and through database/sql inside a
@@ -27,7 +28,7 @@ func TestPaymentLookupByIDAndExternalID(t *testing.T) {
 	shadow := func(ext string) *store.Payment {
 		now := f.st.Now()
 		p := &store.Payment{
-			ID: store.NewPaymentID(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
+			ID: ids.NewPayment(now), AccountID: f.scope.AccountID, Status: store.StatusPending,
 			AmountCents: 2_500, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: 25,
 			Description: &desc, ExternalID: &ext,
 			Customer: &store.Customer{Name: "Ana", Email: "ana@example.com", Document: "12345678909", Phone: &phone},

@@ -3,10 +3,16 @@ package store
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/pix"
+	"payments/store/ids"
 )
 
 // Payment statuses. pending -> paid | expired | canceled; paid -> refunded.
@@ -21,11 +27,25 @@ const (
 // PaymentStatuses lists every status, in lifecycle order.
 var PaymentStatuses = []string{StatusPending, StatusPaid, StatusExpired, StatusCanceled, StatusRefunded}
 
-// Scope is whose data a request sees: one account in one mode.
-type Scope struct {
-	AccountID string
-	Livemode  bool
-}
+// A payment's rules (DESIGN: Payments): what a merchant may ask for.
+const (
+	MinAmountCents   = 1
+	MaxAmountCents   = 100_000_000 // R$ 1.000.000,00
+	MaxDescription   = 500
+	MinExpiresIn     = 300
+	MaxExpiresIn     = 2_592_000
+	DefaultExpiresIn = 86_400
+	MaxExternalID    = 128
+	MaxCustomerName  = 120
+	MaxEmail         = 254
+)
+
+// ExternalIDPattern is what an external_id may be: it is also a path
+// segment, so only characters a URL path keeps as they are.
+var ExternalIDPattern = regexp.MustCompile(`^[A-Za-z0-9._~:-]{1,128}$`)
+
+// PhonePattern is a customer phone once its punctuation is stripped.
+var PhonePattern = regexp.MustCompile(`^\+?[0-9]{8,15}$`)
 
 // Customer is the payer as given at creation; document holds digits only.
 type Customer struct {
@@ -67,73 +87,71 @@ type Payment struct {
 // Scope is the account and mode the payment belongs to.
 func (p *Payment) Scope() Scope { return Scope{AccountID: p.AccountID, Livemode: p.Livemode} }
 
-// InvalidTransitionError says which status refused a change, and of what
-// object ("payment" when Object is empty).
-type InvalidTransitionError struct {
-	Object string
-	Status string
+// NewPayment is what a merchant asks for, already checked against the rules above.
+type NewPayment struct {
+	AmountCents int64
+	Description *string
+	ExternalID  *string
+	Customer    *Customer
+	Metadata    map[string]string
+	// ExpiresIn is how long the charge can be paid (DefaultExpiresIn when zero).
+	ExpiresIn time.Duration
 }
 
-func (e *InvalidTransitionError) Error() string {
-	object := e.Object
-	if object == "" {
-		object = "payment"
-	}
-	return "store: " + object + " is " + e.Status
-}
-
-func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
-
-// CreatePayment inserts a fully built pending payment, its payment.created
-// event and the event's deliveries atomically (one statement). A taken
-// external_id is a ConflictError.
-func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
-	c := newPaymentCreate(p)
-	// The API's hottest write: the payment, its payment.created event and the
-	// event's deliveries in one prepared statement and one transaction.
-	// Outside a request's idempotency transaction, concurrent creations
-	// share statements (paymentCreates).
+// BuildPayment makes the pending payment acct asks for in its mode: the one
+// place a payment is built (id, txid, BR Code, fee, URLs and times), for the
+// API, the dashboard, test sends and the load generator. It stores nothing:
+// CreatePayment does.
+func (s *Store) BuildPayment(acct *Account, livemode bool, in NewPayment) (*Payment, error) {
+	at := s.instant()
+	p := charge(acct, livemode, in, ids.NewPayment(at), pix.NewTxID(), at.Truncate(time.Millisecond))
 	var err error
-	if _, ambient := ctx.Value(ambientTxKey{}).(bun.Tx); ambient {
-		// In a request's idempotency transaction, a savepoint keeps a
-		// refusal (a taken external_id) from aborting the whole transaction.
-		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, prepared(c.args()...)...)
-			return err
-		})
-	} else {
-		_, err = s.creates.do(ctx, c)
-	}
+	p.BRCode, err = pix.BRCode{
+		Key: s.charges.Receiver.Key, MerchantName: acct.Name, MerchantCity: s.charges.Receiver.City,
+		AmountCents: p.AmountCents, TxID: p.CorrelationID, SingleUse: true,
+	}.Encode()
 	if err != nil {
-		return fmt.Errorf("store: create payment: %w", translate(err))
+		return nil, fmt.Errorf("store: build payment: %w", err)
 	}
-	return nil
+	page := s.charges.BaseURL + "/pay/" + p.ID.String()
+	p.QRCodeURL, p.CheckoutURL = page+"/qr.png", page
+	return p, nil
 }
 
-// createPaymentSQL creates one payment (paymentCreate.args are its
-// arguments) with its event and the event's deliveries.
-var createPaymentSQL = `WITH payment AS (
-			INSERT INTO payments (id, account_id, livemode, status, amount_cents,
-				currency, payment_method, description, external_id, customer, metadata, correlation_id, fee_cents,
-				br_code, qr_code_url, checkout_url, created_at, updated_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-			RETURNING id
-		), ` + eventCTEs(20, "payment") + notifySelect
+// SamplePayment is the payment a "send test" carries, in status: built as
+// every payment is, from made-up input, and unmistakable: the nil id, a
+// txid that says TEST, no fee, and neither a BR Code to pay nor a page to visit.
+func SamplePayment(scope Scope, status string, now time.Time) *Payment {
+	desc, ext := "Test event", "test_order"
+	p := charge(&Account{ID: scope.AccountID}, scope.Livemode, NewPayment{AmountCents: 1990, Description: &desc,
+		ExternalID: &ext, Metadata: map[string]string{"test": "true"}}, uuid.Nil, "TESTTXID0000000000000000000000", now)
+	p.Status, p.FeeCents = status, 0
+	if status == StatusPaid || status == StatusRefunded {
+		p.PaidAt = &now
+	}
+	if status == StatusRefunded {
+		p.RefundedAt = &now
+	}
+	return p
+}
 
-// lockPayment finds the payment ref names in scope and locks it for tx: a
-// UUID equal to a payment's id wins over an equal external_id. Prepared.
-func lockPayment(ctx context.Context, tx bun.Tx, scope Scope, ref string) (*Payment, error) {
-	var r paymentRow
-	query, args := `SELECT `+paymentColumns+` FROM payments WHERE account_id = $1 AND livemode = $2
-		AND external_id = $3 LIMIT 1 FOR UPDATE`, []any{scope.AccountID, scope.Livemode, ref}
-	if id, ok := ParsePaymentID(ref); ok {
-		query, args = `SELECT `+paymentColumns+` FROM payments WHERE account_id = $1 AND livemode = $2
-			AND (id = $4 OR external_id = $3) ORDER BY id = $4 DESC LIMIT 1 FOR UPDATE`, append(args, pgUUID(id))
+// charge is a pending payment of acct with this id and txid, made at now,
+// all but its BR Code and URLs.
+func charge(acct *Account, livemode bool, in NewPayment, id uuid.UUID, txid string, now time.Time) *Payment {
+	expiresIn := in.ExpiresIn
+	if expiresIn == 0 {
+		expiresIn = DefaultExpiresIn * time.Second
 	}
-	if err := tx.Tx.QueryRowContext(ctx, query, prepared(args...)...).Scan(r.dest()...); err != nil {
-		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	metadata := in.Metadata
+	if metadata == nil {
+		metadata = map[string]string{}
 	}
-	return r.payment()
+	return &Payment{
+		ID: id, AccountID: acct.ID, Livemode: livemode, Status: StatusPending, AmountCents: in.AmountCents,
+		Currency: "BRL", PaymentMethod: "pix", Description: in.Description, ExternalID: in.ExternalID,
+		Customer: in.Customer, Metadata: metadata, CorrelationID: txid, FeeCents: acct.Fee(in.AmountCents),
+		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn),
+	}
 }
 
 // ParsePaymentID accepts only the canonical 36-character UUID form.
@@ -145,176 +163,113 @@ func ParsePaymentID(s string) (uuid.UUID, bool) {
 	return id, err == nil
 }
 
-// CancelPayment cancels a pending payment. Canceling a canceled payment
-// returns it unchanged. A pending payment already past its expiry is expired
-// (with its event) and, like every other status, refuses with ErrInvalidTransition.
-func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
-		switch {
-		case p.Status == StatusCanceled:
-			return "", nil
-		case p.Status == StatusPending && !now.Before(p.ExpiresAt):
-			p.Status, p.ExpiredAt = StatusExpired, &now
-			return EventPaymentExpired, &InvalidTransitionError{Status: StatusExpired}
-		case p.Status == StatusPending:
-			p.Status, p.CanceledAt = StatusCanceled, &now
-			return EventPaymentCanceled, nil
-		}
-		return "", &InvalidTransitionError{Status: p.Status}
-	})
-}
-
-// MarkPaymentPaid records the PSP's confirmation. The money is real, so an
-// expired or canceled charge becomes paid too; a paid or refunded one refuses.
-func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
-		switch p.Status {
-		case StatusPending, StatusExpired, StatusCanceled:
-			p.Status, p.PaidAt = StatusPaid, &now
-			return EventPaymentPaid, nil
-		}
-		return "", &InvalidTransitionError{Status: p.Status}
-	})
-}
-
-// RefundPayment refunds a paid payment in full. A payment with an open
-// dispute is ErrPaymentDisputed; one the available balance cannot cover
-// (amount less the fee given back) is ErrBalanceInsufficient.
-func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
-		if p.Status != StatusPaid {
-			return "", &InvalidTransitionError{Status: p.Status}
-		}
-		p.Status, p.RefundedAt = StatusRefunded, &now
-		return EventPaymentRefunded, nil
-	})
-}
-
-// ExpirePayment expires a pending payment now, whatever its expires_at.
-func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
-		if p.Status != StatusPending {
-			return "", &InvalidTransitionError{Status: p.Status}
-		}
-		p.Status, p.ExpiredAt = StatusExpired, &now
-		return EventPaymentExpired, nil
-	})
-}
-
-// transition locks the payment and lets change mutate it. change names the
-// event its mutation causes ("" for none) and may refuse the caller: a
-// mutation it made is saved with its event even when it refuses, because some
-// refusals (a cancel arriving after the expiry) first bring the payment up to date.
-// A change moves only the status and the lifecycle times: those are what is
-// saved. Every PSP confirmation runs this, so its statements are prepared
-// (see prepared.go), as are the ledger's (post).
-func (s *Store) transition(
-	ctx context.Context, scope Scope, ref string,
-	change func(p *Payment, now time.Time) (event string, refusal error),
-) (*Payment, error) {
-	var p *Payment
-	var refusal error
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
-			return err
-		}
-		now := s.Now()
-		var eventType string
-		eventType, refusal = change(p, now)
-		if eventType == "" {
-			return nil
-		}
-		p.UpdatedAt = now
-		_, err = tx.Tx.ExecContext(ctx, `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
-			canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,
-			prepared(pgUUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt)...)
-		if err != nil {
-			return fmt.Errorf("store: update payment: %w", err)
-		}
-		if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {
-			return err
-		}
-		// Last, so the account's balance row stays locked only until commit.
-		return s.settlePayment(ctx, tx, eventType, p)
-	})
-	if err != nil {
-		return nil, err
+// PublicPayment finds the payment whose id ref is, in any account, for the
+// payer's public pages and support, which address a payment by its
+// unguessable id alone. A ref that is no payment id is ErrNotFound.
+func (s *Store) PublicPayment(ctx context.Context, ref string) (*Payment, error) {
+	id, ok := ParsePaymentID(ref)
+	if !ok {
+		return nil, fmt.Errorf("store: payment by id %q: %w", ref, ErrNotFound)
 	}
-	if refusal != nil {
-		return nil, refusal
-	}
-	return p, nil
-}
-
-// settlePayment posts the money a payment's change moves, in the change's
-// transaction: a paid charge credits its amount and debits its fee; a refund
-// (refused while a dispute holds the money, or when the available balance
-// cannot cover it) returns the amount to the payer and the fee to the merchant.
-func (s *Store) settlePayment(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
-	switch eventType {
-	case EventPaymentPaid:
-		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
-			{BalanceAvailable, EntryPayment, p.AmountCents},
-			{BalanceAvailable, EntryFee, -p.FeeCents},
-		}})
-	case EventPaymentRefunded:
-		disputed, err := tx.NewSelect().Model((*Dispute)(nil)).
-			Where("payment_id = ? AND status = ?", p.ID, DisputeOpen).Exists(ctx)
-		if err != nil {
-			return fmt.Errorf("store: open dispute: %w", err)
-		}
-		if disputed {
-			return ErrPaymentDisputed
-		}
-		r, err := s.insertRefund(ctx, tx, p, RefundRequested, nil)
-		if err != nil {
-			return err
-		}
-		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: r.ID, at: p.UpdatedAt, covered: true, lines: []movement{
-			{BalanceAvailable, EntryRefund, -p.AmountCents},
-			{BalanceAvailable, EntryFeeRefund, p.FeeCents},
-		}})
-	}
-	return nil
-}
-
-// ExpireOverdue moves up to limit pending payments whose expiry has passed to
-// expired, each with its payment.expired event, and returns how many it moved.
-// SKIP LOCKED lets several sweepers (or a concurrent cancel) run side by side.
-func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
-	var moved int
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		now := s.Now()
-		var due []Payment
-		err := tx.NewSelect().Model(&due).
-			Where("status = ? AND expires_at <= ?", StatusPending, now).
-			OrderExpr("expires_at").Limit(int64(limit)).For("UPDATE SKIP LOCKED").Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("store: select overdue payments: %w", err)
-		}
-		for i := range due {
-			p := &due[i]
-			p.Status, p.ExpiredAt, p.UpdatedAt = StatusExpired, &now, now
-			if _, err := tx.NewUpdate().Model(p).Column("status", "expired_at", "updated_at").WherePK().Exec(ctx); err != nil {
-				return fmt.Errorf("store: expire payment: %w", err)
-			}
-			if err := s.recordPaymentEvent(ctx, tx, EventPaymentExpired, p); err != nil {
-				return err
-			}
-		}
-		moved = len(due)
-		return nil
-	})
-	return moved, err
-}
-
-// PaymentByID finds a payment by id in any account, for the payer's public
-// pages, which are addressed by the unguessable id alone.
-func (s *Store) PaymentByID(ctx context.Context, id uuid.UUID) (*Payment, error) {
 	p := new(Payment)
 	if err := s.idb(ctx).NewSelect().Model(p).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: payment by id: %w", translate(err))
 	}
 	return p, nil
+}
+
+// PaymentListParams filters and pages a payment list. At most one of
+// StartingAfter and EndingBefore is set.
+type PaymentListParams struct {
+	Scope         Scope
+	Status        string
+	CreatedGTE    *time.Time
+	CreatedLTE    *time.Time
+	Limit         int
+	StartingAfter *uuid.UUID
+	EndingBefore  *uuid.UUID
+	// Search matches an exact external_id, payment id or customer e-mail (any case).
+	Search string
+}
+
+// ListPayments returns one page, newest first, and whether more rows lie
+// beyond it in the paging direction. Cursors are ids (UUIDv7, so id order is
+// creation order): rows inserted while paging never shift a page, so paging
+// neither skips nor repeats a row.
+func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]Payment, bool, error) {
+	var page []Payment
+	q := s.idb(ctx).NewSelect().Model(&page).
+		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
+	if params.Status != "" {
+		q = q.Where("status = ?", params.Status)
+	}
+	if term := strings.TrimSpace(params.Search); term != "" {
+		if id, ok := ParsePaymentID(term); ok {
+			q = q.Where("(id = ? OR external_id = ?)", id, term)
+		} else {
+			q = q.Where("(external_id = ? OR lower(customer ->> 'email') = lower(?))", term, term)
+		}
+	}
+	if params.CreatedGTE != nil {
+		q = q.Where("created_at >= ?", *params.CreatedGTE)
+	}
+	if params.CreatedLTE != nil {
+		q = q.Where("created_at <= ?", *params.CreatedLTE)
+	}
+	switch {
+	case params.EndingBefore != nil:
+		q = q.Where("id > ?", *params.EndingBefore).Order("id ASC")
+	case params.StartingAfter != nil:
+		q = q.Where("id < ?", *params.StartingAfter).Order("id DESC")
+	default:
+		q = q.Order("id DESC")
+	}
+	if err := q.Limit(int64(params.Limit) + 1).Scan(ctx); err != nil {
+		return nil, false, fmt.Errorf("store: list payments: %w", err)
+	}
+	hasMore := len(page) > params.Limit
+	if hasMore {
+		page = page[:params.Limit]
+	}
+	if params.EndingBefore != nil {
+		slices.Reverse(page)
+	}
+	return page, hasMore, nil
+}
+
+// PaymentExists reports whether id is a payment in scope; list cursors must be.
+func (s *Store) PaymentExists(ctx context.Context, scope Scope, id uuid.UUID) (bool, error) {
+	ok, err := s.idb(ctx).NewSelect().Model((*Payment)(nil)).
+		Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: payment exists: %w", err)
+	}
+	return ok, nil
+}
+
+// SupportResult is a payment found by support, with its account's name.
+type SupportResult struct {
+	Payment     `bun:",extend"`
+	AccountName string `bun:"account_name,scanonly"`
+}
+
+// SearchPayments finds payments of any account, in either mode, whose id,
+// external_id or customer e-mail equals q (e-mail ignoring case), newest first.
+func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]SupportResult, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	var out []SupportResult
+	query := s.idb(ctx).NewSelect().Model(&out).ColumnExpr("payment.*").ColumnExpr("a.name AS account_name").
+		Join("JOIN accounts AS a ON a.id = payment.account_id")
+	if id, ok := ParsePaymentID(q); ok {
+		query = query.Where("payment.id = ? OR payment.external_id = ?", id, q)
+	} else {
+		query = query.Where("payment.external_id = ? OR (payment.customer IS NOT NULL AND lower(payment.customer ->> 'email') = lower(?))", q, q)
+	}
+	if err := query.OrderExpr("payment.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: search payments: %w", err)
+	}
+	return out, nil
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
 )
 
 // Why a payment was refunded.
@@ -14,9 +16,6 @@ const (
 	RefundRequested   = "requested"    // the merchant asked (POST .../refund)
 	RefundDisputeLost = "dispute_lost" // a lost dispute returned the money
 )
-
-// PrefixRefund starts refund ids.
-const PrefixRefund = "re"
 
 // Refund records the return of a paid payment's amount to the payer.
 type Refund struct {
@@ -34,7 +33,7 @@ type Refund struct {
 
 func (s *Store) insertRefund(ctx context.Context, tx bun.Tx, p *Payment, reason string, disputeID *string) (*Refund, error) {
 	r := &Refund{
-		ID: NewID(PrefixRefund), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
+		ID: ids.New(ids.PrefixRefund), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
 		AmountCents: p.AmountCents, Reason: reason, DisputeID: disputeID, CreatedAt: p.UpdatedAt,
 	}
 	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {

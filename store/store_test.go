@@ -3,10 +3,8 @@ package store_test
 import (
 	"context"
 	"io/fs"
-	"sort"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -47,32 +45,6 @@ func TestMigrateConcurrentlyAppliesOnce(t *testing.T) {
 	again, err := store.Migrate(context.Background(), db)
 	require.NoError(t, err)
 	require.Empty(t, again)
-}
-
-func TestNewIDIsPrefixedUniqueAndTimeOrdered(t *testing.T) {
-	t.Parallel()
-	var ids []string
-	seen := map[string]bool{}
-	for range 2000 {
-		id := store.NewID(store.PrefixEvent)
-		require.Regexp(t, `^evt_[0-9A-Za-z]{22}$`, id)
-		require.False(t, seen[id])
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	require.True(t, sort.StringsAreSorted(ids), "ids sort in creation order")
-}
-
-func TestPaymentIDsFollowTheClock(t *testing.T) {
-	t.Parallel()
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	prev := store.NewPaymentID(base)
-	require.Equal(t, 7, int(prev.Version()))
-	for i := 1; i < 1000; i++ {
-		id := store.NewPaymentID(base.Add(time.Duration(i) * 300 * time.Microsecond))
-		require.Greater(t, id.String(), prev.String(), "later creation sorts later, within one millisecond too")
-		prev = id
-	}
 }
 
 func TestAccountFee(t *testing.T) {

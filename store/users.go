@@ -12,6 +12,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/argon2"
+
+	"payments/store/ids"
 )
 
 // Roles of dashboard users.
@@ -45,7 +47,7 @@ func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID
 		return nil, ErrWeakPassword
 	}
 	u := &User{
-		ID:           NewID(PrefixUser),
+		ID:           ids.New(ids.PrefixUser),
 		Email:        strings.TrimSpace(email),
 		PasswordHash: HashPassword(password),
 		Role:         role,

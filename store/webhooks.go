@@ -2,17 +2,54 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
 )
 
 // MaxWebhooksPerAccount is the cap across both modes (seed, section 8).
 const MaxWebhooksPerAccount = 20
+
+// A webhook's rules (seed, section 2.3).
+const (
+	MaxWebhookName     = 120
+	DefaultWebhookName = "Webhook"
+	MaxWebhookURL      = 2048
+	MinCustomSecret    = 16
+	MaxCustomSecret    = 128
+)
+
+// APIVersions are the envelope versions a webhook receives: v2
+// (recommended, the default) or v1 (legacy, flat).
+var APIVersions = []string{"v2", "v1"}
+
+// Errors of a custom secret, for the API's and the dashboard's messages.
+var (
+	ErrSecretLength     = fmt.Errorf("store: a custom secret must be %d to %d characters", MinCustomSecret, MaxCustomSecret)
+	ErrSecretCharacters = errors.New("store: a custom secret may only contain printable ASCII characters without spaces")
+)
+
+// CheckCustomSecret checks a secret chosen by the user; empty means
+// "generate one".
+func CheckCustomSecret(secret string) error {
+	if secret == "" {
+		return nil
+	}
+	if len(secret) < MinCustomSecret || len(secret) > MaxCustomSecret {
+		return ErrSecretLength
+	}
+	for _, r := range secret {
+		if r < 0x21 || r > 0x7e {
+			return ErrSecretCharacters
+		}
+	}
+	return nil
+}
 
 // SecretRotationOverlap is how long the previous secret keeps signing.
 const SecretRotationOverlap = 24 * time.Hour
@@ -50,20 +87,13 @@ type Webhook struct {
 	UpdatedAt               time.Time  `bun:"updated_at"`
 }
 
-// GenerateWebhookSecret returns whsec_ followed by 32 random bytes, base64url.
-func GenerateWebhookSecret() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
-}
-
-// secretHint shows enough of a secret to tell two apart, never enough to use it.
-func secretHint(secret string) string {
-	prefix := ""
-	if len(secret) > 6 && secret[:6] == "whsec_" {
-		prefix = "whsec_"
+// TestEventType is the sample a "send test" sends unless told otherwise:
+// payment.paid when subscribed (the event integrators act on), else the first.
+func (w *Webhook) TestEventType() string {
+	if slices.Contains(w.Events, EventPaymentPaid) {
+		return EventPaymentPaid
 	}
-	return prefix + "…" + secret[len(secret)-4:]
+	return w.Events[0]
 }
 
 // NewWebhook describes a webhook to create. An empty Secret is generated.
@@ -87,7 +117,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	}
 	now := s.Now()
 	w := &Webhook{
-		ID: NewID(PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
+		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
 		SecretHint: secretHint(secret), CreatedAt: now, UpdatedAt: now,
 	}

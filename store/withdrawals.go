@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
 )
 
 // Withdrawal statuses: pending -> completed | failed.
@@ -18,8 +20,17 @@ const (
 // WithdrawalStatuses lists every withdrawal status.
 var WithdrawalStatuses = []string{WithdrawalPending, WithdrawalCompleted, WithdrawalFailed}
 
-// PrefixWithdrawal starts withdrawal ids.
-const PrefixWithdrawal = "wd"
+// A withdrawal's rules.
+const (
+	// MaxWithdrawalCents caps one payout at R$ 100.000.000,00.
+	MaxWithdrawalCents = 10_000_000_000
+	// MaxPixKeyInput bounds a PIX key as typed, punctuation included.
+	MaxPixKeyInput = 100
+	// MaxWithdrawalDescription is what a PIX transfer carries as information to the receiver.
+	MaxWithdrawalDescription = 140
+	// MaxFailureReason bounds why a payout failed, as the PSP words it.
+	MaxFailureReason = 500
+)
 
 // Withdrawal is a payout of available balance to a PIX key. Its amount leaves
 // the available balance when it is created and comes back if it fails.
@@ -52,7 +63,7 @@ func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemo
 // on the balance row, so together they can never overdraw it.
 func (s *Store) CreateWithdrawal(ctx context.Context, w *Withdrawal) error {
 	now := s.Now()
-	w.ID, w.Status, w.CreatedAt, w.UpdatedAt = NewID(PrefixWithdrawal), WithdrawalPending, now, now
+	w.ID, w.Status, w.CreatedAt, w.UpdatedAt = ids.New(ids.PrefixWithdrawal), WithdrawalPending, now, now
 	if w.Metadata == nil {
 		w.Metadata = map[string]string{}
 	}

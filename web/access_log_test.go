@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 
-	"payments/handlers"
 	"payments/store"
+	"payments/web/request"
 )
 
 // slogLine is what slog's JSON handler writes for a "request" record.
@@ -36,7 +36,7 @@ func TestAccessLineIsSlogsLine(t *testing.T) {
 	app := fiber.New()
 	app.Use(requestID, accessLog(&lines))
 	app.Get("/with-key/*", func(c *fiber.Ctx) error {
-		handlers.SetAPIKey(c, key)
+		request.SetAPIKey(c, key)
 		return c.SendStatus(fiber.StatusTeapot)
 	})
 	app.Get("/*", func(c *fiber.Ctx) error { return fiber.ErrNotFound })
@@ -76,7 +76,7 @@ func TestAccessLineIsSlogsLine(t *testing.T) {
 		rc.Request.Header.SetMethod("GET")
 		rc.Request.SetRequestURI(raw)
 		c := app.AcquireCtx(rc)
-		handlers.SetRequestID(c, "req_1")
+		request.SetRequestID(c, "req_1")
 		got := string(appendAccessLine(nil, c, start, start.Add(1500*time.Microsecond)))
 		want := slogLine(t, start.Add(1500*time.Microsecond), slog.String("request_id", "req_1"), slog.String("method", "GET"),
 			slog.String("path", c.Path()), slog.Int("status", 200), slog.Float64("duration_ms", 1.5), slog.String("ip", "0.0.0.0"))

@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
-	"payments/handlers"
+	"payments/dispatcher"
 	"payments/store"
 )
 
@@ -28,7 +28,6 @@ type Config struct {
 	// APIKeyCacheTTL is how long a looked-up API key is trusted without the
 	// database; a revoked key works at most this long. 0 looks up every request.
 	APIKeyCacheTTL time.Duration
-	Pix            handlers.PixReceiver
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
 	// PSPToken authenticates the PSP's settlement notifications.
@@ -44,7 +43,7 @@ type Deps struct {
 	AccessLog io.Writer
 	Redis     *redis.Client
 	// Tester sends "send test" events: the dispatcher.
-	Tester handlers.WebhookTester
+	Tester *dispatcher.Dispatcher
 }
 
 // New returns the application with every route mounted.

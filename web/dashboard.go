@@ -13,9 +13,11 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/session"
 	redisstorage "github.com/gofiber/storage/redis/v3"
 
-	"payments/handlers"
+	"payments/handlers/dashboard"
 	"payments/static"
 	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
 )
 
 // sessionLifetime is how long a dashboard session lasts without use.
@@ -43,7 +45,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	csrfMiddleware := csrf.New(csrf.Config{
 		Session:        sessions,
 		SessionKey:     "csrf_token",
-		ContextKey:     handlers.CSRFContextKey,
+		ContextKey:     request.CSRFContextKey,
 		CookieName:     "payments_csrf",
 		CookieHTTPOnly: true,
 		CookieSecure:   secure,
@@ -59,17 +61,17 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 			return "", csrf.ErrTokenNotFound
 		},
 		ErrorHandler: func(_ *fiber.Ctx, err error) error {
-			return &handlers.Error{Status: http.StatusForbidden, Type: handlers.TypePermission, Code: "csrf_token_invalid",
+			return &reply.Error{Status: http.StatusForbidden, Type: reply.TypePermission, Code: "csrf_token_invalid",
 				Message: "This form has expired or did not come from this site. Reload the page and try again."}
 		},
 	})
 
-	dash := &handlers.Dashboard{
+	dash := &dashboard.Dashboard{
 		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
 		AllowPrivateNetworks: cfg.AllowPrivateNetworks,
 		AllowLogin: func(ctx context.Context, key string) (bool, error) {
-			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(handlers.LoginWindow), handlers.LoginWindow)
-			return n <= handlers.LoginLimit, err
+			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(dashboard.LoginWindow), dashboard.LoginWindow)
+			return n <= dashboard.LoginLimit, err
 		},
 	}
 	app.Get("/login", csrfMiddleware, dash.LoginPage)
@@ -79,18 +81,18 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 
 	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), csrfMiddleware)
 	signedIn.Get("", dash.Home)
-	signedIn.Get("/support", handlers.RequireSupport, dash.Support)
-	signedIn.Get("/support/payments/:id", handlers.RequireSupport, dash.SupportPayment)
+	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
+	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)
 	signedIn.Get("/payments", dash.Payments)
 	signedIn.Get("/payments/:id", dash.PaymentDetail)
 	signedIn.Get("/webhooks", dash.Webhooks)
 	signedIn.Get("/webhooks/new", dash.NewWebhook)
 	signedIn.Get("/webhooks/:id", dash.WebhookDetail)
-	signedIn.Get("/webhooks/:id/edit", handlers.RequireOwner, dash.EditWebhook)
+	signedIn.Get("/webhooks/:id/edit", dashboard.RequireOwner, dash.EditWebhook)
 	// Changes are the owner's alone; support staff only read.
-	owner := handlers.RequireOwner
-	signedIn.Get("/api-keys", handlers.RequireOwner, dash.APIKeys)
-	signedIn.Get("/settings", handlers.RequireOwner, dash.Settings)
+	owner := dashboard.RequireOwner
+	signedIn.Get("/api-keys", dashboard.RequireOwner, dash.APIKeys)
+	signedIn.Get("/settings", dashboard.RequireOwner, dash.Settings)
 	signedIn.Post("/settings/password", owner, dash.ChangePassword)
 	signedIn.Post("/api-keys", owner, dash.CreateAPIKey)
 	signedIn.Post("/api-keys/:id/revoke", owner, dash.RevokeAPIKey)
@@ -118,7 +120,7 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		id, _ := sess.Get(handlers.SessionUserID).(string)
+		id, _ := sess.Get(dashboard.SessionUserID).(string)
 		if id == "" {
 			return c.Redirect("/login", http.StatusSeeOther)
 		}
@@ -130,8 +132,8 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		live, _ := sess.Get(handlers.SessionLivemode).(bool)
-		handlers.SetDashUser(c, u, live)
+		live, _ := sess.Get(dashboard.SessionLivemode).(bool)
+		request.SetUser(c, u, live)
 		return c.Next()
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/handlers"
 	"payments/views"
+	"payments/web/reply"
 )
 
 type errorBody struct {
@@ -25,7 +25,7 @@ type errorFields struct {
 }
 
 // errorHandler renders every error in the API error shape. Only
-// *handlers.Error carries a client-visible message; Fiber's own errors map to
+// *reply.Error carries a client-visible message; Fiber's own errors map to
 // stable codes, and anything else is a logged 500 that reveals nothing.
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
@@ -43,7 +43,7 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		c.Response().Header.Del(fiber.HeaderLocation)
 		if wantsHTML(c) {
-			return handlers.Render(c, apiErr.Status, views.Error(views.ErrorPage{
+			return reply.Page(c, apiErr.Status, views.Error(views.ErrorPage{
 				Status: apiErr.Status, Title: http.StatusText(apiErr.Status), Message: apiErr.Message, RequestID: requestID,
 			}))
 		}
@@ -51,8 +51,8 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	}
 }
 
-func toAPIError(err error) *handlers.Error {
-	var apiErr *handlers.Error
+func toAPIError(err error) *reply.Error {
+	var apiErr *reply.Error
 	if errors.As(err, &apiErr) {
 		return apiErr
 	}
@@ -60,21 +60,21 @@ func toAPIError(err error) *handlers.Error {
 	if errors.As(err, &fe) {
 		switch fe.Code {
 		case http.StatusNotFound:
-			return handlers.InvalidRequest(http.StatusNotFound, "route_not_found", "No such route. See /api/v1/openapi.json for the API's routes.")
+			return reply.InvalidRequest(http.StatusNotFound, "route_not_found", "No such route. See /api/v1/openapi.json for the API's routes.")
 		case http.StatusMethodNotAllowed:
-			return handlers.InvalidRequest(http.StatusMethodNotAllowed, "method_not_allowed", "This route does not accept that method.")
+			return reply.InvalidRequest(http.StatusMethodNotAllowed, "method_not_allowed", "This route does not accept that method.")
 		case http.StatusRequestEntityTooLarge:
-			return handlers.InvalidRequest(http.StatusRequestEntityTooLarge, "body_too_large", "The request body is too large.")
+			return reply.InvalidRequest(http.StatusRequestEntityTooLarge, "body_too_large", "The request body is too large.")
 		case http.StatusRequestTimeout:
-			return handlers.InvalidRequest(http.StatusRequestTimeout, "request_timeout", "The request took too long to arrive.")
+			return reply.InvalidRequest(http.StatusRequestTimeout, "request_timeout", "The request took too long to arrive.")
 		case http.StatusRequestHeaderFieldsTooLarge:
-			return handlers.InvalidRequest(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "The request headers are too large.")
+			return reply.InvalidRequest(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "The request headers are too large.")
 		}
 		if fe.Code >= 400 && fe.Code < 500 {
-			return handlers.InvalidRequest(fe.Code, "invalid_request", "The request could not be processed: %s", http.StatusText(fe.Code))
+			return reply.InvalidRequest(fe.Code, "invalid_request", "The request could not be processed: %s", http.StatusText(fe.Code))
 		}
 	}
-	return handlers.Internal()
+	return reply.Internal()
 }
 
 // wantsHTML is true for the browser's pages: the API, health checks and the

@@ -7,8 +7,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/handlers"
 	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
 )
 
 // apiKeyAuth authenticates /api/v1 requests by `Authorization: Bearer <key>`
@@ -33,12 +34,12 @@ func apiKeyAuth(keys *keyCache) fiber.Handler {
 		if k.RevokedAt != nil {
 			return authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard.")
 		}
-		handlers.SetAPIKey(c, k)
+		request.SetAPIKey(c, k)
 		return c.Next()
 	}
 }
 
-func presentedKey(c *fiber.Ctx) (string, *handlers.Error) {
+func presentedKey(c *fiber.Ctx) (string, *reply.Error) {
 	var bearer string
 	if h := c.Get(fiber.HeaderAuthorization); h != "" {
 		scheme, token, ok := strings.Cut(h, " ")
@@ -51,7 +52,7 @@ func presentedKey(c *fiber.Ctx) (string, *handlers.Error) {
 	xKey := strings.TrimSpace(c.Get("X-API-Key"))
 	switch {
 	case bearer != "" && xKey != "" && bearer != xKey:
-		return "", handlers.InvalidRequest(http.StatusBadRequest, "credentials_conflict",
+		return "", reply.InvalidRequest(http.StatusBadRequest, "credentials_conflict",
 			"The Authorization and X-API-Key headers carry different keys. Send one key.")
 	case bearer != "":
 		return strings.Clone(bearer), nil
@@ -63,11 +64,11 @@ func presentedKey(c *fiber.Ctx) (string, *handlers.Error) {
 		"No API key provided. Send it as 'Authorization: Bearer <API key>' or 'X-API-Key: <API key>'.")
 }
 
-func invalidKey() *handlers.Error {
+func invalidKey() *reply.Error {
 	// The message never echoes the key: it is a secret even when wrong.
 	return authError("api_key_invalid", "Invalid API key provided.")
 }
 
-func authError(code, message string) *handlers.Error {
-	return &handlers.Error{Status: http.StatusUnauthorized, Type: handlers.TypeAuthentication, Code: code, Message: message}
+func authError(code, message string) *reply.Error {
+	return &reply.Error{Status: http.StatusUnauthorized, Type: reply.TypeAuthentication, Code: code, Message: message}
 }

@@ -7,8 +7,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/handlers"
 	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
 )
 
 const (
@@ -27,10 +28,10 @@ func idempotency(st *store.Store) fiber.Handler {
 			return c.Next()
 		}
 		if len(key) > maxIdempotencyKeyLength {
-			return &handlers.Error{Status: http.StatusBadRequest, Type: handlers.TypeIdempotency, Code: "idempotency_key_invalid",
+			return &reply.Error{Status: http.StatusBadRequest, Type: reply.TypeIdempotency, Code: "idempotency_key_invalid",
 				Message: "The Idempotency-Key header must be at most 255 characters."}
 		}
-		k := handlers.APIKey(c)
+		k := request.APIKey(c)
 		h := sha256.New()
 		h.Write([]byte(c.Method() + "\n" + c.OriginalURL() + "\n"))
 		h.Write(c.Body())
@@ -38,10 +39,10 @@ func idempotency(st *store.Store) fiber.Handler {
 		req, err := st.BeginIdempotent(ctx, store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}, string([]byte(key)), h.Sum(nil))
 		switch {
 		case errors.Is(err, store.ErrIdempotencyInFlight):
-			return &handlers.Error{Status: http.StatusConflict, Type: handlers.TypeIdempotency, Code: "idempotency_key_in_use",
+			return &reply.Error{Status: http.StatusConflict, Type: reply.TypeIdempotency, Code: "idempotency_key_in_use",
 				Message: "A request with this Idempotency-Key is still being processed. Retry after it finishes."}
 		case errors.Is(err, store.ErrIdempotencyMismatch):
-			return &handlers.Error{Status: http.StatusUnprocessableEntity, Type: handlers.TypeIdempotency, Code: "idempotency_key_reused",
+			return &reply.Error{Status: http.StatusUnprocessableEntity, Type: reply.TypeIdempotency, Code: "idempotency_key_reused",
 				Message: "This Idempotency-Key was already used with a different request. Use a new key for a new request."}
 		case err != nil:
 			return err

@@ -9,7 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/handlers"
+	"payments/web/reply"
+	"payments/web/request"
 )
 
 // rateCounter counts requests per key in fixed windows.
@@ -23,7 +24,7 @@ type rateCounter interface {
 // and advertises the budget in RateLimit-* headers (IETF draft names).
 func rateLimit(counter rateCounter, limitLive, limitTest int, log *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		k := handlers.APIKey(c)
+		k := request.APIKey(c)
 		limit := limitTest
 		if k.Livemode {
 			limit = limitLive
@@ -34,7 +35,7 @@ func rateLimit(counter rateCounter, limitLive, limitTest int, log *slog.Logger) 
 		if err != nil {
 			// A limiter outage must not take the API down with it.
 			log.WarnContext(c.UserContext(), "rate limiter unavailable; request allowed",
-				"request_id", handlers.RequestID(c), "error", err.Error())
+				"request_id", request.RequestID(c), "error", err.Error())
 			return c.Next()
 		}
 		remaining := max(int64(limit)-count, 0)
@@ -45,7 +46,7 @@ func rateLimit(counter rateCounter, limitLive, limitTest int, log *slog.Logger) 
 		c.Set("RateLimit-Policy", strconv.Itoa(limit)+";w=1")
 		if count > int64(limit) {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(resetIn))
-			return &handlers.Error{Status: http.StatusTooManyRequests, Type: handlers.TypeRateLimit, Code: "rate_limited",
+			return &reply.Error{Status: http.StatusTooManyRequests, Type: reply.TypeRateLimit, Code: "rate_limited",
 				Message: "Too many requests for this API key: at most " + strconv.Itoa(limit) + " per second. Retry after the Retry-After delay."}
 		}
 		return c.Next()

@@ -8,8 +8,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/handlers"
-	"payments/store"
+	"payments/store/ids"
+	"payments/store/jsonw"
+	"payments/web/request"
 )
 
 // HeaderRequestID carries the request id on every response.
@@ -25,10 +26,10 @@ func requestID(c *fiber.Ctx) error {
 // ensureRequestID returns the request's id, minting it if no middleware has
 // (errors Fiber raises before routing, like an oversized body, skip them).
 func ensureRequestID(c *fiber.Ctx) string {
-	id := handlers.RequestID(c)
+	id := request.RequestID(c)
 	if id == "" {
-		id = store.NewID(store.PrefixRequest)
-		handlers.SetRequestID(c, id)
+		id = ids.New(ids.PrefixRequest)
+		request.SetRequestID(c, id)
 		c.Set(HeaderRequestID, id)
 	}
 	return id
@@ -66,22 +67,22 @@ func appendAccessLine(b []byte, c *fiber.Ctx, start, now time.Time) []byte {
 	b = append(b, `{"time":"`...)
 	b = now.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":"INFO","msg":"request","request_id":`...)
-	b = store.AppendLogString(b, handlers.RequestID(c))
+	b = jsonw.AppendLogString(b, request.RequestID(c))
 	b = append(b, `,"method":`...)
-	b = store.AppendLogString(b, c.Method())
+	b = jsonw.AppendLogString(b, c.Method())
 	b = append(b, `,"path":`...)
-	b = store.AppendLogString(b, c.Path())
+	b = jsonw.AppendLogString(b, c.Path())
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(c.Response().StatusCode()), 10)
 	b = append(b, `,"duration_ms":`...)
 	b = strconv.AppendFloat(b, float64(now.Sub(start).Microseconds())/1000, 'f', -1, 64)
 	b = append(b, `,"ip":`...)
-	b = store.AppendLogString(b, c.IP())
-	if k := handlers.APIKey(c); k != nil {
+	b = jsonw.AppendLogString(b, c.IP())
+	if k := request.APIKey(c); k != nil {
 		b = append(b, `,"account_id":`...)
-		b = store.AppendLogString(b, k.AccountID)
+		b = jsonw.AppendLogString(b, k.AccountID)
 		b = append(b, `,"api_key_id":`...)
-		b = store.AppendLogString(b, k.ID)
+		b = jsonw.AppendLogString(b, k.ID)
 		b = append(b, `,"livemode":`...)
 		b = strconv.AppendBool(b, k.Livemode)
 	}

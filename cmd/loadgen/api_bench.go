@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
-	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 )
 
 // apiClient calls the service with the benchmark's test key. It uses
@@ -87,27 +87,31 @@ func benchCreate(api *apiClient, c int, d time.Duration) (result, []string) {
 	return r, ids
 }
 
-// benchCreateSQL is the ceiling for create: the same two inserts (the
-// payment, its payment.created event) in one transaction, straight over SQL.
-func benchCreateSQL(ctx context.Context, pool *pgxpool.Pool, accountID string, snapshot []byte, c int, d time.Duration) result {
+// benchCreateSQL is the ceiling for create: a payment built as the service
+// builds one, its row written with the service's own insert and its
+// payment.created event beside it, in one transaction, straight over SQL.
+func benchCreateSQL(ctx context.Context, pool *pgxpool.Pool, st *store.Store, acct *store.Account, snapshot []byte,
+	c int, d time.Duration,
+) result {
+	description := "Camiseta"
+	in := store.NewPayment{AmountCents: 1990, Description: &description, Metadata: map[string]string{"order": "bench"}}
 	return closedLoop(c, d, func(int, int) error {
-		now := time.Now().UTC()
-		id := store.NewPaymentID(now)
+		p, err := st.BuildPayment(acct, false, in)
+		if err != nil {
+			return err
+		}
 		tx, err := pool.Begin(ctx)
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
-		_, err = tx.Exec(ctx, `INSERT INTO payments (id, account_id, livemode, status, amount_cents, currency, payment_method,
-			description, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url, created_at, updated_at, expires_at)
-			VALUES ($1, $2, false, 'pending', 1990, 'BRL', 'pix', 'Camiseta', '{"order":"bench"}', $3, 20, $4, $5, $6, $7, $7, $8)`,
-			id, accountID, pix.NewTxID(), "00020126580014br.gov.bcb.pix", "http://x/qr.png", "http://x/pay", now, now.Add(24*time.Hour))
-		if err != nil {
+		insert, args := store.PaymentRowInsert(p)
+		if _, err = tx.Exec(ctx, insert, args...); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
 			VALUES ($1, $2, false, 'payment.created', $3, $4, $5)`,
-			store.NewID(store.PrefixEvent), accountID, id.String(), string(snapshot), now)
+			ids.New(ids.PrefixEvent), acct.ID, p.ID.String(), string(snapshot), p.CreatedAt)
 		if err != nil {
 			return err
 		}

@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
 	"payments/store"
+	"payments/store/jsonw"
 )
 
 // receiver is a local webhook endpoint that timestamps each event's arrival.
@@ -53,7 +53,7 @@ func (r *receiver) serve(ctx *fasthttp.RequestCtx) {
 		r.seen[id] = true
 		r.mu.Unlock()
 		if !dup {
-			if at, err := time.Parse(store.TimeFormat, createdAt); err == nil {
+			if at, err := time.Parse(jsonw.TimeFormat, createdAt); err == nil {
 				r.latency.add(now.Sub(at), nil)
 			}
 			r.received.Add(1)
@@ -150,37 +150,21 @@ func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d t
 	return recv.drained(n, start), nil
 }
 
-// queueBacklog queues n payment.paid deliveries, spread over the webhooks,
-// in one transaction, as the outbox does, and returns when they became visible.
-func queueBacklog(ctx context.Context, pool *pgxpool.Pool, recv *receiver, accountID string, webhookIDs []string, paymentID string, snapshot []byte, n int) (time.Time, error) {
+// queueBacklog records n events of the payment, their types cycling through
+// types (one webhook subscribes to each), through the outbox in one
+// statement and transaction, and returns when they became visible.
+func queueBacklog(ctx context.Context, st *store.Store, recv *receiver, accountID string, types []string,
+	paymentID string, snapshot []byte, n int,
+) (time.Time, error) {
 	recv.reset()
-	tag := store.NewID("b")
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return time.Time{}, err
+	events := make([]store.NewEvent, n)
+	now := time.Now()
+	for i := range events {
+		events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountID}, Type: types[i%len(types)],
+			ObjectID: paymentID, Data: snapshot, At: now}
 	}
-	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
-	_, err = tx.Exec(ctx, `
-		WITH ev AS (
-			INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
-			SELECT 'evt_' || $1 || '_' || g, $2, false, 'payment.paid', $3, $4, clock_timestamp()
-			FROM generate_series(1, $5) g
-			RETURNING id, created_at
-		)
-		INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type, status,
-			next_attempt_at, created_at, updated_at)
-		SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), ev.id,
-			($6::text[])[1 + row_number() OVER () % cardinality($6::text[])], $2, false, 'payment.paid', 'pending',
-			ev.created_at, ev.created_at, ev.created_at
-		FROM ev`, tag, accountID, paymentID, string(snapshot), n, webhookIDs)
-	if err != nil {
+	if err := st.RecordEvents(ctx, events); err != nil {
 		return time.Time{}, fmt.Errorf("queue backlog: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, store.DeliveriesChannel); err != nil {
-		return time.Time{}, err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return time.Time{}, err
 	}
 	return time.Now(), nil // the backlog and its NOTIFY become visible at this commit
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"payments/pix"
 	"payments/store"
 )
 
@@ -65,7 +66,11 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	if _, err := store.Migrate(ctx, db); err != nil {
 		return err
 	}
-	st, err := store.New(db, store.Options{})
+	// The ceiling's payments are built as the service's are (devPixKey is
+	// the service's placeholder key; the base URL only sets their length).
+	st, err := store.New(db, store.Options{Charges: store.Charges{
+		Receiver: pix.Receiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"}, BaseURL: "http://127.0.0.1:8080",
+	}})
 	if err != nil {
 		return err
 	}
@@ -115,7 +120,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 		settle(ctx, pool)
 		prof.during(fmt.Sprintf("create-c%d", c), 2*phase)
 		got, ceiling := m.compare(name, phase,
-			func(d time.Duration) result { return benchCreateSQL(ctx, pool, acct.ID, first, c, d) },
+			func(d time.Duration) result { return benchCreateSQL(ctx, pool, st, acct, first, c, d) },
 			func(d time.Duration) result {
 				r, made := benchCreate(api, c, d)
 				ids = append(ids, made...)
@@ -137,7 +142,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	}
 
 	if runs("webhooks") {
-		if err := benchWebhooks(ctx, api, pool, m, prof, acct.ID, firstID, first, ids, phase, backlog); err != nil {
+		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog); err != nil {
 			return err
 		}
 	}
@@ -150,7 +155,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 
 // benchWebhooks measures deliveries to a local receiver: the raw POST
 // ceiling, end-to-end latency at a steady rate, and a backlog's drain.
-func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *meter, prof *profiler,
+func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *store.Store, m *meter, prof *profiler,
 	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int,
 ) error {
 	recv, err := startReceiver()
@@ -174,7 +179,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 	// The backlog, drained by one webhook (its per-webhook cap of 8 bounds
 	// the attempts in flight) and by four to the same receiver (the
 	// dispatcher's 32 workers all busy).
-	more, err := moreWebhooks(api, recv.url, 3)
+	more, err := moreWebhooks(api, recv.url)
 	if err != nil {
 		return err
 	}
@@ -184,7 +189,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, m *m
 			return benchRawPOST(recv.url, envelope, inFlight, phase)
 		})
 		settle(ctx, pool)
-		start, err := queueBacklog(ctx, pool, recv, accountID, webhooks, paymentID, first, backlog)
+		start, err := queueBacklog(ctx, st, recv, accountID, backlogTypes[:len(webhooks)], paymentID, first, backlog)
 		if err != nil {
 			return err
 		}
@@ -213,18 +218,24 @@ func settle(ctx context.Context, pool *pgxpool.Pool) {
 	}
 }
 
-// moreWebhooks adds n webhooks to the receiver that the steady phase's
-// payment.paid events do not fan out to (the backlog is queued directly).
-func moreWebhooks(api *apiClient, url string, n int) ([]string, error) {
-	ids := make([]string, n)
-	for i := range ids {
-		id, err := createWebhook(api, fmt.Sprintf("%s/%d", url, i+2), "payment.refunded")
+// backlogTypes are the event types of the backlog, one per webhook that
+// drains it: the first webhook subscribes to payment.paid (the steady
+// phase's events), and each more webhook to one of the others, so that a
+// backlog cycling through n of them spreads evenly over n webhooks.
+var backlogTypes = []string{store.EventPaymentPaid, store.EventPaymentRefunded, store.EventPaymentExpired, store.EventPaymentCanceled}
+
+// moreWebhooks adds a webhook to the receiver for each backlog type but the
+// first: the steady phase's payment.paid events do not fan out to them.
+func moreWebhooks(api *apiClient, url string) ([]string, error) {
+	more := make([]string, len(backlogTypes)-1)
+	for i := range more {
+		id, err := createWebhook(api, fmt.Sprintf("%s/%d", url, i+2), backlogTypes[i+1])
 		if err != nil {
 			return nil, err
 		}
-		ids[i] = id
+		more[i] = id
 	}
-	return ids, nil
+	return more, nil
 }
 
 // createWebhook subscribes url to one event type and returns the webhook's id.

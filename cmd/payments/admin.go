@@ -13,6 +13,7 @@ import (
 
 	"payments/pix"
 	"payments/store"
+	"payments/store/jsonw"
 )
 
 // openMigrated connects and applies pending migrations, returning their names.
@@ -97,7 +98,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		if err != nil {
 			return err
 		}
-		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "revoked_at": store.FormatTime(*k.RevokedAt)})
+		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "revoked_at": jsonw.FormatTime(*k.RevokedAt)})
 	case "users create":
 		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
 	case "demo":

@@ -14,8 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"payments/dispatcher"
-	"payments/handlers"
-	"payments/jobs"
+	"payments/dispatcher/jobs"
+	"payments/pix"
 	"payments/store"
 	"payments/web"
 )
@@ -53,7 +53,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	if len(applied) > 0 {
 		log.Info("migrations applied", "migrations", applied)
 	}
-	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey})
+	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey, Charges: store.Charges{
+		Receiver: pix.Receiver{Key: cfg.PixKey, City: cfg.PixCity}, BaseURL: cfg.BaseURL,
+	}})
 	if err != nil {
 		return err
 	}
@@ -95,7 +97,6 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		RateLimitLive:        cfg.RateLimitLive,
 		RateLimitTest:        cfg.RateLimitTest,
 		APIKeyCacheTTL:       cfg.APIKeyCacheTTL,
-		Pix:                  handlers.PixReceiver{Key: cfg.PixKey, City: cfg.PixCity},
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
 		PSPToken:             cfg.PSPToken,
 	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp})

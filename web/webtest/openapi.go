@@ -14,7 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
-	"payments/handlers"
+	"payments/handlers/api"
 )
 
 var requestIDPattern = regexp.MustCompile(`^req_[0-9A-Za-z]{22}$`)
@@ -42,10 +42,10 @@ var (
 func loadSpec() (*openAPI, error) {
 	specOnce.Do(func() {
 		var doc map[string]any
-		if specErr = json.Unmarshal(handlers.OpenAPIDocument, &doc); specErr != nil {
+		if specErr = json.Unmarshal(api.OpenAPIDocument, &doc); specErr != nil {
 			return
 		}
-		raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(handlers.OpenAPIDocument))
+		raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(api.OpenAPIDocument))
 		if err != nil {
 			specErr = err
 			return

@@ -22,7 +22,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/dispatcher"
-	"payments/handlers"
+	"payments/pix"
 	"payments/store"
 	"payments/store/storetest"
 	"payments/web"
@@ -131,26 +131,27 @@ func New(t testing.TB, opts ...Option) *Server {
 		RateLimitLive: 100_000,
 		RateLimitTest: 100_000,
 		PSPToken:      PSPToken,
-		Pix:           handlers.PixReceiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"},
 	}}
 	for _, opt := range opts {
 		opt(&o)
 	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + ln.Addr().String()
+	o.Config.BaseURL = url
 	dbURL := storetest.URL(t)
 	db, err := store.Open(context.Background(), dbURL, 20)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	secretKey := randomKey()
-	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey})
+	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
+		Receiver: pix.Receiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"}, BaseURL: url,
+	}})
 	require.NoError(t, err)
 	logs := &bytes.Buffer{}
 	logOut := &lockedWriter{w: logs}
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	url := "http://" + ln.Addr().String()
-	o.Config.BaseURL = url
 	// Test receivers listen on loopback, which only the dev flag allows.
 	o.Config.AllowPrivateNetworks = !o.privateNetworksOff
 	o.Dispatcher.AllowPrivateNetworks = !o.privateNetworksOff
@@ -304,4 +305,25 @@ func randomKey() []byte {
 	k := make([]byte, 32)
 	_, _ = rand.Read(k)
 	return k
+}
+
+// Fund pays a fresh payment of amount cents (fee 0.99%) with key and
+// returns its id.
+func (s *Server) Fund(key string, amount int64) string {
+	s.t.Helper()
+	r := s.Do(Request{Method: "POST", Path: "/api/v1/payments", Key: key, Body: map[string]any{"amount_cents": amount}})
+	require.Equal(s.t, http.StatusCreated, r.Status, "%s", r.Body)
+	id := r.JSON(s.t)["id"].(string)
+	r = s.Do(Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: key})
+	require.Equal(s.t, http.StatusOK, r.Status, "%s", r.Body)
+	return id
+}
+
+// EventTypes lists the types of an object's events in the order they happened.
+func (s *Server) EventTypes(objectID string) []string {
+	s.t.Helper()
+	var types []string
+	err := s.DB.NewRaw("SELECT type FROM events WHERE object_id = ? ORDER BY created_at, id", objectID).Scan(context.Background(), &types)
+	require.NoError(s.t, err)
+	return types
 }

@@ -1,0 +1,77 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// Bounds of every list.
+const (
+	defaultListLimit = 10
+	maxListLimit     = 100
+	// maxUnixSeconds is 9999-12-31T23:59:59Z, the last time a timestamp
+	// parameter may name.
+	maxUnixSeconds = 253402300799
+)
+
+var idListQuery = []string{"limit", "status", "starting_after"}
+
+// parseIDList reads limit, status (one of statuses) and starting_after for a
+// list of objects with time-ordered ids. exists, when given, checks the
+// cursor names an object the caller can see, so a stale or foreign cursor is
+// an error rather than a silently wrong page.
+func parseIDList(c *fiber.Ctx, kind string, statuses []string,
+	exists func(ctx context.Context, scope store.Scope, id string) error,
+) (store.IDListParams, error) {
+	params := store.IDListParams{Scope: request.Scope(c)}
+	var apiErr *reply.Error
+	if params.Limit, params.Status, apiErr = parseListQuery(c, idListQuery, statuses); apiErr != nil {
+		return params, apiErr
+	}
+	if v := c.Query("starting_after"); v != "" && exists != nil {
+		if err := exists(c.UserContext(), params.Scope, v); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return params, reply.InvalidParam("resource_missing", "starting_after", "No such %s: '%s'", kind, reply.Truncate(v))
+			}
+			return params, err
+		}
+	}
+	params.StartingAfter = c.Query("starting_after")
+	return params, nil
+}
+
+// parseListQuery checks every query parameter is one of allowed and reads
+// what all lists share: limit (defaultListLimit when absent) and status
+// (one of statuses, "" when absent).
+func parseListQuery(c *fiber.Ctx, allowed, statuses []string) (int, string, *reply.Error) {
+	var apiErr *reply.Error
+	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
+		if apiErr == nil && !slices.Contains(allowed, string(k)) {
+			apiErr = reply.InvalidParam("parameter_unknown", string(k), "Received unknown query parameter: %s. Allowed: %v.", k, allowed)
+		}
+	})
+	if apiErr != nil {
+		return 0, "", apiErr
+	}
+	limit := defaultListLimit
+	if v := c.Query("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxListLimit {
+			return 0, "", reply.InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
+		}
+		limit = n
+	}
+	status := c.Query("status")
+	if status != "" && !slices.Contains(statuses, status) {
+		return 0, "", reply.InvalidParam("parameter_invalid", "status", "status must be one of %v.", statuses)
+	}
+	return limit, status, nil
+}

@@ -1,0 +1,170 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// CreatePayment handles POST /api/v1/payments.
+func (a *API) CreatePayment(c *fiber.Ctx) error {
+	o, apiErr := request.Body(c, createPaymentFields...)
+	if apiErr != nil {
+		return apiErr
+	}
+	in, apiErr := parseCreatePayment(o)
+	if apiErr != nil {
+		return apiErr
+	}
+	key := request.APIKey(c)
+	p, err := a.Store.BuildPayment(key.Account, key.Livemode, in)
+	if err != nil {
+		return err
+	}
+	if err := a.Store.CreatePayment(c.UserContext(), p); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return &reply.Error{Status: http.StatusConflict, Type: reply.TypeInvalidRequest, Code: "external_id_taken", Param: "external_id",
+				Message: fmt.Sprintf("A payment with external_id '%s' already exists.", *in.ExternalID)}
+		}
+		return err
+	}
+	c.Location("/api/v1/payments/" + p.ID.String())
+	return c.Status(http.StatusCreated).JSON(p)
+}
+
+// GetPayment handles GET /api/v1/payments/{id_or_external_id}.
+func (a *API) GetPayment(c *fiber.Ctx) error {
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := a.Store.Payment(c.UserContext(), request.Scope(c), ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuchPayment(ref)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+// CancelPayment handles DELETE /api/v1/payments/{id_or_external_id}.
+func (a *API) CancelPayment(c *fiber.Ctx) error {
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := a.Store.CancelPayment(c.UserContext(), request.Scope(c), ref)
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return reply.NoSuchPayment(ref)
+	case errors.As(err, &invalid):
+		return &reply.Error{Status: http.StatusConflict, Type: reply.TypeInvalidRequest, Code: "payment_not_cancelable",
+			Message: fmt.Sprintf("This payment is %s; only pending payments can be canceled.", invalid.Status)}
+	case err != nil:
+		return err
+	}
+	return c.JSON(p)
+}
+
+// RefundPayment handles POST /api/v1/payments/{id_or_external_id}/refund: a
+// paid payment is refunded in full.
+func (a *API) RefundPayment(c *fiber.Ctx) error {
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := a.Store.RefundPayment(c.UserContext(), request.Scope(c), ref)
+	if err != nil {
+		return reply.Refund(err, ref)
+	}
+	return c.JSON(p)
+}
+
+// listPaymentsQuery are the query parameters of GET /api/v1/payments.
+var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "starting_after", "ending_before"}
+
+// ListPayments handles GET /api/v1/payments.
+func (a *API) ListPayments(c *fiber.Ctx) error {
+	params, apiErr := parseListPayments(c)
+	if apiErr != nil {
+		return apiErr
+	}
+	ctx := c.UserContext()
+	for _, cursor := range []struct {
+		name string
+		id   *uuid.UUID
+	}{{"starting_after", params.StartingAfter}, {"ending_before", params.EndingBefore}} {
+		if cursor.id == nil {
+			continue
+		}
+		ok, err := a.Store.PaymentExists(ctx, params.Scope, *cursor.id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return reply.InvalidParam("resource_missing", cursor.name, "No such payment: '%s'", cursor.id)
+		}
+	}
+	page, hasMore, err := a.Store.ListPayments(ctx, params)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listBody[*store.Payment]{Object: "list", URL: "/api/v1/payments", HasMore: hasMore, Data: pointers(page)})
+}
+
+func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
+	params := store.PaymentListParams{Scope: request.Scope(c)}
+	var apiErr *reply.Error
+	if params.Limit, params.Status, apiErr = parseListQuery(c, listPaymentsQuery, store.PaymentStatuses); apiErr != nil {
+		return params, apiErr
+	}
+	for _, bound := range []struct {
+		name string
+		dst  **time.Time
+	}{{"created[gte]", &params.CreatedGTE}, {"created[lte]", &params.CreatedLTE}} {
+		v := c.Query(bound.name)
+		if v == "" {
+			continue
+		}
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs < 0 || secs > maxUnixSeconds {
+			return params, reply.InvalidParam("parameter_invalid", bound.name, "%s must be a Unix timestamp in seconds.", bound.name)
+		}
+		t := time.Unix(secs, 0).UTC()
+		*bound.dst = &t
+	}
+	if params.CreatedLTE != nil {
+		// created[lte] counts the whole second it names.
+		end := params.CreatedLTE.Add(time.Second - time.Millisecond)
+		params.CreatedLTE = &end
+	}
+	for _, cursor := range []struct {
+		name string
+		dst  **uuid.UUID
+	}{{"starting_after", &params.StartingAfter}, {"ending_before", &params.EndingBefore}} {
+		v := c.Query(cursor.name)
+		if v == "" {
+			continue
+		}
+		id, ok := store.ParsePaymentID(v)
+		if !ok {
+			return params, reply.InvalidParam("parameter_invalid", cursor.name, "%s must be a payment id.", cursor.name)
+		}
+		*cursor.dst = &id
+	}
+	if params.StartingAfter != nil && params.EndingBefore != nil {
+		return params, reply.InvalidParam("parameter_invalid", "ending_before", "Use starting_after or ending_before, not both.")
+	}
+	return params, nil
+}

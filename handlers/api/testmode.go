@@ -1,0 +1,151 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// The test-mode helpers under /api/v1/test_helpers: with a test key they
+// move objects as the PSP or the payer's bank would, so integrations can be
+// tried end to end. Live keys are refused: only test mode may pretend.
+
+// TestHelperPay handles POST /api/v1/test_helpers/payments/{id}/pay: the
+// payment is confirmed as the PSP would.
+func (a *API) TestHelperPay(c *fiber.Ctx) error {
+	return a.movePayment(c, store.StatusPaid, a.Store.MarkPaymentPaid)
+}
+
+// TestHelperExpire handles POST /api/v1/test_helpers/payments/{id}/expire.
+func (a *API) TestHelperExpire(c *fiber.Ctx) error {
+	return a.movePayment(c, store.StatusExpired, a.Store.ExpirePayment)
+}
+
+func (a *API) movePayment(c *fiber.Ctx, target string,
+	move func(ctx context.Context, scope store.Scope, ref string) (*store.Payment, error),
+) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := move(c.UserContext(), request.Scope(c), ref)
+	if err != nil {
+		return reply.PaymentTransition(err, ref, target)
+	}
+	return c.JSON(p)
+}
+
+// TestHelperDispute handles POST /api/v1/test_helpers/payments/{id}/dispute:
+// the payer's bank opens a PIX MED claim on a paid payment. Body (optional):
+// {"reason": "fraud" | "operational_failure"}, fraud by default.
+func (a *API) TestHelperDispute(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.OptionalBody(c, "reason")
+	if apiErr != nil {
+		return apiErr
+	}
+	reason := store.DisputeReasons[0]
+	if o.Present("reason") {
+		if reason, apiErr = o.Enum("reason", store.DisputeReasons); apiErr != nil {
+			return apiErr
+		}
+	}
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	d, err := a.Store.OpenDispute(c.UserContext(), request.Scope(c), ref, reason)
+	if err != nil {
+		return reply.OpenDispute(err, ref)
+	}
+	return c.Status(http.StatusCreated).JSON(d)
+}
+
+// TestHelperWinDispute handles POST /api/v1/test_helpers/disputes/{id}/win.
+func (a *API) TestHelperWinDispute(c *fiber.Ctx) error {
+	return a.closeDispute(c, store.DisputeWon)
+}
+
+// TestHelperLoseDispute handles POST /api/v1/test_helpers/disputes/{id}/lose.
+func (a *API) TestHelperLoseDispute(c *fiber.Ctx) error {
+	return a.closeDispute(c, store.DisputeLost)
+}
+
+func (a *API) closeDispute(c *fiber.Ctx, status string) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	id, err := disputeID(c)
+	if err != nil {
+		return err
+	}
+	d, err := a.Store.CloseDispute(c.UserContext(), request.Scope(c), id, status)
+	if err != nil {
+		return reply.Dispute(err, id)
+	}
+	return c.JSON(d)
+}
+
+// TestHelperCompleteWithdrawal handles POST /api/v1/test_helpers/withdrawals/{id}/complete.
+func (a *API) TestHelperCompleteWithdrawal(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	return a.finishWithdrawal(c, store.WithdrawalResult{Status: store.WithdrawalCompleted})
+}
+
+// TestHelperFailWithdrawal handles POST /api/v1/test_helpers/withdrawals/{id}/fail.
+// Body (optional): {"failure_reason": "..."}.
+func (a *API) TestHelperFailWithdrawal(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.OptionalBody(c, "failure_reason")
+	if apiErr != nil {
+		return apiErr
+	}
+	reason := "Failed by the test helper."
+	if o.Present("failure_reason") {
+		if reason, apiErr = o.Str("failure_reason", store.MaxFailureReason); apiErr != nil {
+			return apiErr
+		}
+	}
+	return a.finishWithdrawal(c, store.WithdrawalResult{Status: store.WithdrawalFailed, FailureReason: &reason})
+}
+
+func (a *API) finishWithdrawal(c *fiber.Ctx, res store.WithdrawalResult) error {
+	id, err := withdrawalID(c)
+	if err != nil {
+		return err
+	}
+	scope := request.Scope(c)
+	w, _, err := a.Store.FinishWithdrawal(c.UserContext(), &scope, id, res)
+	if err != nil {
+		return reply.Withdrawal(err, id)
+	}
+	return c.JSON(w)
+}
+
+// requireTestMode refuses live keys.
+func requireTestMode(c *fiber.Ctx) *reply.Error {
+	if request.APIKey(c).Livemode {
+		return reply.TestModeOnly("Test helpers only work with a test mode key (sk_test_...).")
+	}
+	return nil
+}

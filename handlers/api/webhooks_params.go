@@ -1,0 +1,130 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"payments/dispatcher"
+	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// webhookParams is a validated create or update body; nil means "not given".
+type webhookParams struct {
+	Name       *string
+	URL        *string
+	APIVersion *string
+	Events     []string
+	Enabled    *bool
+	Secret     *string
+}
+
+var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled"}
+
+func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookParams, *reply.Error) {
+	var p webhookParams
+	if create {
+		for _, required := range []string{"url", "events"} {
+			if !o.Present(required) {
+				return p, o.Missing(required)
+			}
+		}
+	}
+	if o.Present("name") {
+		name, apiErr := o.Str("name", store.MaxWebhookName)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		name = strings.TrimSpace(name)
+		if name == "" {
+			name = store.DefaultWebhookName
+		}
+		p.Name = &name
+	}
+	if o.Present("url") {
+		u, apiErr := o.Str("url", store.MaxWebhookURL)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		if err := dispatcher.CheckURL(u, allowPrivate); err != nil {
+			return p, reply.InvalidParam("parameter_invalid", "url", "%s", err.Error())
+		}
+		p.URL = &u
+	}
+	if o.Present("api_version") {
+		v, apiErr := o.Str("api_version", 2)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		if !slices.Contains(store.APIVersions, v) {
+			return p, reply.InvalidParam("parameter_invalid", "api_version", "api_version must be v2 (recommended) or v1.")
+		}
+		p.APIVersion = &v
+	}
+	if o.Present("events") {
+		events, apiErr := parseEventTypes(o)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.Events = events
+	}
+	if o.Present("enabled") {
+		b, apiErr := o.Bool("enabled")
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.Enabled = &b
+	}
+	if o.Present("secret") {
+		secret, apiErr := parseCustomSecret(o)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.Secret = &secret
+	}
+	return p, nil
+}
+
+func parseEventTypes(o request.Object) ([]string, *reply.Error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(o.Raw("events"), &raw); err != nil {
+		return nil, o.WrongType("events", "an array of event types")
+	}
+	if len(raw) == 0 {
+		return nil, reply.InvalidParam("parameter_invalid", "events", "Subscribe to at least one event type, e.g. payment.paid.")
+	}
+	var events []string
+	for i, r := range raw {
+		param := fmt.Sprintf("events[%d]", i)
+		var e string
+		if err := json.Unmarshal(r, &e); err != nil {
+			return nil, reply.InvalidParam("parameter_invalid_type", param, "%s must be a string.", param)
+		}
+		if !slices.Contains(store.EventTypes, e) {
+			return nil, reply.InvalidParam("parameter_invalid", param, "Unknown event type %q. Known types: %s.", e, strings.Join(store.EventTypes, ", "))
+		}
+		if !slices.Contains(events, e) {
+			events = append(events, e)
+		}
+	}
+	return events, nil
+}
+
+func parseCustomSecret(o request.Object) (string, *reply.Error) {
+	secret, apiErr := o.Str("secret", store.MaxCustomSecret)
+	if apiErr != nil {
+		return "", apiErr
+	}
+	switch err := store.CheckCustomSecret(secret); {
+	case errors.Is(err, store.ErrSecretLength):
+		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret must be %d to %d characters.", store.MinCustomSecret, store.MaxCustomSecret)
+	case err != nil:
+		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret may only contain printable ASCII characters without spaces.")
+	}
+	return secret, nil
+}

@@ -1,0 +1,61 @@
+package checkout
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"net/http"
+
+	"github.com/boombuler/barcode"
+	"github.com/boombuler/barcode/qr"
+	"github.com/gofiber/fiber/v2"
+)
+
+// qrSize is about the PNG's side in pixels (whole pixels per module make it
+// a little smaller): large enough for a phone camera at arm's length.
+const qrSize = 320
+
+// QRCode handles GET /pay/{id}/qr.png: the payment's BR Code as a QR image.
+// It is public (the payer has no key); the id's 74 random bits make it unguessable.
+func (ch *Checkout) QRCode(c *fiber.Ctx) error {
+	payment, err := ch.payment(c)
+	if err != nil {
+		return err
+	}
+	img, err := QRPNG(payment.BRCode)
+	if err != nil {
+		return err
+	}
+	// A BR Code never changes once issued, so browsers may keep the image.
+	c.Set(fiber.HeaderCacheControl, "public, max-age=86400, immutable")
+	c.Set(fiber.HeaderContentType, "image/png")
+	return c.Status(http.StatusOK).Send(img)
+}
+
+// QRPNG encodes text as a QR code PNG with medium error correction and the
+// four-module quiet zone scanners need around the symbol.
+func QRPNG(text string) ([]byte, error) {
+	code, err := qr.Encode(text, qr.M, qr.Auto)
+	if err != nil {
+		return nil, fmt.Errorf("qr encode: %w", err)
+	}
+	const quietModules = 4
+	modules := code.Bounds().Dx()
+	scale := max(qrSize/(modules+2*quietModules), 1)
+	scaled, err := barcode.Scale(code, modules*scale, modules*scale)
+	if err != nil {
+		return nil, fmt.Errorf("qr scale: %w", err)
+	}
+	side := (modules + 2*quietModules) * scale
+	canvas := image.NewGray(image.Rect(0, 0, side, side))
+	draw.Draw(canvas, canvas.Bounds(), image.White, image.Point{}, draw.Src)
+	offset := quietModules * scale
+	draw.Draw(canvas, scaled.Bounds().Add(image.Pt(offset, offset)), scaled, image.Point{}, draw.Src)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, canvas); err != nil {
+		return nil, fmt.Errorf("qr png: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,87 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/views"
+	"payments/web/reply"
+)
+
+// APIKeys handles GET /dashboard/api-keys.
+func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
+	keys, err := d.Store.APIKeys(c.UserContext(), dashScope(c).AccountID)
+	if err != nil {
+		return err
+	}
+	newKey, err := d.takeFlash(c, "reveal:api-key")
+	if err != nil {
+		return err
+	}
+	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey}
+	for _, k := range keys {
+		row := views.APIKeyRow{ID: k.ID, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: views.FormatTime(k.CreatedAt)}
+		if k.RevokedAt != nil {
+			row.RevokedAt = views.FormatTime(*k.RevokedAt)
+		}
+		page.Keys = append(page.Keys, row)
+	}
+	return reply.Page(c, http.StatusOK, views.APIKeys(page))
+}
+
+// CreateAPIKey handles POST /dashboard/api-keys: the secret is shown on the
+// next page view only.
+func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
+	mode := c.FormValue("mode")
+	if mode != "test" && mode != "live" {
+		return reply.InvalidParam("parameter_invalid", "mode", "mode must be test or live.")
+	}
+	_, secret, err := d.Store.CreateAPIKey(c.UserContext(), dashScope(c).AccountID, mode == "live")
+	if err != nil {
+		return err
+	}
+	if err := d.setFlash(c, "reveal:api-key", secret); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/api-keys", http.StatusSeeOther)
+}
+
+// RevokeAPIKey handles POST /dashboard/api-keys/{id}/revoke.
+func (d *Dashboard) RevokeAPIKey(c *fiber.Ctx) error {
+	id := pathParam(c, "id")
+	if _, err := d.Store.RevokeAPIKey(c.UserContext(), dashScope(c).AccountID, id); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return reply.NoSuch("API key", "id", id)
+		}
+		return err
+	}
+	return c.Redirect("/dashboard/api-keys", http.StatusSeeOther)
+}
+
+// SwitchMode handles POST /dashboard/mode: the dashboard shows test or live
+// data, then returns to the page it came from.
+func (d *Dashboard) SwitchMode(c *fiber.Ctx) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set(SessionLivemode, c.FormValue("mode") == "live")
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	back := "/dashboard"
+	// Only a path of this site is followed, never another origin.
+	if ref := c.Get(fiber.HeaderReferer); ref != "" {
+		if i := strings.Index(ref, "/dashboard/"); i >= 0 && strings.HasPrefix(ref, d.BaseURL) {
+			back = ref[i:]
+			if j := strings.IndexAny(back, "?#"); j >= 0 {
+				back = back[:j]
+			}
+		}
+	}
+	return c.Redirect(back, http.StatusSeeOther)
+}

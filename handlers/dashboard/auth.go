@@ -1,0 +1,85 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/views"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// wrongLogin is the one message for every failed sign-in, so it never tells
+// which e-mails have accounts.
+const wrongLogin = "The e-mail or password is incorrect."
+
+// LoginPage handles GET /login.
+func (d *Dashboard) LoginPage(c *fiber.Ctx) error {
+	return reply.Page(c, http.StatusOK, views.Login(views.LoginForm{CSRFToken: request.CSRFToken(c)}))
+}
+
+// Login handles POST /login.
+func (d *Dashboard) Login(c *fiber.Ctx) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	password := c.FormValue("password")
+	form := views.LoginForm{Email: email, CSRFToken: request.CSRFToken(c)}
+	ctx := c.UserContext()
+
+	allowed, err := d.AllowLogin(ctx, c.IP()+"|"+strings.ToLower(email))
+	if err != nil {
+		return err
+	}
+	if !allowed {
+		form.Error = "Too many sign-in attempts. Wait a minute and try again."
+		c.Set(fiber.HeaderRetryAfter, "60")
+		return reply.Page(c, http.StatusTooManyRequests, views.Login(form))
+	}
+	u, err := d.Store.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		// Spend the same time as a real check, so timing does not reveal accounts.
+		_, _ = store.VerifyPassword(store.HashPassword("not the password"), password)
+		form.Error = wrongLogin
+		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
+	}
+	if err != nil {
+		return err
+	}
+	ok, err := store.VerifyPassword(u.PasswordHash, password)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		form.Error = wrongLogin
+		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
+	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	// A new session id at sign-in defeats session fixation.
+	if err := sess.Regenerate(); err != nil {
+		return err
+	}
+	sess.Set(SessionUserID, u.ID)
+	sess.Set(SessionLivemode, false)
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard", http.StatusSeeOther)
+}
+
+// Logout handles POST /logout.
+func (d *Dashboard) Logout(c *fiber.Ctx) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	if err := sess.Destroy(); err != nil {
+		return err
+	}
+	return c.Redirect("/login", http.StatusSeeOther)
+}

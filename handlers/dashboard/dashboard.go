@@ -1,0 +1,68 @@
+// Package dashboard serves the signed-in pages of account owners and
+// support staff, and the login form: one file per page group.
+package dashboard
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/session"
+
+	"payments/dispatcher"
+	"payments/store"
+	"payments/views"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+// Session keys.
+const (
+	SessionUserID   = "user_id"
+	SessionLivemode = "livemode"
+)
+
+// LoginLimit is how many sign-in attempts one address may make for one
+// e-mail per LoginWindow.
+const (
+	LoginLimit  = 10
+	LoginWindow = time.Minute
+)
+
+// Dashboard serves the signed-in pages and the login form.
+type Dashboard struct {
+	Store    *store.Store
+	Sessions *session.Store
+	Log      *slog.Logger
+	// AllowLogin counts a sign-in attempt for key and reports whether it is
+	// within LoginLimit.
+	AllowLogin func(ctx context.Context, key string) (bool, error)
+	Tester     *dispatcher.Dispatcher
+	BaseURL    string
+	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
+	AllowPrivateNetworks bool
+}
+
+// RequireOwner keeps changes, and the account's own pages such as API keys,
+// to the account's owner: support staff read payments, never write.
+func RequireOwner(c *fiber.Ctx) error {
+	if u := request.CurrentUser(c); u == nil || u.User.Role != store.RoleOwner {
+		return &reply.Error{Status: http.StatusForbidden, Type: reply.TypePermission, Code: "read_only",
+			Message: "Your role can look, not change anything."}
+	}
+	return c.Next()
+}
+
+// pathParam is the path parameter name, percent-decoded; one that is not
+// a valid escape stays as sent, and names nothing.
+func pathParam(c *fiber.Ctx, name string) string {
+	v, _ := request.Param(c, name)
+	return v
+}
+
+func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
+	u := request.CurrentUser(c)
+	return views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
+}

@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"payments/store/ids"
+	"payments/store/internal/pg"
+)
+
+// The outbox: every state change writes its events, and one delivery per
+// subscribed webhook, in the statement and transaction that make the change.
+
+// outboxCTEs is the outbox write, as CTEs that complete a statement whose
+// CTE named source yields the events to write, one row each:
+// (event_id, account_id, livemode, type, object_id, data, created_at,
+// delivery_stem). It writes each event and one delivery per enabled webhook
+// of the event's account and mode subscribed to its type, and NOTIFYs the
+// dispatcher when it queued any (delivered by PostgreSQL at commit). A
+// statement built on it ends by selecting from notify, which makes
+// PostgreSQL run it. Every writer of events uses it: recordEvent, and a
+// payment's creation, single and batch.
+//
+// A delivery's id is its event's delivery stem completed with the
+// delivery's place among the event's deliveries (see ids.NewStem).
+const outboxCTEs = `event AS (
+		INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at)
+		SELECT event_id, account_id, livemode, type, object_id, data, created_at FROM source
+	), queued AS (
+		INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
+			status, next_attempt_at, created_at, updated_at)
+		SELECT s.delivery_stem || substr('` + ids.Alphabet + `', row_number() OVER (PARTITION BY s.event_id ORDER BY w.id)::int, 1),
+			s.event_id, w.id, w.account_id, w.livemode, s.type, 'pending', s.created_at, s.created_at, s.created_at
+		FROM source s JOIN webhooks w ON w.account_id = s.account_id AND w.livemode = s.livemode
+			AND w.enabled AND s.type = ANY (w.events)
+		RETURNING 1
+	), notify AS (
+		SELECT pg_notify('` + DeliveriesChannel + `', '') FROM (SELECT count(*) AS n FROM queued) q WHERE q.n > 0
+	)`
+
+// An event has at most one delivery per webhook of its account, and a
+// delivery's place is one character of ids.Alphabet: this fails to compile
+// when the cap outgrows it.
+var _ [len(ids.Alphabet) - MaxWebhooksPerAccount]struct{}
+
+// recordEventSQL records one event: recordEvent's eight parameters.
+const recordEventSQL = `WITH source AS (
+		SELECT $1::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, $4::text AS type,
+			$5::text AS object_id, $6::json AS data, $7::timestamptz AS created_at, $8::text AS delivery_stem
+	), ` + outboxCTEs + `
+	SELECT count(*) FROM notify`
+
+// recordEvent writes the outbox row for a state change inside tx, freezing
+// the object's public representation, with its deliveries (see outboxCTEs).
+func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID string, livemode bool,
+	objectID string, object any, at time.Time,
+) error {
+	data, err := json.Marshal(object)
+	if err != nil {
+		return fmt.Errorf("store: snapshot %s: %w", eventType, err)
+	}
+	_, err = tx.Tx.ExecContext(ctx, recordEventSQL, pg.Prepared(ids.New(ids.PrefixEvent), accountID, livemode,
+		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery))...)
+	if err != nil {
+		return fmt.Errorf("store: record event: %w", err)
+	}
+	return nil
+}
+
+// recordEventsSQL records a batch of events: arrays of equal length, one
+// element per event, in recordEvent's order.
+const recordEventsSQL = `WITH source AS (
+		SELECT event_id, account_id, livemode, type, object_id, data::json AS data, created_at, delivery_stem
+		FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+			WITH ORDINALITY AS e(event_id, account_id, livemode, type, object_id, data, created_at, delivery_stem, i)
+		ORDER BY i
+	), ` + outboxCTEs + `
+	SELECT count(*) FROM notify`
+
+// NewEvent is an event of one object of Scope, its public representation
+// frozen in Data, made at At.
+type NewEvent struct {
+	Scope    Scope
+	Type     string
+	ObjectID string
+	Data     json.RawMessage
+	At       time.Time
+}
+
+// RecordEvents writes events with their deliveries in one statement and
+// transaction, apart from any state change: the load generator's backlog.
+func (s *Store) RecordEvents(ctx context.Context, events []NewEvent) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error { return recordEvents(ctx, tx, events) })
+}
+
+// recordEvents writes events inside tx in one statement (recordEventsSQL).
+func recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) error {
+	n := len(events)
+	eventIDs, accounts, livemodes, types := make([]string, n), make([]string, n), make([]bool, n), make([]string, n)
+	objectIDs, data, ats, stems := make([]string, n), make([]string, n), make([]time.Time, n), make([]string, n)
+	for i, e := range events {
+		eventIDs[i], accounts[i], livemodes[i], types[i] = ids.New(ids.PrefixEvent), e.Scope.AccountID, e.Scope.Livemode, e.Type
+		objectIDs[i], data[i], ats[i], stems[i] = e.ObjectID, string(e.Data), e.At, ids.NewStem(ids.PrefixDelivery)
+	}
+	_, err := tx.Tx.ExecContext(ctx, recordEventsSQL,
+		pg.Prepared(eventIDs, accounts, livemodes, types, objectIDs, data, ats, stems)...)
+	if err != nil {
+		return fmt.Errorf("store: record events: %w", err)
+	}
+	return nil
+}
+
+// recordPaymentEvent records a payment's state change.
+func (s *Store) recordPaymentEvent(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
+	return s.recordEvent(ctx, tx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
+}

@@ -1,0 +1,80 @@
+package store
+
+import (
+	"strconv"
+
+	"payments/pix"
+	"payments/store/jsonw"
+)
+
+// MarshalJSON renders the public representation: the API's response body
+// and the object frozen into events. Field order follows the seed's table.
+func (p *Payment) MarshalJSON() ([]byte, error) {
+	return p.appendJSON(make([]byte, 0, 1024)), nil
+}
+
+func (p *Payment) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":"`...)
+	b = append(b, p.ID.String()...)
+	b = append(b, `","object":"payment","livemode":`...)
+	b = strconv.AppendBool(b, p.Livemode)
+	b = append(b, `,"status":`...)
+	b = jsonw.AppendString(b, p.Status)
+	b = append(b, `,"amount_cents":`...)
+	b = strconv.AppendInt(b, p.AmountCents, 10)
+	b = append(b, `,"amount_label":`...)
+	b = jsonw.AppendString(b, pix.FormatBRL(p.AmountCents))
+	b = append(b, `,"currency":`...)
+	b = jsonw.AppendString(b, p.Currency)
+	b = append(b, `,"payment_method":`...)
+	b = jsonw.AppendString(b, p.PaymentMethod)
+	b = append(b, `,"external_id":`...)
+	b = jsonw.AppendStringOrNull(b, p.ExternalID)
+	b = append(b, `,"description":`...)
+	b = jsonw.AppendStringOrNull(b, p.Description)
+	b = append(b, `,"customer":`...)
+	b = appendCustomerJSON(b, p.Customer)
+	b = append(b, `,"metadata":`...)
+	b = jsonw.AppendStringMap(b, p.Metadata)
+	b = append(b, `,"correlation_id":`...)
+	b = jsonw.AppendString(b, p.CorrelationID)
+	b = append(b, `,"fee_cents":`...)
+	b = strconv.AppendInt(b, p.FeeCents, 10)
+	b = append(b, `,"pix":{"br_code":`...)
+	b = jsonw.AppendString(b, p.BRCode)
+	b = append(b, `,"qr_code_url":`...)
+	b = jsonw.AppendString(b, p.QRCodeURL)
+	b = append(b, `},"checkout_url":`...)
+	b = jsonw.AppendString(b, p.CheckoutURL)
+	b = append(b, `,"created_at":`...)
+	b = jsonw.AppendTime(b, p.CreatedAt)
+	b = append(b, `,"updated_at":`...)
+	b = jsonw.AppendTime(b, p.UpdatedAt)
+	b = append(b, `,"paid_at":`...)
+	b = jsonw.AppendTimeOrNull(b, p.PaidAt)
+	b = append(b, `,"expires_at":`...)
+	b = jsonw.AppendTime(b, p.ExpiresAt)
+	b = append(b, `,"canceled_at":`...)
+	b = jsonw.AppendTimeOrNull(b, p.CanceledAt)
+	b = append(b, `,"expired_at":`...)
+	b = jsonw.AppendTimeOrNull(b, p.ExpiredAt)
+	b = append(b, `,"refunded_at":`...)
+	b = jsonw.AppendTimeOrNull(b, p.RefundedAt)
+	return append(b, '}')
+}
+
+// appendCustomerJSON appends c as its JSON object, or null for nil.
+func appendCustomerJSON(b []byte, c *Customer) []byte {
+	if c == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"name":`...)
+	b = jsonw.AppendString(b, c.Name)
+	b = append(b, `,"email":`...)
+	b = jsonw.AppendString(b, c.Email)
+	b = append(b, `,"document":`...)
+	b = jsonw.AppendString(b, c.Document)
+	b = append(b, `,"phone":`...)
+	b = jsonw.AppendStringOrNull(b, c.Phone)
+	return append(b, '}')
+}

@@ -1,0 +1,629 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/uptrace/bun"
+
+	"payments/store/ids"
+	"payments/store/internal/pg"
+	"payments/store/jsonw"
+)
+
+// A payment's hot statements (see doc.go): its creation, its reads and the
+// changes of its status, single and batch side by side.
+
+// paymentColumns are what paymentRow reads, in its order.
+const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
+	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
+	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at`
+
+// paymentRow scans paymentColumns without reflection.
+type paymentRow struct {
+	p                  Payment
+	id                 pgtype.UUID
+	customer, metadata []byte
+}
+
+func (r *paymentRow) dest() []any {
+	p := &r.p
+	return []any{&r.id, &p.AccountID, &p.Livemode, &p.Status, &p.AmountCents, &p.Currency,
+		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
+		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
+		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt}
+}
+
+// payment decodes the JSON columns and returns the payment.
+func (r *paymentRow) payment() (*Payment, error) {
+	p := r.p
+	p.ID = r.id.Bytes
+	if r.customer != nil {
+		p.Customer = new(Customer)
+		if err := json.Unmarshal(r.customer, p.Customer); err != nil {
+			return nil, fmt.Errorf("store: payment customer: %w", err)
+		}
+	}
+	metadata, err := jsonw.DecodeStringMap(r.metadata)
+	if err != nil {
+		return nil, fmt.Errorf("store: payment metadata: %w", err)
+	}
+	p.Metadata = metadata
+	return &p, nil
+}
+
+// scanPayment reads one payment row selected as paymentColumns; no row is
+// ErrNotFound.
+func (s *Store) scanPayment(ctx context.Context, query string, args ...any) (*Payment, error) {
+	var r paymentRow
+	if err := s.hotRow(ctx, query, args, r.dest()...); err != nil {
+		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	}
+	return r.payment()
+}
+
+// Payment finds a payment by ref: a UUID equal to a payment's id wins,
+// otherwise ref is taken as an external_id. Other scopes' payments are ErrNotFound.
+func (s *Store) Payment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	// The API's hottest read. By id it goes through paymentReads (below),
+	// unless a request's transaction is open; the external_id is tried only
+	// when no payment of the scope has that id.
+	if id, ok := ParsePaymentID(ref); ok {
+		var p *Payment
+		var err error
+		if _, inTx := ambientTx(ctx); inTx {
+			p, err = s.scanPayment(ctx, paymentByIDSQL, pg.UUID(id), scope.AccountID, scope.Livemode)
+		} else {
+			p, err = s.reads.Do(ctx, paymentRead{id: id, scope: scope})
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return p, err
+		}
+	}
+	return s.scanPayment(ctx, `SELECT `+paymentColumns+` FROM payments
+		WHERE external_id = $1 AND account_id = $2 AND livemode = $3`, ref, scope.AccountID, scope.Livemode)
+}
+
+// paymentReads coalesces concurrent reads of payments by id (see
+// pg.Coalescer): a batch is one statement, one index probe per read. Each
+// read still sees the database as of its own request: nothing is cached.
+type paymentReads = pg.Coalescer[paymentRead, *Payment]
+
+type paymentRead struct {
+	id    uuid.UUID
+	scope Scope
+}
+
+func newPaymentReads(s *Store) *paymentReads {
+	// Two batches in flight keep both cores' worth of backends busy; more
+	// would only shrink the batches.
+	return &paymentReads{MaxInFlight: 2, MaxBatch: 64, Timeout: 10 * time.Second, Serve: s.servePaymentReads}
+}
+
+const paymentByIDSQL = `SELECT ` + paymentColumns + ` FROM payments WHERE id = $1 AND account_id = $2 AND livemode = $3`
+
+// paymentsByIDSQL reads a batch: the reads' ids and scopes as three arrays
+// of equal length, each found row tagged with its read's ordinal (from 1).
+// One execution for the batch costs PostgreSQL a fraction of one per read:
+// what a small read spends is mostly the statement, not the row. The
+// lateral LIMIT keeps every plan a primary-key probe per read, whatever the
+// table's statistics say.
+const paymentsByIDSQL = `SELECT q.i, p.*
+	FROM unnest($1::uuid[], $2::text[], $3::boolean[]) WITH ORDINALITY AS q(read_id, read_account, read_livemode, i)
+	CROSS JOIN LATERAL (SELECT ` + paymentColumns + ` FROM payments WHERE id = q.read_id LIMIT 1) p
+	WHERE p.account_id = q.read_account AND p.livemode = q.read_livemode`
+
+// servePaymentReads answers each read: its payment, or ErrNotFound when no
+// payment of its scope has the id.
+func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg.Outcome[*Payment] {
+	outs := make([]pg.Outcome[*Payment], len(batch))
+	readIDs := make([]pgtype.UUID, len(batch))
+	accounts := make([]string, len(batch))
+	livemodes := make([]bool, len(batch))
+	for i, r := range batch {
+		readIDs[i], accounts[i], livemodes[i] = pg.UUID(r.id), r.scope.AccountID, r.scope.Livemode
+	}
+	var row paymentRow
+	var ordinal int64 = 1
+	// A read alone is one statement with a plain plan; a batch is one
+	// statement for all its reads, which leads its rows with their ordinals.
+	stmts := []pg.Statement{{SQL: paymentByIDSQL, Args: []any{readIDs[0], accounts[0], livemodes[0]}}}
+	dest := row.dest()
+	if len(batch) > 1 {
+		stmts = []pg.Statement{{SQL: pg.GenericPlanSQL}, {SQL: paymentsByIDSQL, Args: []any{readIDs, accounts, livemodes}}}
+		dest = append([]any{&ordinal}, dest...)
+	}
+	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
+		if stmt < len(stmts)-1 {
+			return nil
+		}
+		// Unlike pg.EachAnswer, a read may find no row: that read is not found.
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			if ordinal < 1 || ordinal > int64(len(outs)) {
+				return fmt.Errorf("read ordinal %d outside the batch of %d", ordinal, len(outs))
+			}
+			outs[ordinal-1].Out, outs[ordinal-1].Err = row.payment()
+		}
+		return nil
+	})
+	for i := range outs {
+		switch {
+		case err != nil:
+			outs[i] = pg.Outcome[*Payment]{Err: fmt.Errorf("store: payment: %w", err)}
+		case outs[i].Out == nil && outs[i].Err == nil:
+			outs[i].Err = fmt.Errorf("store: payment %s: %w", batch[i].id, ErrNotFound)
+		}
+	}
+	return outs
+}
+
+// CreatePayment stores a payment BuildPayment made, with its
+// payment.created event and the event's deliveries, atomically (one
+// statement). A taken external_id is a ConflictError.
+func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
+	c := newPaymentCreate(p)
+	// The API's hottest write. Outside a request's idempotency transaction,
+	// concurrent creations share statements (paymentCreates).
+	var err error
+	if _, ambient := ambientTx(ctx); ambient {
+		// In a request's idempotency transaction, a savepoint keeps a
+		// refusal (a taken external_id) from aborting the whole transaction.
+		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			_, err := tx.Tx.ExecContext(ctx, createPaymentSQL, pg.Prepared(c.args()...)...)
+			return err
+		})
+	} else {
+		_, err = s.creates.Do(ctx, c)
+	}
+	if err != nil {
+		return fmt.Errorf("store: create payment: %w", translate(err))
+	}
+	return nil
+}
+
+// paymentInsertColumns are the columns a new payment's row is written with,
+// in paymentCreate.args' order.
+const paymentInsertColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
+	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
+	created_at, updated_at, expires_at`
+
+// insertPaymentSQL writes a payment's row alone ($1..$19, paymentCreate.args).
+const insertPaymentSQL = `INSERT INTO payments (` + paymentInsertColumns + `)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
+
+// createPaymentSQL creates one payment with its event and the event's
+// deliveries: paymentCreate.args are its parameters.
+const createPaymentSQL = `WITH payment AS (
+		` + insertPaymentSQL + `
+		RETURNING id
+	), source AS (
+		SELECT $20::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
+			$1::uuid::text AS object_id, $21::json AS data, $18::timestamptz AS created_at, $22::text AS delivery_stem
+		FROM payment
+	), ` + outboxCTEs + `
+	SELECT count(*) FROM notify`
+
+// PaymentRowInsert is the statement that writes p's row alone, as every
+// creation writes it, and its arguments: the load generator's ceiling
+// issues it directly.
+func PaymentRowInsert(p *Payment) (string, []any) {
+	return insertPaymentSQL, newPaymentCreate(p).args()[:19]
+}
+
+// paymentCreates coalesces concurrent payment creations (see
+// pg.Coalescer): a batch is one statement in one round trip. Besides the
+// round trips and statement start-ups it saves, it keeps the number of
+// creations PostgreSQL runs at once small: at 32 concurrent requests, 32
+// backends inserting into the same indexes spent more on contending with
+// each other than on inserting, and a waiter's turn was random
+// (database/sql hands a freed connection to any of its waiters), which set
+// the tail latency. The coalescer's queue is first come, first served.
+type paymentCreates = pg.Coalescer[paymentCreate, struct{}]
+
+func newPaymentCreates(s *Store) *paymentCreates {
+	return &paymentCreates{MaxInFlight: 2, MaxBatch: 32, Timeout: 10 * time.Second, Serve: s.serveCreates}
+}
+
+// paymentCreate is one creation: the payment and its columns that are
+// rendered JSON, and the ids of its event and the event's deliveries.
+type paymentCreate struct {
+	p                  *Payment
+	metadata, snapshot string  // the metadata column; the payment.created event's data
+	customer           *string // the customer column, when there is one
+	eventID, stem      string
+}
+
+func newPaymentCreate(p *Payment) paymentCreate {
+	if p.Metadata == nil {
+		p.Metadata = map[string]string{}
+	}
+	// The columns hold exactly what the API shows (same encoder).
+	c := paymentCreate{p: p, metadata: string(jsonw.AppendStringMap(nil, p.Metadata)),
+		snapshot: string(p.appendJSON(make([]byte, 0, 1024))), eventID: ids.New(ids.PrefixEvent),
+		stem: ids.NewStem(ids.PrefixDelivery)}
+	if p.Customer != nil {
+		customer := string(appendCustomerJSON(nil, p.Customer))
+		c.customer = &customer
+	}
+	return c
+}
+
+// args are createPaymentSQL's arguments, for creating the payment alone.
+func (c paymentCreate) args() []any {
+	p := c.p
+	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
+		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem}
+}
+
+// createPaymentsSQL creates a batch of payments, each with its
+// payment.created event and the event's deliveries, in one statement: the
+// payments as arrays of equal length, numbered from 1 by ORDINALITY. A
+// payment whose external_id is taken (before the batch, or by an earlier
+// one in it: they are inserted in order) is skipped with its event, and the
+// statement answers, for each number, whether it was created. Any other
+// refusal fails the whole statement; serveCreates then creates them one by
+// one, so that it fails only its own.
+const createPaymentsSQL = `
+	WITH c AS MATERIALIZED (
+		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
+			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[])
+			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
+				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
+				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, i)
+	), payment AS (
+		INSERT INTO payments (` + paymentInsertColumns + `)
+		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
+			customer::jsonb, metadata::jsonb, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
+			created_at, updated_at, expires_at
+		FROM c ORDER BY i
+		ON CONFLICT (account_id, livemode, external_id) WHERE external_id IS NOT NULL DO NOTHING
+		RETURNING id
+	), source AS (
+		SELECT c.event_id, c.account_id, c.livemode, '` + EventPaymentCreated + `'::text AS type, c.id::text AS object_id,
+			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem
+		FROM c JOIN payment USING (id)
+		ORDER BY c.i
+	), ` + outboxCTEs + `
+	SELECT c.i, payment.id IS NOT NULL, (SELECT count(*) FROM notify)
+	FROM c LEFT JOIN payment USING (id)`
+
+// serveCreates creates a batch in one statement; when that statement fails
+// as a whole, it creates each payment with its own statement and
+// transaction (createOneByOne), so that a refusal fails only its own
+// creation. A creation alone goes that way at once.
+func (s *Store) serveCreates(ctx context.Context, batch []paymentCreate) []pg.Outcome[struct{}] {
+	if len(batch) == 1 {
+		// A creation alone is cheaper as its own plain statement.
+		return s.createOneByOne(ctx, batch)
+	}
+	outs := make([]pg.Outcome[struct{}], len(batch))
+	created, err := s.createBatch(ctx, batch)
+	var pgErr *pgconn.PgError
+	switch {
+	case err == nil:
+		for i, ok := range created {
+			if !ok {
+				outs[i].Err = &ConflictError{Constraint: "payments_external_id_key",
+					err: errors.New("the payment's external_id is taken")}
+			}
+		}
+		return outs
+	case !errors.As(err, &pgErr):
+		// The round trip itself failed: nothing is known to be created.
+		for i := range outs {
+			outs[i].Err = err
+		}
+		return outs
+	}
+	return s.createOneByOne(ctx, batch)
+}
+
+// createOneByOne creates each payment with its own statement and
+// transaction (createPaymentSQL), all in one round trip.
+func (s *Store) createOneByOne(ctx context.Context, batch []paymentCreate) []pg.Outcome[struct{}] {
+	alone := make([]pg.Statement, len(batch))
+	for i, c := range batch {
+		alone[i] = pg.Statement{SQL: createPaymentSQL, Args: c.args()}
+	}
+	errs, err := pg.Separately(ctx, s.db.DB, alone)
+	outs := make([]pg.Outcome[struct{}], len(batch))
+	for i := range outs {
+		if err != nil {
+			outs[i].Err = err
+		} else {
+			outs[i].Err = errs[i]
+		}
+	}
+	return outs
+}
+
+// createBatch runs createPaymentsSQL: all of the batch's payments are
+// created, except those whose external_id is taken (created[i] false), or
+// none is.
+func (s *Store) createBatch(ctx context.Context, batch []paymentCreate) (created []bool, err error) {
+	created = make([]bool, len(batch))
+	stmts := []pg.Statement{{SQL: pg.KeyProbePlanSQL}, {SQL: createPaymentsSQL, Args: createPaymentsArgs(batch)}}
+	err = pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
+		if stmt < len(stmts)-1 {
+			return nil
+		}
+		var ordinal, notified int64
+		var ok bool
+		return pg.EachAnswer(rows, len(batch), &ordinal, []any{&ordinal, &ok, &notified}, func(i int) { created[i] = ok })
+	})
+	return created, err
+}
+
+// createPaymentsArgs are createPaymentsSQL's parameters: one array per
+// column, one element per payment.
+func createPaymentsArgs(batch []paymentCreate) []any {
+	n := len(batch)
+	texts := func() []string { return make([]string, n) }
+	nullables := func() []*string { return make([]*string, n) }
+	times := func() []time.Time { return make([]time.Time, n) }
+	paymentIDs, livemodes, amounts, fees := make([]pgtype.UUID, n), make([]bool, n), make([]int64, n), make([]int64, n)
+	accounts, statuses, currencies, methods, correlations := texts(), texts(), texts(), texts(), texts()
+	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
+	descriptions, externalIDs, customers := nullables(), nullables(), nullables()
+	created, updated, expires := times(), times(), times()
+	for i, c := range batch {
+		p := c.p
+		paymentIDs[i], accounts[i], livemodes[i], statuses[i] = pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status
+		amounts[i], currencies[i], methods[i] = p.AmountCents, p.Currency, p.PaymentMethod
+		descriptions[i], externalIDs[i], customers[i], metadata[i] = p.Description, p.ExternalID, c.customer, c.metadata
+		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
+		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
+		eventIDs[i], data[i], stems[i] = c.eventID, c.snapshot, c.stem
+	}
+	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
+		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
+		eventIDs, data, stems}
+}
+
+// lockPayment finds the payment ref names in scope and locks it for tx: a
+// UUID equal to a payment's id wins over an equal external_id.
+func lockPayment(ctx context.Context, tx bun.Tx, scope Scope, ref string) (*Payment, error) {
+	if id, ok := ParsePaymentID(ref); ok {
+		return lockPaymentWhere(ctx, tx, `account_id = $1 AND livemode = $2 AND (id = $4 OR external_id = $3)
+			ORDER BY id = $4 DESC`, scope.AccountID, scope.Livemode, ref, pg.UUID(id))
+	}
+	return lockPaymentWhere(ctx, tx, `account_id = $1 AND livemode = $2 AND external_id = $3`,
+		scope.AccountID, scope.Livemode, ref)
+}
+
+// lockPaymentWhere locks for tx the first payment where (a condition on
+// $1.., optionally ordered) selects; none is ErrNotFound.
+func lockPaymentWhere(ctx context.Context, tx bun.Tx, where string, args ...any) (*Payment, error) {
+	var r paymentRow
+	err := tx.Tx.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments WHERE `+where+` LIMIT 1 FOR UPDATE`,
+		pg.Prepared(args...)...).Scan(r.dest()...)
+	if err != nil {
+		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	}
+	return r.payment()
+}
+
+// updatePaymentStatus saves a locked payment's status and lifecycle times,
+// all that a change of status moves.
+func updatePaymentStatus(ctx context.Context, tx bun.Tx, p *Payment) error {
+	_, err := tx.Tx.ExecContext(ctx, `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
+		canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,
+		pg.Prepared(pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt)...)
+	if err != nil {
+		return fmt.Errorf("store: update payment: %w", err)
+	}
+	return nil
+}
+
+// CancelPayment cancels a pending payment. Canceling a canceled payment
+// returns it unchanged. A pending payment already past its expiry is expired
+// (with its event) and, like every other status, refuses with ErrInvalidTransition.
+func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		switch {
+		case p.Status == StatusCanceled:
+			return "", nil
+		case p.Status == StatusPending && !now.Before(p.ExpiresAt):
+			p.Status, p.ExpiredAt = StatusExpired, &now
+			return EventPaymentExpired, &InvalidTransitionError{Status: StatusExpired}
+		case p.Status == StatusPending:
+			p.Status, p.CanceledAt = StatusCanceled, &now
+			return EventPaymentCanceled, nil
+		}
+		return "", &InvalidTransitionError{Status: p.Status}
+	})
+}
+
+// MarkPaymentPaid records the PSP's confirmation. The money is real, so an
+// expired or canceled charge becomes paid too; a paid or refunded one refuses.
+func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, markPaid)
+}
+
+// markPaid is the change a confirmed transfer makes (see MarkPaymentPaid).
+func markPaid(p *Payment, now time.Time) (string, error) {
+	switch p.Status {
+	case StatusPending, StatusExpired, StatusCanceled:
+		p.Status, p.PaidAt = StatusPaid, &now
+		return EventPaymentPaid, nil
+	}
+	return "", &InvalidTransitionError{Status: p.Status}
+}
+
+// RefundPayment refunds a paid payment in full. A payment with an open
+// dispute is ErrPaymentDisputed; one the available balance cannot cover
+// (amount less the fee given back) is ErrBalanceInsufficient.
+func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		if p.Status != StatusPaid {
+			return "", &InvalidTransitionError{Status: p.Status}
+		}
+		p.Status, p.RefundedAt = StatusRefunded, &now
+		return EventPaymentRefunded, nil
+	})
+}
+
+// ExpirePayment expires a pending payment now, whatever its expires_at.
+func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		if p.Status != StatusPending {
+			return "", &InvalidTransitionError{Status: p.Status}
+		}
+		p.Status, p.ExpiredAt = StatusExpired, &now
+		return EventPaymentExpired, nil
+	})
+}
+
+// paymentChange mutates a locked payment at now. It names the event its
+// mutation causes ("" for none) and may refuse the caller: a mutation it
+// made is saved with its event even when it refuses, because some refusals
+// (a cancel arriving after the expiry) first bring the payment up to date.
+// A change moves only the status and the lifecycle times: those are what is
+// saved.
+type paymentChange func(p *Payment, now time.Time) (event string, refusal error)
+
+// transition locks the payment ref names and applies change to it.
+func (s *Store) transition(ctx context.Context, scope Scope, ref string, change paymentChange) (*Payment, error) {
+	var p *Payment
+	var refusal error
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
+			return err
+		}
+		refusal, err = s.apply(ctx, tx, p, change)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if refusal != nil {
+		return nil, refusal
+	}
+	return p, nil
+}
+
+// apply runs change on the payment p tx locked and, when it causes an
+// event, saves the payment, records the event and posts the money it
+// moves, all in tx. It returns change's refusal.
+func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange) (refusal error, err error) {
+	now := s.Now()
+	eventType, refusal := change(p, now)
+	if eventType == "" {
+		return refusal, nil
+	}
+	p.UpdatedAt = now
+	if err := updatePaymentStatus(ctx, tx, p); err != nil {
+		return nil, err
+	}
+	if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {
+		return nil, err
+	}
+	// Last, so the account's balance row stays locked only until commit.
+	return refusal, s.settlePayment(ctx, tx, eventType, p)
+}
+
+// settlePayment posts the money a payment's change moves, in the change's
+// transaction: a paid charge credits its amount and debits its fee; a refund
+// (refused while a dispute holds the money, or when the available balance
+// cannot cover it) returns the amount to the payer and the fee to the merchant.
+func (s *Store) settlePayment(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
+	switch eventType {
+	case EventPaymentPaid:
+		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+			{BalanceAvailable, EntryPayment, p.AmountCents},
+			{BalanceAvailable, EntryFee, -p.FeeCents},
+		}})
+	case EventPaymentRefunded:
+		disputed, err := tx.NewSelect().Model((*Dispute)(nil)).
+			Where("payment_id = ? AND status = ?", p.ID, DisputeOpen).Exists(ctx)
+		if err != nil {
+			return fmt.Errorf("store: open dispute: %w", err)
+		}
+		if disputed {
+			return ErrPaymentDisputed
+		}
+		r, err := s.insertRefund(ctx, tx, p, RefundRequested, nil)
+		if err != nil {
+			return err
+		}
+		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: r.ID, at: p.UpdatedAt, covered: true, lines: []movement{
+			{BalanceAvailable, EntryRefund, -p.AmountCents},
+			{BalanceAvailable, EntryFeeRefund, p.FeeCents},
+		}})
+	}
+	return nil
+}
+
+// expireOverdueSQL moves up to $2 pending payments whose expiry has passed
+// at $1 to expired and returns them. SKIP LOCKED lets several sweepers (or
+// a concurrent cancel) run side by side.
+const expireOverdueSQL = `WITH due AS (
+		SELECT id FROM payments WHERE status = 'pending' AND expires_at <= $1
+		ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+	)
+	UPDATE payments SET status = 'expired', expired_at = $1, updated_at = $1
+	WHERE id IN (SELECT id FROM due)
+	RETURNING ` + paymentColumns
+
+// ExpireOverdue expires up to limit pending payments whose expiry has
+// passed, each with its payment.expired event, and returns how many it moved.
+func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
+	var moved int
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		rows, err := tx.Tx.QueryContext(ctx, expireOverdueSQL, pg.Prepared(s.Now(), limit)...)
+		if err != nil {
+			return fmt.Errorf("store: expire overdue payments: %w", err)
+		}
+		var expired []*Payment
+		for rows.Next() {
+			var r paymentRow
+			if err := rows.Scan(r.dest()...); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: expired payment: %w", err)
+			}
+			p, err := r.payment()
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			expired = append(expired, p)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: expire overdue payments: %w", err)
+		}
+		// Their events, in the order they expired, in one statement.
+		slices.SortFunc(expired, func(a, b *Payment) int {
+			return cmp.Or(a.ExpiresAt.Compare(b.ExpiresAt), bytes.Compare(a.ID[:], b.ID[:]))
+		})
+		events := make([]NewEvent, len(expired))
+		for i, p := range expired {
+			events[i] = NewEvent{Scope: p.Scope(), Type: EventPaymentExpired, ObjectID: p.ID.String(),
+				Data: p.appendJSON(make([]byte, 0, 1024)), At: p.UpdatedAt}
+		}
+		moved = len(expired)
+		if moved == 0 {
+			return nil
+		}
+		return recordEvents(ctx, tx, events)
+	})
+	return moved, err
+}

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// Outcomes of a PSP settlement notification.
+const (
+	PixPaid           = "paid"
+	PixAmountMismatch = "amount_mismatch"
+	PixUnknownTxID    = "unknown_txid"
+	// PixAlreadyPaid is a second transfer for a charge that is paid already:
+	// real money that support must return.
+	PixAlreadyPaid = "already_paid"
+)
+
+// PixNotification is one received PIX transfer.
+type PixNotification struct {
+	bun.BaseModel `bun:"table:psp_notifications"`
+
+	EndToEndID  string          `bun:"end_to_end_id,pk"`
+	TxID        string          `bun:"txid"`
+	AmountCents int64           `bun:"amount_cents"`
+	SettledAt   *time.Time      `bun:"settled_at"`
+	PaymentID   *uuid.UUID      `bun:"payment_id,type:uuid"`
+	Outcome     string          `bun:"outcome"`
+	Raw         json.RawMessage `bun:"raw,type:jsonb"`
+	ReceivedAt  time.Time       `bun:"received_at"`
+	// Duplicate is true when this endToEndId had been received before; the
+	// stored outcome is returned and nothing changes.
+	Duplicate bool `bun:"-"`
+}
+
+// RecordPixNotification stores a settlement and applies it in one
+// transaction: the charge whose txid matches, with the exact amount, becomes
+// paid (with its payment.paid event), whatever its status but paid or
+// refunded. Anything else is recorded for support and changes no payment.
+func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) error {
+	n.ReceivedAt = s.Now()
+	n.Outcome = PixUnknownTxID // provisional, replaced below in the same transaction
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewInsert().Model(n).On("CONFLICT (end_to_end_id) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: record pix notification: %w", err)
+		}
+		if inserted, _ := res.RowsAffected(); inserted == 0 {
+			prev := new(PixNotification)
+			if err := tx.NewSelect().Model(prev).Where("end_to_end_id = ?", n.EndToEndID).Scan(ctx); err != nil {
+				return fmt.Errorf("store: read pix notification: %w", err)
+			}
+			*n = *prev
+			n.Duplicate = true
+			return nil
+		}
+		p, err := lockPaymentWhere(ctx, tx, "correlation_id = $1", n.TxID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			n.Outcome = PixUnknownTxID
+		case err != nil:
+			return fmt.Errorf("store: payment by txid: %w", err)
+		case p.AmountCents != n.AmountCents:
+			n.Outcome, n.PaymentID = PixAmountMismatch, &p.ID
+		case p.Status == StatusPaid || p.Status == StatusRefunded:
+			n.Outcome, n.PaymentID = PixAlreadyPaid, &p.ID
+		default:
+			n.Outcome, n.PaymentID = PixPaid, &p.ID
+			if _, err := s.apply(ctx, tx, p, markPaid); err != nil {
+				return err
+			}
+		}
+		_, err = tx.NewUpdate().Model(n).Column("outcome", "payment_id").WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: pix notification outcome: %w", err)
+		}
+		return nil
+	})
+}
+
+// PixNotifications lists received transfers, newest first; problemsOnly
+// keeps those that did not pay a charge.
+func (s *Store) PixNotifications(ctx context.Context, problemsOnly bool, limit int) ([]PixNotification, error) {
+	var out []PixNotification
+	q := s.idb(ctx).NewSelect().Model(&out).Order("received_at DESC").Limit(int64(limit))
+	if problemsOnly {
+		q = q.Where("outcome <> ?", PixPaid)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: pix notifications: %w", err)
+	}
+	return out, nil
+}
+
+// PixNotificationsForPayment lists the transfers matched to a payment, oldest first.
+func (s *Store) PixNotificationsForPayment(ctx context.Context, paymentID uuid.UUID) ([]PixNotification, error) {
+	var out []PixNotification
+	err := s.idb(ctx).NewSelect().Model(&out).Where("payment_id = ?", paymentID).Order("received_at").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: pix notifications of payment: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,108 @@
+package reply
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"payments/store"
+)
+
+// How the store's refusals become client errors, for every caller that
+// makes the change: the API, the dashboard and the PSP's callbacks. An error
+// that is none of these is returned as it is (a 500).
+
+// PaymentTransition maps the store's answer to a refused move of payment
+// ref towards status target.
+func PaymentTransition(err error, ref, target string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuchPayment(ref)
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
+			Message: fmt.Sprintf("This payment is %s and cannot become %s.", invalid.Status, target)}
+	}
+	return err
+}
+
+// Refund maps the store's answer to a refund of payment ref.
+func Refund(err error, ref string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_not_refundable",
+			Message: fmt.Sprintf("This payment is %s; only paid payments can be refunded.", invalid.Status)}
+	case errors.Is(err, store.ErrPaymentDisputed):
+		return InvalidRequest(http.StatusConflict, "payment_disputed",
+			"This payment has an open dispute; its money is held until the dispute closes.")
+	case errors.Is(err, store.ErrBalanceInsufficient):
+		return BalanceInsufficient()
+	}
+	return PaymentTransition(err, ref, store.StatusRefunded)
+}
+
+// BalanceInsufficient is the 409 for a debit the available balance cannot cover.
+func BalanceInsufficient() *Error {
+	return InvalidRequest(http.StatusConflict, "balance_insufficient",
+		"The available balance does not cover this amount. GET /api/v1/balance shows what is available.")
+}
+
+// Dispute maps the store's answer about dispute id.
+func Dispute(err error, id string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuch("dispute", "id", id)
+	case errors.As(err, &invalid):
+		return InvalidRequest(http.StatusConflict, "dispute_invalid_state", "This dispute is %s already.", invalid.Status)
+	}
+	return err
+}
+
+// OpenDispute maps a refused dispute on payment ref.
+func OpenDispute(err error, ref string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuchPayment(ref)
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
+			Message: fmt.Sprintf("This payment is %s; only paid payments can be disputed.", invalid.Status)}
+	case errors.Is(err, store.ErrConflict):
+		return InvalidRequest(http.StatusConflict, "dispute_exists", "This payment has been disputed already.")
+	}
+	return err
+}
+
+// Withdrawal maps the store's answer about withdrawal id.
+func Withdrawal(err error, id string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuch("withdrawal", "id", id)
+	case errors.As(err, &invalid):
+		return InvalidRequest(http.StatusConflict, "withdrawal_invalid_state", "This withdrawal is %s already.", invalid.Status)
+	}
+	return err
+}
+
+// Webhook maps the store's answer about webhook id.
+func Webhook(err error, id string) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuch("webhook", "id", id)
+	case errors.Is(err, store.ErrWebhookLimit):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "webhook_limit_reached",
+			Message: fmt.Sprintf("An account can have at most %d webhooks (test and live together). Delete one to add another.", store.MaxWebhooksPerAccount)}
+	}
+	return err
+}
+
+// NoSuchDelivery maps the store's answer about delivery id.
+func NoSuchDelivery(err error, id string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return NoSuch("delivery", "delivery_id", id)
+	}
+	return err
+}
