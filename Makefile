@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test bench build generate assets check-generated openapi services-stop clean
+.PHONY: help run test bench build generate assets check-generated services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -24,11 +24,13 @@ bench: build ## load-test the service against ceilings measured in the same run 
 build: ## build bin/payments
 	$(GO) build -o bin/payments ./cmd/payments
 
-generate: ## regenerate the templ components (views/*_templ.go)
+generate: ## regenerate the templ components, the OpenAPI document (from Go) and the Go client generated from it
 	$(GO) tool templ generate -path views
+	$(GO) run ./cmd/openapi web/openapi.json
+	$(GO) tool oapi-codegen -config web/apiclient/oapi-codegen.yaml web/openapi.json
 
 # No lock file: npm 11 writes one that `npm ci` then rejects (it drops other
-# platforms' optional Tailwind binaries). package.json pins both tools exactly.
+# platforms' optional Tailwind binaries). package.json pins every tool exactly.
 node_modules/.installed: package.json
 	npm install --no-audit --no-fund --no-package-lock
 	touch $@
@@ -37,11 +39,8 @@ assets: node_modules/.installed ## rebuild static/app.css (Tailwind) and vendor 
 	npm run --silent build
 
 check-generated: generate assets ## fail when generated or built files differ from what is committed
-	@git diff --exit-code --stat -- views static handlers/api/openapi.json \
-	  || { echo "generated files are stale: run 'make generate assets' and commit"; exit 1; }
-
-openapi: ## regenerate handlers/api/openapi.json from scripts/openapi.py
-	python3 scripts/openapi.py
+	@stale=$$(git status --porcelain -- views static web/openapi.json web/apiclient); \
+	if [ -n "$$stale" ]; then echo "$$stale"; echo "generated files are stale: run 'make generate assets' and commit"; exit 1; fi
 
 services-stop: ## stop the private PostgreSQL and Redis this checkout started
 	@scripts/services.sh stop

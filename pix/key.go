@@ -17,6 +17,9 @@ const (
 	KeyEVP   KeyType = "evp" // a random key, a UUID
 )
 
+// KeyTypes lists every kind of key.
+var KeyTypes = []KeyType{KeyCPF, KeyCNPJ, KeyEmail, KeyPhone, KeyEVP}
+
 var (
 	phoneKeyPattern = regexp.MustCompile(`^\+[1-9][0-9]{9,14}$`)
 	evpKeyPattern   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)

@@ -21,6 +21,9 @@ const (
 	PixAlreadyPaid = "already_paid"
 )
 
+// PixOutcomes lists every outcome of a received transfer.
+var PixOutcomes = []string{PixPaid, PixAmountMismatch, PixUnknownTxID, PixAlreadyPaid}
+
 // PixNotification is one received PIX transfer.
 type PixNotification struct {
 	bun.BaseModel `bun:"table:psp_notifications"`

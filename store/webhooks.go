@@ -61,6 +61,9 @@ const (
 	DisabledFailing      = "failing"
 )
 
+// DisabledReasons lists every reason a webhook is disabled.
+var DisabledReasons = []string{DisabledManual, DisabledEndpointGone, DisabledFailing}
+
 // ErrWebhookLimit means the account already has MaxWebhooksPerAccount webhooks.
 var ErrWebhookLimit = errors.New("store: webhook limit reached")
 

@@ -46,10 +46,13 @@ type Deps struct {
 	Tester *dispatcher.Dispatcher
 }
 
+// DefaultBodyLimit is the largest request body the service reads.
+const DefaultBodyLimit = 1 << 20
+
 // New returns the application with every route mounted.
 func New(cfg Config, deps Deps) *fiber.App {
 	if cfg.BodyLimit <= 0 {
-		cfg.BodyLimit = 1 << 20
+		cfg.BodyLimit = DefaultBodyLimit
 	}
 	app := fiber.New(fiber.Config{
 		AppName:               "payments",

@@ -4,6 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -156,4 +159,27 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	for _, op := range webtest.DocumentedOperations() {
 		require.True(t, covered[op], "no test call reached %s", op)
 	}
+}
+
+// The document served and committed is the one web.OpenAPI builds now.
+func TestOpenAPIDocumentIsGenerated(t *testing.T) {
+	t.Parallel()
+	doc, err := web.OpenAPI()
+	require.NoError(t, err)
+	require.Equal(t, string(doc), string(web.OpenAPIDocument), "run `make generate` and commit web/openapi.json")
+}
+
+// Redocly's recommended rules find no error in the document.
+func TestOpenAPIDocumentLints(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	redocly := filepath.Join(root, "node_modules", ".bin", "redocly")
+	if _, err := os.Stat(redocly); err != nil {
+		t.Fatalf("redocly is not installed: run the suite with `make test`, which installs package.json's tools (%v)", err)
+	}
+	cmd := exec.Command(redocly, "lint", "--format", "stylish", filepath.Join(root, "web", "openapi.json"))
+	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "redocly lint:\n%s", out)
 }

@@ -46,7 +46,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	}
 	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks}
 	v1 := app.Group("/api/v1")
-	v1.Get("/openapi.json", api.OpenAPI)
+	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
 	v1.Post("/payments", a.CreatePayment)
 	v1.Get("/payments", a.ListPayments)

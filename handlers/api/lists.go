@@ -15,8 +15,8 @@ import (
 
 // Bounds of every list.
 const (
-	defaultListLimit = 10
-	maxListLimit     = 100
+	DefaultListLimit = 10
+	MaxListLimit     = 100
 	// maxUnixSeconds is 9999-12-31T23:59:59Z, the last time a timestamp
 	// parameter may name.
 	maxUnixSeconds = 253402300799
@@ -49,7 +49,7 @@ func parseIDList(c *fiber.Ctx, kind string, statuses []string,
 }
 
 // parseListQuery checks every query parameter is one of allowed and reads
-// what all lists share: limit (defaultListLimit when absent) and status
+// what all lists share: limit (DefaultListLimit when absent) and status
 // (one of statuses, "" when absent).
 func parseListQuery(c *fiber.Ctx, allowed, statuses []string) (int, string, *reply.Error) {
 	var apiErr *reply.Error
@@ -61,11 +61,11 @@ func parseListQuery(c *fiber.Ctx, allowed, statuses []string) (int, string, *rep
 	if apiErr != nil {
 		return 0, "", apiErr
 	}
-	limit := defaultListLimit
+	limit := DefaultListLimit
 	if v := c.Query("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxListLimit {
-			return 0, "", reply.InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", maxListLimit)
+		if err != nil || n < 1 || n > MaxListLimit {
+			return 0, "", reply.InvalidParam("parameter_invalid", "limit", "limit must be an integer from 1 to %d.", MaxListLimit)
 		}
 		limit = n
 	}

@@ -13,7 +13,8 @@ import (
 	"payments/web/reply"
 )
 
-var pspReferencePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+// ReferencePattern is the PSP's id for a dispute.
+var ReferencePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 
 // NotifyDispute handles POST /psp/disputes: the PSP reports a PIX MED claim
 // as it stands, {"id","endToEndId","reason","status"}. An unknown id opens a
@@ -31,8 +32,8 @@ func (p *PSP) NotifyDispute(c *fiber.Ctx) error {
 		ok   func(string) bool
 		want string
 	}{
-		{"id", &in.Reference, pspReferencePattern.MatchString, "1 to 64 letters, digits or _ . : -"},
-		{"endToEndId", &in.EndToEndID, endToEndIDPattern.MatchString, "32 letters and digits"},
+		{"id", &in.Reference, ReferencePattern.MatchString, "1 to 64 letters, digits or _ . : -"},
+		{"endToEndId", &in.EndToEndID, EndToEndIDPattern.MatchString, "32 letters and digits"},
 		{"reason", &in.Reason, func(s string) bool { return slices.Contains(store.DisputeReasons, s) }, fmt.Sprint(store.DisputeReasons)},
 		{"status", &in.Status, func(s string) bool { return slices.Contains(store.DisputeStatuses, s) }, fmt.Sprint(store.DisputeStatuses)},
 	} {

@@ -14,12 +14,13 @@ import (
 	"payments/web/reply"
 )
 
-// maxPixPerNotification bounds one notification body.
-const maxPixPerNotification = 100
+// MaxPixPerNotification bounds one notification body.
+const MaxPixPerNotification = 100
 
+// The fields of a transfer: its txid, and its value in reais with two decimals.
 var (
-	pspTxIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{1,35}$`)
-	valorPattern   = regexp.MustCompile(`^[0-9]{1,12}\.[0-9]{2}$`)
+	TxIDPattern  = regexp.MustCompile(`^[A-Za-z0-9]{1,35}$`)
+	ValorPattern = regexp.MustCompile(`^[0-9]{1,12}\.[0-9]{2}$`)
 )
 
 type pixResultJSON struct {
@@ -41,8 +42,8 @@ func (p *PSP) NotifyPix(c *fiber.Ctx) error {
 	if err := json.Unmarshal(o.Raw("pix"), &items); err != nil || len(items) == 0 {
 		return reply.InvalidParam("parameter_invalid", "pix", "pix must be a non-empty array of transfers.")
 	}
-	if len(items) > maxPixPerNotification {
-		return reply.InvalidParam("parameter_invalid", "pix", "At most %d transfers per notification.", maxPixPerNotification)
+	if len(items) > MaxPixPerNotification {
+		return reply.InvalidParam("parameter_invalid", "pix", "At most %d transfers per notification.", MaxPixPerNotification)
 	}
 	notes := make([]*store.PixNotification, 0, len(items))
 	for i, raw := range items {
@@ -73,13 +74,13 @@ func parsePix(raw json.RawMessage, i int) (*store.PixNotification, *reply.Error)
 	if err := json.Unmarshal(raw, &item); err != nil {
 		return nil, reply.InvalidParam("parameter_invalid_type", fmt.Sprintf("pix[%d]", i), "Each transfer must be an object.")
 	}
-	if !endToEndIDPattern.MatchString(item.EndToEndID) {
+	if !EndToEndIDPattern.MatchString(item.EndToEndID) {
 		return nil, reply.InvalidParam("parameter_invalid", param("endToEndId"), "endToEndId must be 32 letters and digits.")
 	}
-	if !pspTxIDPattern.MatchString(item.TxID) {
+	if !TxIDPattern.MatchString(item.TxID) {
 		return nil, reply.InvalidParam("parameter_invalid", param("txid"), "txid must be 1 to 35 letters and digits.")
 	}
-	if !valorPattern.MatchString(item.Valor) {
+	if !ValorPattern.MatchString(item.Valor) {
 		return nil, reply.InvalidParam("parameter_invalid", param("valor"), "valor must be a decimal string with two places, like \"12.34\".")
 	}
 	whole, cents, _ := strings.Cut(item.Valor, ".")

@@ -25,7 +25,8 @@ type PSP struct {
 	Token string
 }
 
-var endToEndIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+// EndToEndIDPattern is a PIX transfer's id (E + ISPB + date + sequence).
+var EndToEndIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
 
 // body checks the PSP's token and reads its JSON body, which may carry only
 // the allowed fields.

@@ -33,7 +33,7 @@ func (p *PSP) NotifyWithdrawal(c *fiber.Ctx) error {
 		if apiErr != nil {
 			return apiErr
 		}
-		if !endToEndIDPattern.MatchString(e2e) {
+		if !EndToEndIDPattern.MatchString(e2e) {
 			return reply.InvalidParam("parameter_invalid", "endToEndId", "endToEndId must be 32 letters and digits.")
 		}
 		res.EndToEndID = &e2e

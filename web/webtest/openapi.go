@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"payments/web"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
-
-	"payments/handlers/api"
 )
 
 var requestIDPattern = regexp.MustCompile(`^req_[0-9A-Za-z]{22}$`)
@@ -42,10 +41,10 @@ var (
 func loadSpec() (*openAPI, error) {
 	specOnce.Do(func() {
 		var doc map[string]any
-		if specErr = json.Unmarshal(api.OpenAPIDocument, &doc); specErr != nil {
+		if specErr = json.Unmarshal(web.OpenAPIDocument, &doc); specErr != nil {
 			return
 		}
-		raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(api.OpenAPIDocument))
+		raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(web.OpenAPIDocument))
 		if err != nil {
 			specErr = err
 			return

@@ -1,0 +1,17 @@
+package views
+
+// APIKeysPage lists the account's keys; NewKey is shown once after creation.
+type APIKeysPage struct {
+	Nav    Nav
+	Keys   []APIKeyRow
+	NewKey string
+}
+
+// APIKeyRow is one key, redacted.
+type APIKeyRow struct {
+	ID        string
+	Mode      string
+	Redacted  string
+	CreatedAt string
+	RevokedAt string
+}

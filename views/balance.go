@@ -1,0 +1,48 @@
+package views
+
+// BalancePage is the account's money in the current mode.
+type BalancePage struct {
+	Nav               Nav
+	AvailableLabel    string
+	PendingLabel      string
+	AvailableNegative bool
+	Form              WithdrawForm
+	Withdrawals       []WithdrawalRow
+	Activity          []LedgerRow
+	// CanSimulate offers complete/fail on pending withdrawals (test mode).
+	CanSimulate bool
+	Notice      Notice
+}
+
+// WithdrawForm is the withdraw form's values and errors.
+type WithdrawForm struct {
+	Amount      string
+	PixKey      string
+	Description string
+	AmountError string
+	PixKeyError string
+	Error       string
+}
+
+// WithdrawalRow is one line of the withdrawals table.
+type WithdrawalRow struct {
+	ID            string
+	Status        string
+	AmountLabel   string
+	PixKey        string
+	PixKeyType    string
+	FailureReason string
+	CreatedAt     string
+}
+
+// LedgerRow is one ledger entry on the Balance page.
+type LedgerRow struct {
+	Type        string
+	Balance     string
+	AmountLabel string
+	Credit      bool
+	SourceID    string
+	// SourceURL links the payment behind the entry, when there is one to show.
+	SourceURL string
+	At        string
+}

@@ -1,0 +1,15 @@
+package views
+
+// CheckoutPage is the payer's public page for one payment.
+type CheckoutPage struct {
+	PaymentID   string
+	Merchant    string
+	AmountLabel string
+	Description string
+	BRCode      string
+	QRCodeURL   string
+	Status      string
+	// ExpiresAt is RFC 3339 for the countdown script; ExpiresLabel is shown without JS.
+	ExpiresAt    string
+	ExpiresLabel string
+}

@@ -1,0 +1,8 @@
+package views
+
+// LoginForm is the login page's state.
+type LoginForm struct {
+	Email     string
+	Error     string
+	CSRFToken string
+}

@@ -1,0 +1,33 @@
+package views
+
+// PSPProblem is a PIX transfer that paid no charge, for support to resolve.
+type PSPProblem struct {
+	EndToEndID  string
+	TxID        string
+	AmountLabel string
+	Outcome     string
+	At          string
+	PaymentURL  string
+}
+
+// SupportPage is the support console's search and its results.
+type SupportPage struct {
+	Nav     Nav
+	Query   string
+	Results []SupportRow
+	// Problems are the latest PIX transfers that paid nothing: an amount
+	// mismatch, an unknown txid, or a second transfer for a paid charge.
+	Problems []PSPProblem
+}
+
+// SupportRow is a payment found across accounts.
+type SupportRow struct {
+	ID          string
+	Account     string
+	Livemode    bool
+	Status      string
+	AmountLabel string
+	ExternalID  string
+	Customer    string
+	CreatedAt   string
+}

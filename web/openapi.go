@@ -1,0 +1,654 @@
+package web
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/dispatcher"
+	"payments/handlers/api"
+	"payments/handlers/psp"
+	"payments/pix"
+	"payments/store"
+	"payments/web/reply"
+)
+
+// OpenAPIDocument is the OpenAPI 3.1 description of every JSON route, as
+// `go run ./cmd/openapi` generates it from OpenAPI (below); `make
+// check-generated` fails when the two differ.
+//
+//go:embed openapi.json
+var OpenAPIDocument []byte
+
+// serveOpenAPI handles GET /api/v1/openapi.json.
+func serveOpenAPI(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	return c.Send(OpenAPIDocument)
+}
+
+// OpenAPI builds the document from the rules the handlers validate with:
+// the store's limits, patterns, statuses and event catalog, the PSP
+// ingress's patterns, the error types. Every enum and const has a type,
+// request bodies are written inline, components hold the resources, and
+// every operation lists every status the server can answer it with.
+func OpenAPI() ([]byte, error) {
+	b, err := json.MarshalIndent(document(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Schema pieces.
+var (
+	timestampPattern = `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`
+	moneyLabel       = o("type", "string", "pattern", `^-?R\$ \d{1,3}(\.\d{3})*,\d{2}$`, "examples", []string{"R$ 1.234,56"})
+)
+
+func str() obj                     { return o("type", "string") }
+func nullableStr() obj             { return o("type", []string{"string", "null"}) }
+func integer() obj                 { return o("type", "integer") }
+func boolean() obj                 { return o("type", "boolean") }
+func ref(schema string) obj        { return o("$ref", "#/components/schemas/"+schema) }
+func constant(v string) obj        { return o("type", "string", "const", v) }
+func timestamp() obj               { return o("type", "string", "format", "date-time", "pattern", timestampPattern) }
+func nullableTimestamp() obj       { return timestamp().with("type", []string{"string", "null"}) }
+func arrayOf(items any) obj        { return o("type", "array", "items", items) }
+func describe(s obj, d string) obj { return s.with("description", d) }
+
+// enum is a string enum of values.
+func enum[T ~string](values []T) obj { return o("type", "string", "enum", values) }
+
+// nullableEnum is a string enum of values, or null.
+func nullableEnum(values []string) obj {
+	all := make([]any, 0, len(values)+1)
+	for _, v := range values {
+		all = append(all, v)
+	}
+	return o("type", []string{"string", "null"}, "enum", append(all, nil))
+}
+
+// object is a closed object: props, all required unless required is given.
+func object(props obj, required ...string) obj {
+	if required == nil {
+		for _, f := range props {
+			required = append(required, f.key)
+		}
+	}
+	return o("type", "object", "additionalProperties", false, "properties", props, "required", required)
+}
+
+// optional marks an object's fields none of which is required.
+var optional = []string{}
+
+func listOf(url, item string, maxItems int) obj {
+	data := arrayOf(ref(item))
+	if maxItems > 0 {
+		data = data.with("maxItems", maxItems)
+	}
+	urlSchema := str()
+	if url != "" {
+		urlSchema = constant(url)
+	}
+	return describe(object(o("object", constant("list"), "url", urlSchema, "has_more", boolean(), "data", data)),
+		"One page, newest first; has_more says whether older objects follow.")
+}
+
+// metadata is the integrator's key/value map as given.
+func metadataInput() obj {
+	return o("type", []string{"object", "null"}, "maxProperties", store.MaxMetadataKeys,
+		"propertyNames", o("type", "string", "minLength", 1, "maxLength", store.MaxMetadataKey),
+		"additionalProperties", o("type", "string", "maxLength", store.MaxMetadataValue))
+}
+
+func metadata() obj { return o("type", "object", "additionalProperties", str()) }
+
+// Parameters.
+func pathParam(name, desc string, schema obj) obj {
+	return o("name", name, "in", "path", "required", true, "description", desc, "schema", schema)
+}
+
+func queryParam(name, desc string, schema obj) obj {
+	p := o("name", name, "in", "query", "required", false, "schema", schema)
+	if desc != "" {
+		p = p.with("description", desc)
+	}
+	return p
+}
+
+var (
+	paymentRef = pathParam("id_or_external_id",
+		"A payment id, or the external_id given at creation (percent-encoded or not). A UUID that matches a payment id wins.",
+		o("type", "string", "maxLength", store.MaxExternalID))
+	webhookID      = pathParam("id", "A webhook id (wh_...).", str())
+	deliveryID     = pathParam("delivery_id", "A delivery id (whd_...).", str())
+	disputeID      = pathParam("id", "A dispute id (dsp_...).", str())
+	withdrawalID   = pathParam("id", "A withdrawal id (wd_...).", str())
+	limit          = queryParam("limit", "", o("type", "integer", "minimum", 1, "maximum", api.MaxListLimit, "default", api.DefaultListLimit))
+	idempotencyKey = o("$ref", "#/components/parameters/IdempotencyKey")
+)
+
+func idList(status obj, cursor string) []any {
+	return []any{limit, queryParam("status", "", status), queryParam("starting_after", cursor, str())}
+}
+
+// Responses.
+func jsonResponse(desc string, schema obj, headers obj) obj {
+	r := o("description", desc, "content", o("application/json", o("schema", schema)))
+	if headers != nil {
+		r = r.with("headers", headers)
+	}
+	return r
+}
+
+// apiHeaders are on every /api/v1 answer.
+func apiHeaders(extra ...any) obj {
+	h := o()
+	for _, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"} {
+		h = h.with(name, o("$ref", "#/components/headers/"+name))
+	}
+	return h.with(extra...)
+}
+
+// postHeaders are on a POST's answer: it may be a replay.
+func postHeaders(extra ...any) obj {
+	return apiHeaders(append([]any{"Idempotent-Replayed", o("$ref", "#/components/headers/Idempotent-Replayed")}, extra...)...)
+}
+
+var location = o("description", "The new object's URL.", "schema", str())
+
+// responses is the success answer at status, then one error answer per
+// status in errors.
+func responses(status int, success obj, errors ...int) obj {
+	r := o(strconv.Itoa(status), success)
+	for _, code := range errors {
+		r = r.with(strconv.Itoa(code), o("$ref", "#/components/responses/Error"))
+	}
+	return r
+}
+
+// What every /api/v1 operation can be answered with besides its own: a
+// bad header or query (400), no or a wrong key (401), a body over the limit
+// (413, on any method), too many requests (429), a failure of ours (500).
+// POSTs add a key still in flight (409) and a key reused with another body
+// (422); operations on an object add 404; those reading a body, 415.
+var (
+	getErrors  = []int{400, 401, 413, 429, 500}
+	postErrors = []int{400, 401, 409, 413, 422, 429, 500}
+)
+
+func with(base []int, more ...int) []int {
+	out := append(append([]int(nil), base...), more...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func body(required bool, schema obj) obj {
+	return o("required", required, "content", o("application/json", o("schema", schema)))
+}
+
+func op(id, summary, tag string, kv ...any) obj {
+	return o("operationId", id, "summary", summary, "tags", []string{tag}).with(kv...)
+}
+
+// Request bodies, inline in their operations.
+func createPaymentBody() obj {
+	return object(o(
+		"amount_cents", o("type", "integer", "minimum", store.MinAmountCents, "maximum", store.MaxAmountCents),
+		"description", nullableStr().with("maxLength", store.MaxDescription),
+		"external_id", describe(nullableStr().with("pattern", store.ExternalIDPattern.String()),
+			"Your reference, unique per account and mode; usable in place of the id."),
+		"customer", o("oneOf", []any{ref("CustomerInput"), o("type", "null")}),
+		"metadata", metadataInput(),
+		"expires_in", describe(o("type", []string{"integer", "null"}, "minimum", store.MinExpiresIn, "maximum", store.MaxExpiresIn,
+			"default", store.DefaultExpiresIn), "Seconds until the charge expires."),
+	), "amount_cents")
+}
+
+func webhookBody(create bool) obj {
+	props := o(
+		"url", describe(o("type", "string", "format", "uri", "maxLength", store.MaxWebhookURL), "Public https endpoint."),
+		"name", o("type", "string", "maxLength", store.MaxWebhookName),
+		"api_version", enum(store.APIVersions),
+		"events", o("type", "array", "minItems", 1, "items", ref("EventType")),
+		"enabled", boolean(),
+	)
+	if !create {
+		return object(props, optional...)
+	}
+	props = props.with(
+		"api_version", enum(store.APIVersions).with("default", store.APIVersions[0]),
+		"enabled", boolean().with("default", true),
+		"secret", describe(str(), fmt.Sprintf("Optional custom secret, %d to %d printable ASCII characters; generated (whsec_...) when absent or empty.",
+			store.MinCustomSecret, store.MaxCustomSecret)),
+	)
+	return object(props, "url", "events")
+}
+
+func createWithdrawalBody() obj {
+	return object(o(
+		"amount_cents", o("type", "integer", "minimum", 1, "maximum", int64(store.MaxWithdrawalCents)),
+		"pix_key", describe(o("type", "string", "maxLength", store.MaxPixKeyInput),
+			"CPF or CNPJ (check digits valid; . - / stripped), e-mail, phone as +5561988880000, or a random key (UUID)."),
+		"description", nullableStr().with("maxLength", store.MaxWithdrawalDescription),
+		"metadata", metadataInput(),
+	), "amount_cents", "pix_key")
+}
+
+// noBody is the body of a POST that takes no parameters: none, or {}.
+func noBody() obj { return body(false, object(o(), optional...)) }
+
+func paths() obj {
+	created := func(desc, schema string) obj {
+		return jsonResponse(desc, ref(schema), postHeaders("Location", location))
+	}
+	ok := func(desc, schema string) obj { return jsonResponse(desc, ref(schema), apiHeaders()) }
+	posted := func(desc, schema string) obj { return jsonResponse(desc, ref(schema), postHeaders()) }
+	pspErrors := []int{400, 401, 404, 409, 413, 415, 500}
+	pspSecurity := []any{o("pspToken", []string{})}
+	return o(
+		"/api/v1/payments", o(
+			"post", op("createPayment", "Create a PIX payment", "Payments",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, createPaymentBody()),
+				"responses", responses(201, created("The created payment, status pending.", "Payment"), with(postErrors, 415)...)),
+			"get", op("listPayments", "List payments, newest first", "Payments",
+				"parameters", []any{limit,
+					queryParam("status", "", ref("PaymentStatus")),
+					queryParam("created[gte]", "Created at or after this Unix time (seconds).", o("type", "integer", "minimum", 0)),
+					queryParam("created[lte]", "Created at or before this Unix time (seconds), that second included.", o("type", "integer", "minimum", 0)),
+					queryParam("starting_after", "A payment id: return the page of older payments after it.", o("type", "string", "format", "uuid")),
+					queryParam("ending_before", "A payment id: return the page of newer payments before it.", o("type", "string", "format", "uuid"))},
+				"responses", responses(200, ok("One page of payments.", "PaymentList"), getErrors...))),
+		"/api/v1/payments/{id_or_external_id}", o(
+			"parameters", []any{paymentRef},
+			"get", op("getPayment", "Retrieve a payment", "Payments",
+				"responses", responses(200, ok("The payment.", "Payment"), with(getErrors, 404)...)),
+			"delete", op("cancelPayment", "Cancel a pending payment", "Payments",
+				"description", "A pending payment becomes canceled. Canceling a canceled payment returns it unchanged. Any other status is 409 payment_not_cancelable.",
+				"responses", responses(200, ok("The canceled payment.", "Payment"), with(getErrors, 404, 409)...))),
+		"/api/v1/payments/{id_or_external_id}/refund", o(
+			"parameters", []any{paymentRef},
+			"post", op("refundPayment", "Refund a paid payment in full", "Payments",
+				"description", "paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.",
+				"parameters", []any{idempotencyKey},
+				"responses", responses(200, posted("The refunded payment.", "Payment"), with(postErrors, 404)...))),
+		"/api/v1/test_helpers/payments/{id_or_external_id}/pay", o(
+			"parameters", []any{paymentRef},
+			"post", op("testHelperPayPayment", "Test mode: confirm a payment as the PSP would", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"responses", responses(200, posted("The paid payment.", "Payment"), with(postErrors, 403, 404)...))),
+		"/api/v1/test_helpers/payments/{id_or_external_id}/expire", o(
+			"parameters", []any{paymentRef},
+			"post", op("testHelperExpirePayment", "Test mode: expire a pending payment now", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"responses", responses(200, posted("The expired payment.", "Payment"), with(postErrors, 403, 404)...))),
+		"/api/v1/test_helpers/payments/{id_or_external_id}/dispute", o(
+			"parameters", []any{paymentRef},
+			"post", op("testHelperDisputePayment", "Test mode: the payer's bank opens a PIX MED dispute on a paid payment", "Test helpers",
+				"description", "The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("reason", ref("DisputeReason").with("default", store.DisputeReasons[0])), optional...)),
+				"responses", responses(201, created("The open dispute.", "Dispute"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/disputes/{id}/win", o(
+			"parameters", []any{disputeID},
+			"post", op("testHelperWinDispute", "Test mode: close an open dispute in the merchant's favour", "Test helpers",
+				"description", "The held amount goes back to available; dispute.won is sent. Winning a won dispute returns it unchanged.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The won dispute.", "Dispute"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/disputes/{id}/lose", o(
+			"parameters", []any{disputeID},
+			"post", op("testHelperLoseDispute", "Test mode: close an open dispute in the payer's favour", "Test helpers",
+				"description", "The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The lost dispute.", "Dispute"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/withdrawals/{id}/complete", o(
+			"parameters", []any{withdrawalID},
+			"post", op("testHelperCompleteWithdrawal", "Test mode: the PSP confirms a withdrawal", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The completed withdrawal.", "Withdrawal"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/withdrawals/{id}/fail", o(
+			"parameters", []any{withdrawalID},
+			"post", op("testHelperFailWithdrawal", "Test mode: the PSP reports a withdrawal failed; its amount returns to available", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), optional...)),
+				"responses", responses(200, posted("The failed withdrawal.", "Withdrawal"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/balance", o(
+			"get", op("getBalance", "The account's balance in this mode", "Balance",
+				"description", "available: what can be withdrawn now (paid amounts less fees, refunds, lost disputes and withdrawals). pending: received money held by open disputes. Both are running sums of the ledger.",
+				"responses", responses(200, ok("The balance.", "Balance"), getErrors...))),
+		"/api/v1/disputes", o(
+			"get", op("listDisputes", "List disputes, newest first", "Disputes",
+				"parameters", idList(ref("DisputeStatus"), "A dispute id (dsp_...): return the older disputes after it."),
+				"responses", responses(200, ok("One page of disputes.", "DisputeList"), getErrors...))),
+		"/api/v1/disputes/{id}", o(
+			"parameters", []any{disputeID},
+			"get", op("getDispute", "Retrieve a dispute", "Disputes",
+				"responses", responses(200, ok("The dispute.", "Dispute"), with(getErrors, 404)...))),
+		"/api/v1/withdrawals", o(
+			"post", op("createWithdrawal", "Withdraw available balance to a PIX key", "Withdrawals",
+				"description", "The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, createWithdrawalBody()),
+				"responses", responses(201, posted("The pending withdrawal.", "Withdrawal"), with(postErrors, 415)...)),
+			"get", op("listWithdrawals", "List withdrawals, newest first", "Withdrawals",
+				"parameters", idList(ref("WithdrawalStatus"), "A withdrawal id (wd_...): return the older withdrawals after it."),
+				"responses", responses(200, ok("One page of withdrawals.", "WithdrawalList"), getErrors...))),
+		"/api/v1/withdrawals/{id}", o(
+			"parameters", []any{withdrawalID},
+			"get", op("getWithdrawal", "Retrieve a withdrawal", "Withdrawals",
+				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
+		"/api/v1/webhooks", o(
+			"post", op("createWebhook", "Create a webhook endpoint", "Webhooks",
+				"description", fmt.Sprintf("The response carries the signing secret in `secret`, the only time it is shown. At most %d webhooks per account, test and live together (409 webhook_limit_reached).", store.MaxWebhooksPerAccount),
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, webhookBody(true)),
+				"responses", responses(201, created("The webhook, with its secret.", "WebhookWithSecret"), with(postErrors, 415)...)),
+			"get", op("listWebhooks", "List the webhooks of this mode", "Webhooks",
+				"responses", responses(200, ok(fmt.Sprintf("Every webhook (at most %d).", store.MaxWebhooksPerAccount), "WebhookList"), getErrors...))),
+		"/api/v1/webhooks/{id}", o(
+			"parameters", []any{webhookID},
+			"get", op("getWebhook", "Retrieve a webhook", "Webhooks",
+				"responses", responses(200, ok("The webhook.", "Webhook"), with(getErrors, 404)...)),
+			"post", op("updateWebhook", "Update a webhook", "Webhooks",
+				"description", "Setting enabled to true clears a disabled reason and the failure streak.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, webhookBody(false)),
+				"responses", responses(200, posted("The updated webhook.", "Webhook"), with(postErrors, 404, 415)...)),
+			"delete", op("deleteWebhook", "Delete a webhook, its queued deliveries and their history", "Webhooks",
+				"responses", responses(200, ok("Deleted.", "DeletedWebhook"), with(getErrors, 404)...))),
+		"/api/v1/webhooks/{id}/rotate_secret", o(
+			"parameters", []any{webhookID},
+			"post", op("rotateWebhookSecret", "Rotate the signing secret", "Webhooks",
+				"description", "The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("secret", o("type", "string", "minLength", store.MinCustomSecret, "maxLength", store.MaxCustomSecret)), optional...)),
+				"responses", responses(200, posted("The webhook, with its new secret.", "WebhookWithSecret"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/test", o(
+			"parameters", []any{webhookID},
+			"post", op("testWebhook", "Send a sample event now and report what the receiver answered", "Webhooks",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("event_type", describe(ref("EventType"), "payment.paid when subscribed, else the first subscribed type.")), optional...)),
+				"responses", responses(200, posted("The attempt's result (success false when the receiver failed).", "WebhookTest"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/resend_failed", o(
+			"parameters", []any{webhookID},
+			"post", op("resendFailedDeliveries", "Queue again every failed delivery created since a time", "Webhooks",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o("since", describe(o("type", "integer", "minimum", 0), "Unix seconds.")))),
+				"responses", responses(200, posted("How many were queued.", "WebhookResend"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/deliveries", o(
+			"parameters", []any{webhookID},
+			"get", op("listWebhookDeliveries", "List a webhook's deliveries with every attempt, newest first", "Webhooks",
+				"parameters", idList(ref("DeliveryStatus"), "A delivery id (whd_...)."),
+				"responses", responses(200, ok("One page of deliveries.", "DeliveryList"), with(getErrors, 404)...))),
+		"/api/v1/webhooks/{id}/deliveries/{delivery_id}", o(
+			"parameters", []any{webhookID, deliveryID},
+			"get", op("getWebhookDelivery", "Retrieve a delivery with every attempt", "Webhooks",
+				"responses", responses(200, ok("The delivery.", "Delivery"), with(getErrors, 404)...))),
+		"/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend", o(
+			"parameters", []any{webhookID, deliveryID},
+			"post", op("resendWebhookDelivery", "Attempt a delivery again now, whatever its status", "Webhooks",
+				"parameters", []any{idempotencyKey},
+				"responses", responses(200, posted("The delivery, queued.", "Delivery"), with(postErrors, 404)...))),
+		"/api/v1/openapi.json", o(
+			"get", op("getOpenAPI", "This document", "Meta", "security", []any{},
+				"responses", responses(200, jsonResponse("The OpenAPI 3.1 document.", o("type", "object", "required", []string{"openapi", "info", "paths"},
+					"properties", o("openapi", str(), "info", o("type", "object"), "paths", o("type", "object"))), nil), 413))),
+		"/healthz", o(
+			"get", op("healthz", "Liveness", "Meta", "security", []any{},
+				"responses", responses(200, jsonResponse("The process is up.", ref("Health"), nil), 413))),
+		"/readyz", o(
+			"get", op("readyz", "Readiness: the database (and Redis, when configured) answer", "Meta", "security", []any{},
+				"responses", responses(200, jsonResponse("Ready.", ref("Readiness"), nil), 413).with(
+					"503", jsonResponse("A dependency is down.", ref("Readiness"), nil)))),
+		"/psp/pix", o(
+			"post", op("pspPixNotification", "PSP settlement notifications (Banco Central Pix webhook body)", "PSP",
+				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.",
+				"security", pspSecurity,
+				"requestBody", body(true, object(o("pix", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+					"items", o("type", "object", "required", []string{"endToEndId", "txid", "valor"}, "properties", o(
+						"endToEndId", o("type", "string", "pattern", psp.EndToEndIDPattern.String()),
+						"txid", o("type", "string", "pattern", psp.TxIDPattern.String()),
+						"valor", o("type", "string", "pattern", psp.ValorPattern.String()),
+						"horario", o("type", "string", "format", "date-time"))))))),
+				"responses", responses(200, jsonResponse("What each transfer did.", ref("PixNotificationResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/disputes", o(
+			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
+				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
+				"security", pspSecurity,
+				"requestBody", body(true, object(o(
+					"id", describe(o("type", "string", "pattern", psp.ReferencePattern.String()), "The PSP's id for the dispute."),
+					"endToEndId", describe(o("type", "string", "pattern", psp.EndToEndIDPattern.String()), "The disputed PIX transfer."),
+					"reason", ref("DisputeReason"),
+					"status", ref("DisputeStatus")))),
+				"responses", responses(200, jsonResponse("What the notification did.", ref("PSPResult"), nil), pspErrors...))),
+		"/psp/withdrawals", o(
+			"post", op("pspWithdrawalNotification", "PSP withdrawal outcome notifications", "PSP",
+				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.",
+				"security", pspSecurity,
+				"requestBody", body(true, object(o(
+					"id", describe(str(), "Our withdrawal id (wd_...)."),
+					"status", enum([]string{store.WithdrawalCompleted, store.WithdrawalFailed}),
+					"endToEndId", o("type", "string", "pattern", psp.EndToEndIDPattern.String()),
+					"failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), "id", "status")),
+				"responses", responses(200, jsonResponse("What the notification did.", ref("PSPResult"), nil), pspErrors...))),
+		"/pay/{id}/qr.png", o(
+			"get", op("getPaymentQRCode", "The payment's BR Code as a QR image (public, for the payer)", "Payer", "security", []any{},
+				"parameters", []any{pathParam("id", "The payment id.", o("type", "string", "format", "uuid"))},
+				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
+					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
+	)
+}
+
+func schemas() obj {
+	webhook := o(
+		"id", o("type", "string", "pattern", "^wh_[0-9A-Za-z]{22}$"),
+		"object", constant("webhook"),
+		"livemode", boolean(),
+		"name", o("type", "string", "maxLength", store.MaxWebhookName),
+		"url", o("type", "string", "format", "uri"),
+		"api_version", enum(store.APIVersions),
+		"events", o("type", "array", "minItems", 1, "uniqueItems", true, "items", ref("EventType")),
+		"enabled", boolean(),
+		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
+			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
+		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2."),
+		"previous_secret_expires_at", describe(nullableTimestamp(), "During a rotation, when the previous secret stops signing."),
+		"failing_since", describe(nullableTimestamp(), "Start of the current run of failed attempts."),
+		"created_at", timestamp(), "updated_at", timestamp(),
+	)
+	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
+	return o(
+		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a dispute or a withdrawal."),
+		"PaymentStatus", describe(enum(store.PaymentStatuses),
+			"pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid."),
+		"DisputeStatus", describe(enum(store.DisputeStatuses), "open -> won | lost."),
+		"DisputeReason", describe(enum(store.DisputeReasons), "The PIX MED grounds."),
+		"WithdrawalStatus", describe(enum(store.WithdrawalStatuses), "pending -> completed | failed."),
+		"DeliveryStatus", describe(enum(store.DeliveryStatuses), "pending (queued or retrying) -> succeeded | failed."),
+		"Payment", object(o(
+			"id", describe(o("type", "string", "format", "uuid"), "UUIDv7: time-ordered."),
+			"object", constant("payment"),
+			"livemode", boolean(),
+			"status", ref("PaymentStatus"),
+			"amount_cents", o("type", "integer", "minimum", store.MinAmountCents, "maximum", store.MaxAmountCents),
+			"amount_label", moneyLabel,
+			"currency", constant("BRL"),
+			"payment_method", constant("pix"),
+			"external_id", nullableStr(),
+			"description", nullableStr(),
+			"customer", o("oneOf", []any{ref("Customer"), o("type", "null")}),
+			"metadata", metadata(),
+			"correlation_id", describe(o("type", "string", "pattern", "^[A-Za-z0-9]{26,35}$"), "The PIX txid carried in the BR Code."),
+			"fee_cents", o("type", "integer", "minimum", 0),
+			"pix", object(o(
+				"br_code", describe(str(), "EMV BR Code (copia e cola)."),
+				"qr_code_url", o("type", "string", "format", "uri"))),
+			"checkout_url", o("type", "string", "format", "uri"),
+			"created_at", timestamp(), "updated_at", timestamp(), "paid_at", nullableTimestamp(), "expires_at", timestamp(),
+			"canceled_at", nullableTimestamp(), "expired_at", nullableTimestamp(), "refunded_at", nullableTimestamp(),
+		)),
+		"Customer", object(o(
+			"name", o("type", "string", "minLength", 1, "maxLength", store.MaxCustomerName),
+			"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
+			"document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."),
+			"phone", nullableStr().with("pattern", store.PhonePattern.String()),
+		)),
+		"CustomerInput", describe(object(o(
+			"name", o("type", "string", "minLength", 1, "maxLength", store.MaxCustomerName),
+			"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
+			"document", describe(str(), "CPF (11 digits) or CNPJ (14) with valid check digits; the punctuation . - / is stripped."),
+			"phone", describe(nullableStr(), "8 to 15 digits, optional leading +; spaces, dashes, dots and parentheses are stripped."),
+		), "name", "email", "document"), "The payer, as given when creating a payment."),
+		"PaymentList", listOf("/api/v1/payments", "Payment", 0),
+		"Dispute", object(o(
+			"id", o("type", "string", "pattern", "^dsp_[0-9A-Za-z]{22}$"),
+			"object", constant("dispute"),
+			"livemode", boolean(),
+			"status", ref("DisputeStatus"),
+			"payment_id", o("type", "string", "format", "uuid"),
+			"amount_cents", o("type", "integer", "minimum", 1),
+			"amount_label", moneyLabel,
+			"currency", constant("BRL"),
+			"reason", ref("DisputeReason"),
+			"created_at", timestamp(), "updated_at", timestamp(), "closed_at", nullableTimestamp(),
+		)),
+		"DisputeList", listOf("/api/v1/disputes", "Dispute", 0),
+		"Withdrawal", object(o(
+			"id", o("type", "string", "pattern", "^wd_[0-9A-Za-z]{22}$"),
+			"object", constant("withdrawal"),
+			"livemode", boolean(),
+			"status", ref("WithdrawalStatus"),
+			"amount_cents", o("type", "integer", "minimum", 1),
+			"amount_label", moneyLabel,
+			"currency", constant("BRL"),
+			"pix_key", describe(str(), "As the DICT holds it: digits, lower-case e-mail, +phone or lower-case UUID."),
+			"pix_key_type", enum(pix.KeyTypes),
+			"description", nullableStr(),
+			"metadata", metadata(),
+			"end_to_end_id", describe(nullableStr(), "The PIX transfer's id, once the PSP reports it."),
+			"failure_reason", nullableStr(),
+			"created_at", timestamp(), "updated_at", timestamp(), "completed_at", nullableTimestamp(), "failed_at", nullableTimestamp(),
+		)),
+		"WithdrawalList", listOf("/api/v1/withdrawals", "Withdrawal", 0),
+		"Balance", object(o(
+			"object", constant("balance"),
+			"livemode", boolean(),
+			"currency", constant("BRL"),
+			"available_cents", describe(integer(), "Can be withdrawn now. Negative when a dispute holds more than was available."),
+			"available_label", moneyLabel,
+			"pending_cents", describe(o("type", "integer", "minimum", 0), "Held by open disputes."),
+			"pending_label", moneyLabel,
+		)),
+		"Webhook", object(webhook),
+		"WebhookWithSecret", object(webhook.with("secret", describe(str(), "The signing secret. Shown only in this response."))),
+		"WebhookList", object(o("object", constant("list"), "url", constant("/api/v1/webhooks"), "has_more", o("type", "boolean", "const", false),
+			"data", arrayOf(ref("Webhook")).with("maxItems", store.MaxWebhooksPerAccount))),
+		"DeletedWebhook", object(o("deleted", o("type", "boolean", "const", true), "id", str(), "object", constant("webhook"))),
+		"Attempt", object(o(
+			"id", describe(o("type", "string", "pattern", "^dlv_[0-9A-Za-z]{22}$"), "Also sent as X-Service-Delivery."),
+			"object", constant("webhook_attempt"),
+			"attempt", o("type", "integer", "minimum", 1),
+			"event_id", str(),
+			"event_type", ref("EventType"),
+			"request", object(o("url", str(), "headers", headers(str()), "body", str())),
+			"response", o("oneOf", []any{o("type", "null"), object(o(
+				"status", integer(),
+				"headers", headers(arrayOf(str())),
+				"body", describe(str(), fmt.Sprintf("The first %d KiB.", dispatcher.MaxResponseBody>>10))))}),
+			"duration_ms", o("type", "integer", "minimum", 0),
+			"error", o("oneOf", []any{o("type", "null"), object(o("class", str(), "message", str()))}),
+			"created_at", timestamp(),
+		)),
+		"Delivery", object(o(
+			"id", o("type", "string", "pattern", "^whd_[0-9A-Za-z]{22}$"),
+			"object", constant("webhook_delivery"),
+			"webhook_id", str(), "event_id", str(),
+			"event_type", ref("EventType"),
+			"livemode", boolean(),
+			"status", ref("DeliveryStatus"),
+			"attempt_count", o("type", "integer", "minimum", 0),
+			"next_attempt_at", nullableTimestamp(),
+			"last_status_code", o("type", []string{"integer", "null"}),
+			"last_error", nullableStr(),
+			"created_at", timestamp(), "updated_at", timestamp(), "completed_at", nullableTimestamp(),
+			"attempts", arrayOf(ref("Attempt")),
+		)),
+		"DeliveryList", listOf("", "Delivery", 0),
+		"WebhookTest", object(o("object", constant("webhook_test"), "webhook_id", str(), "success", boolean(),
+			"status", o("type", []string{"integer", "null"}), "latency_ms", o("type", "integer", "minimum", 0),
+			"attempt", ref("Attempt"))),
+		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),
+		"PixNotificationResult", object(o(
+			"received", o("type", "integer", "minimum", 1),
+			"results", arrayOf(object(o("endToEndId", str(), "outcome", enum(store.PixOutcomes), "duplicate", boolean()))))),
+		"PSPResult", object(o("id", str(), "object", enum([]string{"dispute", "withdrawal"}), "status", str(), "duplicate", boolean())),
+		"Error", object(o("error", object(o(
+			"type", enum(reply.Types),
+			"code", describe(str(), "Stable, machine-readable: see the README's error code table."),
+			"message", str(),
+			"param", describe(nullableStr(), "The offending parameter, e.g. customer.email or metadata[order]."),
+			"request_id", o("type", "string", "pattern", "^req_[0-9A-Za-z]{22}$"))))),
+		"Health", object(o("status", constant("ok"))),
+		"Readiness", object(o("checks", o("type", "object", "additionalProperties", enum([]string{"ok", "unavailable"})),
+			"status", enum([]string{"ready", "unavailable"}))),
+	)
+}
+
+func document() obj {
+	return o(
+		"openapi", "3.1.0",
+		"jsonSchemaDialect", "https://json-schema.org/draft/2020-12/schema",
+		"info", o("title", "Payments API", "version", "v1",
+			"description", "PIX payments: create, read, list and cancel charges, refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
+			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
+		"servers", []any{o("url", "/", "description", "The service itself.")},
+		"security", []any{o("bearer", []string{}), o("apiKeyHeader", []string{})},
+		"tags", []any{
+			o("name", "Payments", "description", "PIX charges."),
+			o("name", "Test helpers", "description", "Test mode only: move objects as the PSP or the payer's bank would."),
+			o("name", "Balance", "description", "The money of an account in one mode."),
+			o("name", "Disputes", "description", "PIX MED claims on paid payments."),
+			o("name", "Withdrawals", "description", "Payouts of the available balance to a PIX key."),
+			o("name", "Webhooks", "description", "Endpoints that receive signed events, and their deliveries."),
+			o("name", "Meta", "description", "This document and the health checks."),
+			o("name", "PSP", "description", "Callbacks of the payment service provider."),
+			o("name", "Payer", "description", "Public pages for the payer."),
+		},
+		"paths", paths(),
+		"components", o(
+			"securitySchemes", o(
+				"bearer", o("type", "http", "scheme", "bearer", "description", "Authorization: Bearer sk_test_... or sk_live_..."),
+				"apiKeyHeader", o("type", "apiKey", "in", "header", "name", "X-API-Key"),
+				"pspToken", o("type", "http", "scheme", "bearer", "description", "The shared PSP_TOKEN.")),
+			"parameters", o(
+				"IdempotencyKey", o("name", "Idempotency-Key", "in", "header", "required", false,
+					"description", "Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.",
+					"schema", o("type", "string", "maxLength", 255))),
+			"headers", o(
+				"RateLimit-Limit", o("description", "Requests allowed per second for this key.", "schema", integer()),
+				"RateLimit-Remaining", o("description", "Requests left in the current second.", "schema", integer()),
+				"RateLimit-Reset", o("description", "Seconds until the budget resets.", "schema", integer()),
+				"X-Request-Id", o("description", "This request's id (req_...); quote it to support.", "schema", str()),
+				"Idempotent-Replayed", o("description", "true when this is the stored answer to an earlier request with the same Idempotency-Key.", "schema", constant("true"))),
+			"responses", o(
+				"Error", o("description", fmt.Sprintf("An error, in the one error shape of the API. 413 body_too_large: the body is over %d bytes.", DefaultBodyLimit),
+					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id")),
+					"content", o("application/json", o("schema", ref("Error"))))),
+			"schemas", schemas(),
+		),
+	)
+}
