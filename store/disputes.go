@@ -234,23 +234,6 @@ func (s *Store) DisputesForPayment(ctx context.Context, scope Scope, paymentID u
 	return out, nil
 }
 
-// ofPayment lists the scope's rows of a table that belong to a payment.
-func ofPayment[T any](ctx context.Context, db bun.IDB, scope Scope, paymentID uuid.UUID, order string) ([]T, error) {
-	var out []T
-	err := db.NewSelect().Model(&out).
-		Where("payment_id = ? AND account_id = ? AND livemode = ?", paymentID, scope.AccountID, scope.Livemode).
-		Order(order).Scan(ctx)
-	return out, err
-}
-
-// IDListParams pages a list of objects with time-ordered text ids, newest first.
-type IDListParams struct {
-	Scope         Scope
-	Status        string
-	Limit         int
-	StartingAfter string
-}
-
 // ListDisputes returns one page of the scope's disputes, newest first.
 func (s *Store) ListDisputes(ctx context.Context, p IDListParams) ([]Dispute, bool, error) {
 	var out []Dispute
@@ -259,24 +242,4 @@ func (s *Store) ListDisputes(ctx context.Context, p IDListParams) ([]Dispute, bo
 		return nil, false, fmt.Errorf("store: list disputes: %w", err)
 	}
 	return out, hasMore, nil
-}
-
-// listByID runs q (a select of a table with account_id, livemode, status and
-// a time-ordered id) for one page, trimming the look-ahead row.
-func listByID[T any](ctx context.Context, q *bun.SelectQuery, out *[]T, p IDListParams) (bool, error) {
-	q = q.Where("account_id = ? AND livemode = ?", p.Scope.AccountID, p.Scope.Livemode)
-	if p.Status != "" {
-		q = q.Where("status = ?", p.Status)
-	}
-	if p.StartingAfter != "" {
-		q = q.Where("id < ?", p.StartingAfter)
-	}
-	if err := q.Order("id DESC").Limit(int64(p.Limit) + 1).Scan(ctx); err != nil {
-		return false, err
-	}
-	hasMore := len(*out) > p.Limit
-	if hasMore {
-		*out = (*out)[:p.Limit]
-	}
-	return hasMore, nil
 }
