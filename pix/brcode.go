@@ -32,12 +32,17 @@ type BRCode struct {
 	TxID string
 	// SingleUse marks the code as usable once (point of initiation method 12).
 	SingleUse bool
+	// Location, when set, makes the code dynamic: the payer's bank reads
+	// the charge (its txid and amount) from this URL (without its scheme) at
+	// the receiver's PSP instead of the code carrying a key; the txid is
+	// then "***". A PSP's charges (cob) are dynamic.
+	Location string
 }
 
 // Encode renders the code as the "copia e cola" string, CRC included.
 func (b BRCode) Encode() (string, error) {
-	if b.Key == "" {
-		return "", errors.New("pix: brcode: key is required")
+	if b.Key == "" && b.Location == "" {
+		return "", errors.New("pix: brcode: a key or a location is required")
 	}
 	name := emvText(b.MerchantName, maxMerchantName)
 	city := emvText(b.MerchantCity, maxMerchantCity)
@@ -45,8 +50,12 @@ func (b BRCode) Encode() (string, error) {
 		return "", errors.New("pix: brcode: merchant name and city are required")
 	}
 	txid := b.TxID
-	if txid == "" {
+	if txid == "" || b.Location != "" {
 		txid = "***"
+	}
+	account := tlv("00", "br.gov.bcb.pix") + tlv("01", b.Key)
+	if b.Location != "" {
+		account = tlv("00", "br.gov.bcb.pix") + tlv("25", b.Location)
 	}
 
 	fields := []field{{"00", "01"}}
@@ -54,7 +63,7 @@ func (b BRCode) Encode() (string, error) {
 		fields = append(fields, field{"01", "12"})
 	}
 	fields = append(fields,
-		field{"26", tlv("00", "br.gov.bcb.pix") + tlv("01", b.Key)},
+		field{"26", account},
 		field{"52", "0000"},
 		field{"53", "986"},
 	)

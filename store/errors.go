@@ -28,6 +28,8 @@ var (
 
 const uniqueViolation = "23505"
 
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
 // translate maps driver errors onto the sentinels, keeping the original wrapped.
 func translate(err error) error {
 	if err == nil {

@@ -16,6 +16,8 @@ const (
 	EventPaymentExpired      = "payment.expired"
 	EventPaymentCanceled     = "payment.canceled"
 	EventPaymentRefunded     = "payment.refunded"
+	EventRefundSucceeded     = "refund.succeeded"
+	EventRefundFailed        = "refund.failed"
 	EventDisputeOpened       = "dispute.opened"
 	EventDisputeWon          = "dispute.won"
 	EventDisputeLost         = "dispute.lost"
@@ -26,7 +28,7 @@ const (
 // EventTypes is the catalog webhooks subscribe to, in display order.
 var EventTypes = []string{
 	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
-	EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
+	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
 }
 
 // DeliveriesChannel is the NOTIFY channel that wakes the dispatcher when

@@ -22,6 +22,8 @@ const (
 	EntryFee                = "fee"                 // our fee for that charge
 	EntryRefund             = "refund"              // a refund returns the amount to the payer
 	EntryFeeRefund          = "fee_refund"          // ...and the fee to the merchant
+	EntryRefundReversal     = "refund_reversal"     // a failed refund's amount comes back
+	EntryFeeRefundReversal  = "fee_refund_reversal" // ...and the fee it gave back goes again
 	EntryDisputeHold        = "dispute_hold"        // an open dispute moves the amount to pending
 	EntryDisputeRelease     = "dispute_release"     // a won dispute moves it back
 	EntryDisputeLoss        = "dispute_loss"        // a lost dispute returns it to the payer

@@ -28,12 +28,24 @@ type moneyFixture struct {
 
 func newMoneyFixture(t *testing.T) *moneyFixture {
 	t.Helper()
+	return newFixture(t, false)
+}
+
+// newLiveMoneyFixture is a fixture in live mode: only live charges are paid
+// by the PSP's transfers, and live refunds wait for their devolução.
+func newLiveMoneyFixture(t *testing.T) *moneyFixture {
+	t.Helper()
+	return newFixture(t, true)
+}
+
+func newFixture(t *testing.T, livemode bool) *moneyFixture {
+	t.Helper()
 	db := storetest.DB(t)
 	st, err := store.New(db, store.Options{SecretKey: make([]byte, 32)}) // the key: for the tests that add webhooks
 	require.NoError(t, err)
 	acct, err := st.CreateAccount(context.Background(), store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
 	require.NoError(t, err)
-	return &moneyFixture{t: t, db: db, st: st, scope: store.Scope{AccountID: acct.ID}, acct: acct}
+	return &moneyFixture{t: t, db: db, st: st, scope: store.Scope{AccountID: acct.ID, Livemode: livemode}, acct: acct}
 }
 
 func (f *moneyFixture) createPayment(amount int64) *store.Payment {
@@ -156,7 +168,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 		return err
 	})
 	f.checkBalance(9_900, 0)
-	f.step("refund", []string{"payment.refunded"}, []string{"refund available -10000", "fee_refund available 100"}, func() error {
+	f.step("refund", []string{"payment.refunded", "refund.succeeded"}, []string{"refund available -10000", "fee_refund available 100"}, func() error {
 		_, err := f.st.RefundPayment(ctx, s, p.ID.String())
 		return err
 	})
@@ -254,19 +266,31 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 		_, err := f.st.OpenDispute(ctx, s, expiring.ID.String(), "fraud")
 		return err
 	})
-	f.step("PSP pays the expired charge", []string{"payment.paid"}, []string{"payment available 700", "fee available -7"}, func() error {
-		return f.st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: expiring.CorrelationID, AmountCents: 700, Raw: []byte(`{}`)})
+	f.step("a real transfer never pays a test charge", nil, nil, func() error {
+		n := &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: expiring.CorrelationID, AmountCents: 700, Raw: []byte(`{}`)}
+		require.NoError(t, f.st.RecordPixNotification(ctx, n))
+		require.Equal(t, store.PixUnknownTxID, n.Outcome)
+		return nil
 	})
-	mismatched := f.createPayment(900)
-	f.step("PSP amount mismatch", nil, nil, func() error {
-		return f.st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: mismatched.CorrelationID, AmountCents: 899, Raw: []byte(`{}`)})
+	f.checkBalance(3_950, 0)
+
+	live := newLiveMoneyFixture(t)
+	expiredLive := live.createPayment(700)
+	_, err = live.st.ExpirePayment(ctx, live.scope, expiredLive.ID.String())
+	require.NoError(t, err)
+	live.step("PSP pays the expired charge", []string{"payment.paid"}, []string{"payment available 700", "fee available -7"}, func() error {
+		return live.st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: expiredLive.CorrelationID, AmountCents: 700, Raw: []byte(`{}`)})
 	})
-	f.checkBalance(3_950+693, 0)
+	mismatched := live.createPayment(900)
+	live.step("PSP amount mismatch", nil, nil, func() error {
+		return live.st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: mismatched.CorrelationID, AmountCents: 899, Raw: []byte(`{}`)})
+	})
+	live.checkBalance(693, 0)
 }
 
 func TestPSPDisputeNotificationsAreIdempotent(t *testing.T) {
 	t.Parallel()
-	f := newMoneyFixture(t)
+	f := newLiveMoneyFixture(t)
 	ctx := context.Background()
 	p := f.createPayment(3_000)
 	e2e := "E" + pix.RandomBase62(31)
@@ -326,7 +350,7 @@ func TestPSPDisputeNotificationsAreIdempotent(t *testing.T) {
 // equals both the model and the sum of the ledger's entries.
 func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 	t.Parallel()
-	f := newMoneyFixture(t)
+	f := newLiveMoneyFixture(t)
 	ctx := context.Background()
 	s := f.scope
 	seed := uint64(time.Now().UnixNano())
@@ -362,28 +386,23 @@ func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 			amount := int64(100 + rng.IntN(50_000))
 			payments = append(payments, &modelPayment{p: f.createPayment(amount), status: store.StatusPending})
 			counts["create"]++
-		case 2, 3: // pay, through the PSP or the test helper
+		case 2, 3: // a transfer the PSP confirmed pays it
 			m := pick(func(m *modelPayment) bool { return m.status == store.StatusPending })
 			if m == nil {
 				continue
 			}
-			if rng.IntN(2) == 0 {
-				n := &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: m.p.CorrelationID, AmountCents: m.p.AmountCents, Raw: []byte(`{}`)}
-				require.NoError(t, f.st.RecordPixNotification(ctx, n))
-				require.Equal(t, store.PixPaid, n.Outcome)
-			} else {
-				_, err := f.st.MarkPaymentPaid(ctx, s, m.p.ID.String())
-				require.NoError(t, err)
-			}
+			n := &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: m.p.CorrelationID, AmountCents: m.p.AmountCents, Raw: []byte(`{}`)}
+			require.NoError(t, f.st.RecordPixNotification(ctx, n))
+			require.Equal(t, store.PixPaid, n.Outcome)
 			m.status = store.StatusPaid
 			available += m.p.AmountCents - m.p.FeeCents
 			counts["pay"]++
-		case 4: // refund
+		case 4: // refund in full; the devolução succeeds, or fails and the money comes back
 			m := pick(func(m *modelPayment) bool { return m.status == store.StatusPaid })
 			if m == nil {
 				continue
 			}
-			_, err := f.st.RefundPayment(ctx, s, m.p.ID.String())
+			r, err := f.st.CreateRefund(ctx, s, m.p.ID.String(), store.NewRefund{})
 			switch {
 			case m.dispute != nil && m.dispute.Status == store.DisputeOpen:
 				require.ErrorIs(t, err, store.ErrPaymentDisputed)
@@ -391,8 +410,17 @@ func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 				require.ErrorIs(t, err, store.ErrBalanceInsufficient)
 			default:
 				require.NoError(t, err)
-				m.status = store.StatusRefunded
-				available -= m.p.AmountCents - m.p.FeeCents
+				res := store.RefundResult{Status: store.RefundSucceeded}
+				if rng.IntN(3) == 0 {
+					reason := "NAO_REALIZADO"
+					res = store.RefundResult{Status: store.RefundFailed, FailureReason: &reason}
+					counts["refund failed"]++
+				} else {
+					m.status = store.StatusRefunded
+					available -= m.p.AmountCents - m.p.FeeCents
+				}
+				_, _, err = f.st.SettleRefund(ctx, nil, r.ID, res)
+				require.NoError(t, err)
 			}
 			counts["refund"]++
 		case 5: // dispute
@@ -425,7 +453,7 @@ func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 			counts["close dispute"]++
 		case 7, 8: // withdraw, sometimes more than there is
 			amount := 1 + rng.Int64N(max(available, 1)+5_000)
-			w := &store.Withdrawal{AccountID: s.AccountID, AmountCents: amount, PixKey: "a@example.com", PixKeyType: "email"}
+			w := &store.Withdrawal{AccountID: s.AccountID, Livemode: s.Livemode, AmountCents: amount, PixKey: "a@example.com", PixKeyType: "email"}
 			err := f.st.CreateWithdrawal(ctx, w)
 			if amount > available {
 				require.ErrorIs(t, err, store.ErrBalanceInsufficient)
@@ -459,7 +487,7 @@ func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 	}
 	t.Logf("operations: %v", counts)
 	f.checkBalance(available, pending)
-	for _, op := range []string{"pay", "refund", "dispute", "close dispute", "withdraw", "withdraw refused", "finish withdrawal"} {
+	for _, op := range []string{"pay", "refund", "refund failed", "dispute", "close dispute", "withdraw", "withdraw refused", "finish withdrawal"} {
 		require.Positive(t, counts[op], "the run exercised %s", op)
 	}
 }

@@ -24,6 +24,15 @@ const (
 	StatusRefunded = "refunded"
 )
 
+// Where a payment's charge stands: made here (test mode), or registered at
+// the PSP (live mode), which a live charge must be before it can be paid.
+const (
+	ChargeLocal       = "local"
+	ChargeRegistering = "registering"
+	ChargeRegistered  = "registered"
+	ChargeFailed      = "failed"
+)
+
 // PaymentStatuses lists every status, in lifecycle order.
 var PaymentStatuses = []string{StatusPending, StatusPaid, StatusExpired, StatusCanceled, StatusRefunded}
 
@@ -82,7 +91,18 @@ type Payment struct {
 	CanceledAt    *time.Time        `bun:"canceled_at"`
 	ExpiredAt     *time.Time        `bun:"expired_at"`
 	RefundedAt    *time.Time        `bun:"refunded_at"`
+	// ChargeState is where the charge stands (ChargeLocal ...); a live
+	// charge has no BR Code until the PSP registered it.
+	ChargeState string `bun:"charge_state"`
+	// CreationKey and CreationHash are a live creation's Idempotency-Key
+	// and its request's hash.
+	CreationKey  *string `bun:"creation_key"`
+	CreationHash []byte  `bun:"creation_hash"`
 }
+
+// Payable reports whether a payer can pay the charge now: pending, with a
+// BR Code (a live charge has one once the PSP registered it).
+func (p *Payment) Payable() bool { return p.Status == StatusPending && p.BRCode != "" }
 
 // Scope is the account and mode the payment belongs to.
 func (p *Payment) Scope() Scope { return Scope{AccountID: p.AccountID, Livemode: p.Livemode} }
@@ -150,7 +170,7 @@ func charge(acct *Account, livemode bool, in NewPayment, id uuid.UUID, txid stri
 		ID: id, AccountID: acct.ID, Livemode: livemode, Status: StatusPending, AmountCents: in.AmountCents,
 		Currency: "BRL", PaymentMethod: "pix", Description: in.Description, ExternalID: in.ExternalID,
 		Customer: in.Customer, Metadata: metadata, CorrelationID: txid, FeeCents: acct.Fee(in.AmountCents),
-		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn),
+		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn), ChargeState: ChargeLocal,
 	}
 }
 

@@ -40,10 +40,11 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = jsonw.AppendString(b, p.CorrelationID)
 	b = append(b, `,"fee_cents":`...)
 	b = strconv.AppendInt(b, p.FeeCents, 10)
+	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
-	b = jsonw.AppendString(b, p.BRCode)
+	b = appendStringOrNullIfEmpty(b, p.BRCode)
 	b = append(b, `,"qr_code_url":`...)
-	b = jsonw.AppendString(b, p.QRCodeURL)
+	b = appendStringOrNullIfEmpty(b, p.QRCodeURL)
 	b = append(b, `},"checkout_url":`...)
 	b = jsonw.AppendString(b, p.CheckoutURL)
 	b = append(b, `,"created_at":`...)
@@ -61,6 +62,14 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = append(b, `,"refunded_at":`...)
 	b = jsonw.AppendTimeOrNull(b, p.RefundedAt)
 	return append(b, '}')
+}
+
+// appendStringOrNullIfEmpty appends s, or null for "".
+func appendStringOrNullIfEmpty(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return jsonw.AppendString(b, s)
 }
 
 // appendCustomerJSON appends c as its JSON object, or null for nil.

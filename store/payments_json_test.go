@@ -31,8 +31,8 @@ type referencePayment struct {
 	CorrelationID string            `json:"correlation_id"`
 	FeeCents      int64             `json:"fee_cents"`
 	Pix           struct {
-		BRCode    string `json:"br_code"`
-		QRCodeURL string `json:"qr_code_url"`
+		BRCode    *string `json:"br_code"`
+		QRCodeURL *string `json:"qr_code_url"`
 	} `json:"pix"`
 	CheckoutURL string  `json:"checkout_url"`
 	CreatedAt   string  `json:"created_at"`
@@ -58,7 +58,14 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 	if ref.Metadata == nil {
 		ref.Metadata = map[string]string{}
 	}
-	ref.Pix.BRCode, ref.Pix.QRCodeURL = p.BRCode, p.QRCodeURL
+	nonEmpty := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	// A live charge not registered yet has neither.
+	ref.Pix.BRCode, ref.Pix.QRCodeURL = nonEmpty(p.BRCode), nonEmpty(p.QRCodeURL)
 	b, err := json.Marshal(ref)
 	if err != nil {
 		t.Fatal(err)

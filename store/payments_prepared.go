@@ -27,7 +27,7 @@ import (
 // paymentColumns are what paymentRow reads, in its order.
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at`
+	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
@@ -41,7 +41,7 @@ func (r *paymentRow) dest() []any {
 	return []any{&r.id, &p.AccountID, &p.Livemode, &p.Status, &p.AmountCents, &p.Currency,
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
-		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt}
+		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState}
 }
 
 // payment decodes the JSON columns and returns the payment.
@@ -465,19 +465,6 @@ func markPaid(p *Payment, now time.Time) (string, error) {
 	return "", &InvalidTransitionError{Status: p.Status}
 }
 
-// RefundPayment refunds a paid payment in full. A payment with an open
-// dispute is ErrPaymentDisputed; one the available balance cannot cover
-// (amount less the fee given back) is ErrBalanceInsufficient.
-func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
-		if p.Status != StatusPaid {
-			return "", &InvalidTransitionError{Status: p.Status}
-		}
-		p.Status, p.RefundedAt = StatusRefunded, &now
-		return EventPaymentRefunded, nil
-	})
-}
-
 // ExpirePayment expires a pending payment now, whatever its expires_at.
 func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
 	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
@@ -534,40 +521,27 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 	if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {
 		return nil, err
 	}
+	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
+		// The charge at the PSP must stop being payable too.
+		if err := s.queueCall(ctx, tx, &p.AccountID, CallCobRemove, p.ID.String(), time.Time{}); err != nil {
+			return nil, err
+		}
+	}
 	// Last, so the account's balance row stays locked only until commit.
 	return refusal, s.settlePayment(ctx, tx, eventType, p)
 }
 
 // settlePayment posts the money a payment's change moves, in the change's
-// transaction: a paid charge credits its amount and debits its fee; a refund
-// (refused while a dispute holds the money, or when the available balance
-// cannot cover it) returns the amount to the payer and the fee to the merchant.
+// transaction: a paid charge credits its amount and debits its fee.
+// (Refunds post their own: refunds.go.)
 func (s *Store) settlePayment(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
-	switch eventType {
-	case EventPaymentPaid:
-		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
-			{BalanceAvailable, EntryPayment, p.AmountCents},
-			{BalanceAvailable, EntryFee, -p.FeeCents},
-		}})
-	case EventPaymentRefunded:
-		disputed, err := tx.NewSelect().Model((*Dispute)(nil)).
-			Where("payment_id = ? AND status = ?", p.ID, DisputeOpen).Exists(ctx)
-		if err != nil {
-			return fmt.Errorf("store: open dispute: %w", err)
-		}
-		if disputed {
-			return ErrPaymentDisputed
-		}
-		r, err := s.insertRefund(ctx, tx, p, RefundRequested, nil)
-		if err != nil {
-			return err
-		}
-		return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: r.ID, at: p.UpdatedAt, covered: true, lines: []movement{
-			{BalanceAvailable, EntryRefund, -p.AmountCents},
-			{BalanceAvailable, EntryFeeRefund, p.FeeCents},
-		}})
+	if eventType != EventPaymentPaid {
+		return nil
 	}
-	return nil
+	return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+		{BalanceAvailable, EntryPayment, p.AmountCents},
+		{BalanceAvailable, EntryFee, -p.FeeCents},
+	}})
 }
 
 // expireOverdueSQL moves up to $2 pending payments whose expiry has passed

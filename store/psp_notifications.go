@@ -62,7 +62,8 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 			n.Duplicate = true
 			return nil
 		}
-		p, err := lockPaymentWhere(ctx, tx, "correlation_id = $1", n.TxID)
+		// Real transfers pay live charges only.
+		p, err := lockPaymentWhere(ctx, tx, "correlation_id = $1 AND livemode", n.TxID)
 		switch {
 		case errors.Is(err, ErrNotFound):
 			n.Outcome = PixUnknownTxID

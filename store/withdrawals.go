@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -57,10 +58,15 @@ type Withdrawal struct {
 // Scope is the account and mode the withdrawal belongs to.
 func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemode: w.Livemode} }
 
+// PayoutID is the withdrawal's id at the PSP's payout port (idEnvio), which
+// allows letters and digits only: the id without its prefix.
+func (w *Withdrawal) PayoutID() string { return strings.TrimPrefix(w.ID, ids.PrefixWithdrawal+"_") }
+
 // CreateWithdrawal inserts a pending withdrawal and debits its amount from the
-// available balance in one transaction; more than is available is
-// ErrBalanceInsufficient and nothing is written. Concurrent withdrawals queue
-// on the balance row, so together they can never overdraw it.
+// available balance in one transaction (in live mode with the payout queued
+// for the PSP); more than is available is ErrBalanceInsufficient and
+// nothing is written. Concurrent withdrawals queue on the balance row, so
+// together they can never overdraw it.
 func (s *Store) CreateWithdrawal(ctx context.Context, w *Withdrawal) error {
 	now := s.Now()
 	w.ID, w.Status, w.CreatedAt, w.UpdatedAt = ids.New(ids.PrefixWithdrawal), WithdrawalPending, now, now
@@ -71,10 +77,29 @@ func (s *Store) CreateWithdrawal(ctx context.Context, w *Withdrawal) error {
 		if _, err := tx.NewInsert().Model(w).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create withdrawal: %w", translate(err))
 		}
-		return s.post(ctx, tx, posting{scope: w.Scope(), sourceID: w.ID, at: now, covered: true, lines: []movement{
+		err := s.post(ctx, tx, posting{scope: w.Scope(), sourceID: w.ID, at: now, covered: true, lines: []movement{
 			{BalanceAvailable, EntryWithdrawal, -w.AmountCents},
 		}})
+		if err != nil || !w.Livemode {
+			return err
+		}
+		return s.queueCall(ctx, tx, &w.AccountID, CallPayoutCreate, w.ID, time.Time{})
 	})
+}
+
+// WithdrawalByPayoutID returns the withdrawal whose payout id at the PSP
+// this is (a callback names payouts so).
+func (s *Store) WithdrawalByPayoutID(ctx context.Context, payoutID string) (*Withdrawal, error) {
+	return s.WithdrawalByID(ctx, ids.PrefixWithdrawal+"_"+payoutID)
+}
+
+// WithdrawalByID returns the withdrawal id of any account, for the PSP worker.
+func (s *Store) WithdrawalByID(ctx context.Context, id string) (*Withdrawal, error) {
+	w := new(Withdrawal)
+	if err := s.idb(ctx).NewSelect().Model(w).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: withdrawal: %w", translate(err))
+	}
+	return w, nil
 }
 
 // WithdrawalResult is how a pending withdrawal ended.

@@ -9,6 +9,9 @@ type CheckoutPage struct {
 	BRCode      string
 	QRCodeURL   string
 	Status      string
+	// Preparing says the PSP has not registered this live charge yet: it
+	// cannot be paid, and the page waits for it.
+	Preparing bool
 	// ExpiresAt is RFC 3339 for the countdown script; ExpiresLabel is shown without JS.
 	ExpiresAt    string
 	ExpiresLabel string

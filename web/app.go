@@ -30,8 +30,19 @@ type Config struct {
 	APIKeyCacheTTL time.Duration
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
-	// PSPToken authenticates the PSP's settlement notifications.
+	// PSPToken authenticates the PSP's dispute notifications.
 	PSPToken string
+	// LiveMode says a PSP is configured (PSP_BASE_URL): without one, live
+	// keys cannot move money.
+	LiveMode bool
+	// ChargeWait bounds how long a live creation waits for the PSP to
+	// register its charge.
+	ChargeWait time.Duration
+	// CallbackMTLS says the service terminates TLS and verifies the PSP's
+	// client certificates: /psp/webhook/pix takes callbacks that showed one.
+	CallbackMTLS bool
+	// CallbackToken is the path token of /psp/webhook/{token}/pix (empty: off).
+	CallbackToken string
 }
 
 // Deps are the services the handlers use. Redis is nil when not configured.

@@ -6,11 +6,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
 
-	"payments/pix"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -134,18 +134,19 @@ func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
 
 func TestSupportSeesPSPProblemsAndTransfers(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
 	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
 	require.NoError(t, err)
-	p := s.CreatePayment(map[string]any{"amount_cents": 4_000})
-	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
-	mismatch := "E" + pix.RandomBase62(31)
-	r := s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Headers: psp, Body: map[string]any{"pix": []any{
-		map[string]any{"endToEndId": mismatch, "txid": p["correlation_id"], "valor": "39.99"},
-		map[string]any{"endToEndId": "E" + pix.RandomBase62(31), "txid": "UNKNOWNTXID", "valor": "1.00"},
-		map[string]any{"endToEndId": "E" + pix.RandomBase62(31), "txid": p["correlation_id"], "valor": "40.00"},
-	}}})
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 4_000})
+	s.PSP.Transfer(p["correlation_id"].(string), "39.99")
+	s.PSP.Transfer("UNKNOWNTXID", "1.00")
+	s.PSP.Pay(p["correlation_id"].(string))
+	s.WaitForPayment(s.LiveKey, p["id"].(string), "paid", 10*time.Second)
+	require.Eventually(t, func() bool {
+		problems, err := s.Store.PixNotifications(context.Background(), true, 10)
+		require.NoError(t, err)
+		return len(problems) == 2
+	}, 10*time.Second, 20*time.Millisecond)
 
 	b := newBrowser(t, s)
 	b.login("help@example.com", "correct-horse-battery")

@@ -320,7 +320,7 @@ func validPayment(externalID, email string) map[string]any {
 
 func TestAPIKeysPageAndModeSwitch(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
 	ownerFor(t, s, s.Account.ID, "owner@example.com")
 	live := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 777}}).JSON(t)
 	test := s.CreatePayment(map[string]any{"amount_cents": 111})

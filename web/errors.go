@@ -33,7 +33,7 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		requestID := ensureRequestID(c)
 		if apiErr.Status >= http.StatusInternalServerError {
 			log.ErrorContext(c.UserContext(), "request failed",
-				"request_id", requestID, "method", c.Method(), "path", c.Path(), "error", err.Error())
+				"request_id", requestID, "method", c.Method(), "path", loggedPath(c), "error", err.Error())
 		}
 		body := errorBody{Error: errorFields{
 			Type: apiErr.Type, Code: apiErr.Code, Message: apiErr.Message, RequestID: requestID,

@@ -36,7 +36,10 @@ func idempotency(st *store.Store) fiber.Handler {
 		h.Write([]byte(c.Method() + "\n" + c.OriginalURL() + "\n"))
 		h.Write(c.Body())
 		ctx := c.UserContext()
-		req, err := st.BeginIdempotent(ctx, store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}, string([]byte(key)), h.Sum(nil))
+		key = string([]byte(key))
+		hash := h.Sum(nil)
+		request.SetIdempotency(c, key, hash)
+		req, err := st.BeginIdempotent(ctx, store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}, key, hash)
 		switch {
 		case errors.Is(err, store.ErrIdempotencyInFlight):
 			return &reply.Error{Status: http.StatusConflict, Type: reply.TypeIdempotency, Code: "idempotency_key_in_use",
@@ -60,15 +63,20 @@ func idempotency(st *store.Store) fiber.Handler {
 		}
 
 		c.SetUserContext(req.Context(ctx))
-		if err := c.Next(); err != nil {
-			if herr := c.App().ErrorHandler(c, err); herr != nil {
+		handlerErr := c.Next()
+		if handlerErr != nil {
+			if herr := c.App().ErrorHandler(c, handlerErr); herr != nil {
 				return herr
 			}
 		}
 		c.SetUserContext(ctx)
 		status := c.Response().StatusCode()
-		if status >= http.StatusInternalServerError {
-			return nil // not remembered: a retry with the same key runs again
+		var apiErr *reply.Error
+		if status >= http.StatusInternalServerError || (errors.As(handlerErr, &apiErr) && apiErr.Type == reply.TypeIdempotency) {
+			// Not remembered: a retry with the same key runs again. A key
+			// the handler found bound to another request (a live creation
+			// still at the PSP) stays bound to that one.
+			return nil
 		}
 		body := append([]byte(nil), c.Response().Body()...)
 		finished = true

@@ -3,6 +3,7 @@ package web
 import (
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,7 +72,7 @@ func appendAccessLine(b []byte, c *fiber.Ctx, start, now time.Time) []byte {
 	b = append(b, `,"method":`...)
 	b = jsonw.AppendLogString(b, c.Method())
 	b = append(b, `,"path":`...)
-	b = jsonw.AppendLogString(b, c.Path())
+	b = jsonw.AppendLogString(b, loggedPath(c))
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(c.Response().StatusCode()), 10)
 	b = append(b, `,"duration_ms":`...)
@@ -87,4 +88,14 @@ func appendAccessLine(b []byte, c *fiber.Ctx, start, now time.Time) []byte {
 		b = strconv.AppendBool(b, k.Livemode)
 	}
 	return append(b, "}\n"...)
+}
+
+// loggedPath is the request's path as logs may show it: the PSP callback's
+// path token is a secret, so it is replaced.
+func loggedPath(c *fiber.Ctx) string {
+	path := c.Path()
+	if rest, ok := strings.CutPrefix(path, "/psp/webhook/"); ok && rest != "pix" {
+		return "/psp/webhook/{token}/pix"
+	}
+	return path
 }

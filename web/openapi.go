@@ -128,6 +128,7 @@ var (
 	deliveryID     = pathParam("delivery_id", "A delivery id (whd_...).", str())
 	disputeID      = pathParam("id", "A dispute id (dsp_...).", str())
 	withdrawalID   = pathParam("id", "A withdrawal id (wd_...).", str())
+	refundID       = pathParam("id", "A refund id (re_...).", str())
 	limit          = queryParam("limit", "", o("type", "integer", "minimum", 1, "maximum", api.MaxListLimit, "default", api.DefaultListLimit))
 	idempotencyKey = o("$ref", "#/components/parameters/IdempotencyKey")
 )
@@ -160,6 +161,12 @@ func postHeaders(extra ...any) obj {
 }
 
 var location = o("description", "The new object's URL.", "schema", str())
+
+// pspUnavailable answers a live creation the PSP has not registered yet.
+var pspUnavailable = o("description", "503 psp_unavailable: the PSP has not registered the charge yet; retry with the same Idempotency-Key.",
+	"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
+		"Retry-After", o("description", "Seconds to wait before retrying.", "schema", integer())),
+	"content", o("application/json", o("schema", ref("Error"))))
 
 // responses is the success answer at status, then one error answer per
 // status in errors.
@@ -259,9 +266,11 @@ func paths() obj {
 	return o(
 		"/api/v1/payments", o(
 			"post", op("createPayment", "Create a PIX payment", "Payments",
+				"description", "Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.",
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, createPaymentBody()),
-				"responses", responses(201, created("The created payment, status pending.", "Payment"), with(postErrors, 415)...)),
+				"responses", responses(201, created("The created payment, status pending.", "Payment"), with(postErrors, 403, 415, 502)...).
+					with("503", pspUnavailable)),
 			"get", op("listPayments", "List payments, newest first", "Payments",
 				"parameters", []any{limit,
 					queryParam("status", "", ref("PaymentStatus")),
@@ -280,9 +289,9 @@ func paths() obj {
 		"/api/v1/payments/{id_or_external_id}/refund", o(
 			"parameters", []any{paymentRef},
 			"post", op("refundPayment", "Refund a paid payment in full", "Payments",
-				"description", "paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.",
+				"description", "Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.",
 				"parameters", []any{idempotencyKey},
-				"responses", responses(200, posted("The refunded payment.", "Payment"), with(postErrors, 404)...))),
+				"responses", responses(200, posted("The payment: refunded in test mode, still paid in live mode until the devolução succeeds.", "Payment"), with(postErrors, 403, 404)...))),
 		"/api/v1/test_helpers/payments/{id_or_external_id}/pay", o(
 			"parameters", []any{paymentRef},
 			"post", op("testHelperPayPayment", "Test mode: confirm a payment as the PSP would", "Test helpers",
@@ -326,6 +335,36 @@ func paths() obj {
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(false, object(o("failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), optional...)),
 				"responses", responses(200, posted("The failed withdrawal.", "Withdrawal"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/refunds/{id}/succeed", o(
+			"parameters", []any{refundID},
+			"post", op("testHelperSucceedRefund", "Test mode: the payer's bank took a pending refund back", "Test helpers",
+				"description", "refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The succeeded refund.", "Refund"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/refunds/{id}/fail", o(
+			"parameters", []any{refundID},
+			"post", op("testHelperFailRefund", "Test mode: a pending refund failed; its amount returns to available", "Test helpers",
+				"description", "refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), optional...)),
+				"responses", responses(200, posted("The failed refund.", "Refund"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/refunds", o(
+			"post", op("createRefund", "Refund all or part of a paid payment", "Refunds",
+				"description", "The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"payment", describe(str(), "The payment's id or external_id."),
+					"amount_cents", describe(o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents), "Omitted: all the payment has left to refund."),
+					"description", describe(o("type", "string", "maxLength", store.MaxRefundDescription), "Shown to the payer by their bank.")), "payment")),
+				"responses", responses(201, created("The pending refund.", "Refund"), with(postErrors, 403, 404, 415)...)),
+			"get", op("listRefunds", "List refunds, newest first", "Refunds",
+				"parameters", idList(ref("RefundStatus"), "A refund id (re_...): return the older refunds after it."),
+				"responses", responses(200, ok("One page of refunds.", "RefundList"), getErrors...))),
+		"/api/v1/refunds/{id}", o(
+			"parameters", []any{refundID},
+			"get", op("getRefund", "Retrieve a refund", "Refunds",
+				"responses", responses(200, ok("The refund.", "Refund"), with(getErrors, 404)...))),
 		"/api/v1/balance", o(
 			"get", op("getBalance", "The account's balance in this mode", "Balance",
 				"description", "available: what can be withdrawn now (paid amounts less fees, refunds, lost disputes and withdrawals). pending: received money held by open disputes. Both are running sums of the ledger.",
@@ -340,10 +379,10 @@ func paths() obj {
 				"responses", responses(200, ok("The dispute.", "Dispute"), with(getErrors, 404)...))),
 		"/api/v1/withdrawals", o(
 			"post", op("createWithdrawal", "Withdraw available balance to a PIX key", "Withdrawals",
-				"description", "The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.",
+				"description", "The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.",
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, createWithdrawalBody()),
-				"responses", responses(201, posted("The pending withdrawal.", "Withdrawal"), with(postErrors, 415)...)),
+				"responses", responses(201, posted("The pending withdrawal.", "Withdrawal"), with(postErrors, 403, 415)...)),
 			"get", op("listWithdrawals", "List withdrawals, newest first", "Withdrawals",
 				"parameters", idList(ref("WithdrawalStatus"), "A withdrawal id (wd_...): return the older withdrawals after it."),
 				"responses", responses(200, ok("One page of withdrawals.", "WithdrawalList"), getErrors...))),
@@ -414,17 +453,27 @@ func paths() obj {
 			"get", op("readyz", "Readiness: the database (and Redis, when configured) answer", "Meta", "security", []any{},
 				"responses", responses(200, jsonResponse("Ready.", ref("Readiness"), nil), 413).with(
 					"503", jsonResponse("A dependency is down.", ref("Readiness"), nil)))),
-		"/psp/pix", o(
-			"post", op("pspPixNotification", "PSP settlement notifications (Banco Central Pix webhook body)", "PSP",
-				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.",
-				"security", pspSecurity,
-				"requestBody", body(true, object(o("pix", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
-					"items", o("type", "object", "required", []string{"endToEndId", "txid", "valor"}, "properties", o(
-						"endToEndId", o("type", "string", "pattern", psp.EndToEndIDPattern.String()),
-						"txid", o("type", "string", "pattern", psp.TxIDPattern.String()),
-						"valor", o("type", "string", "pattern", psp.ValorPattern.String()),
-						"horario", o("type", "string", "format", "date-time"))))))),
-				"responses", responses(200, jsonResponse("What each transfer did.", ref("PixNotificationResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/pix", o(
+			"post", op("pspCallback", "PSP callbacks (API Pix webhook, mutual TLS)", "PSP",
+				"description", "Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {\"pix\": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.",
+				"security", []any{},
+				"requestBody", body(true, o("type", "object", "required", []string{"pix"}, "properties", o("pix", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+					"items", o("type", "object", "properties", o(
+						"endToEndId", describe(o("type", "string", "pattern", psp.EndToEndIDPattern.String()), "A Pix received (API Pix callback)."),
+						"idEnvio", describe(o("type", "string", "pattern", psp.IDEnvioPattern.String()), "A payout that ended (payout port callback)."),
+						"devolucoes", arrayOf(o("type", "object", "properties", o("id", str(), "status", str()))))))))),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/{token}/pix", o(
+			"parameters", []any{pathParam("token", "PSP_CALLBACK_TOKEN: the unguessable token in the registered webhookUrl.", str())},
+			"post", op("pspCallbackWithToken", "PSP callbacks behind a reverse proxy that terminates mutual TLS", "PSP",
+				"description", "The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, o("type", "object", "required", []string{"pix"}, "properties", o("pix", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+					"items", o("type", "object", "properties", o(
+						"endToEndId", describe(o("type", "string", "pattern", psp.EndToEndIDPattern.String()), "A Pix received (API Pix callback)."),
+						"idEnvio", describe(o("type", "string", "pattern", psp.IDEnvioPattern.String()), "A payout that ended (payout port callback)."),
+						"devolucoes", arrayOf(o("type", "object", "properties", o("id", str(), "status", str()))))))))),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
 		"/psp/disputes", o(
 			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
 				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
@@ -435,19 +484,10 @@ func paths() obj {
 					"reason", ref("DisputeReason"),
 					"status", ref("DisputeStatus")))),
 				"responses", responses(200, jsonResponse("What the notification did.", ref("PSPResult"), nil), pspErrors...))),
-		"/psp/withdrawals", o(
-			"post", op("pspWithdrawalNotification", "PSP withdrawal outcome notifications", "PSP",
-				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.",
-				"security", pspSecurity,
-				"requestBody", body(true, object(o(
-					"id", describe(str(), "Our withdrawal id (wd_...)."),
-					"status", enum([]string{store.WithdrawalCompleted, store.WithdrawalFailed}),
-					"endToEndId", o("type", "string", "pattern", psp.EndToEndIDPattern.String()),
-					"failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), "id", "status")),
-				"responses", responses(200, jsonResponse("What the notification did.", ref("PSPResult"), nil), pspErrors...))),
 		"/pay/{id}/qr.png", o(
 			"get", op("getPaymentQRCode", "The payment's BR Code as a QR image (public, for the payer)", "Payer", "security", []any{},
 				"parameters", []any{pathParam("id", "The payment id.", o("type", "string", "format", "uuid"))},
+				"description", "404 while a live charge is not registered at the PSP yet.",
 				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
 					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
 	)
@@ -472,7 +512,8 @@ func schemas() obj {
 	)
 	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
 	return o(
-		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a dispute or a withdrawal."),
+		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute or a withdrawal."),
+		"RefundStatus", describe(enum(store.RefundStatuses), "pending -> succeeded | failed."),
 		"PaymentStatus", describe(enum(store.PaymentStatuses),
 			"pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid."),
 		"DisputeStatus", describe(enum(store.DisputeStatuses), "open -> won | lost."),
@@ -495,8 +536,8 @@ func schemas() obj {
 			"correlation_id", describe(o("type", "string", "pattern", "^[A-Za-z0-9]{26,35}$"), "The PIX txid carried in the BR Code."),
 			"fee_cents", o("type", "integer", "minimum", 0),
 			"pix", object(o(
-				"br_code", describe(str(), "EMV BR Code (copia e cola)."),
-				"qr_code_url", o("type", "string", "format", "uri"))),
+				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
+				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),
 			"checkout_url", o("type", "string", "format", "uri"),
 			"created_at", timestamp(), "updated_at", timestamp(), "paid_at", nullableTimestamp(), "expires_at", timestamp(),
 			"canceled_at", nullableTimestamp(), "expired_at", nullableTimestamp(), "refunded_at", nullableTimestamp(),
@@ -527,6 +568,22 @@ func schemas() obj {
 			"created_at", timestamp(), "updated_at", timestamp(), "closed_at", nullableTimestamp(),
 		)),
 		"DisputeList", listOf("/api/v1/disputes", "Dispute", 0),
+		"Refund", object(o(
+			"id", o("type", "string", "pattern", "^re_[0-9A-Za-z]{22}$"),
+			"object", constant("refund"),
+			"livemode", boolean(),
+			"status", ref("RefundStatus"),
+			"payment_id", o("type", "string", "format", "uuid"),
+			"amount_cents", o("type", "integer", "minimum", 1),
+			"amount_label", moneyLabel,
+			"fee_cents", describe(o("type", "integer", "minimum", 0), "The part of the payment's fee this refund gives back."),
+			"currency", constant("BRL"),
+			"reason", describe(enum([]string{store.RefundRequested, store.RefundDisputeLost}), "requested: you asked; dispute_lost: a lost dispute took the money back."),
+			"description", nullableStr(),
+			"failure_reason", nullableStr(),
+			"created_at", timestamp(), "updated_at", timestamp(), "completed_at", nullableTimestamp(),
+		)),
+		"RefundList", listOf("/api/v1/refunds", "Refund", 0),
 		"Withdrawal", object(o(
 			"id", o("type", "string", "pattern", "^wd_[0-9A-Za-z]{22}$"),
 			"object", constant("withdrawal"),
@@ -592,10 +649,10 @@ func schemas() obj {
 			"status", o("type", []string{"integer", "null"}), "latency_ms", o("type", "integer", "minimum", 0),
 			"attempt", ref("Attempt"))),
 		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),
-		"PixNotificationResult", object(o(
-			"received", o("type", "integer", "minimum", 1),
-			"results", arrayOf(object(o("endToEndId", str(), "outcome", enum(store.PixOutcomes), "duplicate", boolean()))))),
-		"PSPResult", object(o("id", str(), "object", enum([]string{"dispute", "withdrawal"}), "status", str(), "duplicate", boolean())),
+		"PSPCallbackResult", object(o(
+			"received", describe(o("type", "integer", "minimum", 1), "Items in the callback."),
+			"queued", describe(o("type", "integer", "minimum", 0), "Transfers newly queued for confirmation (a replay queues none)."))),
+		"PSPResult", object(o("id", str(), "object", constant("dispute"), "status", str(), "duplicate", boolean())),
 		"Error", object(o("error", object(o(
 			"type", enum(reply.Types),
 			"code", describe(str(), "Stable, machine-readable: see the README's error code table."),
@@ -613,13 +670,14 @@ func document() obj {
 		"openapi", "3.1.0",
 		"jsonSchemaDialect", "https://json-schema.org/draft/2020-12/schema",
 		"info", o("title", "Payments API", "version", "v1",
-			"description", "PIX payments: create, read, list and cancel charges, refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
+			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
 			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
 		"servers", []any{o("url", "/", "description", "The service itself.")},
 		"security", []any{o("bearer", []string{}), o("apiKeyHeader", []string{})},
 		"tags", []any{
 			o("name", "Payments", "description", "PIX charges."),
 			o("name", "Test helpers", "description", "Test mode only: move objects as the PSP or the payer's bank would."),
+			o("name", "Refunds", "description", "Money returned to payers (devoluções)."),
 			o("name", "Balance", "description", "The money of an account in one mode."),
 			o("name", "Disputes", "description", "PIX MED claims on paid payments."),
 			o("name", "Withdrawals", "description", "Payouts of the available balance to a PIX key."),

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -56,7 +57,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 // content type against the document.
 func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
 	covered := map[string]bool{}
 	do := func(req webtest.Request, want int) *webtest.Response {
 		t.Helper()
@@ -92,14 +93,19 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + r["id"].(string) + "/expire", Key: s.TestKey}, 200)
 	doc := do(webtest.Request{Method: "GET", Path: "/api/v1/openapi.json"}, 200).JSON(t)
 	require.Equal(t, "3.1.0", doc["openapi"])
+	live := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 50}}, 201).JSON(t)
+	payE2E := s.PSP.Pay(live["correlation_id"].(string)).EndToEndID
+	s.WaitForPayment(s.LiveKey, live["id"].(string), "paid", 10*time.Second)
+	callbackPath := strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/pix"
+	do(webtest.Request{Method: "POST", Path: callbackPath, Body: map[string]any{"pix": []any{map[string]any{"endToEndId": payE2E}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/pix", Body: map[string]any{"pix": []any{map[string]any{"endToEndId": payE2E}}}}, 401)
+	do(webtest.Request{Method: "POST", Path: callbackPath, Body: map[string]any{"pix": []any{}}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/pix", Body: map[string]any{"pix": []any{map[string]any{"endToEndId": payE2E}}}}, 401)
 	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
-	do(webtest.Request{Method: "POST", Path: "/psp/pix", Headers: psp, Body: map[string]any{"pix": []any{map[string]any{
-		"endToEndId": "E0000000000000000000000000000001", "txid": r["correlation_id"], "valor": "0.50"}}}}, 200)
-	do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{}}}, 401)
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
-		"id": "MED-1", "endToEndId": "E0000000000000000000000000000001", "reason": "fraud", "status": "won"}}, 200)
+		"id": "MED-1", "endToEndId": payE2E, "reason": "fraud", "status": "won"}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
-		"id": "MED-1", "endToEndId": "E0000000000000000000000000000001", "reason": "fraud", "status": "lost"}}, 409)
+		"id": "MED-1", "endToEndId": payE2E, "reason": "fraud", "status": "lost"}}, 409)
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
 		"id": "MED-2", "endToEndId": "E0000000000000000000000000000009", "reason": "fraud", "status": "open"}}, 404)
 	paid := s.CreatePayment(map[string]any{"amount_cents": 5000})
@@ -127,10 +133,21 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd2["id"].(string) + "/fail", Key: s.TestKey,
 		Body: map[string]any{"failure_reason": "Key not found"}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd2["id"].(string) + "/complete", Key: s.LiveKey}, 403)
-	wd3 := do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 100, "pix_key": "52998224725"}}, 201).JSON(t)
-	do(webtest.Request{Method: "POST", Path: "/psp/withdrawals", Headers: psp, Body: map[string]any{
-		"id": wd3["id"], "status": "completed", "endToEndId": "E0000000000000000000000000000002"}}, 200)
-	do(webtest.Request{Method: "POST", Path: "/psp/withdrawals", Headers: psp, Body: map[string]any{"id": "wd_nope", "status": "completed"}}, 404)
+	refunded := s.Fund(s.TestKey, 10_000)
+	re := do(webtest.Request{Method: "POST", Path: "/api/v1/refunds", Key: s.TestKey, Body: map[string]any{
+		"payment": refunded, "amount_cents": 2_500, "description": "Troca"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/refunds", Key: s.TestKey, Body: map[string]any{"payment": refunded, "amount_cents": 7_501}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/refunds", Key: s.TestKey, Body: map[string]any{"payment": "nope"}}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/refunds?status=pending", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/refunds/" + re["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/refunds/re_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/refunds/" + re["id"].(string) + "/succeed", Key: s.LiveKey}, 403)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/refunds/" + re["id"].(string) + "/succeed", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/refunds/" + re["id"].(string) + "/fail", Key: s.TestKey}, 409)
+	re2 := do(webtest.Request{Method: "POST", Path: "/api/v1/refunds", Key: s.TestKey, Body: map[string]any{"payment": refunded}}, 201).JSON(t)
+	require.Equal(t, float64(7_500), re2["amount_cents"], "what is left")
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/refunds/" + re2["id"].(string) + "/fail", Key: s.TestKey,
+		Body: map[string]any{"failure_reason": "Conta encerrada"}}, 200)
 	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)

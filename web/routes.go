@@ -35,16 +35,17 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/pay/:id/status", payer.Status)
 	app.Get("/pay/:id", payer.Page)
 
-	callbacks := &psp.PSP{Store: deps.Store, Token: cfg.PSPToken}
-	app.Post("/psp/pix", callbacks.NotifyPix)
+	callbacks := &psp.PSP{Store: deps.Store, Token: cfg.PSPToken, CallbackMTLS: cfg.CallbackMTLS, CallbackToken: cfg.CallbackToken}
+	app.Post("/psp/webhook/pix", callbacks.Callback)
+	app.Post("/psp/webhook/:token/pix", callbacks.CallbackWithToken)
 	app.Post("/psp/disputes", callbacks.NotifyDispute)
-	app.Post("/psp/withdrawals", callbacks.NotifyWithdrawal)
 
 	var counter rateCounter = newMemoryCounter()
 	if deps.Redis != nil {
 		counter = &redisCounter{client: deps.Redis}
 	}
-	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks}
+	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks,
+		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
@@ -60,6 +61,11 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/test_helpers/disputes/:id/lose", a.TestHelperLoseDispute)
 	v1.Post("/test_helpers/withdrawals/:id/complete", a.TestHelperCompleteWithdrawal)
 	v1.Post("/test_helpers/withdrawals/:id/fail", a.TestHelperFailWithdrawal)
+	v1.Post("/test_helpers/refunds/:id/succeed", a.TestHelperSucceedRefund)
+	v1.Post("/test_helpers/refunds/:id/fail", a.TestHelperFailRefund)
+	v1.Post("/refunds", a.CreateRefund)
+	v1.Get("/refunds", a.ListRefunds)
+	v1.Get("/refunds/:id", a.GetRefund)
 	v1.Get("/balance", a.GetBalance)
 	v1.Get("/disputes", a.ListDisputes)
 	v1.Get("/disputes/:id", a.GetDispute)

@@ -5,9 +5,14 @@ package api
 
 import (
 	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
 	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
 )
 
 // API serves /api/v1.
@@ -18,6 +23,21 @@ type API struct {
 	Tester *dispatcher.Dispatcher
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
+	// LiveMode says a PSP is configured: without one, live keys cannot move money.
+	LiveMode bool
+	// ChargeWait bounds how long a live creation waits for the PSP to
+	// register its charge (8 s when zero).
+	ChargeWait time.Duration
+}
+
+// requireLiveModeOn refuses a live key a money-moving call when no PSP is
+// configured: live mode is off, never faked.
+func (a *API) requireLiveModeOn(c *fiber.Ctx) *reply.Error {
+	if request.APIKey(c).Livemode && !a.LiveMode {
+		return reply.Forbidden("live_mode_disabled",
+			"Live mode is off on this service: no payment service provider is configured (PSP_BASE_URL). Use a test key (sk_test_...).")
+	}
+	return nil
 }
 
 // listBody is the envelope of every list response.

@@ -100,7 +100,7 @@ func TestOtherAccountsAndModesAreNotFound(t *testing.T) {
 
 func TestLiveKeyCreatesLivePayments(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 250}})
 	require.Equal(t, http.StatusCreated, r.Status)
 	require.Equal(t, true, r.JSON(t)["livemode"])

@@ -28,7 +28,7 @@ func countPayments(t *testing.T, s *webtest.Server) int {
 
 func TestIdempotentReplay(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
 	first := createWithKey(s, "key-1", map[string]any{"amount_cents": 700})
 	require.Equal(t, http.StatusCreated, first.Status)
 	require.Empty(t, first.Header.Get("Idempotent-Replayed"))

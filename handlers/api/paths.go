@@ -24,6 +24,10 @@ func withdrawalID(c *fiber.Ctx) (string, error) {
 	return pathID(c, "id", func(id string) *reply.Error { return reply.NoSuch("withdrawal", "id", id) })
 }
 
+func refundID(c *fiber.Ctx) (string, error) {
+	return pathID(c, "id", func(id string) *reply.Error { return reply.NoSuch("refund", "id", id) })
+}
+
 func deliveryID(c *fiber.Ctx) (string, error) {
 	return pathID(c, "delivery_id", func(id string) *reply.Error { return reply.NoSuch("delivery", "delivery_id", id) })
 }

@@ -25,20 +25,69 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
+	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
+		return apiErr
+	}
 	key := request.APIKey(c)
 	p, err := a.Store.BuildPayment(key.Account, key.Livemode, in)
 	if err != nil {
 		return err
 	}
+	if key.Livemode {
+		return a.createLivePayment(c, p, in)
+	}
 	if err := a.Store.CreatePayment(c.UserContext(), p); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			return &reply.Error{Status: http.StatusConflict, Type: reply.TypeInvalidRequest, Code: "external_id_taken", Param: "external_id",
-				Message: fmt.Sprintf("A payment with external_id '%s' already exists.", *in.ExternalID)}
-		}
-		return err
+		return createErr(err, in)
 	}
 	c.Location("/api/v1/payments/" + p.ID.String())
 	return c.Status(http.StatusCreated).JSON(p)
+}
+
+func createErr(err error, in store.NewPayment) error {
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return &reply.Error{Status: http.StatusConflict, Type: reply.TypeInvalidRequest, Code: "external_id_taken", Param: "external_id",
+			Message: fmt.Sprintf("A payment with external_id '%s' already exists.", *in.ExternalID)}
+	case errors.Is(err, store.ErrIdempotencyMismatch):
+		return &reply.Error{Status: http.StatusUnprocessableEntity, Type: reply.TypeIdempotency, Code: "idempotency_key_reused",
+			Message: "This Idempotency-Key was already used with a different request. Use a new key for a new request."}
+	}
+	return err
+}
+
+// createLivePayment creates a live charge: the payment and the call that
+// registers it at the PSP are stored at once, and the request waits (up to
+// ChargeWait) for the PSP's BR Code. Registered: 201 with the PSP's code.
+// Refused by the PSP: 502, and the payment is canceled. Still registering:
+// 503 with Retry-After, naming the payment, which stays unpayable (no BR
+// Code) until the PSP has it; a retry with the same Idempotency-Key picks up
+// the same payment and answers as soon as it is registered.
+func (a *API) createLivePayment(c *fiber.Ctx, p *store.Payment, in store.NewPayment) error {
+	idem := request.IdempotencyOf(c)
+	p, err := a.Store.CreateLivePayment(c.UserContext(), p, idem.Key, idem.Hash)
+	if err != nil {
+		return createErr(err, in)
+	}
+	wait := a.ChargeWait
+	if wait <= 0 {
+		wait = 8 * time.Second
+	}
+	p, err = a.Store.WaitForCharge(c.UserContext(), p.ID, time.Now().Add(wait))
+	if err != nil {
+		return err
+	}
+	switch p.ChargeState {
+	case store.ChargeRegistered:
+		c.Location("/api/v1/payments/" + p.ID.String())
+		return c.Status(http.StatusCreated).JSON(p)
+	case store.ChargeFailed:
+		return &reply.Error{Status: http.StatusBadGateway, Type: reply.TypeAPI, Code: "psp_refused",
+			Message: fmt.Sprintf("The payment service provider refused the charge; payment %s is canceled and will not be payable.", p.ID)}
+	}
+	c.Set(fiber.HeaderRetryAfter, "2")
+	return &reply.Error{Status: http.StatusServiceUnavailable, Type: reply.TypeAPI, Code: "psp_unavailable",
+		Message: fmt.Sprintf("The payment service provider has not registered the charge yet: it is payment %s, not payable until it is. "+
+			"Retry with the same Idempotency-Key to get it when it is ready, or GET /api/v1/payments/%s.", p.ID, p.ID)}
 }
 
 // GetPayment handles GET /api/v1/payments/{id_or_external_id}.
@@ -80,6 +129,9 @@ func (a *API) CancelPayment(c *fiber.Ctx) error {
 // RefundPayment handles POST /api/v1/payments/{id_or_external_id}/refund: a
 // paid payment is refunded in full.
 func (a *API) RefundPayment(c *fiber.Ctx) error {
+	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
+		return apiErr
+	}
 	ref, err := paymentRef(c)
 	if err != nil {
 		return err

@@ -19,6 +19,9 @@ var createWithdrawalFields = []string{"amount_cents", "pix_key", "description", 
 // balance to a PIX key. It starts pending; the PSP's callback (or a test
 // helper) completes or fails it.
 func (a *API) CreateWithdrawal(c *fiber.Ctx) error {
+	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
+		return apiErr
+	}
 	o, apiErr := request.Body(c, createWithdrawalFields...)
 	if apiErr != nil {
 		return apiErr

@@ -42,7 +42,7 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 	}
 	m := views.CheckoutPage{
 		PaymentID: payment.ID.String(), Merchant: acct.Name, AmountLabel: pix.FormatBRL(payment.AmountCents),
-		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, Status: payment.Status,
+		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, Status: payment.Status, Preparing: payment.BRCode == "",
 		ExpiresAt: payment.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"), ExpiresLabel: views.FormatTime(payment.ExpiresAt),
 	}
 	if payment.Description != nil {
@@ -67,5 +67,10 @@ func (ch *Checkout) Status(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set("Vary", "HX-Request")
+	if c.Query("preparing") != "" && !m.Preparing {
+		// The charge is ready: the whole page changes (the code and QR
+		// appear), so htmx reloads it rather than swap the fragment.
+		c.Set("HX-Refresh", "true")
+	}
 	return reply.Page(c, http.StatusOK, views.CheckoutStatus(m))
 }

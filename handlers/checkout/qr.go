@@ -11,6 +11,8 @@ import (
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/qr"
 	"github.com/gofiber/fiber/v2"
+
+	"payments/web/reply"
 )
 
 // qrSize is about the PNG's side in pixels (whole pixels per module make it
@@ -23,6 +25,10 @@ func (ch *Checkout) QRCode(c *fiber.Ctx) error {
 	payment, err := ch.payment(c)
 	if err != nil {
 		return err
+	}
+	if payment.BRCode == "" {
+		// A live charge the PSP has not registered yet has no code to show.
+		return reply.NoSuch("QR code", "id", payment.ID.String())
 	}
 	img, err := QRPNG(payment.BRCode)
 	if err != nil {

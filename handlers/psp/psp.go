@@ -1,7 +1,7 @@
-// Package psp receives the payment service provider's callbacks: transfers
-// received (the Banco Central's Pix webhook body), disputes (PIX MED) and
-// the outcome of withdrawals. Every body is JSON with the fields documented
-// for its route and no others.
+// Package psp receives the payment service provider's callbacks: the API
+// Pix webhook (transfers received, devoluções and payouts that ended), each
+// a hint confirmed with the PSP before money moves, and disputes (PIX MED).
+// Every body is JSON with the fields documented for its route and no others.
 package psp
 
 import (
@@ -17,12 +17,18 @@ import (
 	"payments/web/request"
 )
 
-// PSP receives the payment service provider's notifications.
+// PSP receives the payment service provider's callbacks.
 type PSP struct {
 	Store *store.Store
-	// Token is the shared secret the PSP sends as a Bearer token; empty
-	// refuses every notification.
+	// Token is the shared secret the PSP sends as a Bearer token with
+	// dispute notifications; empty refuses them.
 	Token string
+	// CallbackMTLS says the service terminates TLS and verifies the PSP's
+	// client certificate: /psp/webhook/pix accepts callbacks that presented one.
+	CallbackMTLS bool
+	// CallbackToken is the unguessable path token of /psp/webhook/{token}/pix,
+	// for a service behind a proxy; empty refuses that route.
+	CallbackToken string
 }
 
 // EndToEndIDPattern is a PIX transfer's id (E + ISPB + date + sequence).
@@ -39,7 +45,7 @@ func (p *PSP) body(c *fiber.Ctx, allowed ...string) (request.Object, *reply.Erro
 	return request.Body(c, allowed...)
 }
 
-// resultJSON answers a dispute or withdrawal notification.
+// resultJSON answers a dispute notification.
 type resultJSON struct {
 	ID        string `json:"id"`
 	Object    string `json:"object"`

@@ -2,8 +2,15 @@ package psp_test
 
 import (
 	"context"
-	"encoding/json"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,214 +18,230 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/pix"
+	"payments/pix/apipix"
 	"payments/store"
 	"payments/web/webtest"
 )
 
-func pspNotify(s *webtest.Server, token string, transfers ...map[string]any) *webtest.Response {
-	headers := map[string]string{}
-	if token != "" {
-		headers["Authorization"] = "Bearer " + token
-	}
-	return s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": transfers}, Headers: headers})
-}
-
-func transfer(e2e, txid, valor string) map[string]any {
-	return map[string]any{"endToEndId": e2e, "txid": txid, "valor": valor, "horario": "2026-11-22T12:00:00.000-03:00", "infoPagador": "pedido"}
-}
-
 func e2eID() string { return "E" + pix.RandomBase62(31) }
 
-func outcome(t *testing.T, r *webtest.Response, i int) (string, bool) {
+// callbackPath is where the sandbox posts this server's callbacks.
+func callbackPath(s *webtest.Server) string {
+	return strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/pix"
+}
+
+// callback posts an API Pix callback body as the PSP would.
+func callback(s *webtest.Server, path string, items ...map[string]any) *webtest.Response {
+	return s.Do(webtest.Request{Method: "POST", Path: path, Body: map[string]any{"pix": items}})
+}
+
+// livePaid creates a live charge, has the sandbox pay it and waits for the
+// credit; it returns the payment and the Pix that paid it.
+func livePaid(t *testing.T, s *webtest.Server, cents int64) (map[string]any, apipix.Pix) {
 	t.Helper()
-	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	res := r.JSON(t)["results"].([]any)[i].(map[string]any)
-	return res["outcome"].(string), res["duplicate"].(bool)
+	p := s.CreateLivePayment(map[string]any{"amount_cents": cents})
+	paid := s.PSP.Pay(p["correlation_id"].(string))
+	return s.WaitForPayment(s.LiveKey, p["id"].(string), "paid", 10*time.Second), paid
 }
 
-func TestPSPExactAmountPaysOnceByEndToEndID(t *testing.T) {
+// credits counts the transfers that paid a payment.
+func credits(t *testing.T, s *webtest.Server) int {
+	var n int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM psp_notifications WHERE outcome = 'paid'").Scan(context.Background(), &n))
+	return n
+}
+
+// settled waits until no PSP call is due or running.
+func settled(t *testing.T, s *webtest.Server) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		var n int
+		require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM psp_calls WHERE status = 'pending' AND next_attempt_at <= now() + interval '1 second'").
+			Scan(context.Background(), &n))
+		return n == 0
+	}, 10*time.Second, 20*time.Millisecond)
+}
+
+func TestCallbackIsAHintConfirmedWithThePSP(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
-	p := s.CreatePayment(map[string]any{"amount_cents": 12990})
-	txid := p["correlation_id"].(string)
-	e2e := e2eID()
-
-	got, dup := outcome(t, pspNotify(s, webtest.PSPToken, transfer(e2e, txid, "129.90")), 0)
-	require.Equal(t, "paid", got)
-	require.False(t, dup)
-	got, dup = outcome(t, pspNotify(s, webtest.PSPToken, transfer(e2e, txid, "129.90")), 0)
-	require.Equal(t, "paid", got)
-	require.True(t, dup, "the same endToEndId again changes nothing")
-
-	status := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + p["id"].(string), Key: s.TestKey}).JSON(t)["status"]
-	require.Equal(t, "paid", status)
-	require.Equal(t, []string{"payment.created", "payment.paid"}, s.EventTypes(p["id"].(string)), "exactly one payment.paid")
-
-	// A second, different transfer for the paid charge is real money: recorded for support.
-	got, _ = outcome(t, pspNotify(s, webtest.PSPToken, transfer(e2eID(), txid, "129.90")), 0)
-	require.Equal(t, "already_paid", got)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	path := callbackPath(s)
+	p, paid := livePaid(t, s, 4_200)
 	require.Equal(t, []string{"payment.created", "payment.paid"}, s.EventTypes(p["id"].(string)))
+
+	// A replay of the genuine callback queues nothing new and credits nothing more.
+	replay := callback(s, path, map[string]any{"endToEndId": paid.EndToEndID, "txid": paid.TxID, "valor": paid.Valor})
+	require.Equal(t, http.StatusOK, replay.Status, "%s", replay.Body)
+	require.Equal(t, map[string]any{"received": float64(1), "queued": float64(0)}, replay.JSON(t))
+
+	// A forged callback: a transfer the PSP never received. It is queued,
+	// asked about, and credits nothing.
+	forged := e2eID()
+	r := callback(s, path, map[string]any{"endToEndId": forged, "txid": p["correlation_id"], "valor": "42.00"})
+	require.Equal(t, http.StatusOK, r.Status)
+	require.Equal(t, float64(1), r.JSON(t)["queued"])
+	settled(t, s)
+	var call store.PSPCall
+	require.NoError(t, s.DB.NewSelect().Model(&call).Where("object_id = ?", forged).Scan(context.Background()))
+	require.Equal(t, store.CallFailed, call.Status)
+	require.Contains(t, *call.LastError, "no such Pix")
+
+	// A callback that names the genuine transfer with another charge's txid
+	// and amount: the PSP's word is what counts.
+	other := s.CreateLivePayment(map[string]any{"amount_cents": 100})
+	callback(s, path, map[string]any{"endToEndId": paid.EndToEndID, "txid": other["correlation_id"], "valor": "1.00"})
+	settled(t, s)
+	require.Equal(t, "pending", s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + other["id"].(string), Key: s.LiveKey}).JSON(t)["status"])
+	require.Equal(t, 1, credits(t, s), "one credit, ever, per endToEndId")
+	require.Equal(t, []string{"payment.created", "payment.paid"}, s.EventTypes(p["id"].(string)))
+	s.LedgerMatchesBalance(store.Scope{AccountID: s.Account.ID, Livemode: true})
 }
 
-func TestPSPConcurrentRedeliveriesPayOnce(t *testing.T) {
+func TestWrongAmountIsRecordedNotPaid(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
-	p := s.CreatePayment(map[string]any{"amount_cents": 500})
-	e2e := e2eID()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 1_000})
+	wrong := s.PSP.Transfer(p["correlation_id"].(string), "9.99")
+	unknown := s.PSP.Transfer("UNKNOWNTXID0000000000000000", "10.00")
+	for _, e2e := range []string{wrong.EndToEndID, unknown.EndToEndID} {
+		require.Equal(t, http.StatusOK, callback(s, callbackPath(s), map[string]any{"endToEndId": e2e}).Status)
+	}
+	settled(t, s)
+	require.Equal(t, "pending", s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + p["id"].(string), Key: s.LiveKey}).JSON(t)["status"],
+		"a wrong amount never pays silently")
+	problems, err := s.Store.PixNotifications(context.Background(), true, 10)
+	require.NoError(t, err)
+	outcomes := map[string]string{}
+	for _, n := range problems {
+		outcomes[n.EndToEndID] = n.Outcome
+		require.Contains(t, string(n.Raw), `"infoPagador"`, "the transfer is kept as the PSP reported it")
+	}
+	require.Equal(t, map[string]string{wrong.EndToEndID: store.PixAmountMismatch, unknown.EndToEndID: store.PixUnknownTxID}, outcomes)
+}
+
+func TestConcurrentDuplicateCallbacksCreditOnce(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	p, paid := livePaid(t, s, 500)
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			r := pspNotify(s, webtest.PSPToken, transfer(e2e, p["correlation_id"].(string), "5.00"))
+			r := callback(s, callbackPath(s), map[string]any{"endToEndId": paid.EndToEndID})
 			require.Equal(t, http.StatusOK, r.Status)
 		})
 	}
 	wg.Wait()
+	settled(t, s)
 	require.Equal(t, []string{"payment.created", "payment.paid"}, s.EventTypes(p["id"].(string)))
+	require.Equal(t, 1, credits(t, s))
 }
 
-func TestPSPMismatchAndUnknownAreRecordedNotPaid(t *testing.T) {
+func TestCallbackAuthenticationAndValidation(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
-	p := s.CreatePayment(map[string]any{"amount_cents": 1000})
-	expired := s.CreatePayment(map[string]any{"amount_cents": 700})
-	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + expired["id"].(string) + "/expire", Key: s.TestKey})
-
-	r := pspNotify(s, webtest.PSPToken,
-		transfer(e2eID(), p["correlation_id"].(string), "9.99"),
-		transfer(e2eID(), "UNKNOWNTXID0000000000000000", "10.00"),
-		transfer(e2eID(), expired["correlation_id"].(string), "7.00"),
-	)
-	first, _ := outcome(t, r, 0)
-	second, _ := outcome(t, r, 1)
-	third, _ := outcome(t, r, 2)
-	require.Equal(t, []string{"amount_mismatch", "unknown_txid", "paid"}, []string{first, second, third})
-	status := func(m map[string]any) string {
-		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + m["id"].(string), Key: s.TestKey}).JSON(t)["status"].(string)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	item := map[string]any{"endToEndId": e2eID()}
+	for _, path := range []string{"/psp/webhook/wrong-token/pix", "/psp/webhook/pix"} {
+		r := callback(s, path, item)
+		require.Equal(t, http.StatusUnauthorized, r.Status, path)
+		require.Equal(t, "psp_callback_unauthenticated", r.ErrorCode(t), "%s: no client certificate on a plain-HTTP server", path)
 	}
-	require.Equal(t, "pending", status(p), "a wrong amount never pays silently")
-	require.Equal(t, "paid", status(expired), "an expired charge still becomes paid: the money is real")
-
-	problems, err := s.Store.PixNotifications(context.Background(), true, 10)
-	require.NoError(t, err)
-	require.Len(t, problems, 2)
-	outcomes := map[string]bool{}
-	for _, n := range problems {
-		outcomes[n.Outcome] = true
-		require.Contains(t, string(n.Raw), `"infoPagador"`, "the transfer is kept as the PSP sent it")
-	}
-	require.True(t, outcomes[store.PixAmountMismatch] && outcomes[store.PixUnknownTxID])
-}
-
-func TestPSPAuthAndValidation(t *testing.T) {
-	t.Parallel()
-	s := webtest.New(t)
-	good := transfer(e2eID(), "TXID0000000000000000000000", "1.00")
-	require.Equal(t, http.StatusUnauthorized, pspNotify(s, "", good).Status)
-	bare := s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{good}},
-		Headers: map[string]string{"Authorization": webtest.PSPToken}})
-	require.Equal(t, http.StatusUnauthorized, bare.Status, "the token must come as a Bearer token")
-	r := pspNotify(s, "wrong-token", good)
-	require.Equal(t, http.StatusUnauthorized, r.Status)
-	require.Equal(t, "psp_token_invalid", r.ErrorCode(t))
-
+	path := callbackPath(s)
 	cases := []struct {
-		item  map[string]any
+		body  any
 		param string
 	}{
-		{transfer("short", "TXID", "1.00"), "pix[0].endToEndId"},
-		{transfer(e2eID(), "bad-txid!", "1.00"), "pix[0].txid"},
-		{transfer(e2eID(), "TXID", "1.0"), "pix[0].valor"},
-		{transfer(e2eID(), "TXID", "-1.00"), "pix[0].valor"},
-		{map[string]any{"endToEndId": e2eID(), "txid": "TXID", "valor": "1.00", "horario": "yesterday"}, "pix[0].horario"},
+		{map[string]any{"pix": []any{map[string]any{"endToEndId": "short"}}}, "pix[0].endToEndId"},
+		{map[string]any{"pix": []any{map[string]any{"idEnvio": "not valid!"}}}, "pix[0].idEnvio"},
+		{map[string]any{"pix": []any{}}, "pix"},
+		{map[string]any{"pix": "nope"}, "pix"},
+		{map[string]any{"pix": []any{item}, "extra": true}, "extra"},
 	}
 	for _, c := range cases {
-		r := pspNotify(s, webtest.PSPToken, c.item)
-		require.Equal(t, http.StatusBadRequest, r.Status, c.param)
+		r := s.Do(webtest.Request{Method: "POST", Path: path, Body: c.body})
+		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", c.body, r.Body)
 		require.Equal(t, c.param, r.ErrorParam(t))
 	}
-	empty := s.Do(webtest.Request{Method: "POST", Path: "/psp/pix", Body: map[string]any{"pix": []any{}},
-		Headers: map[string]string{"Authorization": "Bearer " + webtest.PSPToken}})
-	require.Equal(t, http.StatusBadRequest, empty.Status)
-	require.NotContains(t, s.Logs.String(), webtest.PSPToken)
+	r := s.Do(webtest.Request{Method: "POST", Path: path, Body: "{not json"})
+	require.Equal(t, http.StatusBadRequest, r.Status)
 	var n int
-	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM psp_notifications").Scan(context.Background(), &n))
-	require.Zero(t, n, "refused notifications store nothing")
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM psp_calls WHERE kind = 'pix.confirm'").Scan(context.Background(), &n))
+	require.Zero(t, n, "refused callbacks queue nothing")
+	require.NotContains(t, s.Logs.String(), s.PSP.CallbackURL[len(s.URL):], "the path token is never logged")
 }
 
-func TestPSPWithdrawalAndDisputeNotifications(t *testing.T) {
+// Where the service terminates TLS, the PSP's callbacks are recognized by
+// its client certificate: none, or one of another CA, gets nothing in.
+func TestCallbacksOverMutualTLS(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
-	receiver := webtest.NewReceiver(t, nil)
-	s.CreateWebhook(receiver.URL, map[string]any{"events": []string{"withdrawal.completed", "withdrawal.failed"}})
-	s.Fund(s.TestKey, 10_000)
-	w := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 5_000, "pix_key": "52998224725"}}).JSON(t)
-	id := w["id"].(string)
-	psp := func(path string, token string, body map[string]any) *webtest.Response {
-		return s.Do(webtest.Request{Method: "POST", Path: path, Headers: map[string]string{"Authorization": "Bearer " + token}, Body: body})
-	}
-	e2e := e2eID()
-	require.Equal(t, http.StatusUnauthorized, psp("/psp/withdrawals", "wrong", map[string]any{"id": id, "status": "completed"}).Status)
-	bad := psp("/psp/withdrawals", webtest.PSPToken, map[string]any{"id": id, "status": "failed"})
-	require.Equal(t, http.StatusBadRequest, bad.Status)
-	require.Equal(t, "failure_reason", bad.ErrorParam(t))
-	for i, wantDup := range []bool{false, true} {
-		r := psp("/psp/withdrawals", webtest.PSPToken, map[string]any{"id": id, "status": "completed", "endToEndId": e2e})
-		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-		require.Equal(t, map[string]any{"id": id, "object": "withdrawal", "status": "completed", "duplicate": wantDup}, r.JSON(t), "call %d", i)
-	}
-	got := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/" + id, Key: s.TestKey}).JSON(t)
-	require.Equal(t, e2e, got["end_to_end_id"])
-	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10), "one withdrawal.completed for two notifications")
-	var env struct {
-		Type string `json:"type"`
-		Data struct {
-			Object map[string]any `json:"object"`
-		} `json:"data"`
-	}
-	require.NoError(t, json.Unmarshal(receiver.WaitFor(1, 5*time.Second)[0].Body, &env))
-	require.Equal(t, "withdrawal.completed", env.Type)
-	require.Equal(t, got, env.Data.Object)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{MTLS: true}))
+	require.True(t, strings.HasPrefix(s.URL, "https://"))
+	_, paid := livePaid(t, s, 700) // the sandbox's callback came in with its certificate
 
-	// Disputes arrive by the transfer that paid the charge.
-	p := s.CreatePayment(map[string]any{"amount_cents": 2_000})
-	payE2E := e2eID()
-	outcomeOf, _ := outcome(t, pspNotify(s, webtest.PSPToken, transfer(payE2E, p["correlation_id"].(string), "20.00")), 0)
-	require.Equal(t, "paid", outcomeOf)
-	body := map[string]any{"id": "MED-0001", "endToEndId": payE2E, "reason": "fraud", "status": "open"}
+	post := func(client *http.Client) (*http.Response, error) {
+		return client.Post(s.URL+"/psp/webhook/pix", "application/json",
+			strings.NewReader(`{"pix":[{"endToEndId":"`+paid.EndToEndID+`"}]}`))
+	}
+	res, err := post(s.Client)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode, "no client certificate")
+
+	stranger := s.Client.Transport.(*http.Transport).Clone()
+	strange := selfSigned(t)
+	// Sent whatever CAs the server names (Go would otherwise send none).
+	stranger.TLSClientConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &strange, nil }
+	res, err = post(&http.Client{Transport: stranger, Timeout: 5 * time.Second})
+	if err == nil {
+		res.Body.Close()
+	}
+	require.Error(t, err, "a certificate of another CA fails the handshake: %v", res)
+
+	sandboxClient := s.Client.Transport.(*http.Transport).Clone()
+	cert, err := tls.LoadX509KeyPair(s.PSP.File("sandbox-client.pem"), s.PSP.File("sandbox-client-key.pem"))
+	require.NoError(t, err)
+	sandboxClient.TLSClientConfig.Certificates = []tls.Certificate{cert}
+	res, err = post(&http.Client{Transport: sandboxClient, Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "the PSP's certificate")
+	require.Equal(t, 1, credits(t, s))
+}
+
+func selfSigned(t *testing.T) tls.Certificate {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "not the PSP"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+func TestPSPDisputeNotifications(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	p, paid := livePaid(t, s, 2_000)
+	notify := func(token string, body map[string]any) *webtest.Response {
+		return s.Do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: map[string]string{"Authorization": "Bearer " + token}, Body: body})
+	}
+	body := map[string]any{"id": "MED-0001", "endToEndId": paid.EndToEndID, "reason": "fraud", "status": "open"}
+	require.Equal(t, http.StatusUnauthorized, notify("wrong", body).Status)
 	for _, wantDup := range []bool{false, true} {
-		r := psp("/psp/disputes", webtest.PSPToken, body)
+		r := notify(webtest.PSPToken, body)
 		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		require.Equal(t, wantDup, r.JSON(t)["duplicate"])
 	}
 	body["status"] = "unknown"
-	require.Equal(t, "status", psp("/psp/disputes", webtest.PSPToken, body).ErrorParam(t))
+	require.Equal(t, "status", notify(webtest.PSPToken, body).ErrorParam(t))
 	delete(body, "status")
-	require.Equal(t, "parameter_missing", psp("/psp/disputes", webtest.PSPToken, body).ErrorCode(t))
-	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/disputes", Key: s.TestKey}).JSON(t)["data"].([]any)
+	require.Equal(t, "parameter_missing", notify(webtest.PSPToken, body).ErrorCode(t))
+	body["status"], body["extra"] = "open", true
+	unknown := notify(webtest.PSPToken, body)
+	require.Equal(t, "parameter_unknown", unknown.ErrorCode(t))
+	require.Equal(t, "extra", unknown.ErrorParam(t))
+	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/disputes", Key: s.LiveKey}).JSON(t)["data"].([]any)
 	require.Len(t, list, 1)
 	require.Equal(t, p["id"], list[0].(map[string]any)["payment_id"])
-}
-
-// Every PSP body follows one rule: a top-level field the route does not
-// document is refused, and nothing is recorded.
-func TestPSPBodiesRefuseUnknownFields(t *testing.T) {
-	t.Parallel()
-	s := webtest.New(t)
-	p := s.CreatePayment(map[string]any{"amount_cents": 100})
-	bodies := map[string]map[string]any{
-		"/psp/pix":         {"pix": []any{transfer(e2eID(), p["correlation_id"].(string), "1.00")}, "extra": true},
-		"/psp/disputes":    {"id": "MED-1", "endToEndId": e2eID(), "reason": "fraud", "status": "open", "extra": true},
-		"/psp/withdrawals": {"id": "wd_x", "status": "completed", "extra": true},
-	}
-	for path, body := range bodies {
-		r := s.Do(webtest.Request{Method: "POST", Path: path, Body: body,
-			Headers: map[string]string{"Authorization": "Bearer " + webtest.PSPToken}})
-		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", path, r.Body)
-		require.Equal(t, "parameter_unknown", r.ErrorCode(t), path)
-		require.Equal(t, "extra", r.ErrorParam(t), path)
-	}
-	require.Equal(t, "pending", s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + p["id"].(string), Key: s.TestKey}).JSON(t)["status"])
-	var n int
-	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM psp_notifications").Scan(context.Background(), &n))
-	require.Zero(t, n, "refused notifications store nothing")
+	require.NotContains(t, s.Logs.String(), webtest.PSPToken)
 }

@@ -275,40 +275,46 @@ func (e ErrorErrorType) Valid() bool {
 
 // Defines values for EventType.
 const (
-	DisputeLost         EventType = "dispute.lost"
-	DisputeOpened       EventType = "dispute.opened"
-	DisputeWon          EventType = "dispute.won"
-	PaymentCanceled     EventType = "payment.canceled"
-	PaymentCreated      EventType = "payment.created"
-	PaymentExpired      EventType = "payment.expired"
-	PaymentPaid         EventType = "payment.paid"
-	PaymentRefunded     EventType = "payment.refunded"
-	WithdrawalCompleted EventType = "withdrawal.completed"
-	WithdrawalFailed    EventType = "withdrawal.failed"
+	EventTypeDisputeLost         EventType = "dispute.lost"
+	EventTypeDisputeOpened       EventType = "dispute.opened"
+	EventTypeDisputeWon          EventType = "dispute.won"
+	EventTypePaymentCanceled     EventType = "payment.canceled"
+	EventTypePaymentCreated      EventType = "payment.created"
+	EventTypePaymentExpired      EventType = "payment.expired"
+	EventTypePaymentPaid         EventType = "payment.paid"
+	EventTypePaymentRefunded     EventType = "payment.refunded"
+	EventTypeRefundFailed        EventType = "refund.failed"
+	EventTypeRefundSucceeded     EventType = "refund.succeeded"
+	EventTypeWithdrawalCompleted EventType = "withdrawal.completed"
+	EventTypeWithdrawalFailed    EventType = "withdrawal.failed"
 )
 
 // Valid indicates whether the value is a known member of the EventType enum.
 func (e EventType) Valid() bool {
 	switch e {
-	case DisputeLost:
+	case EventTypeDisputeLost:
 		return true
-	case DisputeOpened:
+	case EventTypeDisputeOpened:
 		return true
-	case DisputeWon:
+	case EventTypeDisputeWon:
 		return true
-	case PaymentCanceled:
+	case EventTypePaymentCanceled:
 		return true
-	case PaymentCreated:
+	case EventTypePaymentCreated:
 		return true
-	case PaymentExpired:
+	case EventTypePaymentExpired:
 		return true
-	case PaymentPaid:
+	case EventTypePaymentPaid:
 		return true
-	case PaymentRefunded:
+	case EventTypePaymentRefunded:
 		return true
-	case WithdrawalCompleted:
+	case EventTypeRefundFailed:
 		return true
-	case WithdrawalFailed:
+	case EventTypeRefundSucceeded:
+		return true
+	case EventTypeWithdrawalCompleted:
+		return true
+	case EventTypeWithdrawalFailed:
 		return true
 	default:
 		return false
@@ -332,16 +338,13 @@ func (e HealthStatus) Valid() bool {
 
 // Defines values for PSPResultObject.
 const (
-	PSPResultObjectDispute    PSPResultObject = "dispute"
-	PSPResultObjectWithdrawal PSPResultObject = "withdrawal"
+	PSPResultObjectDispute PSPResultObject = "dispute"
 )
 
 // Valid indicates whether the value is a known member of the PSPResultObject enum.
 func (e PSPResultObject) Valid() bool {
 	switch e {
 	case PSPResultObjectDispute:
-		return true
-	case PSPResultObjectWithdrawal:
 		return true
 	default:
 		return false
@@ -450,30 +453,6 @@ func (e PaymentStatus) Valid() bool {
 	}
 }
 
-// Defines values for PixNotificationResultResultsOutcome.
-const (
-	PixNotificationResultResultsOutcomeAlreadyPaid    PixNotificationResultResultsOutcome = "already_paid"
-	PixNotificationResultResultsOutcomeAmountMismatch PixNotificationResultResultsOutcome = "amount_mismatch"
-	PixNotificationResultResultsOutcomePaid           PixNotificationResultResultsOutcome = "paid"
-	PixNotificationResultResultsOutcomeUnknownTxid    PixNotificationResultResultsOutcome = "unknown_txid"
-)
-
-// Valid indicates whether the value is a known member of the PixNotificationResultResultsOutcome enum.
-func (e PixNotificationResultResultsOutcome) Valid() bool {
-	switch e {
-	case PixNotificationResultResultsOutcomeAlreadyPaid:
-		return true
-	case PixNotificationResultResultsOutcomeAmountMismatch:
-		return true
-	case PixNotificationResultResultsOutcomePaid:
-		return true
-	case PixNotificationResultResultsOutcomeUnknownTxid:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for ReadinessChecks.
 const (
 	ReadinessChecksOk          ReadinessChecks = "ok"
@@ -504,6 +483,105 @@ func (e ReadinessStatus) Valid() bool {
 	case ReadinessStatusReady:
 		return true
 	case ReadinessStatusUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundCurrency.
+const (
+	RefundCurrencyBRL RefundCurrency = "BRL"
+)
+
+// Valid indicates whether the value is a known member of the RefundCurrency enum.
+func (e RefundCurrency) Valid() bool {
+	switch e {
+	case RefundCurrencyBRL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundObject.
+const (
+	RefundObjectRefund RefundObject = "refund"
+)
+
+// Valid indicates whether the value is a known member of the RefundObject enum.
+func (e RefundObject) Valid() bool {
+	switch e {
+	case RefundObjectRefund:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundReason.
+const (
+	RefundReasonDisputeLost RefundReason = "dispute_lost"
+	RefundReasonRequested   RefundReason = "requested"
+)
+
+// Valid indicates whether the value is a known member of the RefundReason enum.
+func (e RefundReason) Valid() bool {
+	switch e {
+	case RefundReasonDisputeLost:
+		return true
+	case RefundReasonRequested:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundListObject.
+const (
+	RefundListObjectList RefundListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the RefundListObject enum.
+func (e RefundListObject) Valid() bool {
+	switch e {
+	case RefundListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundListUrl.
+const (
+	Apiv1refunds RefundListUrl = "/api/v1/refunds"
+)
+
+// Valid indicates whether the value is a known member of the RefundListUrl enum.
+func (e RefundListUrl) Valid() bool {
+	switch e {
+	case Apiv1refunds:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundStatus.
+const (
+	RefundStatusFailed    RefundStatus = "failed"
+	RefundStatusPending   RefundStatus = "pending"
+	RefundStatusSucceeded RefundStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the RefundStatus enum.
+func (e RefundStatus) Valid() bool {
+	switch e {
+	case RefundStatusFailed:
+		return true
+	case RefundStatusPending:
+		return true
+	case RefundStatusSucceeded:
 		return true
 	default:
 		return false
@@ -843,24 +921,6 @@ func (e UpdateWebhookJSONBodyApiVersion) Valid() bool {
 	}
 }
 
-// Defines values for PspWithdrawalNotificationJSONBodyStatus.
-const (
-	PspWithdrawalNotificationJSONBodyStatusCompleted PspWithdrawalNotificationJSONBodyStatus = "completed"
-	PspWithdrawalNotificationJSONBodyStatusFailed    PspWithdrawalNotificationJSONBodyStatus = "failed"
-)
-
-// Valid indicates whether the value is a known member of the PspWithdrawalNotificationJSONBodyStatus enum.
-func (e PspWithdrawalNotificationJSONBodyStatus) Valid() bool {
-	switch e {
-	case PspWithdrawalNotificationJSONBodyStatusCompleted:
-		return true
-	case PspWithdrawalNotificationJSONBodyStatusFailed:
-		return true
-	default:
-		return false
-	}
-}
-
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int       `json:"attempt"`
@@ -872,7 +932,7 @@ type Attempt struct {
 	} `json:"error"`
 	EventId string `json:"event_id"`
 
-	// EventType What happened. Each event's object is a payment, a dispute or a withdrawal.
+	// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
 	EventType EventType `json:"event_type"`
 
 	// Id Also sent as X-Service-Delivery.
@@ -959,7 +1019,7 @@ type Delivery struct {
 	CreatedAt    time.Time  `json:"created_at"`
 	EventId      string     `json:"event_id"`
 
-	// EventType What happened. Each event's object is a payment, a dispute or a withdrawal.
+	// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
 	EventType      EventType      `json:"event_type"`
 	Id             string         `json:"id"`
 	LastError      *string        `json:"last_error"`
@@ -1056,7 +1116,7 @@ type Error struct {
 // ErrorErrorType defines model for Error.Error.Type.
 type ErrorErrorType string
 
-// EventType What happened. Each event's object is a payment, a dispute or a withdrawal.
+// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
 type EventType string
 
 // Health defines model for Health.
@@ -1066,6 +1126,15 @@ type Health struct {
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
+
+// PSPCallbackResult defines model for PSPCallbackResult.
+type PSPCallbackResult struct {
+	// Queued Transfers newly queued for confirmation (a replay queues none).
+	Queued int `json:"queued"`
+
+	// Received Items in the callback.
+	Received int `json:"received"`
+}
 
 // PSPResult defines model for PSPResult.
 type PSPResult struct {
@@ -1106,9 +1175,11 @@ type Payment struct {
 	PaidAt        *time.Time           `json:"paid_at"`
 	PaymentMethod PaymentPaymentMethod `json:"payment_method"`
 	Pix           struct {
-		// BrCode EMV BR Code (copia e cola).
-		BrCode    string `json:"br_code"`
-		QrCodeUrl string `json:"qr_code_url"`
+		// BrCode EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge.
+		BrCode *string `json:"br_code"`
+
+		// QrCodeUrl null while the BR Code is.
+		QrCodeUrl *string `json:"qr_code_url"`
 	} `json:"pix"`
 	RefundedAt *time.Time `json:"refunded_at"`
 
@@ -1143,19 +1214,6 @@ type PaymentListUrl string
 // PaymentStatus pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid.
 type PaymentStatus string
 
-// PixNotificationResult defines model for PixNotificationResult.
-type PixNotificationResult struct {
-	Received int `json:"received"`
-	Results  []struct {
-		Duplicate  bool                                `json:"duplicate"`
-		EndToEndId string                              `json:"endToEndId"`
-		Outcome    PixNotificationResultResultsOutcome `json:"outcome"`
-	} `json:"results"`
-}
-
-// PixNotificationResultResultsOutcome defines model for PixNotificationResult.Results.Outcome.
-type PixNotificationResultResultsOutcome string
-
 // Readiness defines model for Readiness.
 type Readiness struct {
 	Checks map[string]ReadinessChecks `json:"checks"`
@@ -1167,6 +1225,59 @@ type ReadinessChecks string
 
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
+
+// Refund defines model for Refund.
+type Refund struct {
+	AmountCents int `json:"amount_cents"`
+
+	// AmountLabel Examples: R$ 1.234,56
+	AmountLabel   string         `json:"amount_label"`
+	CompletedAt   *time.Time     `json:"completed_at"`
+	CreatedAt     time.Time      `json:"created_at"`
+	Currency      RefundCurrency `json:"currency"`
+	Description   *string        `json:"description"`
+	FailureReason *string        `json:"failure_reason"`
+
+	// FeeCents The part of the payment's fee this refund gives back.
+	FeeCents  int                `json:"fee_cents"`
+	Id        string             `json:"id"`
+	Livemode  bool               `json:"livemode"`
+	Object    RefundObject       `json:"object"`
+	PaymentId openapi_types.UUID `json:"payment_id"`
+
+	// Reason requested: you asked; dispute_lost: a lost dispute took the money back.
+	Reason RefundReason `json:"reason"`
+
+	// Status pending -> succeeded | failed.
+	Status    RefundStatus `json:"status"`
+	UpdatedAt time.Time    `json:"updated_at"`
+}
+
+// RefundCurrency defines model for Refund.Currency.
+type RefundCurrency string
+
+// RefundObject defines model for Refund.Object.
+type RefundObject string
+
+// RefundReason requested: you asked; dispute_lost: a lost dispute took the money back.
+type RefundReason string
+
+// RefundList One page, newest first; has_more says whether older objects follow.
+type RefundList struct {
+	Data    []Refund         `json:"data"`
+	HasMore bool             `json:"has_more"`
+	Object  RefundListObject `json:"object"`
+	Url     RefundListUrl    `json:"url"`
+}
+
+// RefundListObject defines model for RefundList.Object.
+type RefundListObject string
+
+// RefundListUrl defines model for RefundList.Url.
+type RefundListUrl string
+
+// RefundStatus pending -> succeeded | failed.
+type RefundStatus string
 
 // Webhook defines model for Webhook.
 type Webhook struct {
@@ -1392,6 +1503,33 @@ type RefundPaymentParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListRefundsParams defines parameters for ListRefunds.
+type ListRefundsParams struct {
+	Limit  *int          `form:"limit,omitempty" json:"limit,omitempty"`
+	Status *RefundStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// StartingAfter A refund id (re_...): return the older refunds after it.
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+}
+
+// CreateRefundJSONBody defines parameters for CreateRefund.
+type CreateRefundJSONBody struct {
+	// AmountCents Omitted: all the payment has left to refund.
+	AmountCents *int `json:"amount_cents,omitempty"`
+
+	// Description Shown to the payer by their bank.
+	Description *string `json:"description,omitempty"`
+
+	// Payment The payment's id or external_id.
+	Payment string `json:"payment"`
+}
+
+// CreateRefundParams defines parameters for CreateRefund.
+type CreateRefundParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // TestHelperLoseDisputeJSONBody defines parameters for TestHelperLoseDispute.
 type TestHelperLoseDisputeJSONBody = map[string]interface{}
 
@@ -1430,6 +1568,26 @@ type TestHelperExpirePaymentParams struct {
 
 // TestHelperPayPaymentParams defines parameters for TestHelperPayPayment.
 type TestHelperPayPaymentParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperFailRefundJSONBody defines parameters for TestHelperFailRefund.
+type TestHelperFailRefundJSONBody struct {
+	FailureReason *string `json:"failure_reason,omitempty"`
+}
+
+// TestHelperFailRefundParams defines parameters for TestHelperFailRefund.
+type TestHelperFailRefundParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperSucceedRefundJSONBody defines parameters for TestHelperSucceedRefund.
+type TestHelperSucceedRefundJSONBody = map[string]interface{}
+
+// TestHelperSucceedRefundParams defines parameters for TestHelperSucceedRefund.
+type TestHelperSucceedRefundParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -1587,31 +1745,43 @@ type PspDisputeNotificationJSONBody struct {
 	Status DisputeStatus `json:"status"`
 }
 
-// PspPixNotificationJSONBody defines parameters for PspPixNotification.
-type PspPixNotificationJSONBody struct {
+// PspCallbackJSONBody defines parameters for PspCallback.
+type PspCallbackJSONBody struct {
 	Pix []struct {
-		EndToEndId string     `json:"endToEndId"`
-		Horario    *time.Time `json:"horario,omitempty"`
-		Txid       string     `json:"txid"`
-		Valor      string     `json:"valor"`
+		Devolucoes *[]struct {
+			Id     *string `json:"id,omitempty"`
+			Status *string `json:"status,omitempty"`
+		} `json:"devolucoes,omitempty"`
+
+		// EndToEndId A Pix received (API Pix callback).
+		EndToEndId *string `json:"endToEndId,omitempty"`
+
+		// IdEnvio A payout that ended (payout port callback).
+		IdEnvio *string `json:"idEnvio,omitempty"`
 	} `json:"pix"`
 }
 
-// PspWithdrawalNotificationJSONBody defines parameters for PspWithdrawalNotification.
-type PspWithdrawalNotificationJSONBody struct {
-	EndToEndId    *string `json:"endToEndId,omitempty"`
-	FailureReason *string `json:"failure_reason,omitempty"`
+// PspCallbackWithTokenJSONBody defines parameters for PspCallbackWithToken.
+type PspCallbackWithTokenJSONBody struct {
+	Pix []struct {
+		Devolucoes *[]struct {
+			Id     *string `json:"id,omitempty"`
+			Status *string `json:"status,omitempty"`
+		} `json:"devolucoes,omitempty"`
 
-	// Id Our withdrawal id (wd_...).
-	Id     string                                  `json:"id"`
-	Status PspWithdrawalNotificationJSONBodyStatus `json:"status"`
+		// EndToEndId A Pix received (API Pix callback).
+		EndToEndId *string `json:"endToEndId,omitempty"`
+
+		// IdEnvio A payout that ended (payout port callback).
+		IdEnvio *string `json:"idEnvio,omitempty"`
+	} `json:"pix"`
 }
-
-// PspWithdrawalNotificationJSONBodyStatus defines parameters for PspWithdrawalNotification.
-type PspWithdrawalNotificationJSONBodyStatus string
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
+
+// CreateRefundJSONRequestBody defines body for CreateRefund for application/json ContentType.
+type CreateRefundJSONRequestBody CreateRefundJSONBody
 
 // TestHelperLoseDisputeJSONRequestBody defines body for TestHelperLoseDispute for application/json ContentType.
 type TestHelperLoseDisputeJSONRequestBody = TestHelperLoseDisputeJSONBody
@@ -1621,6 +1791,12 @@ type TestHelperWinDisputeJSONRequestBody = TestHelperWinDisputeJSONBody
 
 // TestHelperDisputePaymentJSONRequestBody defines body for TestHelperDisputePayment for application/json ContentType.
 type TestHelperDisputePaymentJSONRequestBody TestHelperDisputePaymentJSONBody
+
+// TestHelperFailRefundJSONRequestBody defines body for TestHelperFailRefund for application/json ContentType.
+type TestHelperFailRefundJSONRequestBody TestHelperFailRefundJSONBody
+
+// TestHelperSucceedRefundJSONRequestBody defines body for TestHelperSucceedRefund for application/json ContentType.
+type TestHelperSucceedRefundJSONRequestBody = TestHelperSucceedRefundJSONBody
 
 // TestHelperCompleteWithdrawalJSONRequestBody defines body for TestHelperCompleteWithdrawal for application/json ContentType.
 type TestHelperCompleteWithdrawalJSONRequestBody = TestHelperCompleteWithdrawalJSONBody
@@ -1649,11 +1825,11 @@ type CreateWithdrawalJSONRequestBody CreateWithdrawalJSONBody
 // PspDisputeNotificationJSONRequestBody defines body for PspDisputeNotification for application/json ContentType.
 type PspDisputeNotificationJSONRequestBody PspDisputeNotificationJSONBody
 
-// PspPixNotificationJSONRequestBody defines body for PspPixNotification for application/json ContentType.
-type PspPixNotificationJSONRequestBody PspPixNotificationJSONBody
+// PspCallbackJSONRequestBody defines body for PspCallback for application/json ContentType.
+type PspCallbackJSONRequestBody PspCallbackJSONBody
 
-// PspWithdrawalNotificationJSONRequestBody defines body for PspWithdrawalNotification for application/json ContentType.
-type PspWithdrawalNotificationJSONRequestBody PspWithdrawalNotificationJSONBody
+// PspCallbackWithTokenJSONRequestBody defines body for PspCallbackWithToken for application/json ContentType.
+type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1758,12 +1934,16 @@ type ClientInterface interface {
 
 	// CreatePaymentWithBody Create a PIX payment
 	//
+	// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
 	CreatePaymentWithBody(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePayment Create a PIX payment
+	//
+	// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1784,10 +1964,38 @@ type ClientInterface interface {
 
 	// RefundPayment Refund a paid payment in full
 	//
-	// paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+	// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
 	//
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
 	RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListRefunds List refunds, newest first
+	//
+	// Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
+	ListRefunds(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateRefundWithBody Refund all or part of a paid payment
+	//
+	// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+	CreateRefundWithBody(ctx context.Context, params *CreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateRefund Refund all or part of a paid payment
+	//
+	// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+	CreateRefund(ctx context.Context, params *CreateRefundParams, body CreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetRefund Retrieve a refund
+	//
+	// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
+	GetRefund(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestHelperLoseDisputeWithBody Test mode: close an open dispute in the payer's favour
 	//
@@ -1852,6 +2060,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 	TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperFailRefundWithBody Test mode: a pending refund failed; its amount returns to available
+	//
+	// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+	TestHelperFailRefundWithBody(ctx context.Context, id string, params *TestHelperFailRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperFailRefund Test mode: a pending refund failed; its amount returns to available
+	//
+	// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+	TestHelperFailRefund(ctx context.Context, id string, params *TestHelperFailRefundParams, body TestHelperFailRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperSucceedRefundWithBody Test mode: the payer's bank took a pending refund back
+	//
+	// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+	TestHelperSucceedRefundWithBody(ctx context.Context, id string, params *TestHelperSucceedRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperSucceedRefund Test mode: the payer's bank took a pending refund back
+	//
+	// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+	TestHelperSucceedRefund(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestHelperCompleteWithdrawalWithBody Test mode: the PSP confirms a withdrawal
 	//
@@ -2000,7 +2244,7 @@ type ClientInterface interface {
 
 	// CreateWithdrawalWithBody Withdraw available balance to a PIX key
 	//
-	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2009,7 +2253,7 @@ type ClientInterface interface {
 
 	// CreateWithdrawal Withdraw available balance to a PIX key
 	//
-	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2027,6 +2271,8 @@ type ClientInterface interface {
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPaymentQRCode The payment's BR Code as a QR image (public, for the payer)
+	//
+	// 404 while a live charge is not registered at the PSP yet.
 	//
 	// Corresponds with GET /pay/{id}/qr.png (the `GetPaymentQRCode` operationId).
 	GetPaymentQRCode(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2049,41 +2295,41 @@ type ClientInterface interface {
 	// Corresponds with POST /psp/disputes (the `PspDisputeNotification` operationId).
 	PspDisputeNotification(ctx context.Context, body PspDisputeNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PspPixNotificationWithBody PSP settlement notifications (Banco Central Pix webhook body)
+	// PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-	//
-	// Takes any type of body and a specified content type.
-	//
-	// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-	PspPixNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
-
-	// PspPixNotification PSP settlement notifications (Banco Central Pix webhook body)
-	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-	//
-	// Takes a body of the `application/json` content type.
-	//
-	// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-	PspPixNotification(ctx context.Context, body PspPixNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
-
-	// PspWithdrawalNotificationWithBody PSP withdrawal outcome notifications
-	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-	PspWithdrawalNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+	PspCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PspWithdrawalNotification PSP withdrawal outcome notifications
+	// PspCallback PSP callbacks (API Pix webhook, mutual TLS)
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-	PspWithdrawalNotification(ctx context.Context, body PspWithdrawalNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+	PspCallback(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
+	//
+	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+	PspCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspCallbackWithToken PSP callbacks behind a reverse proxy that terminates mutual TLS
+	//
+	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+	PspCallbackWithToken(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Readyz Readiness: the database (and Redis, when configured) answer
 	//
@@ -2170,6 +2416,8 @@ func (c *Client) ListPayments(ctx context.Context, params *ListPaymentsParams, r
 
 // CreatePaymentWithBody Create a PIX payment
 //
+// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
@@ -2186,6 +2434,8 @@ func (c *Client) CreatePaymentWithBody(ctx context.Context, params *CreatePaymen
 }
 
 // CreatePayment Create a PIX payment
+//
+// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2236,11 +2486,79 @@ func (c *Client) GetPayment(ctx context.Context, idOrExternalId string, reqEdito
 
 // RefundPayment Refund a paid payment in full
 //
-// paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
 //
 // Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
 func (c *Client) RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRefundPaymentRequest(c.Server, idOrExternalId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListRefunds List refunds, newest first
+//
+// Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
+func (c *Client) ListRefunds(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListRefundsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateRefundWithBody Refund all or part of a paid payment
+//
+// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+func (c *Client) CreateRefundWithBody(ctx context.Context, params *CreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRefundRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateRefund Refund all or part of a paid payment
+//
+// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+func (c *Client) CreateRefund(ctx context.Context, params *CreateRefundParams, body CreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRefundRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRefund Retrieve a refund
+//
+// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
+func (c *Client) GetRefund(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRefundRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2385,6 +2703,82 @@ func (c *Client) TestHelperExpirePayment(ctx context.Context, idOrExternalId str
 // Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 func (c *Client) TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestHelperPayPaymentRequest(c.Server, idOrExternalId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperFailRefundWithBody Test mode: a pending refund failed; its amount returns to available
+//
+// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+func (c *Client) TestHelperFailRefundWithBody(ctx context.Context, id string, params *TestHelperFailRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperFailRefundRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperFailRefund Test mode: a pending refund failed; its amount returns to available
+//
+// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+func (c *Client) TestHelperFailRefund(ctx context.Context, id string, params *TestHelperFailRefundParams, body TestHelperFailRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperFailRefundRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperSucceedRefundWithBody Test mode: the payer's bank took a pending refund back
+//
+// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+func (c *Client) TestHelperSucceedRefundWithBody(ctx context.Context, id string, params *TestHelperSucceedRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperSucceedRefundRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperSucceedRefund Test mode: the payer's bank took a pending refund back
+//
+// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+func (c *Client) TestHelperSucceedRefund(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperSucceedRefundRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2752,7 +3146,7 @@ func (c *Client) ListWithdrawals(ctx context.Context, params *ListWithdrawalsPar
 
 // CreateWithdrawalWithBody Withdraw available balance to a PIX key
 //
-// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2771,7 +3165,7 @@ func (c *Client) CreateWithdrawalWithBody(ctx context.Context, params *CreateWit
 
 // CreateWithdrawal Withdraw available balance to a PIX key
 //
-// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2819,6 +3213,8 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 }
 
 // GetPaymentQRCode The payment's BR Code as a QR image (public, for the payer)
+//
+// 404 while a live charge is not registered at the PSP yet.
 //
 // Corresponds with GET /pay/{id}/qr.png (the `GetPaymentQRCode` operationId).
 func (c *Client) GetPaymentQRCode(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2871,53 +3267,15 @@ func (c *Client) PspDisputeNotification(ctx context.Context, body PspDisputeNoti
 	return c.Client.Do(req)
 }
 
-// PspPixNotificationWithBody PSP settlement notifications (Banco Central Pix webhook body)
+// PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-//
-// Takes any type of body and a specified content type.
-//
-// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-func (c *Client) PspPixNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPspPixNotificationRequestWithBody(c.Server, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PspPixNotification PSP settlement notifications (Banco Central Pix webhook body)
-//
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-func (c *Client) PspPixNotification(ctx context.Context, body PspPixNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPspPixNotificationRequest(c.Server, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PspWithdrawalNotificationWithBody PSP withdrawal outcome notifications
-//
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-func (c *Client) PspWithdrawalNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPspWithdrawalNotificationRequestWithBody(c.Server, contentType, body)
+// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+func (c *Client) PspCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCallbackRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2928,15 +3286,53 @@ func (c *Client) PspWithdrawalNotificationWithBody(ctx context.Context, contentT
 	return c.Client.Do(req)
 }
 
-// PspWithdrawalNotification PSP withdrawal outcome notifications
+// PspCallback PSP callbacks (API Pix webhook, mutual TLS)
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-func (c *Client) PspWithdrawalNotification(ctx context.Context, body PspWithdrawalNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPspWithdrawalNotificationRequest(c.Server, body)
+// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+func (c *Client) PspCallback(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCallbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
+//
+// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+func (c *Client) PspCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCallbackWithTokenRequestWithBody(c.Server, token, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspCallbackWithToken PSP callbacks behind a reverse proxy that terminates mutual TLS
+//
+// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+func (c *Client) PspCallbackWithToken(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCallbackWithTokenRequest(c.Server, token, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3414,6 +3810,173 @@ func NewRefundPaymentRequest(server string, idOrExternalId string, params *Refun
 	return req, nil
 }
 
+// NewListRefundsRequest constructs an http.Request for the ListRefunds method
+func NewListRefundsRequest(server string, params *ListRefundsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/refunds")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateRefundRequest calls the generic CreateRefund builder with application/json body
+func NewCreateRefundRequest(server string, params *CreateRefundParams, body CreateRefundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateRefundRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateRefundRequestWithBody constructs an http.Request for the CreateRefund method, with any body, and a specified content type
+func NewCreateRefundRequestWithBody(server string, params *CreateRefundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/refunds")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetRefundRequest constructs an http.Request for the GetRefund method
+func NewGetRefundRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/refunds/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewTestHelperLoseDisputeRequest calls the generic TestHelperLoseDispute builder with application/json body
 func NewTestHelperLoseDisputeRequest(server string, id string, params *TestHelperLoseDisputeParams, body TestHelperLoseDisputeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3679,6 +4242,130 @@ func NewTestHelperPayPaymentRequest(server string, idOrExternalId string, params
 	if err != nil {
 		return nil, err
 	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperFailRefundRequest calls the generic TestHelperFailRefund builder with application/json body
+func NewTestHelperFailRefundRequest(server string, id string, params *TestHelperFailRefundParams, body TestHelperFailRefundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperFailRefundRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperFailRefundRequestWithBody constructs an http.Request for the TestHelperFailRefund method, with any body, and a specified content type
+func NewTestHelperFailRefundRequestWithBody(server string, id string, params *TestHelperFailRefundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/refunds/%s/fail", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperSucceedRefundRequest calls the generic TestHelperSucceedRefund builder with application/json body
+func NewTestHelperSucceedRefundRequest(server string, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperSucceedRefundRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperSucceedRefundRequestWithBody constructs an http.Request for the TestHelperSucceedRefund method, with any body, and a specified content type
+func NewTestHelperSucceedRefundRequestWithBody(server string, id string, params *TestHelperSucceedRefundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/refunds/%s/succeed", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	if params != nil {
 
@@ -4670,19 +5357,19 @@ func NewPspDisputeNotificationRequestWithBody(server string, contentType string,
 	return req, nil
 }
 
-// NewPspPixNotificationRequest calls the generic PspPixNotification builder with application/json body
-func NewPspPixNotificationRequest(server string, body PspPixNotificationJSONRequestBody) (*http.Request, error) {
+// NewPspCallbackRequest calls the generic PspCallback builder with application/json body
+func NewPspCallbackRequest(server string, body PspCallbackJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPspPixNotificationRequestWithBody(server, "application/json", bodyReader)
+	return NewPspCallbackRequestWithBody(server, "application/json", bodyReader)
 }
 
-// NewPspPixNotificationRequestWithBody constructs an http.Request for the PspPixNotification method, with any body, and a specified content type
-func NewPspPixNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewPspCallbackRequestWithBody constructs an http.Request for the PspCallback method, with any body, and a specified content type
+func NewPspCallbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -4690,7 +5377,7 @@ func NewPspPixNotificationRequestWithBody(server string, contentType string, bod
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/psp/pix")
+	operationPath := fmt.Sprintf("/psp/webhook/pix")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4710,27 +5397,34 @@ func NewPspPixNotificationRequestWithBody(server string, contentType string, bod
 	return req, nil
 }
 
-// NewPspWithdrawalNotificationRequest calls the generic PspWithdrawalNotification builder with application/json body
-func NewPspWithdrawalNotificationRequest(server string, body PspWithdrawalNotificationJSONRequestBody) (*http.Request, error) {
+// NewPspCallbackWithTokenRequest calls the generic PspCallbackWithToken builder with application/json body
+func NewPspCallbackWithTokenRequest(server string, token string, body PspCallbackWithTokenJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPspWithdrawalNotificationRequestWithBody(server, "application/json", bodyReader)
+	return NewPspCallbackWithTokenRequestWithBody(server, token, "application/json", bodyReader)
 }
 
-// NewPspWithdrawalNotificationRequestWithBody constructs an http.Request for the PspWithdrawalNotification method, with any body, and a specified content type
-func NewPspWithdrawalNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+// NewPspCallbackWithTokenRequestWithBody constructs an http.Request for the PspCallbackWithToken method, with any body, and a specified content type
+func NewPspCallbackWithTokenRequestWithBody(server string, token string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
 
 	serverURL, err := url.Parse(server)
 	if err != nil {
 		return nil, err
 	}
 
-	operationPath := fmt.Sprintf("/psp/withdrawals")
+	operationPath := fmt.Sprintf("/psp/webhook/%s/pix", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4860,12 +5554,16 @@ type ClientWithResponsesInterface interface {
 
 	// CreatePaymentWithBodyWithResponse Create a PIX payment
 	//
+	// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
 	CreatePaymentWithBodyWithResponse(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentResponse, error)
 
 	// CreatePaymentWithResponse Create a PIX payment
+	//
+	// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4890,12 +5588,44 @@ type ClientWithResponsesInterface interface {
 
 	// RefundPaymentWithResponse Refund a paid payment in full
 	//
-	// paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+	// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
 	RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
+
+	// ListRefundsWithResponse List refunds, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
+	ListRefundsWithResponse(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*ListRefundsResponse, error)
+
+	// CreateRefundWithBodyWithResponse Refund all or part of a paid payment
+	//
+	// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+	CreateRefundWithBodyWithResponse(ctx context.Context, params *CreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRefundResponse, error)
+
+	// CreateRefundWithResponse Refund all or part of a paid payment
+	//
+	// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+	CreateRefundWithResponse(ctx context.Context, params *CreateRefundParams, body CreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRefundResponse, error)
+
+	// GetRefundWithResponse Retrieve a refund
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
+	GetRefundWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetRefundResponse, error)
 
 	// TestHelperLoseDisputeWithBodyWithResponse Test mode: close an open dispute in the payer's favour
 	//
@@ -4964,6 +5694,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 	TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error)
+
+	// TestHelperFailRefundWithBodyWithResponse Test mode: a pending refund failed; its amount returns to available
+	//
+	// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+	TestHelperFailRefundWithBodyWithResponse(ctx context.Context, id string, params *TestHelperFailRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperFailRefundResponse, error)
+
+	// TestHelperFailRefundWithResponse Test mode: a pending refund failed; its amount returns to available
+	//
+	// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+	TestHelperFailRefundWithResponse(ctx context.Context, id string, params *TestHelperFailRefundParams, body TestHelperFailRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperFailRefundResponse, error)
+
+	// TestHelperSucceedRefundWithBodyWithResponse Test mode: the payer's bank took a pending refund back
+	//
+	// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+	TestHelperSucceedRefundWithBodyWithResponse(ctx context.Context, id string, params *TestHelperSucceedRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperSucceedRefundResponse, error)
+
+	// TestHelperSucceedRefundWithResponse Test mode: the payer's bank took a pending refund back
+	//
+	// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+	TestHelperSucceedRefundWithResponse(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperSucceedRefundResponse, error)
 
 	// TestHelperCompleteWithdrawalWithBodyWithResponse Test mode: the PSP confirms a withdrawal
 	//
@@ -5126,7 +5892,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateWithdrawalWithBodyWithResponse Withdraw available balance to a PIX key
 	//
-	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5135,7 +5901,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateWithdrawalWithResponse Withdraw available balance to a PIX key
 	//
-	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+	// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5157,6 +5923,8 @@ type ClientWithResponsesInterface interface {
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
 
 	// GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
+	//
+	// 404 while a live charge is not registered at the PSP yet.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5181,41 +5949,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /psp/disputes (the `PspDisputeNotification` operationId).
 	PspDisputeNotificationWithResponse(ctx context.Context, body PspDisputeNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspDisputeNotificationResponse, error)
 
-	// PspPixNotificationWithBodyWithResponse PSP settlement notifications (Banco Central Pix webhook body)
+	// PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-	//
-	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-	PspPixNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspPixNotificationResponse, error)
-
-	// PspPixNotificationWithResponse PSP settlement notifications (Banco Central Pix webhook body)
-	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-	//
-	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-	PspPixNotificationWithResponse(ctx context.Context, body PspPixNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspPixNotificationResponse, error)
-
-	// PspWithdrawalNotificationWithBodyWithResponse PSP withdrawal outcome notifications
-	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-	PspWithdrawalNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspWithdrawalNotificationResponse, error)
+	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+	PspCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCallbackResponse, error)
 
-	// PspWithdrawalNotificationWithResponse PSP withdrawal outcome notifications
+	// PspCallbackWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-	PspWithdrawalNotificationWithResponse(ctx context.Context, body PspWithdrawalNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspWithdrawalNotificationResponse, error)
+	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+	PspCallbackWithResponse(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackResponse, error)
+
+	// PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
+	//
+	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+	PspCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCallbackWithTokenResponse, error)
+
+	// PspCallbackWithTokenWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
+	//
+	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+	PspCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackWithTokenResponse, error)
 
 	// ReadyzWithResponse Readiness: the database (and Redis, when configured) answer
 	//
@@ -5806,6 +6574,11 @@ type CreatePaymentResponse401Headers struct {
 	XRequestId *string
 }
 
+// CreatePaymentResponse403Headers the declared response headers of an HTTP 403 response for CreatePayment
+type CreatePaymentResponse403Headers struct {
+	XRequestId *string
+}
+
 // CreatePaymentResponse409Headers the declared response headers of an HTTP 409 response for CreatePayment
 type CreatePaymentResponse409Headers struct {
 	XRequestId *string
@@ -5836,6 +6609,17 @@ type CreatePaymentResponse500Headers struct {
 	XRequestId *string
 }
 
+// CreatePaymentResponse502Headers the declared response headers of an HTTP 502 response for CreatePayment
+type CreatePaymentResponse502Headers struct {
+	XRequestId *string
+}
+
+// CreatePaymentResponse503Headers the declared response headers of an HTTP 503 response for CreatePayment
+type CreatePaymentResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 type CreatePaymentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5845,6 +6629,8 @@ type CreatePaymentResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -5857,12 +6643,18 @@ type CreatePaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreatePaymentResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *CreatePaymentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreatePaymentResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreatePaymentResponse403Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreatePaymentResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -5875,6 +6667,10 @@ type CreatePaymentResponse struct {
 	Headers429 *CreatePaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreatePaymentResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *CreatePaymentResponse502Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePaymentResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5890,6 +6686,11 @@ func (r CreatePaymentResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreatePaymentResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePaymentResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -5920,6 +6721,16 @@ func (r CreatePaymentResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreatePaymentResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r CreatePaymentResponse) GetJSON502() *Error {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreatePaymentResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -6254,6 +7065,11 @@ type RefundPaymentResponse401Headers struct {
 	XRequestId *string
 }
 
+// RefundPaymentResponse403Headers the declared response headers of an HTTP 403 response for RefundPayment
+type RefundPaymentResponse403Headers struct {
+	XRequestId *string
+}
+
 // RefundPaymentResponse404Headers the declared response headers of an HTTP 404 response for RefundPayment
 type RefundPaymentResponse404Headers struct {
 	XRequestId *string
@@ -6293,6 +7109,8 @@ type RefundPaymentResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -6311,6 +7129,8 @@ type RefundPaymentResponse struct {
 	Headers400 *RefundPaymentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RefundPaymentResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RefundPaymentResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *RefundPaymentResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -6338,6 +7158,11 @@ func (r RefundPaymentResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r RefundPaymentResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RefundPaymentResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -6393,6 +7218,455 @@ func (r RefundPaymentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RefundPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListRefundsResponse200Headers the declared response headers of an HTTP 200 response for ListRefunds
+type ListRefundsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListRefundsResponse400Headers the declared response headers of an HTTP 400 response for ListRefunds
+type ListRefundsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListRefundsResponse401Headers the declared response headers of an HTTP 401 response for ListRefunds
+type ListRefundsResponse401Headers struct {
+	XRequestId *string
+}
+
+// ListRefundsResponse413Headers the declared response headers of an HTTP 413 response for ListRefunds
+type ListRefundsResponse413Headers struct {
+	XRequestId *string
+}
+
+// ListRefundsResponse429Headers the declared response headers of an HTTP 429 response for ListRefunds
+type ListRefundsResponse429Headers struct {
+	XRequestId *string
+}
+
+// ListRefundsResponse500Headers the declared response headers of an HTTP 500 response for ListRefunds
+type ListRefundsResponse500Headers struct {
+	XRequestId *string
+}
+
+type ListRefundsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RefundList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListRefundsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListRefundsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListRefundsResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListRefundsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListRefundsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListRefundsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListRefundsResponse) GetJSON200() *RefundList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListRefundsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListRefundsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListRefundsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListRefundsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListRefundsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListRefundsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListRefundsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListRefundsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListRefundsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateRefundResponse201Headers the declared response headers of an HTTP 201 response for CreateRefund
+type CreateRefundResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateRefundResponse400Headers the declared response headers of an HTTP 400 response for CreateRefund
+type CreateRefundResponse400Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse401Headers the declared response headers of an HTTP 401 response for CreateRefund
+type CreateRefundResponse401Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse403Headers the declared response headers of an HTTP 403 response for CreateRefund
+type CreateRefundResponse403Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse404Headers the declared response headers of an HTTP 404 response for CreateRefund
+type CreateRefundResponse404Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse409Headers the declared response headers of an HTTP 409 response for CreateRefund
+type CreateRefundResponse409Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse413Headers the declared response headers of an HTTP 413 response for CreateRefund
+type CreateRefundResponse413Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse415Headers the declared response headers of an HTTP 415 response for CreateRefund
+type CreateRefundResponse415Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse422Headers the declared response headers of an HTTP 422 response for CreateRefund
+type CreateRefundResponse422Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse429Headers the declared response headers of an HTTP 429 response for CreateRefund
+type CreateRefundResponse429Headers struct {
+	XRequestId *string
+}
+
+// CreateRefundResponse500Headers the declared response headers of an HTTP 500 response for CreateRefund
+type CreateRefundResponse500Headers struct {
+	XRequestId *string
+}
+
+type CreateRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Refund
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateRefundResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateRefundResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateRefundResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateRefundResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateRefundResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateRefundResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateRefundResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateRefundResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateRefundResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateRefundResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateRefundResponse500Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateRefundResponse) GetJSON201() *Refund {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateRefundResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateRefundResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateRefundResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateRefundResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateRefundResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateRefundResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateRefundResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateRefundResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateRefundResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateRefundResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateRefundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateRefundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateRefundResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetRefundResponse200Headers the declared response headers of an HTTP 200 response for GetRefund
+type GetRefundResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetRefundResponse400Headers the declared response headers of an HTTP 400 response for GetRefund
+type GetRefundResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetRefundResponse401Headers the declared response headers of an HTTP 401 response for GetRefund
+type GetRefundResponse401Headers struct {
+	XRequestId *string
+}
+
+// GetRefundResponse404Headers the declared response headers of an HTTP 404 response for GetRefund
+type GetRefundResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetRefundResponse413Headers the declared response headers of an HTTP 413 response for GetRefund
+type GetRefundResponse413Headers struct {
+	XRequestId *string
+}
+
+// GetRefundResponse429Headers the declared response headers of an HTTP 429 response for GetRefund
+type GetRefundResponse429Headers struct {
+	XRequestId *string
+}
+
+// GetRefundResponse500Headers the declared response headers of an HTTP 500 response for GetRefund
+type GetRefundResponse500Headers struct {
+	XRequestId *string
+}
+
+type GetRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Refund
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRefundResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetRefundResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetRefundResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetRefundResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetRefundResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetRefundResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetRefundResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRefundResponse) GetJSON200() *Refund {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRefundResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRefundResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRefundResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetRefundResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetRefundResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRefundResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRefundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRefundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRefundResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7326,6 +8600,390 @@ func (r TestHelperPayPaymentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TestHelperPayPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperFailRefundResponse200Headers the declared response headers of an HTTP 200 response for TestHelperFailRefund
+type TestHelperFailRefundResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperFailRefundResponse400Headers the declared response headers of an HTTP 400 response for TestHelperFailRefund
+type TestHelperFailRefundResponse400Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse401Headers the declared response headers of an HTTP 401 response for TestHelperFailRefund
+type TestHelperFailRefundResponse401Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse403Headers the declared response headers of an HTTP 403 response for TestHelperFailRefund
+type TestHelperFailRefundResponse403Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse404Headers the declared response headers of an HTTP 404 response for TestHelperFailRefund
+type TestHelperFailRefundResponse404Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse409Headers the declared response headers of an HTTP 409 response for TestHelperFailRefund
+type TestHelperFailRefundResponse409Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse413Headers the declared response headers of an HTTP 413 response for TestHelperFailRefund
+type TestHelperFailRefundResponse413Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse415Headers the declared response headers of an HTTP 415 response for TestHelperFailRefund
+type TestHelperFailRefundResponse415Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse422Headers the declared response headers of an HTTP 422 response for TestHelperFailRefund
+type TestHelperFailRefundResponse422Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse429Headers the declared response headers of an HTTP 429 response for TestHelperFailRefund
+type TestHelperFailRefundResponse429Headers struct {
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse500Headers the declared response headers of an HTTP 500 response for TestHelperFailRefund
+type TestHelperFailRefundResponse500Headers struct {
+	XRequestId *string
+}
+
+type TestHelperFailRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Refund
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperFailRefundResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperFailRefundResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperFailRefundResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperFailRefundResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperFailRefundResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperFailRefundResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperFailRefundResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperFailRefundResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperFailRefundResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperFailRefundResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperFailRefundResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON200() *Refund {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperFailRefundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperFailRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperFailRefundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperFailRefundResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperSucceedRefundResponse200Headers the declared response headers of an HTTP 200 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperSucceedRefundResponse400Headers the declared response headers of an HTTP 400 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse400Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse401Headers the declared response headers of an HTTP 401 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse401Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse403Headers the declared response headers of an HTTP 403 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse403Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse404Headers the declared response headers of an HTTP 404 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse404Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse409Headers the declared response headers of an HTTP 409 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse409Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse413Headers the declared response headers of an HTTP 413 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse413Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse415Headers the declared response headers of an HTTP 415 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse415Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse422Headers the declared response headers of an HTTP 422 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse422Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse429Headers the declared response headers of an HTTP 429 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse429Headers struct {
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse500Headers the declared response headers of an HTTP 500 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse500Headers struct {
+	XRequestId *string
+}
+
+type TestHelperSucceedRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Refund
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperSucceedRefundResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperSucceedRefundResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperSucceedRefundResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperSucceedRefundResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperSucceedRefundResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperSucceedRefundResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperSucceedRefundResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperSucceedRefundResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperSucceedRefundResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperSucceedRefundResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperSucceedRefundResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON200() *Refund {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperSucceedRefundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperSucceedRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperSucceedRefundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperSucceedRefundResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9558,6 +11216,11 @@ type CreateWithdrawalResponse401Headers struct {
 	XRequestId *string
 }
 
+// CreateWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for CreateWithdrawal
+type CreateWithdrawalResponse403Headers struct {
+	XRequestId *string
+}
+
 // CreateWithdrawalResponse409Headers the declared response headers of an HTTP 409 response for CreateWithdrawal
 type CreateWithdrawalResponse409Headers struct {
 	XRequestId *string
@@ -9597,6 +11260,8 @@ type CreateWithdrawalResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -9615,6 +11280,8 @@ type CreateWithdrawalResponse struct {
 	Headers400 *CreateWithdrawalResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateWithdrawalResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateWithdrawalResponse403Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateWithdrawalResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -9642,6 +11309,11 @@ func (r CreateWithdrawalResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreateWithdrawalResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateWithdrawalResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -10094,36 +11766,36 @@ func (r PspDisputeNotificationResponse) ContentType() string {
 	return ""
 }
 
-// PspPixNotificationResponse400Headers the declared response headers of an HTTP 400 response for PspPixNotification
-type PspPixNotificationResponse400Headers struct {
+// PspCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCallback
+type PspCallbackResponse400Headers struct {
 	XRequestId *string
 }
 
-// PspPixNotificationResponse401Headers the declared response headers of an HTTP 401 response for PspPixNotification
-type PspPixNotificationResponse401Headers struct {
+// PspCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspCallback
+type PspCallbackResponse401Headers struct {
 	XRequestId *string
 }
 
-// PspPixNotificationResponse413Headers the declared response headers of an HTTP 413 response for PspPixNotification
-type PspPixNotificationResponse413Headers struct {
+// PspCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspCallback
+type PspCallbackResponse413Headers struct {
 	XRequestId *string
 }
 
-// PspPixNotificationResponse415Headers the declared response headers of an HTTP 415 response for PspPixNotification
-type PspPixNotificationResponse415Headers struct {
+// PspCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspCallback
+type PspCallbackResponse415Headers struct {
 	XRequestId *string
 }
 
-// PspPixNotificationResponse500Headers the declared response headers of an HTTP 500 response for PspPixNotification
-type PspPixNotificationResponse500Headers struct {
+// PspCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspCallback
+type PspCallbackResponse500Headers struct {
 	XRequestId *string
 }
 
-type PspPixNotificationResponse struct {
+type PspCallbackResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PixNotificationResult
+	JSON200 *PSPCallbackResult
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -10135,54 +11807,54 @@ type PspPixNotificationResponse struct {
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
 	// Headers400 the parsed response headers for an HTTP 400 response
-	Headers400 *PspPixNotificationResponse400Headers
+	Headers400 *PspCallbackResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
-	Headers401 *PspPixNotificationResponse401Headers
+	Headers401 *PspCallbackResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
-	Headers413 *PspPixNotificationResponse413Headers
+	Headers413 *PspCallbackResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
-	Headers415 *PspPixNotificationResponse415Headers
+	Headers415 *PspCallbackResponse415Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
-	Headers500 *PspPixNotificationResponse500Headers
+	Headers500 *PspCallbackResponse500Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r PspPixNotificationResponse) GetJSON200() *PixNotificationResult {
+func (r PspCallbackResponse) GetJSON200() *PSPCallbackResult {
 	return r.JSON200
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r PspPixNotificationResponse) GetJSON400() *Error {
+func (r PspCallbackResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
-func (r PspPixNotificationResponse) GetJSON401() *Error {
+func (r PspCallbackResponse) GetJSON401() *Error {
 	return r.JSON401
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r PspPixNotificationResponse) GetJSON413() *Error {
+func (r PspCallbackResponse) GetJSON413() *Error {
 	return r.JSON413
 }
 
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
-func (r PspPixNotificationResponse) GetJSON415() *Error {
+func (r PspCallbackResponse) GetJSON415() *Error {
 	return r.JSON415
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r PspPixNotificationResponse) GetJSON500() *Error {
+func (r PspCallbackResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
-func (r PspPixNotificationResponse) GetBody() []byte {
+func (r PspCallbackResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r PspPixNotificationResponse) Status() string {
+func (r PspCallbackResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -10190,7 +11862,7 @@ func (r PspPixNotificationResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r PspPixNotificationResponse) StatusCode() int {
+func (r PspCallbackResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -10198,61 +11870,47 @@ func (r PspPixNotificationResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r PspPixNotificationResponse) ContentType() string {
+func (r PspCallbackResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
 }
 
-// PspWithdrawalNotificationResponse400Headers the declared response headers of an HTTP 400 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse400Headers struct {
+// PspCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspCallbackWithToken
+type PspCallbackWithTokenResponse400Headers struct {
 	XRequestId *string
 }
 
-// PspWithdrawalNotificationResponse401Headers the declared response headers of an HTTP 401 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse401Headers struct {
+// PspCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspCallbackWithToken
+type PspCallbackWithTokenResponse401Headers struct {
 	XRequestId *string
 }
 
-// PspWithdrawalNotificationResponse404Headers the declared response headers of an HTTP 404 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse404Headers struct {
+// PspCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspCallbackWithToken
+type PspCallbackWithTokenResponse413Headers struct {
 	XRequestId *string
 }
 
-// PspWithdrawalNotificationResponse409Headers the declared response headers of an HTTP 409 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse409Headers struct {
+// PspCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspCallbackWithToken
+type PspCallbackWithTokenResponse415Headers struct {
 	XRequestId *string
 }
 
-// PspWithdrawalNotificationResponse413Headers the declared response headers of an HTTP 413 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse413Headers struct {
+// PspCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspCallbackWithToken
+type PspCallbackWithTokenResponse500Headers struct {
 	XRequestId *string
 }
 
-// PspWithdrawalNotificationResponse415Headers the declared response headers of an HTTP 415 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse415Headers struct {
-	XRequestId *string
-}
-
-// PspWithdrawalNotificationResponse500Headers the declared response headers of an HTTP 500 response for PspWithdrawalNotification
-type PspWithdrawalNotificationResponse500Headers struct {
-	XRequestId *string
-}
-
-type PspWithdrawalNotificationResponse struct {
+type PspCallbackWithTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PSPResult
+	JSON200 *PSPCallbackResult
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *Error
-	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON415 the response for an HTTP 415 `application/json` response
@@ -10260,68 +11918,54 @@ type PspWithdrawalNotificationResponse struct {
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
 	// Headers400 the parsed response headers for an HTTP 400 response
-	Headers400 *PspWithdrawalNotificationResponse400Headers
+	Headers400 *PspCallbackWithTokenResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
-	Headers401 *PspWithdrawalNotificationResponse401Headers
-	// Headers404 the parsed response headers for an HTTP 404 response
-	Headers404 *PspWithdrawalNotificationResponse404Headers
-	// Headers409 the parsed response headers for an HTTP 409 response
-	Headers409 *PspWithdrawalNotificationResponse409Headers
+	Headers401 *PspCallbackWithTokenResponse401Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
-	Headers413 *PspWithdrawalNotificationResponse413Headers
+	Headers413 *PspCallbackWithTokenResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
-	Headers415 *PspWithdrawalNotificationResponse415Headers
+	Headers415 *PspCallbackWithTokenResponse415Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
-	Headers500 *PspWithdrawalNotificationResponse500Headers
+	Headers500 *PspCallbackWithTokenResponse500Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON200() *PSPResult {
+func (r PspCallbackWithTokenResponse) GetJSON200() *PSPCallbackResult {
 	return r.JSON200
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON400() *Error {
+func (r PspCallbackWithTokenResponse) GetJSON400() *Error {
 	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON401() *Error {
+func (r PspCallbackWithTokenResponse) GetJSON401() *Error {
 	return r.JSON401
 }
 
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON404() *Error {
-	return r.JSON404
-}
-
-// GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON409() *Error {
-	return r.JSON409
-}
-
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON413() *Error {
+func (r PspCallbackWithTokenResponse) GetJSON413() *Error {
 	return r.JSON413
 }
 
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON415() *Error {
+func (r PspCallbackWithTokenResponse) GetJSON415() *Error {
 	return r.JSON415
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r PspWithdrawalNotificationResponse) GetJSON500() *Error {
+func (r PspCallbackWithTokenResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
 // GetBody returns the raw response body bytes
-func (r PspWithdrawalNotificationResponse) GetBody() []byte {
+func (r PspCallbackWithTokenResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r PspWithdrawalNotificationResponse) Status() string {
+func (r PspCallbackWithTokenResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -10329,7 +11973,7 @@ func (r PspWithdrawalNotificationResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r PspWithdrawalNotificationResponse) StatusCode() int {
+func (r PspCallbackWithTokenResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -10337,7 +11981,7 @@ func (r PspWithdrawalNotificationResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r PspWithdrawalNotificationResponse) ContentType() string {
+func (r PspCallbackWithTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10475,6 +12119,8 @@ func (c *ClientWithResponses) ListPaymentsWithResponse(ctx context.Context, para
 
 // CreatePaymentWithBodyWithResponse Create a PIX payment
 //
+// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
@@ -10487,6 +12133,8 @@ func (c *ClientWithResponses) CreatePaymentWithBodyWithResponse(ctx context.Cont
 }
 
 // CreatePaymentWithResponse Create a PIX payment
+//
+// Test mode: the payment is created with its BR Code at once. Live mode: the charge is registered at the PSP (API Pix PUT /cob/{txid}) and the request waits a few seconds (PSP_CHARGE_WAIT) for it: 201 carries the PSP's BR Code; 502 psp_refused means the PSP refused the charge (the payment is canceled); 503 psp_unavailable (Retry-After) means the PSP has not registered it yet: the message names the payment, which has no BR Code and cannot be paid until it is registered, and a retry with the same Idempotency-Key answers 201 with it once it is. A live key on a service without a PSP is 403 live_mode_disabled.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10529,7 +12177,7 @@ func (c *ClientWithResponses) GetPaymentWithResponse(ctx context.Context, idOrEx
 
 // RefundPaymentWithResponse Refund a paid payment in full
 //
-// paid -> refunded, with a payment.refunded event: the amount returns to the payer and the fee to you. Any other status is 409 payment_not_refundable; an open dispute is 409 payment_disputed; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10540,6 +12188,62 @@ func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, idO
 		return nil, err
 	}
 	return ParseRefundPaymentResponse(rsp)
+}
+
+// ListRefundsWithResponse List refunds, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
+func (c *ClientWithResponses) ListRefundsWithResponse(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*ListRefundsResponse, error) {
+	rsp, err := c.ListRefunds(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListRefundsResponse(rsp)
+}
+
+// CreateRefundWithBodyWithResponse Refund all or part of a paid payment
+//
+// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+func (c *ClientWithResponses) CreateRefundWithBodyWithResponse(ctx context.Context, params *CreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRefundResponse, error) {
+	rsp, err := c.CreateRefundWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateRefundResponse(rsp)
+}
+
+// CreateRefundWithResponse Refund all or part of a paid payment
+//
+// The refund is pending and its amount (less the part of the fee it gives back) leaves the available balance at once. Live mode: the PSP returns the money to the payer (API Pix devolução) and refund.succeeded or refund.failed tells how it ended; a failed refund's amount comes back. Test mode: it stays pending until a test helper ends it. Several refunds per payment add up to at most its amount; the payment becomes refunded when succeeded refunds reach it. More than is left is 400 amount_too_large; nothing left, 409 payment_not_refundable; a payment not paid, 409 payment_not_refundable; an open dispute, 409 payment_disputed; a balance that cannot cover it, 409 balance_insufficient.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/refunds (the `CreateRefund` operationId).
+func (c *ClientWithResponses) CreateRefundWithResponse(ctx context.Context, params *CreateRefundParams, body CreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRefundResponse, error) {
+	rsp, err := c.CreateRefund(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateRefundResponse(rsp)
+}
+
+// GetRefundWithResponse Retrieve a refund
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
+func (c *ClientWithResponses) GetRefundWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetRefundResponse, error) {
+	rsp, err := c.GetRefund(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRefundResponse(rsp)
 }
 
 // TestHelperLoseDisputeWithBodyWithResponse Test mode: close an open dispute in the payer's favour
@@ -10656,6 +12360,66 @@ func (c *ClientWithResponses) TestHelperPayPaymentWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseTestHelperPayPaymentResponse(rsp)
+}
+
+// TestHelperFailRefundWithBodyWithResponse Test mode: a pending refund failed; its amount returns to available
+//
+// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+func (c *ClientWithResponses) TestHelperFailRefundWithBodyWithResponse(ctx context.Context, id string, params *TestHelperFailRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperFailRefundResponse, error) {
+	rsp, err := c.TestHelperFailRefundWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperFailRefundResponse(rsp)
+}
+
+// TestHelperFailRefundWithResponse Test mode: a pending refund failed; its amount returns to available
+//
+// refund.failed is sent and the amount and fee share come back to the available balance. Failing a failed refund returns it unchanged; a succeeded one is 409 refund_invalid_state.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/fail (the `TestHelperFailRefund` operationId).
+func (c *ClientWithResponses) TestHelperFailRefundWithResponse(ctx context.Context, id string, params *TestHelperFailRefundParams, body TestHelperFailRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperFailRefundResponse, error) {
+	rsp, err := c.TestHelperFailRefund(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperFailRefundResponse(rsp)
+}
+
+// TestHelperSucceedRefundWithBodyWithResponse Test mode: the payer's bank took a pending refund back
+//
+// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+func (c *ClientWithResponses) TestHelperSucceedRefundWithBodyWithResponse(ctx context.Context, id string, params *TestHelperSucceedRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperSucceedRefundResponse, error) {
+	rsp, err := c.TestHelperSucceedRefundWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperSucceedRefundResponse(rsp)
+}
+
+// TestHelperSucceedRefundWithResponse Test mode: the payer's bank took a pending refund back
+//
+// refund.succeeded is sent; the payment becomes refunded (payment.refunded) when its succeeded refunds add up to its amount. Succeeding a succeeded refund returns it unchanged; a failed one is 409 refund_invalid_state.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
+func (c *ClientWithResponses) TestHelperSucceedRefundWithResponse(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperSucceedRefundResponse, error) {
+	rsp, err := c.TestHelperSucceedRefund(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperSucceedRefundResponse(rsp)
 }
 
 // TestHelperCompleteWithdrawalWithBodyWithResponse Test mode: the PSP confirms a withdrawal
@@ -10945,7 +12709,7 @@ func (c *ClientWithResponses) ListWithdrawalsWithResponse(ctx context.Context, p
 
 // CreateWithdrawalWithBodyWithResponse Withdraw available balance to a PIX key
 //
-// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10960,7 +12724,7 @@ func (c *ClientWithResponses) CreateWithdrawalWithBodyWithResponse(ctx context.C
 
 // CreateWithdrawalWithResponse Withdraw available balance to a PIX key
 //
-// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
+// The amount leaves the available balance at once and the withdrawal is pending until the PSP completes it (withdrawal.completed) or fails it (withdrawal.failed, the amount comes back). Live mode: the PSP is asked to pay the key out (idempotent by the withdrawal id). More than the available balance is 409 balance_insufficient; concurrent withdrawals never overdraw.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11000,6 +12764,8 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 }
 
 // GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
+//
+// 404 while a live charge is not registered at the PSP yet.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -11042,64 +12808,64 @@ func (c *ClientWithResponses) PspDisputeNotificationWithResponse(ctx context.Con
 	return ParsePspDisputeNotificationResponse(rsp)
 }
 
-// PspPixNotificationWithBodyWithResponse PSP settlement notifications (Banco Central Pix webhook body)
+// PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-func (c *ClientWithResponses) PspPixNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspPixNotificationResponse, error) {
-	rsp, err := c.PspPixNotificationWithBody(ctx, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParsePspPixNotificationResponse(rsp)
-}
-
-// PspPixNotificationWithResponse PSP settlement notifications (Banco Central Pix webhook body)
-//
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Each transfer is matched to a charge by txid (the payment's correlation_id) and is idempotent by endToEndId. The exact amount makes the charge paid (also when it had expired or been canceled: the money is real); a different amount, an unknown txid or a second transfer for a paid charge is recorded for support and pays nothing. A transfer may carry more of the Banco Central's fields (infoPagador ...); the body, only pix.
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /psp/pix (the `PspPixNotification` operationId).
-func (c *ClientWithResponses) PspPixNotificationWithResponse(ctx context.Context, body PspPixNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspPixNotificationResponse, error) {
-	rsp, err := c.PspPixNotification(ctx, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParsePspPixNotificationResponse(rsp)
-}
-
-// PspWithdrawalNotificationWithBodyWithResponse PSP withdrawal outcome notifications
-//
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-func (c *ClientWithResponses) PspWithdrawalNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspWithdrawalNotificationResponse, error) {
-	rsp, err := c.PspWithdrawalNotificationWithBody(ctx, contentType, body, reqEditors...)
+// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+func (c *ClientWithResponses) PspCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCallbackResponse, error) {
+	rsp, err := c.PspCallbackWithBody(ctx, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParsePspWithdrawalNotificationResponse(rsp)
+	return ParsePspCallbackResponse(rsp)
 }
 
-// PspWithdrawalNotificationWithResponse PSP withdrawal outcome notifications
+// PspCallbackWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. completed or failed (failure_reason required) ends a pending withdrawal; the same outcome again changes nothing (duplicate true); the other outcome is 409.
+// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /psp/withdrawals (the `PspWithdrawalNotification` operationId).
-func (c *ClientWithResponses) PspWithdrawalNotificationWithResponse(ctx context.Context, body PspWithdrawalNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspWithdrawalNotificationResponse, error) {
-	rsp, err := c.PspWithdrawalNotification(ctx, body, reqEditors...)
+// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
+func (c *ClientWithResponses) PspCallbackWithResponse(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackResponse, error) {
+	rsp, err := c.PspCallback(ctx, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParsePspWithdrawalNotificationResponse(rsp)
+	return ParsePspCallbackResponse(rsp)
+}
+
+// PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
+//
+// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCallbackWithTokenResponse, error) {
+	rsp, err := c.PspCallbackWithTokenWithBody(ctx, token, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCallbackWithTokenResponse(rsp)
+}
+
+// PspCallbackWithTokenWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
+//
+// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackWithTokenResponse, error) {
+	rsp, err := c.PspCallbackWithToken(ctx, token, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCallbackWithTokenResponse(rsp)
 }
 
 // ReadyzWithResponse Readiness: the database (and Redis, when configured) answer
@@ -11797,6 +13563,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11838,6 +13611,20 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -11907,6 +13694,16 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreatePaymentResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreatePaymentResponse409Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -11967,6 +13764,33 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers CreatePaymentResponse502Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers502 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12348,6 +14172,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12451,6 +14282,16 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RefundPaymentResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers RefundPaymentResponse404Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -12503,6 +14344,557 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers RefundPaymentResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListRefundsResponse parses an HTTP response from a ListRefundsWithResponse call
+func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListRefundsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RefundList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListRefundsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListRefundsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListRefundsResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListRefundsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListRefundsResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListRefundsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateRefundResponse parses an HTTP response from a CreateRefundWithResponse call
+func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Refund
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateRefundResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateRefundResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateRefundResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateRefundResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateRefundResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateRefundResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateRefundResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateRefundResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateRefundResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateRefundResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateRefundResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetRefundResponse parses an HTTP response from a GetRefundWithResponse call
+func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Refund
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRefundResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetRefundResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetRefundResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetRefundResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetRefundResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetRefundResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetRefundResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -13661,6 +16053,480 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperPayPaymentResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperFailRefundResponse parses an HTTP response from a TestHelperFailRefundWithResponse call
+func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperFailRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Refund
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperFailRefundResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperFailRefundResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperFailRefundResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperFailRefundResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperFailRefundResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperFailRefundResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperFailRefundResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperFailRefundResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperFailRefundResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperFailRefundResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperFailRefundResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperSucceedRefundResponse parses an HTTP response from a TestHelperSucceedRefundWithResponse call
+func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSucceedRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperSucceedRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Refund
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperSucceedRefundResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperSucceedRefundResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperSucceedRefundResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperSucceedRefundResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperSucceedRefundResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperSucceedRefundResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperSucceedRefundResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperSucceedRefundResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperSucceedRefundResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperSucceedRefundResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperSucceedRefundResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16414,6 +19280,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16517,6 +19390,16 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateWithdrawalResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateWithdrawalResponse409Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -16994,22 +19877,22 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 	return response, nil
 }
 
-// ParsePspPixNotificationResponse parses an HTTP response from a PspPixNotificationWithResponse call
-func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationResponse, error) {
+// ParsePspCallbackResponse parses an HTTP response from a PspCallbackWithResponse call
+func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &PspPixNotificationResponse{
+	response := &PspCallbackResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest PixNotificationResult
+		var dest PSPCallbackResult
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -17054,7 +19937,7 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 
 	switch {
 	case rsp.StatusCode == 400:
-		var headers PspPixNotificationResponse400Headers
+		var headers PspCallbackResponse400Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17064,7 +19947,7 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 		}
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
-		var headers PspPixNotificationResponse401Headers
+		var headers PspCallbackResponse401Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17074,7 +19957,7 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
-		var headers PspPixNotificationResponse413Headers
+		var headers PspCallbackResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17084,7 +19967,7 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 		}
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
-		var headers PspPixNotificationResponse415Headers
+		var headers PspCallbackResponse415Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17094,7 +19977,7 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 		}
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
-		var headers PspPixNotificationResponse500Headers
+		var headers PspCallbackResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17108,22 +19991,22 @@ func ParsePspPixNotificationResponse(rsp *http.Response) (*PspPixNotificationRes
 	return response, nil
 }
 
-// ParsePspWithdrawalNotificationResponse parses an HTTP response from a PspWithdrawalNotificationWithResponse call
-func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalNotificationResponse, error) {
+// ParsePspCallbackWithTokenResponse parses an HTTP response from a PspCallbackWithTokenWithResponse call
+func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithTokenResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &PspWithdrawalNotificationResponse{
+	response := &PspCallbackWithTokenResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest PSPResult
+		var dest PSPCallbackResult
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -17142,20 +20025,6 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 			return nil, err
 		}
 		response.JSON401 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest Error
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Error
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
@@ -17182,7 +20051,7 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 
 	switch {
 	case rsp.StatusCode == 400:
-		var headers PspWithdrawalNotificationResponse400Headers
+		var headers PspCallbackWithTokenResponse400Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17192,7 +20061,7 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 		}
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
-		var headers PspWithdrawalNotificationResponse401Headers
+		var headers PspCallbackWithTokenResponse401Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17201,28 +20070,8 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
-	case rsp.StatusCode == 404:
-		var headers PspWithdrawalNotificationResponse404Headers
-		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestId = &value
-		}
-		response.Headers404 = &headers
-	case rsp.StatusCode == 409:
-		var headers PspWithdrawalNotificationResponse409Headers
-		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestId = &value
-		}
-		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
-		var headers PspWithdrawalNotificationResponse413Headers
+		var headers PspCallbackWithTokenResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17232,7 +20081,7 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 		}
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
-		var headers PspWithdrawalNotificationResponse415Headers
+		var headers PspCallbackWithTokenResponse415Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17242,7 +20091,7 @@ func ParsePspWithdrawalNotificationResponse(rsp *http.Response) (*PspWithdrawalN
 		}
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
-		var headers PspWithdrawalNotificationResponse500Headers
+		var headers PspCallbackWithTokenResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -38,8 +38,25 @@ func Refund(err error, ref string) error {
 			"This payment has an open dispute; its money is held until the dispute closes.")
 	case errors.Is(err, store.ErrBalanceInsufficient):
 		return BalanceInsufficient()
+	case errors.Is(err, store.ErrRefundTooLarge):
+		return InvalidParam("amount_too_large", "amount_cents", "amount_cents is more than this payment has left to refund.")
+	case errors.Is(err, store.ErrNothingToRefund):
+		return InvalidRequest(http.StatusConflict, "payment_not_refundable",
+			"This payment's refunds already add up to its amount (some may still be pending).")
 	}
 	return PaymentTransition(err, ref, store.StatusRefunded)
+}
+
+// RefundState maps the store's answer about refund id.
+func RefundState(err error, id string) error {
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuch("refund", "id", id)
+	case errors.As(err, &invalid):
+		return InvalidRequest(http.StatusConflict, "refund_invalid_state", "This refund is %s already.", invalid.Status)
+	}
+	return err
 }
 
 // BalanceInsufficient is the 409 for a debit the available balance cannot cover.

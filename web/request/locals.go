@@ -16,6 +16,7 @@ const (
 	localAPIKey localKey = iota
 	localRequestID
 	localUser
+	localIdempotency
 )
 
 // SetAPIKey records the authenticated key of the request.
@@ -31,6 +32,24 @@ func APIKey(c *fiber.Ctx) *store.APIKey {
 func Scope(c *fiber.Ctx) store.Scope {
 	k := APIKey(c)
 	return store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}
+}
+
+// Idempotency is the request's Idempotency-Key and the hash of the request
+// it came with, when it came with one.
+type Idempotency struct {
+	Key  string
+	Hash []byte
+}
+
+// SetIdempotency records the request's key and hash.
+func SetIdempotency(c *fiber.Ctx, key string, hash []byte) {
+	c.Locals(localIdempotency, Idempotency{Key: key, Hash: hash})
+}
+
+// IdempotencyOf is the request's key and hash (zero without a key).
+func IdempotencyOf(c *fiber.Ctx) Idempotency {
+	i, _ := c.Locals(localIdempotency).(Idempotency)
+	return i
 }
 
 // SetRequestID records the request id.

@@ -23,6 +23,7 @@ import (
 
 	"payments/dispatcher"
 	"payments/pix"
+	"payments/pix/apipix/sandboxtest"
 	"payments/store"
 	"payments/store/storetest"
 	"payments/web"
@@ -49,8 +50,12 @@ type Server struct {
 	// Dispatcher delivers webhooks; call RunOnce unless WithRunningDispatcher.
 	Dispatcher *dispatcher.Dispatcher
 	// Logs holds everything the service logged.
-	Logs   *bytes.Buffer
-	client *http.Client
+	Logs *bytes.Buffer
+	// PSP is the sandbox live mode talks to, with WithPSP.
+	PSP *PSP
+	// Client speaks to the server (it trusts the sandbox's CA when the
+	// server terminates TLS).
+	Client *http.Client
 	opts   Options
 }
 
@@ -63,6 +68,8 @@ type Options struct {
 	// Dispatcher tunes the dispatcher; RunDispatcher starts its loop.
 	Dispatcher    dispatcher.Config
 	RunDispatcher bool
+	// PSP turns live mode on against a sandbox (WithPSP).
+	PSP *PSPOptions
 
 	privateNetworksOff bool
 }
@@ -138,6 +145,19 @@ func New(t testing.TB, opts ...Option) *Server {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	url := "http://" + ln.Addr().String()
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	var sandbox *sandboxtest.Sandbox
+	if o.PSP != nil {
+		sandbox = sandboxtest.Start(t)
+		o.Config.LiveMode, o.Config.ChargeWait = true, o.PSP.ChargeWait
+		if o.PSP.MTLS {
+			ln, url = serveTLS(t, ln, sandbox), "https://"+ln.Addr().String()
+			o.Config.CallbackMTLS = true
+			client.Transport = &http.Transport{MaxIdleConnsPerHost: 64, TLSClientConfig: trusting(t, sandbox)}
+		} else {
+			o.Config.CallbackToken = randomToken()
+		}
+	}
 	o.Config.BaseURL = url
 	dbURL := storetest.URL(t)
 	db, err := store.Open(context.Background(), dbURL, 20)
@@ -145,7 +165,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() { _ = db.Close() })
 	secretKey := randomKey()
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
-		Receiver: pix.Receiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"}, BaseURL: url,
+		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
 	}})
 	require.NoError(t, err)
 	logs := &bytes.Buffer{}
@@ -169,7 +189,10 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+		Client: client}
+	if sandbox != nil {
+		s.PSP = s.startPSP(sandbox, log)
+	}
 	s.Account, s.TestKey, s.LiveKey = s.NewAccount("Loja Teste", "owner@example.com")
 	return s
 }
@@ -269,7 +292,7 @@ func (s *Server) DoRaw(req Request) *Response {
 		}
 		hr.Header.Set(k, v)
 	}
-	res, err := s.client.Do(hr)
+	res, err := s.Client.Do(hr)
 	require.NoError(s.t, err)
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)

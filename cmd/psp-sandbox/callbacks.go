@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"payments/pix/apipix"
+)
+
+// caller posts the PSP's callbacks to the registered webhookUrl + "/pix",
+// as API Pix prescribes, presenting the sandbox's client certificate when
+// it has one (the receiver may require mutual TLS). A failed post is tried
+// again a few times; the faults may drop a callback or send it twice.
+type caller struct {
+	st     *state
+	client *http.Client
+	log    *slog.Logger
+
+	sent, dropped atomic.Int64
+}
+
+// notify sends item to the webhook, in the background.
+func (c *caller) notify(item apipix.CallbackItem) {
+	c.st.mu.Lock()
+	webhooks := make([]string, 0, len(c.st.webhooks))
+	for _, url := range c.st.webhooks {
+		webhooks = append(webhooks, url)
+	}
+	f := c.st.faults
+	c.st.mu.Unlock()
+	body, _ := json.Marshal(apipix.Callback{Pix: []apipix.CallbackItem{item}})
+	for _, url := range webhooks {
+		if chance(f.DropCallbacks) {
+			c.dropped.Add(1)
+			continue
+		}
+		times := 1
+		if chance(f.DuplicateCallbacks) {
+			times = 2
+		}
+		for range times {
+			go c.post(url+"/pix", body)
+		}
+	}
+}
+
+func (c *caller) post(url string, body []byte) {
+	for attempt, wait := 0, 200*time.Millisecond; attempt < 5; attempt, wait = attempt+1, wait*2 {
+		res, err := c.client.Post(url, "application/json", bytes.NewReader(body))
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode >= 200 && res.StatusCode < 300 {
+				c.sent.Add(1)
+				return
+			}
+			c.log.Warn("sandbox: callback refused", "status", res.StatusCode)
+		} else {
+			c.log.Warn("sandbox: callback failed", "error", err.Error())
+		}
+		time.Sleep(wait)
+	}
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"html/template"
+	"net/http"
+	"strings"
+	"time"
+
+	"payments/pix"
+	"payments/pix/apipix"
+)
+
+// The payer's bank, beside the PSP: a page where a person pastes a "Pix
+// copia e cola" and pays it, the same as JSON for tests, transfers that
+// name a txid without a charge (a manual Pix), and the sandbox's controls.
+// It listens on a plain-HTTP loopback port of its own.
+
+func (sb *sandbox) payerRoutes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/payer", http.StatusSeeOther) })
+	mux.HandleFunc("GET /payer", sb.payerPage)
+	mux.HandleFunc("POST /payer", sb.payerSubmit)
+	mux.HandleFunc("POST /sandbox/pay", sb.payJSON)
+	mux.HandleFunc("POST /sandbox/transfer", sb.transferJSON)
+	mux.HandleFunc("GET /sandbox/faults", sb.getFaults)
+	mux.HandleFunc("POST /sandbox/faults", sb.setFaults)
+	mux.HandleFunc("GET /sandbox/state", sb.stateJSON)
+	return mux
+}
+
+var payerTemplate = template.Must(template.New("payer").Parse(`<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Banco de testes · Pix</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1f2937}
+textarea{width:100%;min-height:8rem;font-family:monospace}button{margin-top:1rem;padding:.6rem 1.2rem;background:#059669;color:#fff;border:0;border-radius:.4rem;font-size:1rem}
+.ok{background:#ecfdf5;border:1px solid #059669;padding:1rem;border-radius:.4rem}.err{background:#fef2f2;border:1px solid #dc2626;padding:1rem;border-radius:.4rem}</style></head>
+<body><h1>Banco de testes</h1>
+<p>Este é o banco do pagador do sandbox de PSP: cole o <strong>Pix copia e cola</strong> de uma cobrança ao vivo e pague-a. O PSP avisa o serviço como um PSP de verdade.</p>
+{{if .Paid}}<p class="ok" data-testid="paid">Pago: {{.Amount}}. endToEndId <code>{{.E2E}}</code>.</p>{{end}}
+{{if .Error}}<p class="err" data-testid="error">{{.Error}}</p>{{end}}
+<form method="post" action="/payer"><label for="code">Pix copia e cola</label>
+<textarea id="code" name="code" required>{{.Code}}</textarea>
+<button type="submit" data-testid="pay">Pagar</button></form></body></html>`))
+
+type payerView struct {
+	Code, Error, E2E, Amount string
+	Paid                     bool
+}
+
+func (sb *sandbox) payerPage(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = payerTemplate.Execute(w, payerView{Code: r.URL.Query().Get("code")})
+}
+
+func (sb *sandbox) payerSubmit(w http.ResponseWriter, r *http.Request) {
+	code := strings.TrimSpace(r.FormValue("code"))
+	view := payerView{Code: code}
+	p, err := sb.payCode(code)
+	if err != nil {
+		view.Error = err.Error()
+		w.WriteHeader(http.StatusUnprocessableEntity)
+	} else {
+		amount, _ := apipix.ParseValor(p.Valor)
+		view.Paid, view.E2E, view.Amount = true, p.EndToEndID, pix.FormatBRL(amount)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = payerTemplate.Execute(w, view)
+}
+
+// payJSON handles POST /sandbox/pay {"code"} or {"txid"}: the payer pays a charge.
+func (sb *sandbox) payJSON(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Code string `json:"code"`
+		TxID string `json:"txid"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	var p *apipix.Pix
+	var err error
+	if in.TxID != "" {
+		p, err = sb.payTxID(in.TxID)
+	} else {
+		p, err = sb.payCode(in.Code)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+// payCode pays the charge a dynamic BR Code points to.
+func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
+	d, err := pix.Decode(code)
+	if err != nil {
+		return nil, errors.New("Este não é um Pix copia e cola válido: " + err.Error())
+	}
+	location := d.MerchantAccount["25"]
+	i := strings.LastIndex(location, "/qr/v2/")
+	if i < 0 {
+		return nil, errors.New("Este código não aponta para uma cobrança deste PSP.")
+	}
+	sb.st.mu.Lock()
+	c, ok := sb.st.byLoc[location[i+len("/qr/v2/"):]]
+	sb.st.mu.Unlock()
+	if !ok {
+		return nil, errors.New("Cobrança não encontrada neste PSP.")
+	}
+	return sb.payTxID(c.TxID)
+}
+
+// payTxID pays the charge txid in full, as the payer's bank does with a
+// dynamic code's payload.
+func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
+	sb.st.mu.Lock()
+	c, ok := sb.st.cobs[txid]
+	if !ok {
+		sb.st.mu.Unlock()
+		return nil, errors.New("Cobrança não encontrada neste PSP.")
+	}
+	expires := c.created.Add(time.Duration(c.Calendario.Expiracao) * time.Second)
+	switch {
+	case c.Status == apipix.CobCompleted:
+		sb.st.mu.Unlock()
+		return nil, errors.New("Esta cobrança já foi paga.")
+	case c.Status != apipix.CobActive:
+		sb.st.mu.Unlock()
+		return nil, errors.New("Esta cobrança foi removida pelo recebedor.")
+	case time.Now().After(expires):
+		sb.st.mu.Unlock()
+		return nil, errors.New("Esta cobrança expirou.")
+	}
+	c.Status = apipix.CobCompleted
+	p := sb.receive(txid, c.Valor.Original, c.Chave)
+	c.Pix = append(c.Pix, p.Pix)
+	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
+	sb.st.mu.Unlock()
+	sb.callbacks.notify(item)
+	return &item.Pix, nil
+}
+
+// receive books a Pix received; the caller holds the lock.
+func (sb *sandbox) receive(txid, valor, chave string) *pixIn {
+	now := time.Now().UTC()
+	p := &pixIn{at: now, devolucoes: map[string]*devolucao{}, Pix: apipix.Pix{
+		EndToEndID: newE2E("E", now), TxID: txid, Valor: valor, Chave: chave,
+		Horario: now.Format(time.RFC3339Nano), InfoPagador: "Pago no banco de testes",
+	}}
+	sb.st.pix[p.EndToEndID] = p
+	sb.st.order = append(sb.st.order, p.EndToEndID)
+	sb.st.counts["pix"]++
+	return p
+}
+
+// transferJSON handles POST /sandbox/transfer {"txid","valor"}: a Pix to
+// the receiver's key naming a txid, with no charge behind it (a manual
+// transfer, or one of the wrong amount).
+func (sb *sandbox) transferJSON(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		TxID  string `json:"txid"`
+		Valor string `json:"valor"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	if _, err := apipix.ParseValor(in.Valor); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	sb.st.mu.Lock()
+	p := sb.receive(in.TxID, in.Valor, sb.chave)
+	if c, ok := sb.st.cobs[in.TxID]; ok {
+		c.Pix = append(c.Pix, p.Pix)
+	}
+	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
+	sb.st.mu.Unlock()
+	sb.callbacks.notify(item)
+	writeJSON(w, http.StatusOK, item.Pix)
+}
+
+func (sb *sandbox) getFaults(w http.ResponseWriter, _ *http.Request) {
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	writeJSON(w, http.StatusOK, sb.st.faults)
+}
+
+// setFaults handles POST /sandbox/faults: the whole set, replacing the last.
+func (sb *sandbox) setFaults(w http.ResponseWriter, r *http.Request) {
+	var f faults
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	sb.st.mu.Lock()
+	sb.st.faults = f
+	sb.st.mu.Unlock()
+	writeJSON(w, http.StatusOK, f)
+}
+
+// stateJSON handles GET /sandbox/state: what the bank holds, for tests to
+// count (no duplicate devolução or payout, say).
+func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	type devolucaoState struct {
+		EndToEndID string `json:"endToEndId"`
+		apipix.Devolucao
+	}
+	out := struct {
+		Cobs          map[string]string `json:"cobs"` // txid -> status
+		Pix           []apipix.Pix      `json:"pix"`
+		Devolucoes    []devolucaoState  `json:"devolucoes"`
+		Payouts       []apipix.Payout   `json:"payouts"`
+		Webhooks      map[string]string `json:"webhooks"`
+		Counts        map[string]int    `json:"counts"`
+		TokenRequests int               `json:"token_requests"`
+		Callbacks     map[string]int64  `json:"callbacks"`
+	}{Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
+		Webhooks: sb.st.webhooks, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
+		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
+	for txid, c := range sb.st.cobs {
+		out.Cobs[txid] = c.Status
+	}
+	for _, e2e := range sb.st.order {
+		p := sb.st.pix[e2e]
+		out.Pix = append(out.Pix, p.withDevolucoes())
+		for _, d := range p.devolucoes {
+			out.Devolucoes = append(out.Devolucoes, devolucaoState{EndToEndID: e2e, Devolucao: d.Devolucao})
+		}
+	}
+	for _, p := range sb.st.payouts {
+		out.Payouts = append(out.Payouts, p.Payout)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

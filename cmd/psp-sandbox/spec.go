@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// The Banco Central's API Pix 2.9.0 (Apache-2.0; testdata/NOTICE): every
+// API Pix request the sandbox receives is checked against it, so the
+// service's connector is proven against the standard, not against this
+// sandbox's reading of it.
+//
+//go:embed testdata/bcb-api-pix-2.9.0.yaml
+var apiPixDocument []byte
+
+// jsDelimited matches the patterns the document writes with JavaScript
+// delimiters ("/^\\d{11}$/"), which a JSON Schema validator would read
+// literally.
+var jsDelimited = regexp.MustCompile(`pattern: "/(\^.*?\$)/"`)
+
+// validator checks requests against the document.
+type validator struct {
+	router routers.Router
+}
+
+// apiPixPrefix is where the sandbox serves API Pix: the document's paths
+// (/cob/{txid} ...) follow it.
+const apiPixPrefix = "/v2"
+
+func newValidator() (*validator, error) {
+	raw := jsDelimited.ReplaceAll(apiPixDocument, []byte(`pattern: "$1"`))
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(raw)
+	if err != nil {
+		return nil, fmt.Errorf("load the API Pix document: %w", err)
+	}
+	doc.Servers = openapi3.Servers{{URL: "http://sandbox" + apiPixPrefix}}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("route the API Pix document: %w", err)
+	}
+	return &validator{router: router}, nil
+}
+
+// errUndocumented is a request to a path or method the document lacks.
+var errUndocumented = errors.New("no such operation in API Pix 2.9.0")
+
+// check validates r (whose body is body) against the document: its path,
+// parameters and body. Authentication is the sandbox's own (oauth.go).
+func (v *validator) check(r *http.Request, body []byte) error {
+	req := r.Clone(r.Context())
+	req.URL.Scheme, req.URL.Host, req.Host = "http", "sandbox", "sandbox"
+	req.Body = http.NoBody
+	if body != nil {
+		req.Body = readCloser{bytes.NewReader(body)}
+	}
+	route, params, err := v.router.FindRoute(req)
+	if err != nil {
+		return errUndocumented
+	}
+	err = openapi3filter.ValidateRequest(context.Background(), &openapi3filter.RequestValidationInput{
+		Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: false},
+	})
+	if err != nil {
+		return fmt.Errorf("%s", firstLine(err.Error()))
+	}
+	return nil
+}
+
+type readCloser struct{ *bytes.Reader }
+
+func (readCloser) Close() error { return nil }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,64 @@
+package psp
+
+import (
+	"context"
+	"time"
+
+	"payments/pix/apipix"
+)
+
+// receivedCursor names the reconciler's walk of the PSP's received Pix.
+const receivedCursor = "pix.received"
+
+// reconcilePage is how many Pix one page of GET /pix asks for.
+const reconcilePage = 100
+
+// reconcileEvery runs Reconcile at once (after a stop, the walk resumes
+// where it stood, so downtime's Pix are found) and then every interval.
+func (w *Worker) reconcileEvery(ctx context.Context) {
+	t := time.NewTicker(w.cfg.ReconcileInterval)
+	defer t.Stop()
+	for {
+		if err := w.Reconcile(ctx); err != nil && ctx.Err() == nil {
+			w.log.Warn("psp: reconcile; trying again at the next interval", "error", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Reconcile walks the Pix the PSP received (GET /pix, page by page) from a
+// little before where the last walk ended to now, and books each as a
+// confirmed transfer: a Pix whose callback was lost (or never sent) is
+// credited here, once per endToEndId like any other. A walk that fails
+// leaves the cursor where it was; the next starts from there.
+func (w *Worker) Reconcile(ctx context.Context) error {
+	end := w.cfg.Now().UTC()
+	start, err := w.store.Cursor(ctx, receivedCursor)
+	if err != nil {
+		return err
+	}
+	if start.IsZero() {
+		start = end.Add(-24 * time.Hour)
+	}
+	start = start.Add(-w.cfg.ReconcileOverlap)
+	for page := 0; ; page++ {
+		var list *apipix.PixList
+		list, err = w.client.ListPix(ctx, start, end, page, reconcilePage)
+		if err != nil {
+			return err
+		}
+		for i := range list.Pix {
+			if err := w.applyPix(ctx, &list.Pix[i]); err != nil {
+				return err
+			}
+		}
+		if page+1 >= list.Parametros.Paginacao.QuantidadeDePaginas || len(list.Pix) == 0 {
+			break
+		}
+	}
+	return w.store.AdvanceCursor(ctx, receivedCursor, end)
+}

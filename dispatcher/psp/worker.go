@@ -1,0 +1,275 @@
+// Package psp sends the service's calls to its payment service provider:
+// the outbound queue (psp_calls) written in the transactions of the state
+// changes that need them, worked off under leases with retries, each
+// idempotent at the PSP by the service's own ids (txid, devolução id,
+// idEnvio); and the reconciler, which walks the PSP's received Pix so that a
+// lost callback delays a credit, never loses it.
+package psp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"payments/pix/apipix"
+	"payments/store"
+	"payments/store/ids"
+)
+
+// Config tunes the worker. Zero values take the defaults noted.
+type Config struct {
+	// Key is the platform's PIX key at the PSP (PIX_KEY): charges are paid
+	// into it and payouts leave from it.
+	Key string
+	// Workers is how many calls run at once (8).
+	Workers int
+	// Lease is how long a claim holds a call (60 s); it outlasts a call's timeout.
+	Lease time.Duration
+	// PollInterval is the backstop when no NOTIFY arrives (1 s).
+	PollInterval time.Duration
+	// ReconcileInterval is how often the reconciler walks the PSP's
+	// received Pix (1 min), and ReconcileOverlap how far back of where it
+	// stopped each walk starts again (10 min), for Pix the PSP books late.
+	ReconcileInterval, ReconcileOverlap time.Duration
+	// DatabaseURL, when set, is LISTENed on for wake-ups.
+	DatabaseURL string
+	Now         func() time.Time
+}
+
+func (c *Config) defaults() {
+	if c.Workers <= 0 {
+		c.Workers = 8
+	}
+	if c.Lease <= 0 {
+		c.Lease = 60 * time.Second
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = time.Second
+	}
+	if c.ReconcileInterval <= 0 {
+		c.ReconcileInterval = time.Minute
+	}
+	if c.ReconcileOverlap <= 0 {
+		c.ReconcileOverlap = 10 * time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Worker sends the queued calls. Several may run, in one process or many:
+// claims never overlap.
+type Worker struct {
+	cfg    Config
+	store  *store.Store
+	client *apipix.Client
+	log    *slog.Logger
+	token  string
+	slots  chan struct{}
+	wake   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// New returns a worker; Run starts it.
+func New(cfg Config, st *store.Store, client *apipix.Client, log *slog.Logger) *Worker {
+	cfg.defaults()
+	return &Worker{cfg: cfg, store: st, client: client, log: log, token: ids.New(ids.PrefixLease),
+		slots: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+}
+
+// Run sends calls and reconciles until ctx is canceled, then waits for the
+// calls in flight (each bounded by the client's timeout).
+func (w *Worker) Run(ctx context.Context) {
+	if w.cfg.DatabaseURL != "" {
+		go w.listen(ctx)
+	}
+	go w.reconcileEvery(ctx)
+	ticker := time.NewTicker(w.cfg.PollInterval)
+	defer ticker.Stop()
+	for {
+		w.fill(ctx)
+		select {
+		case <-ctx.Done():
+			w.wg.Wait()
+			return
+		case <-w.wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+// RunOnce claims and sends every due call (up to limit) and returns how
+// many it sent: tests drive the worker with it.
+func (w *Worker) RunOnce(ctx context.Context, limit int) int {
+	calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), limit, w.cfg.Lease, w.token)
+	if err != nil {
+		w.log.Error("psp: claim", "error", err.Error())
+		return 0
+	}
+	var wg sync.WaitGroup
+	for i := range calls {
+		wg.Go(func() { w.send(ctx, &calls[i]) })
+	}
+	wg.Wait()
+	return len(calls)
+}
+
+func (w *Worker) fill(ctx context.Context) {
+	for ctx.Err() == nil {
+		free := cap(w.slots) - len(w.slots)
+		if free == 0 {
+			return
+		}
+		calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), free, w.cfg.Lease, w.token)
+		if err != nil {
+			if ctx.Err() == nil {
+				w.log.Error("psp: claim", "error", err.Error())
+			}
+			return
+		}
+		for i := range calls {
+			w.slots <- struct{}{}
+			w.wg.Add(1)
+			go func(c *store.PSPCall) {
+				defer w.wg.Done()
+				// A call in flight finishes even while the process stops:
+				// its lease would otherwise hold it for a minute.
+				w.send(context.WithoutCancel(ctx), c)
+				<-w.slots
+				w.signal()
+			}(&calls[i])
+		}
+		if len(calls) < free {
+			return
+		}
+	}
+}
+
+func (w *Worker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// listen turns NOTIFYs into wake-ups, reconnecting after failures; the
+// poll covers the gaps.
+func (w *Worker) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		conn, err := pgx.Connect(ctx, w.cfg.DatabaseURL)
+		if err == nil {
+			_, err = conn.Exec(ctx, "LISTEN "+store.PSPCallsChannel)
+			for err == nil {
+				_, err = conn.WaitForNotification(ctx)
+				if err == nil {
+					w.signal()
+				}
+			}
+			_ = conn.Close(context.Background())
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		w.log.Warn("psp: listen connection lost; retrying", "error", err.Error())
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// retrySchedule is the wait before the next attempt after the attempt-th
+// failed (the last repeats): short at first, since a live creation waits
+// on its charge's registration, then patient, since money must move.
+var retrySchedule = []time.Duration{
+	500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second,
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour,
+}
+
+func retryDelay(attempt int) time.Duration {
+	base := retrySchedule[min(max(attempt, 1), len(retrySchedule))-1]
+	return base + time.Duration(float64(base)*0.2*rand.Float64())
+}
+
+// result is what one attempt at a call came to.
+type result struct {
+	status   string // store.CallSucceeded, store.CallFailed, or store.CallPending to try again
+	after    time.Duration
+	err      error
+	request  any
+	response any
+}
+
+func done(request, response any) result {
+	return result{status: store.CallSucceeded, request: request, response: response}
+}
+
+func refused(err error, request any) result {
+	return result{status: store.CallFailed, err: err, request: request}
+}
+
+// again tries the call again after the retry schedule's wait (or after, when set).
+func again(err error, request any, after time.Duration) result {
+	return result{status: store.CallPending, err: err, request: request, after: after}
+}
+
+// send makes one attempt at c and records its outcome.
+func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
+	res := w.attempt(ctx, c)
+	out := store.CallOutcome{Status: res.status}
+	if res.status == store.CallPending {
+		delay := res.after
+		if delay == 0 {
+			delay = retryDelay(c.Attempts)
+		}
+		out.NextAttemptAt = w.cfg.Now().Add(delay)
+	}
+	if res.err != nil {
+		out.Error = res.err.Error()
+	}
+	if res.request != nil {
+		out.Request, _ = json.Marshal(res.request)
+	}
+	if res.response != nil {
+		out.Response, _ = json.Marshal(res.response)
+	}
+	finishCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	held, err := w.store.FinishPSPCall(finishCtx, c.ID, w.token, out)
+	switch {
+	case err != nil:
+		// The lease runs out and the call is made again: every call is
+		// idempotent at the PSP, and every outcome applied here too.
+		w.log.Error("psp: record outcome", "call_id", c.ID, "kind", c.Kind, "error", err.Error())
+	case !held:
+		w.log.Warn("psp: lease lost during call", "call_id", c.ID, "kind", c.Kind)
+	case res.status == store.CallFailed:
+		w.log.Warn("psp: call refused", "call_id", c.ID, "kind", c.Kind, "object_id", c.ObjectID, "error", out.Error)
+	}
+}
+
+// attempt dispatches c to its kind's step (steps.go).
+func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
+	switch c.Kind {
+	case store.CallCobCreate:
+		return w.createCharge(ctx, c)
+	case store.CallCobRemove:
+		return w.removeCharge(ctx, c)
+	case store.CallPixConfirm:
+		return w.confirmPix(ctx, c)
+	case store.CallDevolucaoCreate:
+		return w.createDevolucao(ctx, c)
+	case store.CallDevolucaoCheck:
+		return w.checkDevolucao(ctx, c)
+	case store.CallPayoutCreate:
+		return w.createPayout(ctx, c)
+	case store.CallPayoutCheck:
+		return w.checkPayout(ctx, c)
+	}
+	return result{status: store.CallFailed, err: errUnknownKind}
+}

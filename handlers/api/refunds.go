@@ -1,0 +1,133 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/store"
+	"payments/web/reply"
+	"payments/web/request"
+)
+
+var createRefundFields = []string{"payment", "amount_cents", "description"}
+
+// CreateRefund handles POST /api/v1/refunds: {"payment", "amount_cents"?,
+// "description"?} refunds (part of) a paid payment. The refund is pending:
+// in live mode while its devolução is at the PSP (refund.succeeded or
+// refund.failed tell how it ended), in test mode until a test helper ends it.
+func (a *API) CreateRefund(c *fiber.Ctx) error {
+	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.Body(c, createRefundFields...)
+	if apiErr != nil {
+		return apiErr
+	}
+	if !o.Present("payment") {
+		return o.Missing("payment")
+	}
+	ref, apiErr := o.Str("payment", store.MaxExternalID+8)
+	if apiErr != nil {
+		return apiErr
+	}
+	var in store.NewRefund
+	if o.Present("amount_cents") {
+		tooSmall := func() *reply.Error {
+			return reply.InvalidParam("amount_too_small", "amount_cents", "amount_cents must be at least 1.")
+		}
+		tooLarge := func() *reply.Error {
+			return reply.InvalidParam("amount_too_large", "amount_cents", "amount_cents is more than a payment can be.")
+		}
+		if in.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents, tooSmall, tooLarge); apiErr != nil {
+			return apiErr
+		}
+	}
+	if o.Present("description") {
+		d, apiErr := o.Str("description", store.MaxRefundDescription)
+		if apiErr != nil {
+			return apiErr
+		}
+		in.Description = &d
+	}
+	r, err := a.Store.CreateRefund(c.UserContext(), request.Scope(c), ref, in)
+	if err != nil {
+		return reply.Refund(err, ref)
+	}
+	c.Location("/api/v1/refunds/" + r.ID)
+	return c.Status(http.StatusCreated).JSON(r)
+}
+
+// ListRefunds handles GET /api/v1/refunds.
+func (a *API) ListRefunds(c *fiber.Ctx) error {
+	params, err := parseIDList(c, "refund", store.RefundStatuses, func(ctx context.Context, scope store.Scope, id string) error {
+		_, err := a.Store.Refund(ctx, scope, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	page, hasMore, err := a.Store.ListRefunds(c.UserContext(), params)
+	if err != nil {
+		return err
+	}
+	return c.JSON(listBody[*store.Refund]{Object: "list", URL: "/api/v1/refunds", HasMore: hasMore, Data: pointers(page)})
+}
+
+// GetRefund handles GET /api/v1/refunds/{id}.
+func (a *API) GetRefund(c *fiber.Ctx) error {
+	id, err := refundID(c)
+	if err != nil {
+		return err
+	}
+	r, err := a.Store.Refund(c.UserContext(), request.Scope(c), id)
+	if err != nil {
+		return reply.RefundState(err, id)
+	}
+	return c.JSON(r)
+}
+
+// TestHelperSucceedRefund handles POST /api/v1/test_helpers/refunds/{id}/succeed.
+func (a *API) TestHelperSucceedRefund(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	return a.settleRefund(c, store.RefundResult{Status: store.RefundSucceeded})
+}
+
+// TestHelperFailRefund handles POST /api/v1/test_helpers/refunds/{id}/fail:
+// the payer's bank did not take the money back; it returns to the balance.
+// Body (optional): {"failure_reason": "..."}.
+func (a *API) TestHelperFailRefund(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.OptionalBody(c, "failure_reason")
+	if apiErr != nil {
+		return apiErr
+	}
+	reason := "Failed by the test helper."
+	if o.Present("failure_reason") {
+		if reason, apiErr = o.Str("failure_reason", store.MaxFailureReason); apiErr != nil {
+			return apiErr
+		}
+	}
+	return a.settleRefund(c, store.RefundResult{Status: store.RefundFailed, FailureReason: &reason})
+}
+
+func (a *API) settleRefund(c *fiber.Ctx, res store.RefundResult) error {
+	id, err := refundID(c)
+	if err != nil {
+		return err
+	}
+	scope := request.Scope(c)
+	r, _, err := a.Store.SettleRefund(c.UserContext(), &scope, id, res)
+	if err != nil {
+		return reply.RefundState(err, id)
+	}
+	return c.JSON(r)
+}

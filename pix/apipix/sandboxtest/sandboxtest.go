@@ -1,0 +1,254 @@
+// Package sandboxtest runs cmd/psp-sandbox as a separate process for tests:
+// a PSP the connector reaches over HTTPS with mutual TLS and OAuth2, which
+// validates every API Pix request against the official document, pays
+// charges as a payer's bank and calls back like a PSP.
+package sandboxtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/pix/apipix"
+)
+
+// EnvBinary names the variable with a built psp-sandbox; `make test` sets
+// it. Without it the first test builds one.
+const EnvBinary = "PSP_SANDBOX_BIN"
+
+// Chave is the platform's PIX key at the sandbox.
+const Chave = "7d9f0335-8dcc-4054-9bf9-0dbd61d36906"
+
+// ClientID is the OAuth2 client the service is at the sandbox.
+const ClientID = "payments-test"
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// Binary returns the sandbox's executable, building it once per test
+// process when PSP_SANDBOX_BIN is not set.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if b := os.Getenv(EnvBinary); b != "" {
+		return b
+	}
+	buildOnce.Do(func() {
+		var root []byte
+		if root, buildErr = exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output(); buildErr != nil {
+			return
+		}
+		dir, err := os.MkdirTemp("", "psp-sandbox-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "psp-sandbox")
+		cmd := exec.Command("go", "build", "-o", binary, "./cmd/psp-sandbox")
+		cmd.Dir = strings.TrimSpace(string(root))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/psp-sandbox: %w\n%s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return binary
+}
+
+// Sandbox is a running sandbox.
+type Sandbox struct {
+	t testing.TB
+	// API is the PSP's root (https://...): API Pix under /v2, /oauth/token,
+	// the payout port. Payer is the payer's bank and the controls (http://...).
+	API, Payer string
+	// PKI is the directory of the development CA and certificates.
+	PKI          string
+	ClientSecret string
+	cmd          *exec.Cmd
+	stderr       *syncBuffer
+	http         *http.Client
+}
+
+// Start runs a sandbox with mutual TLS on its API until the test ends.
+func Start(t testing.TB) *Sandbox {
+	t.Helper()
+	bin := Binary(t)
+	pki := t.TempDir()
+	out, err := exec.Command(bin, "certs", "-dir", pki).CombinedOutput()
+	require.NoError(t, err, "psp-sandbox certs: %s", out)
+	sb := &Sandbox{t: t, PKI: pki, ClientSecret: "sandbox-secret-" + fmt.Sprint(time.Now().UnixNano()),
+		stderr: &syncBuffer{}, http: &http.Client{Timeout: 10 * time.Second}}
+	sb.cmd = exec.Command(bin, "serve", "-api-addr", "127.0.0.1:0", "-payer-addr", "127.0.0.1:0",
+		"-tls-dir", pki, "-mtls", "-client-id", ClientID, "-chave", Chave)
+	sb.cmd.Env = append(os.Environ(), "PSP_SANDBOX_CLIENT_SECRET="+sb.ClientSecret)
+	sb.cmd.Stderr = sb.stderr
+	stdout, err := sb.cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, sb.cmd.Start())
+	t.Cleanup(sb.stop)
+	ready := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(stdout).ReadBytes('\n')
+		if err == nil {
+			var addrs struct{ API, Payer string }
+			if err = json.Unmarshal(line, &addrs); err == nil {
+				sb.API, sb.Payer = addrs.API, addrs.Payer
+			}
+		}
+		ready <- err
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case err := <-ready:
+		require.NoError(t, err, "psp-sandbox did not start: %s", sb.stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("psp-sandbox did not start: %s", sb.stderr.String())
+	}
+	return sb
+}
+
+func (sb *Sandbox) stop() {
+	_ = sb.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = sb.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = sb.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// Logs is what the sandbox wrote to stderr.
+func (sb *Sandbox) Logs() string { return sb.stderr.String() }
+
+// ClientConfig is how the service reaches this sandbox.
+func (sb *Sandbox) ClientConfig() apipix.Config {
+	return apipix.Config{
+		BaseURL: sb.API + "/v2", TokenURL: sb.API + "/oauth/token", ClientID: ClientID, ClientSecret: sb.ClientSecret,
+		CertFile: sb.File("service-client.pem"), KeyFile: sb.File("service-client-key.pem"), CAFile: sb.File("ca.pem"),
+		Timeout: 5 * time.Second,
+	}
+}
+
+// File is a path in the PKI directory (ca.pem, service-server.pem ...).
+func (sb *Sandbox) File(name string) string { return filepath.Join(sb.PKI, name) }
+
+// Faults are the sandbox's switchable misbehaviours (zero: none).
+type Faults struct {
+	LatencyMS             int      `json:"latency_ms,omitempty"`
+	ErrorRate             float64  `json:"error_rate,omitempty"`
+	ErrorsAfterProcessing bool     `json:"errors_after_processing,omitempty"`
+	DropCallbacks         float64  `json:"drop_callbacks,omitempty"`
+	DuplicateCallbacks    float64  `json:"duplicate_callbacks,omitempty"`
+	DevolucaoDelayMS      int      `json:"devolucao_delay_ms,omitempty"`
+	PayoutDelayMS         int      `json:"payout_delay_ms,omitempty"`
+	RefuseDevolucoes      bool     `json:"refuse_devolucoes,omitempty"`
+	RefusePayoutKeys      []string `json:"refuse_payout_keys,omitempty"`
+}
+
+// SetFaults replaces the sandbox's faults.
+func (sb *Sandbox) SetFaults(f Faults) {
+	sb.t.Helper()
+	sb.post("/sandbox/faults", f, nil)
+}
+
+// Pay pays the charge txid in full, as a payer's bank; the sandbox then
+// calls back.
+func (sb *Sandbox) Pay(txid string) apipix.Pix {
+	sb.t.Helper()
+	var p apipix.Pix
+	sb.post("/sandbox/pay", map[string]string{"txid": txid}, &p)
+	return p
+}
+
+// PayCode pays the charge a "Pix copia e cola" points to.
+func (sb *Sandbox) PayCode(code string) apipix.Pix {
+	sb.t.Helper()
+	var p apipix.Pix
+	sb.post("/sandbox/pay", map[string]string{"code": code}, &p)
+	return p
+}
+
+// Transfer books a Pix of valor naming txid with no charge behind it.
+func (sb *Sandbox) Transfer(txid, valor string) apipix.Pix {
+	sb.t.Helper()
+	var p apipix.Pix
+	sb.post("/sandbox/transfer", map[string]string{"txid": txid, "valor": valor}, &p)
+	return p
+}
+
+// State is what the sandbox's bank holds.
+type State struct {
+	Cobs       map[string]string `json:"cobs"`
+	Pix        []apipix.Pix      `json:"pix"`
+	Devolucoes []struct {
+		EndToEndID string `json:"endToEndId"`
+		apipix.Devolucao
+	} `json:"devolucoes"`
+	Payouts       []apipix.Payout   `json:"payouts"`
+	Webhooks      map[string]string `json:"webhooks"`
+	Counts        map[string]int    `json:"counts"`
+	TokenRequests int               `json:"token_requests"`
+	Callbacks     map[string]int64  `json:"callbacks"`
+}
+
+// State reads the sandbox's bank.
+func (sb *Sandbox) State() State {
+	sb.t.Helper()
+	res, err := sb.http.Get(sb.Payer + "/sandbox/state")
+	require.NoError(sb.t, err)
+	defer res.Body.Close()
+	var st State
+	require.NoError(sb.t, json.NewDecoder(res.Body).Decode(&st))
+	return st
+}
+
+func (sb *Sandbox) post(path string, in, out any) {
+	sb.t.Helper()
+	body, err := json.Marshal(in)
+	require.NoError(sb.t, err)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, sb.Payer+path, bytes.NewReader(body))
+	require.NoError(sb.t, err)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := sb.http.Do(req)
+	require.NoError(sb.t, err)
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(res.Body)
+	require.Equal(sb.t, http.StatusOK, res.StatusCode, "%s: %s", path, answer)
+	if out != nil {
+		require.NoError(sb.t, json.Unmarshal(answer, out))
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

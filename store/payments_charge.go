@@ -1,0 +1,136 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"payments/store/internal/pg"
+)
+
+// A live payment's charge lives at the PSP: it is created here without a
+// BR Code (ChargeRegistering) together with the call that registers it,
+// and becomes payable when the PSP answers with its own code
+// (RegisterCharge). payment.created is written then, with the code.
+
+// ErrLiveModeOff means a live payment was asked for with no PSP configured.
+var ErrLiveModeOff = errors.New("store: live mode is off: no PSP is configured")
+
+// CreateLivePayment stores a live payment p (built by BuildPayment) that
+// the PSP has yet to register, with the call that registers it, in a
+// transaction of its own that commits now, even inside a request's
+// transaction: the PSP worker must see it while the request waits for it.
+// With key (the request's Idempotency-Key) a retry of the same request
+// finds the payment the first one started and gets it as it stands; the
+// same key with another request (hash) is ErrIdempotencyMismatch. A taken
+// external_id is a ConflictError.
+func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, hash []byte) (*Payment, error) {
+	p.BRCode, p.QRCodeURL, p.ChargeState = "", "", ChargeRegistering
+	if key != "" {
+		p.CreationKey, p.CreationHash = &key, hash
+	}
+	var existing *Payment
+	err := s.db.RunInTx(context.WithoutCancel(ctx), &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewInsert().Model(p)
+		if key != "" {
+			q = q.On("CONFLICT (account_id, livemode, creation_key) WHERE creation_key IS NOT NULL DO NOTHING")
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: create live payment: %w", translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			existing = new(Payment)
+			err := tx.NewSelect().Model(existing).
+				Where("account_id = ? AND livemode = ? AND creation_key = ?", p.AccountID, p.Livemode, key).Scan(ctx)
+			if err != nil {
+				return fmt.Errorf("store: live payment by creation key: %w", err)
+			}
+			return nil
+		}
+		return s.queueCall(ctx, tx, &p.AccountID, CallCobCreate, p.ID.String(), time.Time{})
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case existing != nil && !bytes.Equal(existing.CreationHash, hash):
+		return nil, ErrIdempotencyMismatch
+	case existing != nil:
+		return existing, nil
+	}
+	return p, nil
+}
+
+// WaitForCharge polls the live payment id until the PSP registered (or
+// refused) its charge, or until deadline, and returns it as it then is.
+func (s *Store) WaitForCharge(ctx context.Context, id uuid.UUID, deadline time.Time) (*Payment, error) {
+	wait := 10 * time.Millisecond
+	for {
+		p, err := s.PublicPayment(ctx, id.String())
+		if err != nil || p.ChargeState != ChargeRegistering || !time.Now().Before(deadline) {
+			return p, err
+		}
+		select {
+		case <-ctx.Done():
+			return p, nil
+		case <-time.After(min(wait, time.Until(deadline))):
+		}
+		wait = min(wait*2, 100*time.Millisecond)
+	}
+}
+
+// RegisterCharge records that the PSP registered the live charge id: the
+// payment takes the PSP's BR Code and, if still pending, becomes payable
+// and writes its payment.created event. A payment canceled while its
+// charge was being registered queues the charge's removal instead. A
+// charge registered before is left as it is: the call may be made twice.
+func (s *Store) RegisterCharge(ctx context.Context, id uuid.UUID, brCode string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(id))
+		if err != nil || p.ChargeState != ChargeRegistering {
+			return err
+		}
+		p.BRCode, p.ChargeState = brCode, ChargeRegistered
+		p.QRCodeURL = s.charges.BaseURL + "/pay/" + p.ID.String() + "/qr.png"
+		_, err = tx.NewUpdate().Model(p).Column("br_code", "qr_code_url", "charge_state").WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: register charge: %w", err)
+		}
+		switch p.Status {
+		case StatusPending:
+			return s.recordPaymentEvent(ctx, tx, EventPaymentCreated, p)
+		case StatusCanceled:
+			return s.queueCall(ctx, tx, &p.AccountID, CallCobRemove, p.ID.String(), time.Time{})
+		}
+		return nil
+	})
+}
+
+// FailCharge records that the PSP refused the live charge id: it can never
+// be paid, so a pending payment is canceled (with its event).
+func (s *Store) FailCharge(ctx context.Context, id uuid.UUID) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(id))
+		if err != nil || p.ChargeState != ChargeRegistering {
+			return err
+		}
+		p.ChargeState = ChargeFailed
+		if _, err := tx.NewUpdate().Model(p).Column("charge_state").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("store: fail charge: %w", err)
+		}
+		_, err = s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {
+			if p.Status != StatusPending {
+				return "", nil
+			}
+			p.Status, p.CanceledAt = StatusCanceled, &now
+			return EventPaymentCanceled, nil
+		})
+		return err
+	})
+}
