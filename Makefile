@@ -8,7 +8,7 @@ export GOFLAGS := -buildvcs=false
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
 
-run: build ## serve the API on 127.0.0.1:8080 with a private PostgreSQL and a demo account
+run: build ## serve the API on 127.0.0.1:8080 with a private PostgreSQL, the PSP sandbox (live mode) and a demo account
 	@scripts/run.sh
 
 test: check-generated ## run the whole suite against a private PostgreSQL and Redis
@@ -16,13 +16,15 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
 	$(GO) vet ./... && \
-	$(GO) test -count=1 -race -timeout 15m ./...
+	$(GO) build -o bin/payments ./cmd/payments && $(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox && \
+	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox $(GO) test -count=1 -race -timeout 15m ./...
 
 bench: build ## load-test the service against ceilings measured in the same run (see BENCHMARKS.md)
 	@set -e; eval "$$(scripts/services.sh test)"; go run ./cmd/loadgen -binary bin/payments $(BENCH_FLAGS)
 
-build: ## build bin/payments
+build: ## build bin/payments and bin/psp-sandbox
 	$(GO) build -o bin/payments ./cmd/payments
+	$(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox
 
 generate: ## regenerate the templ components, the OpenAPI document (from Go) and the Go client generated from it
 	$(GO) tool templ generate -path views
@@ -42,7 +44,7 @@ check-generated: generate assets ## fail when generated or built files differ fr
 	@stale=$$(git status --porcelain -- views static web/openapi.json web/apiclient); \
 	if [ -n "$$stale" ]; then echo "$$stale"; echo "generated files are stale: run 'make generate assets' and commit"; exit 1; fi
 
-services-stop: ## stop the private PostgreSQL and Redis this checkout started
+services-stop: ## stop the private PostgreSQL, Redis and PSP sandbox this checkout started
 	@scripts/services.sh stop
 
 clean: services-stop ## stop services and delete .data/ and bin/

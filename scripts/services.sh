@@ -114,7 +114,13 @@ case "${1:-}" in
       dir=$(data_dir "$name")
       [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 && say "stopped $name"
     done
-    redis-cli -p 63799 shutdown nosave >/dev/null 2>&1 && say "stopped redis-test"
+    # By pid file only: a server on the same port may be someone else's.
+    for pidfile in "$root/.data/redis-test/redis.pid" "$root/.data/psp/sandbox.pid"; do
+      if [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null; then
+        say "stopped $(basename "$(dirname "$pidfile")")"
+        rm -f "$pidfile"
+      fi
+    done
     true
     ;;
   *)

@@ -27,10 +27,10 @@ var ErrLiveModeOff = errors.New("store: live mode is off: no PSP is configured")
 // transaction of its own that commits now, even inside a request's
 // transaction: the PSP worker must see it while the request waits for it.
 // With key (the request's Idempotency-Key) a retry of the same request
-// finds the payment the first one started and gets it as it stands; the
-// same key with another request (hash) is ErrIdempotencyMismatch. A taken
-// external_id is a ConflictError.
-func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, hash []byte) (*Payment, error) {
+// finds the payment the first one started and gets it as it stands
+// (replayed); the same key with another request (hash) is
+// ErrIdempotencyMismatch. A taken external_id is a ConflictError.
+func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, hash []byte) (_ *Payment, replayed bool, _ error) {
 	p.BRCode, p.QRCodeURL, p.ChargeState = "", "", ChargeRegistering
 	if key != "" {
 		p.CreationKey, p.CreationHash = &key, hash
@@ -58,13 +58,13 @@ func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, h
 	})
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	case existing != nil && !bytes.Equal(existing.CreationHash, hash):
-		return nil, ErrIdempotencyMismatch
+		return nil, false, ErrIdempotencyMismatch
 	case existing != nil:
-		return existing, nil
+		return existing, true, nil
 	}
-	return p, nil
+	return p, false, nil
 }
 
 // WaitForCharge polls the live payment id until the PSP registered (or

@@ -9,6 +9,8 @@ type BalancePage struct {
 	Form              WithdrawForm
 	Withdrawals       []WithdrawalRow
 	Activity          []LedgerRow
+	// PSPSteps are the payout calls of the withdrawals shown (live mode).
+	PSPSteps []PSPStep
 	// CanSimulate offers complete/fail on pending withdrawals (test mode).
 	CanSimulate bool
 	Notice      Notice

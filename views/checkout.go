@@ -12,6 +12,9 @@ type CheckoutPage struct {
 	// Preparing says the PSP has not registered this live charge yet: it
 	// cannot be paid, and the page waits for it.
 	Preparing bool
+	// SandboxPayURL pays this live charge at the PSP sandbox's bank
+	// (development only; empty otherwise).
+	SandboxPayURL string
 	// ExpiresAt is RFC 3339 for the countdown script; ExpiresLabel is shown without JS.
 	ExpiresAt    string
 	ExpiresLabel string

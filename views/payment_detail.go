@@ -28,6 +28,9 @@ type PaymentDetail struct {
 	Refunds   []RefundView
 	Disputes  []DisputeView
 	Transfers []TransferView
+	// PSPSteps are the calls to the PSP about a live payment, its refunds
+	// and its transfers.
+	PSPSteps []PSPStep
 	// CanRefund is true for owners while the payment is paid; CanDispute
 	// (test mode) while it is paid and was never disputed.
 	CanRefund  bool

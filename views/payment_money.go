@@ -2,10 +2,12 @@ package views
 
 // RefundView is one refund on a payment's page.
 type RefundView struct {
-	ID          string
-	AmountLabel string
-	Reason      string
-	At          string
+	ID            string
+	AmountLabel   string
+	Reason        string
+	Status        string
+	FailureReason string
+	At            string
 }
 
 // DisputeView is one dispute on a payment's page.

@@ -43,6 +43,9 @@ type Config struct {
 	CallbackMTLS bool
 	// CallbackToken is the path token of /psp/webhook/{token}/pix (empty: off).
 	CallbackToken string
+	// SandboxPayerURL is the PSP sandbox's payer page (development only):
+	// the checkout of a live charge links to it.
+	SandboxPayerURL string
 }
 
 // Deps are the services the handlers use. Redis is nil when not configured.

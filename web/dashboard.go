@@ -68,7 +68,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 
 	dash := &dashboard.Dashboard{
 		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
-		AllowPrivateNetworks: cfg.AllowPrivateNetworks,
+		AllowPrivateNetworks: cfg.AllowPrivateNetworks, LiveMode: cfg.LiveMode,
 		AllowLogin: func(ctx context.Context, key string) (bool, error) {
 			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(dashboard.LoginWindow), dashboard.LoginWindow)
 			return n <= dashboard.LoginLimit, err

@@ -166,3 +166,51 @@ func TestSupportSeesPSPProblemsAndTransfers(t *testing.T) {
 	require.Zero(t, detail.doc.Find(`[data-testid="refund-payment"]`).Length(), "support only reads")
 	require.Equal(t, http.StatusForbidden, b.do("GET", "/dashboard/balance", nil, nil).status)
 }
+
+// A live payment's page shows each step its money took at the PSP, and the
+// Balance page each payout's.
+func TestDashboardShowsPSPSteps(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 8_000})
+	id := p["id"].(string)
+	s.PSP.Pay(p["correlation_id"].(string))
+	s.WaitForPayment(s.LiveKey, id, "paid", 10*time.Second)
+
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/payments")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
+	r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {b.csrf("/dashboard/payments/" + id)}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	w := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.LiveKey, Body: map[string]any{"amount_cents": 1, "pix_key": "ana@example.com"}})
+	require.Equal(t, http.StatusConflict, w.Status, "the refund took the whole balance: %s", w.Body)
+
+	steps := func(path string) map[string]string {
+		got := map[string]string{}
+		b.do("GET", path, nil, nil).doc.Find(`[data-testid="psp-step"]`).Each(func(_ int, sel *goquery.Selection) {
+			got[sel.AttrOr("data-kind", "")] = sel.AttrOr("data-status", "")
+		})
+		return got
+	}
+	require.Eventually(t, func() bool {
+		return steps("/dashboard/payments/" + id)["devolucao.create"] == "succeeded"
+	}, 10*time.Second, 50*time.Millisecond)
+	got := steps("/dashboard/payments/" + id)
+	require.Equal(t, "succeeded", got["cob.create"], "%v", got)
+	require.Equal(t, "succeeded", got["pix.confirm"], "%v", got)
+	require.Contains(t, b.do("GET", "/dashboard/payments/"+id, nil, nil).doc.Find(`[data-testid="psp-steps"]`).Text(), "PUT /cob/{txid}")
+	require.Eventually(t, func() bool {
+		detail := b.do("GET", "/dashboard/payments/"+id, nil, nil)
+		return strings.TrimSpace(detail.doc.Find(`[data-testid="refund"] [data-testid="status"]`).Text()) == "succeeded"
+	}, 10*time.Second, 50*time.Millisecond, "the refund ends succeeded when the PSP's devolução does")
+
+	// A payout's steps on the Balance page.
+	p2 := s.CreateLivePayment(map[string]any{"amount_cents": 5_000})
+	s.PSP.Pay(p2["correlation_id"].(string))
+	s.WaitForPayment(s.LiveKey, p2["id"].(string), "paid", 10*time.Second)
+	w = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.LiveKey, Body: map[string]any{"amount_cents": 1_000, "pix_key": "ana@example.com"}})
+	require.Equal(t, http.StatusCreated, w.Status, "%s", w.Body)
+	require.Eventually(t, func() bool { return steps("/dashboard/balance")["payout.create"] == "succeeded" }, 10*time.Second, 50*time.Millisecond)
+}

@@ -21,7 +21,14 @@ const (
 // idempotency makes a POST carrying Idempotency-Key run at most once per key
 // (per account and mode, for 24h). The request runs inside the key's
 // transaction, so its writes and its remembered response commit together.
-func idempotency(st *store.Store) fiber.Handler {
+//
+// A request for which ownKey is true keeps the key itself: the middleware
+// only checks the key and records it with the request's hash
+// (request.IdempotencyOf). A live creation does, because it waits seconds
+// for the PSP: holding a transaction (a connection) that long per request
+// would let concurrent creations take every connection while each needs
+// one more, and its payment carries the key instead (store.CreateLivePayment).
+func idempotency(st *store.Store, ownKey func(*fiber.Ctx) bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key := c.Get(headerIdempotencyKey)
 		if c.Method() != fiber.MethodPost || key == "" {
@@ -39,6 +46,9 @@ func idempotency(st *store.Store) fiber.Handler {
 		key = string([]byte(key))
 		hash := h.Sum(nil)
 		request.SetIdempotency(c, key, hash)
+		if ownKey(c) {
+			return c.Next()
+		}
 		req, err := st.BeginIdempotent(ctx, store.Scope{AccountID: k.AccountID, Livemode: k.Livemode}, key, hash)
 		switch {
 		case errors.Is(err, store.ErrIdempotencyInFlight):

@@ -30,7 +30,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/healthz", health.Live)
 	app.Get("/readyz", health.Ready)
 
-	payer := &checkout.Checkout{Store: deps.Store}
+	payer := &checkout.Checkout{Store: deps.Store, SandboxPayerURL: cfg.SandboxPayerURL}
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)
 	app.Get("/pay/:id", payer.Page)
@@ -48,7 +48,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
-	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store))
+	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
 	v1.Post("/payments", a.CreatePayment)
 	v1.Get("/payments", a.ListPayments)
 	v1.Get("/payments/:ref", a.GetPayment)
@@ -85,4 +85,10 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", a.ResendDelivery)
 
 	mountDashboard(app, cfg, deps, counter)
+}
+
+// isLiveCreation says the request creates a live payment, which keeps its
+// Idempotency-Key itself (see idempotency).
+func isLiveCreation(c *fiber.Ctx) bool {
+	return request.APIKey(c).Livemode && c.Method() == fiber.MethodPost && c.Path() == "/api/v1/payments"
 }

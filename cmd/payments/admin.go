@@ -102,7 +102,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	case "users create":
 		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
 	case "demo":
-		return demo(ctx, st, stdout, cfg.BaseURL)
+		return demo(ctx, st, stdout, cfg.BaseURL, cfg.PSP.on())
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", command, usage)
 }
@@ -190,7 +190,7 @@ const (
 	demoPassword = "demo-password"
 )
 
-func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string) error {
+func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string, liveMode bool) error {
 	acct, err := st.AccountByEmail(ctx, demoEmail)
 	if errors.Is(err, store.ErrNotFound) {
 		acct, err = st.CreateAccount(ctx, store.NewAccount{Name: demoName, Email: demoEmail, FeeBPS: store.DefaultFeeBPS})
@@ -207,10 +207,18 @@ func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string
 	if err != nil {
 		return err
 	}
-	return printJSON(stdout, map[string]any{
+	out := map[string]any{
 		"dashboard_url": baseURL, "email": demoEmail, "password": demoPassword,
 		"account_id": acct.ID, "test_key": secret,
-	})
+	}
+	if liveMode {
+		_, live, err := st.CreateAPIKey(ctx, acct.ID, true)
+		if err != nil {
+			return err
+		}
+		out["live_key"] = live
+	}
+	return printJSON(stdout, out)
 }
 
 func printJSON(w io.Writer, v any) error {

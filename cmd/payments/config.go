@@ -35,6 +35,8 @@ type config struct {
 	DispatcherWorkers    int
 	DispatcherPerWebhook int
 	DispatcherLease      time.Duration
+	// PSP is the payment service provider of live mode (off without PSP_BASE_URL).
+	PSP pspConfig
 }
 
 // devPixKey is an EVP-shaped placeholder so local runs produce valid BR
@@ -107,6 +109,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			errs = append(errs, err)
 		}
 	}
+	var pspErrs []error
+	cfg.PSP, pspErrs = loadPSPConfig(getenv, getenv("PIX_KEY") != "")
+	errs = append(errs, pspErrs...)
 	return cfg, errors.Join(errs...)
 }
 

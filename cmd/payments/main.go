@@ -23,7 +23,8 @@ commands:
   apikeys create --account ID --mode test|live
   apikeys revoke --account ID --key KEY_ID
   users create --role support|owner --email E [--password P] [--account ID]
-  demo                           ensure the demo account and print its login and a fresh test key
+  demo                           ensure the demo account and print its login and a fresh test key (and live key, in live mode)
+  psp register-webhook [--url U] tell the PSP where to post its callbacks (default BASE_URL/psp/webhook[/PSP_CALLBACK_TOKEN])
 
 Configuration comes from the environment; see README.md.`
 
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrateCommand(ctx, cfg, stdout)
 	case "accounts", "apikeys", "users", "demo":
 		return admin(ctx, cfg, args, stdout)
+	case "psp":
+		return pspCommand(ctx, cfg, args, stdout)
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }

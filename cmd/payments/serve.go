@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +16,9 @@ import (
 
 	"payments/dispatcher"
 	"payments/dispatcher/jobs"
+	"payments/dispatcher/psp"
 	"payments/pix"
+	"payments/pix/apipix"
 	"payments/store"
 	"payments/web"
 )
@@ -40,6 +43,19 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	}
 	if cfg.PixKey == devPixKey {
 		log.Warn("PIX_KEY is not set: BR Codes carry a placeholder key; set PIX_KEY in production")
+	}
+	var pspClient *apipix.Client
+	if cfg.PSP.on() {
+		var err error
+		if pspClient, err = cfg.PSP.client(); err != nil {
+			return err
+		}
+		log.Info("live mode on", "psp", cfg.PSP.BaseURL, "callbacks_mtls", cfg.PSP.CallbackCAFile != "", "callbacks_token", cfg.PSP.CallbackToken != "")
+		if cfg.PSP.CallbackCAFile == "" && cfg.PSP.CallbackToken == "" {
+			log.Warn("no PSP callbacks can be authenticated (set PSP_CALLBACK_TOKEN, or TLS_CERT_FILE, TLS_KEY_FILE and PSP_CALLBACK_CA_FILE): live credits wait for the reconciler")
+		}
+	} else {
+		log.Info("live mode off: PSP_BASE_URL is not set; live keys cannot move money")
 	}
 
 	if cfg.DebugAddr != "" {
@@ -82,6 +98,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 			}, st, log)
 		})
 		wg.Go(func() { disp.Run(jobsCtx) })
+		if pspClient != nil {
+			worker := psp.New(psp.Config{
+				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
+				DatabaseURL: cfg.DatabaseURL,
+			}, st, pspClient, log)
+			wg.Go(func() { worker.Run(jobsCtx) })
+		}
 	}
 	defer func() { stopJobs(); wg.Wait() }()
 
@@ -99,14 +122,27 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		APIKeyCacheTTL:       cfg.APIKeyCacheTTL,
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
 		PSPToken:             cfg.PSPToken,
+		LiveMode:             pspClient != nil,
+		ChargeWait:           cfg.PSP.ChargeWait,
+		CallbackMTLS:         cfg.PSP.CallbackCAFile != "",
+		CallbackToken:        cfg.PSP.CallbackToken,
+		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
 	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)
 	}
+	if cfg.PSP.TLSCertFile != "" {
+		tlsConfig, err := web.ServerTLS(cfg.PSP.TLSCertFile, cfg.PSP.TLSKeyFile, cfg.PSP.CallbackCAFile)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		ln = tls.NewListener(ln, tlsConfig)
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- app.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "redis", rdb != nil)
+	log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "redis", rdb != nil, "tls", cfg.PSP.TLSCertFile != "")
 
 	select {
 	case err := <-serveErr:

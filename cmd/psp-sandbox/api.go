@@ -268,6 +268,7 @@ func (sb *sandbox) putDevolucao(w http.ResponseWriter, r *http.Request, body []b
 			problem(w, http.StatusBadRequest, "PixDevolucaoInvalida", "Devolução inválida", "Este id de devolução já foi usado com outros dados.")
 			return
 		}
+		sb.st.counts["devolucao_repeat"]++
 		writeJSON(w, http.StatusCreated, d.Devolucao)
 		return
 	}

@@ -46,6 +46,7 @@ func (sb *sandbox) putPayout(w http.ResponseWriter, r *http.Request, body []byte
 			problem(w, http.StatusConflict, "RequisicaoInvalida", "Requisição inválida", "Este idEnvio já foi usado com outros dados.")
 			return
 		}
+		sb.st.counts["payout_repeat"]++
 		writeJSON(w, http.StatusCreated, p.Payout)
 		return
 	}

@@ -53,11 +53,31 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 		}
 		req.Devedor = d
 	}
-	cob, err := w.client.PutCob(ctx, p.CorrelationID, req)
+	var cob *apipix.Cob
+	if c.Attempts > 1 {
+		// An earlier attempt may have created the charge and lost the
+		// answer: ask first, so a retry costs one call, not two.
+		prior, getErr := w.client.GetCob(ctx, p.CorrelationID)
+		switch {
+		case getErr == nil && prior.Valor.Original == req.Valor.Original && prior.Chave == req.Chave:
+			cob = prior
+		case getErr != nil && !errors.Is(getErr, apipix.ErrNotFound):
+			return again(getErr, req, 0)
+		}
+	}
+	if cob == nil {
+		cob, err = w.client.PutCob(ctx, p.CorrelationID, req)
+	}
 	if apipix.Permanent(err) {
-		if prior, getErr := w.client.GetCob(ctx, p.CorrelationID); getErr == nil && prior.Valor.Original == req.Valor.Original &&
-			prior.Chave == req.Chave {
+		// Refused: perhaps because an earlier PUT, whose answer was lost,
+		// created the charge (many PSPs refuse a txid twice). What the PSP
+		// holds under the txid decides; while it cannot be asked, try again.
+		prior, getErr := w.client.GetCob(ctx, p.CorrelationID)
+		switch {
+		case getErr == nil && prior.Valor.Original == req.Valor.Original && prior.Chave == req.Chave:
 			cob, err = prior, nil
+		case getErr != nil && !apipix.Permanent(getErr):
+			return again(fmt.Errorf("%w; and asking for the charge: %w", err, getErr), req, 0)
 		}
 	}
 	switch {
@@ -329,7 +349,9 @@ func (w *Worker) finishWithdrawal(ctx context.Context, id string, res store.With
 }
 
 // checkDelay spaces the checks of something still processing.
-func checkDelay(attempt int) time.Duration { return min(retryDelay(attempt+3), 5*time.Minute) }
+func checkDelay(attempt int) time.Duration {
+	return min(retryDelay(store.CallDevolucaoCheck, attempt+3), 5*time.Minute)
+}
 
 // truncate cuts s to at most n characters (API Pix counts characters).
 func truncate(s string, n int) string {

@@ -184,15 +184,31 @@ func (w *Worker) listen(ctx context.Context) {
 }
 
 // retrySchedule is the wait before the next attempt after the attempt-th
-// failed (the last repeats): short at first, since a live creation waits
-// on its charge's registration, then patient, since money must move.
+// failed (the last repeats): patient, since money must move and a PSP in
+// trouble must not be hammered.
 var retrySchedule = []time.Duration{
 	500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second,
 	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour,
 }
 
-func retryDelay(attempt int) time.Duration {
-	base := retrySchedule[min(max(attempt, 1), len(retrySchedule))-1]
+// waitedOnSchedule is for the calls someone waits on: a charge's
+// registration (the integrator's request, then the payer) and a received
+// Pix's confirmation (the payer, on the checkout page). It stays short for
+// about a minute, then grows like retrySchedule.
+var waitedOnSchedule = []time.Duration{
+	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second,
+	5 * time.Second, 10 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
+	10 * time.Minute, 30 * time.Minute, time.Hour,
+}
+
+// retryDelay is the wait after the attempt-th failure of a call of kind,
+// with up to 20% jitter so that calls failed together spread out.
+func retryDelay(kind string, attempt int) time.Duration {
+	schedule := retrySchedule
+	if kind == store.CallCobCreate || kind == store.CallPixConfirm {
+		schedule = waitedOnSchedule
+	}
+	base := schedule[min(max(attempt, 1), len(schedule))-1]
 	return base + time.Duration(float64(base)*0.2*rand.Float64())
 }
 
@@ -225,9 +241,12 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	if res.status == store.CallPending {
 		delay := res.after
 		if delay == 0 {
-			delay = retryDelay(c.Attempts)
+			delay = retryDelay(c.Kind, c.Attempts)
 		}
 		out.NextAttemptAt = w.cfg.Now().Add(delay)
+		// Wake up for it then rather than at the next poll: a charge's
+		// registration is waited on, and 250 ms would become a second.
+		time.AfterFunc(delay, w.signal)
 	}
 	if res.err != nil {
 		out.Error = res.err.Error()
@@ -250,6 +269,9 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 		w.log.Warn("psp: lease lost during call", "call_id", c.ID, "kind", c.Kind)
 	case res.status == store.CallFailed:
 		w.log.Warn("psp: call refused", "call_id", c.ID, "kind", c.Kind, "object_id", c.ObjectID, "error", out.Error)
+	case res.status == store.CallPending && res.err != nil:
+		w.log.Debug("psp: call failed; trying again", "call_id", c.ID, "kind", c.Kind, "attempt", c.Attempts,
+			"next_attempt_at", out.NextAttemptAt, "error", out.Error)
 	}
 }
 

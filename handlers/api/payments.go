@@ -64,9 +64,17 @@ func createErr(err error, in store.NewPayment) error {
 // the same payment and answers as soon as it is registered.
 func (a *API) createLivePayment(c *fiber.Ctx, p *store.Payment, in store.NewPayment) error {
 	idem := request.IdempotencyOf(c)
-	p, err := a.Store.CreateLivePayment(c.UserContext(), p, idem.Key, idem.Hash)
+	p, replayed, err := a.Store.CreateLivePayment(c.UserContext(), p, idem.Key, idem.Hash)
 	if err != nil {
 		return createErr(err, in)
+	}
+
+	if replayed && p.ChargeState == store.ChargeRegistering {
+		// Someone is waiting on this charge: try the PSP again now rather
+		// than after the retry's backoff (at most once per retry of theirs).
+		if err := a.Store.WakeCalls(c.UserContext(), store.CallCobCreate, []string{p.ID.String()}); err != nil {
+			return err
+		}
 	}
 	wait := a.ChargeWait
 	if wait <= 0 {
@@ -78,6 +86,11 @@ func (a *API) createLivePayment(c *fiber.Ctx, p *store.Payment, in store.NewPaym
 	}
 	switch p.ChargeState {
 	case store.ChargeRegistered:
+		if replayed {
+			// The key's first request created it (the web layer left the
+			// key to this handler: see web's idempotency).
+			c.Set("Idempotent-Replayed", "true")
+		}
 		c.Location("/api/v1/payments/" + p.ID.String())
 		return c.Status(http.StatusCreated).JSON(p)
 	case store.ChargeFailed:

@@ -6,6 +6,7 @@ package checkout
 import (
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -19,6 +20,9 @@ import (
 // Checkout serves the payer's pages.
 type Checkout struct {
 	Store *store.Store
+	// SandboxPayerURL is the PSP sandbox's payer page, in development: a
+	// live charge's page links to it with its code.
+	SandboxPayerURL string
 }
 
 // payment loads the payment the path's {id} names, in any account.
@@ -47,6 +51,9 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 	}
 	if payment.Description != nil {
 		m.Description = *payment.Description
+	}
+	if ch.SandboxPayerURL != "" && payment.Livemode && payment.BRCode != "" {
+		m.SandboxPayURL = ch.SandboxPayerURL + "?code=" + url.QueryEscape(payment.BRCode)
 	}
 	return m, nil
 }

@@ -50,7 +50,9 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 		Nav: d.nav(c, "balance"), AvailableLabel: pix.FormatBRL(b.AvailableCents), PendingLabel: pix.FormatBRL(b.PendingCents),
 		AvailableNegative: b.AvailableCents < 0, Form: form, CanSimulate: !scope.Livemode, Notice: notice,
 	}
+	var withdrawalIDs []string
 	for _, w := range withdrawals {
+		withdrawalIDs = append(withdrawalIDs, w.ID)
 		row := views.WithdrawalRow{ID: w.ID, Status: w.Status, AmountLabel: pix.FormatBRL(w.AmountCents), PixKey: w.PixKey,
 			PixKeyType: w.PixKeyType, CreatedAt: views.FormatTime(w.CreatedAt)}
 		if w.FailureReason != nil {
@@ -66,6 +68,11 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 		}
 		m.Activity = append(m.Activity, row)
 	}
+	if scope.Livemode {
+		if m.PSPSteps, err = d.pspSteps(ctx, withdrawalIDs); err != nil {
+			return err
+		}
+	}
 	return reply.Page(c, status, views.BalanceView(m))
 }
 
@@ -78,6 +85,10 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 		return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 	}
 	scope := dashScope(c)
+	if d.liveModeOff(scope) {
+		form.Error = "Live mode is off on this service: no payment service provider is configured."
+		return d.renderBalance(c, http.StatusForbidden, form, views.Notice{})
+	}
 	w.AccountID, w.Livemode = scope.AccountID, scope.Livemode
 	if err := d.Store.CreateWithdrawal(c.UserContext(), w); err != nil {
 		if errors.Is(err, store.ErrBalanceInsufficient) {

@@ -43,6 +43,8 @@ type Dashboard struct {
 	BaseURL    string
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
+	// LiveMode says a PSP is configured: without one, live money does not move.
+	LiveMode bool
 }
 
 // RequireOwner keeps changes, and the account's own pages such as API keys,

@@ -199,17 +199,29 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.Payment
 		}
 		m.Disputes = append(m.Disputes, v)
 	}
+	objects := []string{p.ID.String()}
 	for _, r := range refunds {
 		reason := "Refunded on request"
 		if r.Reason == store.RefundDisputeLost {
 			reason = "Returned: dispute lost"
 		}
-		m.Refunds = append(m.Refunds, views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: reason,
-			At: views.FormatTime(r.CreatedAt)})
+		v := views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: reason, Status: r.Status,
+			At: views.FormatTime(r.CreatedAt)}
+		if r.FailureReason != nil {
+			v.FailureReason = *r.FailureReason
+		}
+		m.Refunds = append(m.Refunds, v)
+		objects = append(objects, r.ID)
 	}
 	for _, t := range transfers {
 		m.Transfers = append(m.Transfers, views.TransferView{EndToEndID: t.EndToEndID, AmountLabel: pix.FormatBRL(t.AmountCents),
 			Outcome: t.Outcome, At: views.FormatTime(t.ReceivedAt)})
+		objects = append(objects, t.EndToEndID)
+	}
+	if p.Livemode {
+		if m.PSPSteps, err = d.pspSteps(ctx, objects); err != nil {
+			return views.PaymentDetail{}, err
+		}
 	}
 	return m, nil
 }
@@ -218,7 +230,12 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.Payment
 func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	ref := pathParam(c, "id")
 	back := "/dashboard/payments/" + ref
-	p, err := d.Store.RefundPayment(c.UserContext(), dashScope(c), ref)
+	scope := dashScope(c)
+	if d.liveModeOff(scope) {
+		return d.noticeOrErr(c, back, reply.Forbidden("live_mode_disabled",
+			"Live mode is off on this service: no payment service provider is configured."))
+	}
+	p, err := d.Store.RefundPayment(c.UserContext(), scope, ref)
 	switch {
 	case errors.Is(err, store.ErrPaymentDisputed):
 		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "payment_disputed",
@@ -227,9 +244,13 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "balance_insufficient",
 			"The available balance does not cover this refund."))
 	case err != nil:
-		return d.noticeOrErr(c, back, reply.PaymentTransition(err, ref, store.StatusRefunded))
+		return d.noticeOrErr(c, back, reply.Refund(err, ref))
 	}
-	if err := d.setFlash(c, flashNotice, "Refunded "+pix.FormatBRL(p.AmountCents)+" to the payer."); err != nil {
+	notice := "Refunded " + pix.FormatBRL(p.AmountCents) + " to the payer."
+	if p.Livemode {
+		notice = "Refund requested: the PSP is returning the money to the payer (devolução); the refund is pending until the payer's bank confirms it."
+	}
+	if err := d.setFlash(c, flashNotice, notice); err != nil {
 		return err
 	}
 	return c.Redirect(back, http.StatusSeeOther)

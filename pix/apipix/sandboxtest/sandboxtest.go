@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/internal/testbin"
 	"payments/pix/apipix"
 )
 
@@ -36,38 +36,10 @@ const Chave = "7d9f0335-8dcc-4054-9bf9-0dbd61d36906"
 // ClientID is the OAuth2 client the service is at the sandbox.
 const ClientID = "payments-test"
 
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
-// Binary returns the sandbox's executable, building it once per test
-// process when PSP_SANDBOX_BIN is not set.
+// Binary returns the sandbox's executable (PSP_SANDBOX_BIN, or built once).
 func Binary(t testing.TB) string {
 	t.Helper()
-	if b := os.Getenv(EnvBinary); b != "" {
-		return b
-	}
-	buildOnce.Do(func() {
-		var root []byte
-		if root, buildErr = exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output(); buildErr != nil {
-			return
-		}
-		dir, err := os.MkdirTemp("", "psp-sandbox-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "psp-sandbox")
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/psp-sandbox")
-		cmd.Dir = strings.TrimSpace(string(root))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/psp-sandbox: %w\n%s", err, out)
-		}
-	})
-	require.NoError(t, buildErr)
-	return binary
+	return testbin.Path(t, EnvBinary, "./cmd/psp-sandbox")
 }
 
 // Sandbox is a running sandbox.
@@ -97,6 +69,8 @@ func Start(t testing.TB) *Sandbox {
 		"-tls-dir", pki, "-mtls", "-client-id", ClientID, "-chave", Chave)
 	sb.cmd.Env = append(os.Environ(), "PSP_SANDBOX_CLIENT_SECRET="+sb.ClientSecret)
 	sb.cmd.Stderr = sb.stderr
+	// A test binary killed by its timeout takes its sandbox with it.
+	sb.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdout, err := sb.cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, sb.cmd.Start())
