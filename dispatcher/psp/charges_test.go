@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/pix"
+	"payments/pix/apipix"
 	"payments/pix/apipix/sandboxtest"
 	"payments/store"
 	"payments/web/webtest"
@@ -61,6 +62,14 @@ func TestLiveChargeRegisteredPaidConfirmedAndNotified(t *testing.T) {
 	st := s.PSP.State()
 	require.Equal(t, "ATIVA", st.Cobs[p["correlation_id"].(string)], "PUT /cob/{txid} with the payment's correlation_id")
 	require.Zero(t, st.Counts["nonconforming"], "every request conformed to API Pix 2.9.0: %s", s.PSP.Logs())
+	cob, err := s.PSP.Client.GetCob(t.Context(), p["correlation_id"].(string))
+	require.NoError(t, err)
+	require.Equal(t, "123.45", cob.Valor.Original)
+	require.Equal(t, sandboxtest.Chave, cob.Chave)
+	require.Equal(t, &apipix.Devedor{CPF: "52998224725", Nome: "Maria Souza"}, cob.Devedor, "devedor from the customer")
+	require.Equal(t, "Pedido 42", cob.SolicitacaoPagador, "solicitacaoPagador from the description")
+	require.InDelta(t, 600, cob.Calendario.Expiracao, 2, "expiracao from expires_in")
+	require.Equal(t, code, cob.PixCopiaECola)
 
 	paid := s.PSP.PayCode(code)
 	require.Equal(t, "123.45", paid.Valor)
@@ -163,4 +172,22 @@ func eventually(t *testing.T, within time.Duration, cond func() bool, describe f
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+func TestCanceledLiveChargeIsRemovedAtThePSP(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 990})
+	txid := p["correlation_id"].(string)
+	r := s.Do(webtest.Request{Method: "DELETE", Path: "/api/v1/payments/" + p["id"].(string), Key: s.LiveKey})
+	require.Equal(t, http.StatusOK, r.Status)
+	require.Equal(t, "canceled", r.JSON(t)["status"])
+	eventually(t, 10*time.Second, func() bool { return s.PSP.State().Cobs[txid] == "REMOVIDA_PELO_USUARIO_RECEBEDOR" },
+		func() string { return dumpCalls(t, s) })
+	// The payer's bank can no longer pay it.
+	res, err := http.Post(s.PSP.Payer+"/sandbox/pay", "application/json", strings.NewReader(`{"txid":"`+txid+`"}`))
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	require.Zero(t, s.PSP.State().Counts["nonconforming"])
 }

@@ -116,12 +116,20 @@ func (w *Worker) removeCharge(ctx context.Context, c *store.PSPCall) result {
 	return done(req, cob)
 }
 
+// confirmTries is how many times a transfer the PSP does not know is asked
+// about before the callback that named it is taken for a forgery (the
+// reconciler would still book it, were it real).
+const confirmTries = 3
+
 // confirmPix confirms a transfer a callback named: GET /pix/{e2eid}. What
 // the PSP answers is what is credited (once per endToEndId); a transfer it
 // does not know (a forged callback) credits nothing.
 func (w *Worker) confirmPix(ctx context.Context, c *store.PSPCall) result {
 	pix, err := w.client.GetPix(ctx, c.ObjectID)
 	switch {
+	case errors.Is(err, apipix.ErrNotFound) && c.Attempts < confirmTries:
+		// A PSP may call back a moment before its GET /pix shows the transfer.
+		return again(err, nil, 0)
 	case errors.Is(err, apipix.ErrNotFound):
 		return refused(errors.New("the PSP has no such Pix: nothing credited"), nil)
 	case apipix.Permanent(err):
