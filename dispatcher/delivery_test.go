@@ -366,8 +366,9 @@ func TestDeletingAWebhookDeletesItsAttempts(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.Status)
 	}
 	attempts := func(webhookID string) (delivered, tests int) {
-		require.NoError(t, s.DB.NewRaw(`SELECT count(*) FILTER (WHERE delivery_id IS NOT NULL), count(*) FILTER (WHERE delivery_id IS NULL)
-			FROM delivery_attempts WHERE webhook_id = ?`, webhookID).Scan(context.Background(), &delivered, &tests))
+		require.NoError(t, s.DB.NewRaw(`SELECT count(*) FILTER (WHERE NOT coalesce(d.test, false)), count(*) FILTER (WHERE d.test)
+			FROM delivery_attempts a LEFT JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE a.webhook_id = ?`, webhookID).
+			Scan(context.Background(), &delivered, &tests))
 		return delivered, tests
 	}
 	delivered, tests := attempts(gone)

@@ -37,6 +37,11 @@ const (
 	ErrClassNetwork          = "network"
 )
 
+// ErrorClasses lists every class an attempt's error may have (and
+// "internal", an attempt that could not be made at all).
+var ErrorClasses = []string{ErrClassTimeout, ErrClassConnRefused, ErrClassConnReset, ErrClassDNS, ErrClassTLS, ErrClassForbiddenAddress,
+	ErrClassInsecureURL, ErrClassRedirect, ErrClassHTTPStatus, ErrClassNetwork, "internal"}
+
 // Sender makes single HTTP attempts to receivers.
 type Sender struct {
 	client       *http.Client

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,12 +22,32 @@ const (
 type Account struct {
 	bun.BaseModel `bun:"table:accounts"`
 
-	ID            string    `bun:"id,pk"`
-	Name          string    `bun:"name"`
-	Email         string    `bun:"email"`
-	FeeBPS        int       `bun:"fee_bps"`
-	FeeFixedCents int       `bun:"fee_fixed_cents"`
-	CreatedAt     time.Time `bun:"created_at"`
+	ID            string `bun:"id,pk"`
+	Name          string `bun:"name"`
+	Email         string `bun:"email"`
+	FeeBPS        int    `bun:"fee_bps"`
+	FeeFixedCents int    `bun:"fee_fixed_cents"`
+	// TimeZone is where the dashboard and checkout show the account's times.
+	TimeZone  string    `bun:"time_zone"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+// DefaultTimeZone is a new account's: Brasília time.
+const DefaultTimeZone = "America/Sao_Paulo"
+
+// ErrUnknownTimeZone means a zone the time zone database does not know.
+var ErrUnknownTimeZone = errors.New("store: unknown time zone")
+
+// SetTimeZone sets where the account's times are shown.
+func (s *Store) SetTimeZone(ctx context.Context, accountID, zone string) error {
+	if _, err := time.LoadLocation(zone); err != nil || zone == "" || zone == "Local" {
+		return ErrUnknownTimeZone
+	}
+	_, err := s.idb(ctx).NewUpdate().Model((*Account)(nil)).Set("time_zone = ?", zone).Where("id = ?", accountID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: set time zone: %w", err)
+	}
+	return nil
 }
 
 // Fee is the account's price for a charge of amount cents: basis points
@@ -52,6 +73,7 @@ func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, err
 		Email:         strings.TrimSpace(in.Email),
 		FeeBPS:        in.FeeBPS,
 		FeeFixedCents: in.FeeFixedCents,
+		TimeZone:      DefaultTimeZone,
 		CreatedAt:     s.Now(),
 	}
 	if _, err := s.idb(ctx).NewInsert().Model(a).Exec(ctx); err != nil {

@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/store/ids"
 )
 
 // Delivery statuses.
@@ -39,6 +43,8 @@ type Delivery struct {
 	CreatedAt      time.Time  `bun:"created_at"`
 	UpdatedAt      time.Time  `bun:"updated_at"`
 	CompletedAt    *time.Time `bun:"completed_at"`
+	// Test marks a "send test": one attempt of a sample event.
+	Test bool `bun:"test"`
 
 	Webhook      *Webhook          `bun:"rel:belongs-to,join:webhook_id=id"`
 	Event        *Event            `bun:"rel:belongs-to,join:event_id=id"`
@@ -176,4 +182,120 @@ func (s *Store) DeliveriesForEvents(ctx context.Context, scope Scope, eventIDs [
 		return nil, fmt.Errorf("store: deliveries for events: %w", err)
 	}
 	return out, nil
+}
+
+// RecordTestSend records a "send test" like any delivery: its sample event
+// (marked, so that timelines and event lists leave it out), a delivery
+// marked test that ended with the attempt, and the attempt.
+func (s *Store) RecordTestSend(ctx context.Context, e *Event, a *DeliveryAttempt, succeeded bool) (*Delivery, error) {
+	e.Sample = true
+	d := &Delivery{
+		ID: ids.NewStem(ids.PrefixDelivery) + "t", EventID: e.ID, WebhookID: a.WebhookID, AccountID: e.AccountID, Livemode: e.Livemode,
+		EventType: e.Type, Status: DeliveryFailed, Attempts: 1, NextAttemptAt: a.CreatedAt, LastStatusCode: a.ResponseStatus,
+		CreatedAt: a.CreatedAt, UpdatedAt: a.CreatedAt, CompletedAt: &a.CreatedAt, Test: true,
+	}
+	if succeeded {
+		d.Status = DeliverySucceeded
+	} else if a.ErrorClass != nil {
+		d.LastError = a.ErrorClass
+	}
+	a.DeliveryID = &d.ID
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(e).Exec(ctx); err != nil {
+			return fmt.Errorf("store: sample event: %w", err)
+		}
+		if _, err := tx.NewInsert().Model(d).ExcludeColumn("lease_token", "lease_expires_at").Exec(ctx); err != nil {
+			return fmt.Errorf("store: test delivery: %w", err)
+		}
+		if _, err := tx.NewInsert().Model(a).Exec(ctx); err != nil {
+			return fmt.Errorf("store: test attempt: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// DeliveryFilter narrows the delivery console of one webhook: status, event
+// type, a window of creation, and a search for an id or reference (an
+// event id, a delivery id, a payment id or a payment's external_id).
+type DeliveryFilter struct {
+	Scope         Scope
+	WebhookID     string
+	Status        string
+	EventType     string
+	From, To      *time.Time
+	Search        string
+	StartingAfter string
+	Limit         int
+}
+
+// DeliveryRow is a delivery as the console lists it: with the object its
+// event is about and, when that is (or belongs to) a payment, the payment's
+// id, external_id and amount.
+type DeliveryRow struct {
+	Delivery
+	ObjectID          string     `bun:"object_id"`
+	PaymentID         *uuid.UUID `bun:"payment_id,type:uuid"`
+	PaymentExternalID *string    `bun:"payment_external_id"`
+	PaymentAmount     *int64     `bun:"payment_amount"`
+}
+
+// DeliveryConsole is one page of a webhook's deliveries, newest first, in
+// one query (attempts are read one delivery at a time, when opened).
+func (s *Store) DeliveryConsole(ctx context.Context, f DeliveryFilter) ([]DeliveryRow, bool, error) {
+	var out []DeliveryRow
+	q := s.idb(ctx).NewSelect().TableExpr("webhook_deliveries AS delivery").
+		ColumnExpr("delivery.*, e.object_id, p.id AS payment_id, p.external_id AS payment_external_id, p.amount_cents AS payment_amount").
+		Join("JOIN events AS e ON e.id = delivery.event_id").
+		// A payment's events name it; a refund's or a dispute's carry its payment_id.
+		Join(`LEFT JOIN payments AS p ON p.id = CASE WHEN e.object_id ~ '^[0-9a-f]{8}-' THEN e.object_id::uuid
+			WHEN (e.data ->> 'payment_id') ~ '^[0-9a-f]{8}-' THEN (e.data ->> 'payment_id')::uuid END`).
+		Where("delivery.webhook_id = ? AND delivery.account_id = ? AND delivery.livemode = ?", f.WebhookID, f.Scope.AccountID, f.Scope.Livemode)
+	if f.Status != "" {
+		q = q.Where("delivery.status = ?", f.Status)
+	}
+	if f.EventType != "" {
+		q = q.Where("delivery.event_type = ?", f.EventType)
+	}
+	if f.From != nil {
+		q = q.Where("delivery.created_at >= ?", *f.From)
+	}
+	if f.To != nil {
+		q = q.Where("delivery.created_at < ?", *f.To)
+	}
+	if search := strings.TrimSpace(f.Search); search != "" {
+		switch id, isPayment := ParsePaymentID(search); {
+		case strings.HasPrefix(search, ids.PrefixEvent+"_"):
+			q = q.Where("delivery.event_id = ?", search)
+		case strings.HasPrefix(search, ids.PrefixDelivery+"_"):
+			q = q.Where("delivery.id = ?", search)
+		case isPayment:
+			q = q.Where("p.id = ?", id)
+		default:
+			q = q.Where("p.external_id = ?", search)
+		}
+	}
+	if f.StartingAfter != "" {
+		q = q.Where("(delivery.created_at, delivery.id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = ?)", f.StartingAfter)
+	}
+	if err := q.OrderExpr("delivery.created_at DESC, delivery.id DESC").Limit(int64(f.Limit)+1).Scan(ctx, &out); err != nil {
+		return nil, false, fmt.Errorf("store: delivery console: %w", err)
+	}
+	hasMore := len(out) > f.Limit
+	if hasMore {
+		out = out[:f.Limit]
+	}
+	return out, hasMore, nil
+}
+
+// DeliveryByID returns any account's delivery, for the support console.
+func (s *Store) DeliveryByID(ctx context.Context, id string) (*Delivery, error) {
+	d := new(Delivery)
+	if err := s.idb(ctx).NewSelect().Model(d).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: delivery: %w", translate(err))
+	}
+	return d, nil
 }

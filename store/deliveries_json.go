@@ -11,6 +11,7 @@ type DeliveryJSON struct {
 	EventType      string        `json:"event_type"`
 	Livemode       bool          `json:"livemode"`
 	Status         string        `json:"status"`
+	Test           bool          `json:"test"`
 	AttemptCount   int           `json:"attempt_count"`
 	NextAttemptAt  *string       `json:"next_attempt_at"`
 	LastStatusCode *int          `json:"last_status_code"`
@@ -25,7 +26,7 @@ type DeliveryJSON struct {
 func (d *Delivery) JSON() DeliveryJSON {
 	out := DeliveryJSON{
 		ID: d.ID, Object: "webhook_delivery", WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType,
-		Livemode: d.Livemode, Status: d.Status, AttemptCount: d.Attempts, LastStatusCode: d.LastStatusCode,
+		Livemode: d.Livemode, Status: d.Status, Test: d.Test, AttemptCount: d.Attempts, LastStatusCode: d.LastStatusCode,
 		LastError: d.LastError, CreatedAt: jsonw.FormatTime(d.CreatedAt), UpdatedAt: jsonw.FormatTime(d.UpdatedAt),
 		CompletedAt: jsonw.FormatTimePtr(d.CompletedAt), Attempts: make([]AttemptJSON, 0, len(d.AttemptsList)),
 	}

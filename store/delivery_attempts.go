@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // DeliveryAttempt is one HTTP request to a receiver and what came back. A
@@ -42,28 +43,6 @@ func (a *DeliveryAttempt) ResponseText() string {
 	return strings.ToValidUTF8(string(a.ResponseBody), "\uFFFD")
 }
 
-// RecordAttempt stores an attempt outside the queue (a "send test").
-func (s *Store) RecordAttempt(ctx context.Context, a *DeliveryAttempt) error {
-	if _, err := s.idb(ctx).NewInsert().Model(a).Exec(ctx); err != nil {
-		return fmt.Errorf("store: record attempt: %w", err)
-	}
-	return nil
-}
-
-// TestAttempts lists a webhook's "send test" attempts, newest first.
-func (s *Store) TestAttempts(ctx context.Context, scope Scope, webhookID string, limit int) ([]DeliveryAttempt, error) {
-	if _, err := s.Webhook(ctx, scope, webhookID); err != nil {
-		return nil, err
-	}
-	var out []DeliveryAttempt
-	err := s.idb(ctx).NewSelect().Model(&out).Where("webhook_id = ? AND delivery_id IS NULL", webhookID).
-		Order("created_at DESC").Limit(int64(limit)).Scan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: test attempts: %w", err)
-	}
-	return out, nil
-}
-
 // PruneAttempts deletes attempts older than before, at most limit at a time.
 func (s *Store) PruneAttempts(ctx context.Context, before time.Time, limit int) (int, error) {
 	res, err := s.db.NewDelete().Model((*DeliveryAttempt)(nil)).
@@ -73,4 +52,66 @@ func (s *Store) PruneAttempts(ctx context.Context, before time.Time, limit int) 
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// WebhookHealth is how a webhook's receiver has answered lately.
+type WebhookHealth struct {
+	WebhookID string `bun:"webhook_id"`
+	// Attempts and Succeeded count the last 24 hours' attempts and the 2xx among them.
+	Attempts  int `bun:"attempts"`
+	Succeeded int `bun:"succeeded"`
+	// LastError is the latest failed attempt's error or status, and when.
+	LastErrorClass   *string    `bun:"last_error_class"`
+	LastErrorMessage *string    `bun:"last_error_message"`
+	LastErrorStatus  *int       `bun:"last_error_status"`
+	LastErrorAt      *time.Time `bun:"last_error_at"`
+}
+
+// SuccessRate is the share of the last 24 hours' attempts answered 2xx, in
+// percent (-1 with no attempts).
+func (h WebhookHealth) SuccessRate() int {
+	if h.Attempts == 0 {
+		return -1
+	}
+	return h.Succeeded * 100 / h.Attempts
+}
+
+// WebhooksHealth is the health of each of these webhooks (since is 24 hours
+// ago), in one query.
+func (s *Store) WebhooksHealth(ctx context.Context, webhookIDs []string, since time.Time) (map[string]WebhookHealth, error) {
+	out := map[string]WebhookHealth{}
+	if len(webhookIDs) == 0 {
+		return out, nil
+	}
+	var rows []WebhookHealth
+	err := s.idb(ctx).NewRaw(`
+		SELECT w.id AS webhook_id, coalesce(r.attempts, 0) AS attempts, coalesce(r.succeeded, 0) AS succeeded,
+			f.error_class AS last_error_class, f.error_message AS last_error_message,
+			f.response_status AS last_error_status, f.created_at AS last_error_at
+		FROM unnest(?0::text[]) AS w(id)
+		LEFT JOIN LATERAL (
+			SELECT count(*) AS attempts, count(*) FILTER (WHERE response_status BETWEEN 200 AND 299) AS succeeded
+			FROM delivery_attempts WHERE webhook_id = w.id AND created_at >= ?1
+		) r ON true
+		LEFT JOIN LATERAL (
+			SELECT error_class, error_message, response_status, created_at FROM delivery_attempts
+			WHERE webhook_id = w.id AND (response_status IS NULL OR response_status NOT BETWEEN 200 AND 299)
+			ORDER BY created_at DESC LIMIT 1
+		) f ON true`, pgdialect.Array(webhookIDs), since).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: webhooks health: %w", err)
+	}
+	for _, h := range rows {
+		out[h.WebhookID] = h
+	}
+	return out, nil
+}
+
+// Attempts lists a delivery's attempts, oldest first.
+func (s *Store) Attempts(ctx context.Context, deliveryID string) ([]DeliveryAttempt, error) {
+	var out []DeliveryAttempt
+	if err := s.idb(ctx).NewSelect().Model(&out).Where("delivery_id = ?", deliveryID).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: attempts: %w", err)
+	}
+	return out, nil
 }

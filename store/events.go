@@ -46,13 +46,31 @@ type Event struct {
 	ObjectID  string          `bun:"object_id"`
 	Data      json.RawMessage `bun:"data,type:json"`
 	CreatedAt time.Time       `bun:"created_at"`
+	// Sample marks the made-up event of a "send test".
+	Sample bool `bun:"sample"`
 }
 
 // EventsForObject lists an object's events in the order they happened.
 func (s *Store) EventsForObject(ctx context.Context, scope Scope, objectID string) ([]Event, error) {
 	var events []Event
 	err := s.idb(ctx).NewSelect().Model(&events).
-		Where("account_id = ? AND livemode = ? AND object_id = ?", scope.AccountID, scope.Livemode, objectID).
+		Where("account_id = ? AND livemode = ? AND object_id = ? AND NOT sample", scope.AccountID, scope.Livemode, objectID).
+		Order("created_at", "id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: events: %w", err)
+	}
+	return events, nil
+}
+
+// EventsForObjects lists the events of these objects (a payment, its
+// refunds and disputes) in one query, in the order they happened.
+func (s *Store) EventsForObjects(ctx context.Context, scope Scope, objectIDs []string) ([]Event, error) {
+	var events []Event
+	if len(objectIDs) == 0 {
+		return events, nil
+	}
+	err := s.idb(ctx).NewSelect().Model(&events).
+		Where("account_id = ? AND livemode = ? AND object_id IN (?) AND NOT sample", scope.AccountID, scope.Livemode, bun.In(objectIDs)).
 		Order("created_at", "id").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: events: %w", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 )
 
@@ -30,6 +31,10 @@ const (
 	EntryWithdrawal         = "withdrawal"          // a payout leaves the available balance
 	EntryWithdrawalReversal = "withdrawal_reversal" // a failed payout comes back
 )
+
+// LedgerEntryTypes lists every kind of ledger entry.
+var LedgerEntryTypes = []string{EntryPayment, EntryFee, EntryRefund, EntryFeeRefund, EntryRefundReversal, EntryFeeRefundReversal,
+	EntryDisputeHold, EntryDisputeRelease, EntryDisputeLoss, EntryWithdrawal, EntryWithdrawalReversal}
 
 // LedgerEntry is one signed movement of money in one balance.
 type LedgerEntry struct {
@@ -69,12 +74,32 @@ func (s *Store) Balance(ctx context.Context, scope Scope) (*Balance, error) {
 	return b, nil
 }
 
-// LedgerEntries lists the scope's latest entries, newest first.
-func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]LedgerEntry, error) {
-	var out []LedgerEntry
+// ActivityEntry is a ledger entry with what a person recognizes it by: the
+// payment behind it (its own, its refund's or its dispute's) with the
+// payment's external_id and description, or the withdrawal's PIX key.
+type ActivityEntry struct {
+	LedgerEntry        `bun:",extend"`
+	PaymentID          *uuid.UUID `bun:"payment_id,type:uuid,scanonly"`
+	PaymentExternalID  *string    `bun:"payment_external_id,scanonly"`
+	PaymentDescription *string    `bun:"payment_description,scanonly"`
+	WithdrawalPixKey   *string    `bun:"withdrawal_pix_key,scanonly"`
+}
+
+// LedgerEntries lists the scope's latest entries, newest first, each with
+// its payment or withdrawal, in one query.
+func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]ActivityEntry, error) {
+	var out []ActivityEntry
 	err := s.idb(ctx).NewSelect().Model(&out).
-		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode).
-		Order("id DESC").Limit(int64(limit)).Scan(ctx)
+		ColumnExpr("ledger_entry.*").
+		ColumnExpr("p.id AS payment_id, p.external_id AS payment_external_id, p.description AS payment_description").
+		ColumnExpr("w.pix_key AS withdrawal_pix_key").
+		Join("LEFT JOIN refunds AS r ON r.id = ledger_entry.source_id").
+		Join("LEFT JOIN disputes AS d ON d.id = ledger_entry.source_id").
+		Join("LEFT JOIN withdrawals AS w ON w.id = ledger_entry.source_id").
+		Join(`LEFT JOIN payments AS p ON p.id = coalesce(r.payment_id, d.payment_id,
+			CASE WHEN ledger_entry.source_id ~ '^[0-9a-f]{8}-' THEN ledger_entry.source_id::uuid END)`).
+		Where("ledger_entry.account_id = ? AND ledger_entry.livemode = ?", scope.AccountID, scope.Livemode).
+		Order("ledger_entry.id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: ledger entries: %w", err)
 	}

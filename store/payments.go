@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"net/mail"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -273,8 +275,12 @@ type SupportResult struct {
 	AccountName string `bun:"account_name,scanonly"`
 }
 
-// SearchPayments finds payments of any account, in either mode, whose id,
-// external_id or customer e-mail equals q (e-mail ignoring case), newest first.
+// SearchPayments finds payments of any account, in either mode, by
+// whatever a payer or a merchant reads out, newest first: the payment's id,
+// its external_id, its PIX txid, the endToEndId of a transfer that paid or
+// a devolução that returned it, the customer's e-mail (any case), CPF or
+// CNPJ (with or without punctuation), or the start of the customer's name
+// (three characters at least, any case).
 func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]SupportResult, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -283,13 +289,48 @@ func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]Supp
 	var out []SupportResult
 	query := s.idb(ctx).NewSelect().Model(&out).ColumnExpr("payment.*").ColumnExpr("a.name AS account_name").
 		Join("JOIN accounts AS a ON a.id = payment.account_id")
-	if id, ok := ParsePaymentID(q); ok {
+	digits := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(".-/ ", r) {
+			return -1
+		}
+		return r
+	}, q)
+	switch id, isID := ParsePaymentID(q); {
+	case isID:
 		query = query.Where("payment.id = ? OR payment.external_id = ?", id, q)
-	} else {
-		query = query.Where("payment.external_id = ? OR (payment.customer IS NOT NULL AND lower(payment.customer ->> 'email') = lower(?))", q, q)
+	case strings.Contains(q, "@"):
+		query = query.Where("payment.customer IS NOT NULL AND lower(payment.customer ->> 'email') = lower(?)", q)
+	case (len(digits) == 11 || len(digits) == 14) && strings.Trim(digits, "0123456789") == "":
+		query = query.Where("(payment.customer IS NOT NULL AND payment.customer ->> 'document' = ?) OR payment.external_id = ?", digits, q)
+	default:
+		query = query.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
+			w = w.Where("payment.external_id = ?", q).WhereOr("payment.correlation_id = ?", q).
+				WhereOr("payment.id IN (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ? AND payment_id IS NOT NULL)", q).
+				WhereOr("payment.id IN (SELECT payment_id FROM refunds WHERE end_to_end_id = ? OR return_id = ?)", q, q)
+			if utf8.RuneCountInString(q) >= 3 {
+				w = w.WhereOr("payment.customer IS NOT NULL AND lower(payment.customer ->> 'name') LIKE ? || '%'", strings.ToLower(escapeLike(q)))
+			}
+			return w
+		})
 	}
 	if err := query.OrderExpr("payment.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: search payments: %w", err)
 	}
 	return out, nil
+}
+
+// escapeLike makes s match itself in a LIKE pattern.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
+}
+
+// ValidEmail is the rule a customer's e-mail follows: one plain address
+// (no display name) whose domain has a dot.
+func ValidEmail(s string) bool {
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || addr.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && strings.Contains(s[at+1:], ".")
 }

@@ -22,6 +22,9 @@ const (
 	CallPayoutCheck     = "payout.check"     // learn how it ended
 )
 
+// CallKinds lists every kind of call.
+var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck}
+
 // Statuses of a call.
 const (
 	CallPending   = "pending"

@@ -24,14 +24,19 @@ const (
 
 // User is a dashboard login.
 type User struct {
-	bun.BaseModel `bun:"table:users"`
+	bun.BaseModel `bun:"table:users,alias:u"`
 
-	ID           string    `bun:"id,pk"`
-	AccountID    *string   `bun:"account_id"`
-	Email        string    `bun:"email"`
-	PasswordHash string    `bun:"password_hash"`
-	Role         string    `bun:"role"`
-	CreatedAt    time.Time `bun:"created_at"`
+	ID           string  `bun:"id,pk"`
+	AccountID    *string `bun:"account_id"`
+	Email        string  `bun:"email"`
+	PasswordHash string  `bun:"password_hash"`
+	Role         string  `bun:"role"`
+	// Locale is the language the dashboard speaks to the user (pt-BR, en).
+	Locale    string    `bun:"locale"`
+	CreatedAt time.Time `bun:"created_at"`
+	// TimeZone is the user's account's zone (support staff: none), read
+	// with the user by UserByID.
+	TimeZone string `bun:"time_zone,scanonly"`
 }
 
 // MinPasswordLength is the shortest password the service accepts.
@@ -51,6 +56,7 @@ func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID
 		Email:        strings.TrimSpace(email),
 		PasswordHash: HashPassword(password),
 		Role:         role,
+		Locale:       LocalePT,
 		CreatedAt:    s.Now(),
 	}
 	if accountID != "" {
@@ -138,11 +144,34 @@ func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	return u, nil
 }
 
-// UserByID finds a user by id.
+// UserByID finds a user by id, with the time zone of their account.
 func (s *Store) UserByID(ctx context.Context, id string) (*User, error) {
 	u := new(User)
-	if err := s.idb(ctx).NewSelect().Model(u).Where("id = ?", id).Scan(ctx); err != nil {
+	err := s.idb(ctx).NewSelect().Model(u).ColumnExpr("u.*").ColumnExpr("coalesce(a.time_zone, '') AS time_zone").
+		Join("LEFT JOIN accounts AS a ON a.id = u.account_id").Where("u.id = ?", id).Scan(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("store: user: %w", translate(err))
 	}
 	return u, nil
+}
+
+// Languages a user may choose for the dashboard.
+const (
+	LocalePT = "pt-BR"
+	LocaleEN = "en"
+)
+
+// ErrUnknownLocale means a language the dashboard does not speak.
+var ErrUnknownLocale = errors.New("store: unknown locale")
+
+// SetLocale sets the language the dashboard speaks to user id.
+func (s *Store) SetLocale(ctx context.Context, id, locale string) error {
+	if locale != LocalePT && locale != LocaleEN {
+		return ErrUnknownLocale
+	}
+	_, err := s.idb(ctx).NewUpdate().Model((*User)(nil)).Set("locale = ?", locale).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: set locale: %w", err)
+	}
+	return nil
 }

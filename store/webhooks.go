@@ -326,3 +326,37 @@ func (s *Store) SigningSecrets(w *Webhook, now time.Time) ([]string, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// WebhookNames maps the scope's webhook ids to their names, for pages that
+// name the webhooks their deliveries went to.
+func (s *Store) WebhookNames(ctx context.Context, scope Scope) (map[string]string, error) {
+	var rows []struct {
+		ID   string `bun:"id"`
+		Name string `bun:"name"`
+	}
+	err := s.idb(ctx).NewSelect().Model((*Webhook)(nil)).Column("id", "name").
+		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: webhook names: %w", err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
+// CountWebhooksByMode counts the account's webhooks in test and in live
+// mode: the cap counts both together.
+func (s *Store) CountWebhooksByMode(ctx context.Context, accountID string) (test, live int, err error) {
+	err = s.idb(ctx).NewSelect().Model((*Webhook)(nil)).
+		ColumnExpr("count(*) FILTER (WHERE NOT livemode)").ColumnExpr("count(*) FILTER (WHERE livemode)").
+		Where("account_id = ?", accountID).Scan(ctx, &test, &live)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: count webhooks: %w", err)
+	}
+	return test, live, nil
+}
+
+// Scope is the account and mode the webhook belongs to.
+func (w *Webhook) Scope() Scope { return Scope{AccountID: w.AccountID, Livemode: w.Livemode} }

@@ -5,6 +5,7 @@ type APIKeysPage struct {
 	Nav    Nav
 	Keys   []APIKeyRow
 	NewKey string
+	Notice Notice
 }
 
 // APIKeyRow is one key, redacted.

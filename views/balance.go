@@ -9,11 +9,11 @@ type BalancePage struct {
 	Form              WithdrawForm
 	Withdrawals       []WithdrawalRow
 	Activity          []LedgerRow
-	// PSPSteps are the payout calls of the withdrawals shown (live mode).
-	PSPSteps []PSPStep
 	// CanSimulate offers complete/fail on pending withdrawals (test mode).
 	CanSimulate bool
 	Notice      Notice
+	// PSPSteps are the payout calls of the withdrawals shown (live mode).
+	PSPSteps []PSPStep
 }
 
 // WithdrawForm is the withdraw form's values and errors.
@@ -37,14 +37,16 @@ type WithdrawalRow struct {
 	CreatedAt     string
 }
 
-// LedgerRow is one ledger entry on the Balance page.
+// LedgerRow is one ledger entry on the Balance page, named by what a
+// person recognizes: the order (external_id or description) of the payment
+// behind it, or the PIX key a withdrawal went to.
 type LedgerRow struct {
 	Type        string
 	Balance     string
 	AmountLabel string
 	Credit      bool
-	SourceID    string
-	// SourceURL links the payment behind the entry, when there is one to show.
+	// Source is the order or key in words; SourceURL links the payment.
+	Source    string
 	SourceURL string
 	At        string
 }

@@ -9,12 +9,15 @@ type Nav struct {
 	Active    string
 }
 
-// ErrorPage is a full-page error.
+// ErrorPage is a full-page error. BackURL leads back into the dashboard
+// (empty on the payer's pages).
 type ErrorPage struct {
 	Status    int
 	Title     string
 	Message   string
 	RequestID string
+	BackURL   string
+	BackLabel string
 }
 
 // Notice is a one-line message after an action (Error: it failed).

@@ -1,22 +1,28 @@
 package views
 
-// PaymentDetail is one payment with its events and their deliveries.
+// PaymentDetail is one payment with its money, its events and their deliveries.
 type PaymentDetail struct {
 	Nav         Nav
 	ID          string
 	Status      string
 	AmountLabel string
 	FeeLabel    string
+	NetLabel    string
 	ExternalID  string
 	Description string
-	Customer    string
+	Customer    *CustomerView
+	Metadata    []KV
 	TxID        string
 	BRCode      string
 	QRCodeURL   string
 	CheckoutURL string
 	CreatedAt   string
 	ExpiresAt   string
-	Events      []EventView
+	// Payable: pending with a BR Code, so the code and QR are shown;
+	// Preparing: a live charge the PSP has not registered yet.
+	Payable   bool
+	Preparing bool
+	Events    []EventView
 	// CanSimulate is true in test mode for owners while the payment can still be paid.
 	CanSimulate bool
 	// BackURL and BackLabel lead to the list the page was reached from.
@@ -31,12 +37,27 @@ type PaymentDetail struct {
 	// PSPSteps are the calls to the PSP about a live payment, its refunds
 	// and its transfers.
 	PSPSteps []PSPStep
-	// CanRefund is true for owners while the payment is paid; CanDispute
-	// (test mode) while it is paid and was never disputed.
+	// CanRefund is true for owners while the payment is paid and has money
+	// left to refund (RefundLeft, as typed in the form: 1.234,56);
+	// CanDispute (test mode) while it is paid and was never disputed.
 	CanRefund  bool
+	RefundLeft string
 	CanDispute bool
 	Notice     Notice
 }
+
+// CustomerView is the payer as a person reads them: the document
+// formatted (CPF 000.000.000-00, CNPJ 00.000.000/0000-00), or masked where
+// only its owner's privacy is at stake.
+type CustomerView struct {
+	Name     string
+	Email    string
+	Document string
+	Phone    string
+}
+
+// KV is one metadata pair.
+type KV struct{ Key, Value string }
 
 // EventView is one event on a payment's timeline with its deliveries.
 type EventView struct {
@@ -48,7 +69,9 @@ type EventView struct {
 
 // EventDelivery is one webhook's delivery of an event.
 type EventDelivery struct {
-	WebhookID string
-	Status    string
-	Attempts  int
+	WebhookID   string
+	WebhookName string
+	DeliveryID  string
+	Status      string
+	Attempts    int
 }

@@ -6,6 +6,7 @@ type PaymentRow struct {
 	Status      string
 	AmountLabel string
 	ExternalID  string
+	Description string
 	Customer    string
 	CreatedAt   string
 }
@@ -17,8 +18,10 @@ type PaymentsPage struct {
 	Status   string
 	Statuses []string
 	Query    string
-	From     string // YYYY-MM-DD
+	From     string // YYYY-MM-DD, a day in the account's time zone
 	To       string // YYYY-MM-DD
 	NextURL  string
 	PrevURL  string
+	// CanCreate offers "new charge" (owners).
+	CanCreate bool
 }

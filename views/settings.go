@@ -1,12 +1,17 @@
 package views
 
-// SettingsPage shows the account and lets the owner change their password.
+// SettingsPage shows the account (owners) and the user's preferences:
+// language, the account's time zone (owners), password.
 type SettingsPage struct {
 	Nav       Nav
 	AccountID string
 	Name      string
 	Email     string
-	Pricing   string
-	Error     string
-	Saved     bool
+	// Pricing is the account's fee: basis points and fixed cents.
+	FeePercent string
+	FeeFixed   string
+	Locale     string
+	TimeZone   string
+	Error      string
+	Notice     Notice
 }

@@ -20,7 +20,8 @@ type SupportPage struct {
 	Problems []PSPProblem
 }
 
-// SupportRow is a payment found across accounts.
+// SupportRow is a payment found across accounts. The customer's document
+// is masked: support reads it back to a caller, never needs it whole.
 type SupportRow struct {
 	ID          string
 	Account     string
@@ -29,5 +30,6 @@ type SupportRow struct {
 	AmountLabel string
 	ExternalID  string
 	Customer    string
+	Document    string
 	CreatedAt   string
 }

@@ -3,6 +3,7 @@ package views_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -36,13 +37,15 @@ func TestPaymentsTable(t *testing.T) {
 	rows := doc.Find(`[data-testid="payment-row"]`)
 	require.Equal(t, 2, rows.Length())
 	require.Equal(t, "p1", rows.First().AttrOr("data-payment-id", ""))
-	require.Equal(t, "paid", rows.First().Find(`[data-testid="status"]`).Text())
-	require.Equal(t, "<script>x</script>", rows.First().Find("td").Eq(3).Text(), "text is escaped, not markup")
+	require.Equal(t, "Pago", rows.First().Find(`[data-testid="status"]`).Text(), "statuses in words, Portuguese by default")
+	require.Equal(t, "paid", rows.First().Find(`[data-testid="status"]`).AttrOr("data-status", ""))
+	require.Equal(t, "pt-BR", doc.Find("html").AttrOr("lang", ""))
+	require.Equal(t, "<script>x</script>", strings.TrimSpace(rows.First().Find("td").Eq(3).Text()), "text is escaped, not markup")
 	require.Zero(t, doc.Find("td script").Length())
 	require.Equal(t, "paid", doc.Find(`#status option[selected]`).AttrOr("value", ""))
 	require.Equal(t, "/dashboard/payments?starting_after=p2", doc.Find(`[data-testid="next-page"]`).AttrOr("href", ""))
 	require.Zero(t, doc.Find(`[data-testid="prev-page"]`).Length())
-	require.Equal(t, "Test mode", doc.Find(`[data-testid="mode"]`).Text())
+	require.Equal(t, "Modo de teste", doc.Find(`[data-testid="mode"]`).Text())
 	require.Equal(t, `{"X-CSRF-Token": "tok<en>"}`, doc.Find("body").AttrOr("hx-headers", ""))
 	require.Equal(t, "tok<en>", doc.Find(`form[action="/logout"] input[name="_csrf"]`).AttrOr("value", ""))
 	for _, label := range []string{"status"} {
@@ -55,13 +58,13 @@ func TestPaymentsEmptyState(t *testing.T) {
 	doc := render(t, views.Payments(views.PaymentsPage{Nav: views.Nav{Livemode: true}}))
 	require.Equal(t, 1, doc.Find(`[data-testid="payments-empty"]`).Length())
 	require.Zero(t, doc.Find(`[data-testid="payments-table"]`).Length())
-	require.Equal(t, "Live", doc.Find(`[data-testid="mode"]`).Text())
+	require.Equal(t, "Modo real", doc.Find(`[data-testid="mode"]`).Text())
 }
 
 func TestLoginForm(t *testing.T) {
 	t.Parallel()
-	doc := render(t, views.Login(views.LoginForm{Email: "a@example.com", Error: "The e-mail or password is incorrect.", CSRFToken: "t1"}))
-	require.Equal(t, "The e-mail or password is incorrect.", doc.Find(`[data-testid="login-error"]`).Text())
+	doc := render(t, views.Login(views.LoginForm{Email: "a@example.com", Error: "E-mail ou senha incorretos.", CSRFToken: "t1"}))
+	require.Equal(t, "E-mail ou senha incorretos.", doc.Find(`[data-testid="login-error"]`).Text())
 	require.Equal(t, "a@example.com", doc.Find("#email").AttrOr("value", ""))
 	require.Equal(t, "", doc.Find("#password").AttrOr("value", ""), "a password is never rendered back")
 	require.Equal(t, "t1", doc.Find(`input[name="_csrf"]`).AttrOr("value", ""))
@@ -79,20 +82,33 @@ func TestErrorPage(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="error-page"] code`).Text(), "req_1")
 }
 
-func TestCheckoutStatusPollsOnlyWhilePending(t *testing.T) {
+// Only a pending charge shows a code; the card polls while the charge can
+// still change by itself, and a final state stops the polling.
+func TestCheckoutCardInEveryState(t *testing.T) {
 	t.Parallel()
-	pending := render(t, views.CheckoutStatus(views.CheckoutPage{PaymentID: "p1", Status: "pending"}))
-	s := pending.Find(`[data-testid="checkout-status"]`)
-	require.Equal(t, "/pay/p1/status", s.AttrOr("hx-get", ""))
-	require.Equal(t, "every 2s", s.AttrOr("hx-trigger", ""))
-	for _, status := range []string{"paid", "expired", "canceled"} {
-		done := render(t, views.CheckoutStatus(views.CheckoutPage{PaymentID: "p1", Status: status}))
-		sel := done.Find(`[data-testid="checkout-status"]`)
-		require.Equal(t, status, sel.AttrOr("data-status", ""))
-		_, polls := sel.Attr("hx-trigger")
-		require.False(t, polls, "%s stops the polling", status)
+	base := views.CheckoutPage{PaymentID: "p1", AmountLabel: "R$ 1,00", BRCode: "000201...", QRCodeURL: "/pay/p1/qr.png",
+		ExpiresAt: "2026-11-24T12:00:00Z", ExpiresLabel: "24/11/2026 09:00"}
+	for state, want := range map[string]struct {
+		polls bool
+		text  string
+	}{
+		"pending": {true, "Aguardando o seu Pix"}, "preparing": {true, "Preparando a cobrança"}, "paid": {false, "Pagamento confirmado"},
+		"expired": {false, "expirou"}, "canceled": {false, "cancelada"}, "refunded": {false, "Pagamento devolvido"},
+	} {
+		p := base
+		p.State = state
+		doc := render(t, views.CheckoutCard(p))
+		card := doc.Find(`#checkout`)
+		require.Equal(t, state, card.AttrOr("data-state", ""))
+		_, polls := card.Attr("hx-trigger")
+		require.Equal(t, want.polls, polls, "%s polls", state)
+		require.Contains(t, card.Find(`[data-testid="checkout-status"]`).Text(), want.text, state)
+		shows := doc.Find(`[data-testid="checkout-qr"], [data-testid="checkout-brcode"]`).Length()
+		if state == "pending" {
+			require.Equal(t, 2, shows)
+			require.Equal(t, "/pay/p1/status", card.AttrOr("hx-get", ""))
+		} else {
+			require.Zero(t, shows, "%s shows no code", state)
+		}
 	}
-	expired := render(t, views.Checkout(views.CheckoutPage{PaymentID: "p1", Status: "expired", AmountLabel: "R$ 1,00"}))
-	require.Zero(t, expired.Find(`[data-testid="checkout-qr"]`).Length(), "no QR code for a charge that cannot be paid")
-	require.Contains(t, expired.Find(`[data-testid="checkout-status"]`).Text(), "can no longer be paid")
 }

@@ -1,6 +1,7 @@
 package views
 
-// WebhookDetail is one webhook with its recent deliveries.
+// WebhookDetail is one webhook: its settings, its health and its delivery
+// console (filters, search, paging).
 type WebhookDetail struct {
 	Nav        Nav
 	Webhook    WebhookRow
@@ -9,35 +10,91 @@ type WebhookDetail struct {
 	// NewSecret is set once, right after creation or rotation.
 	NewSecret         string
 	RotationExpiresAt string
-	Deliveries        []DeliveryView
 	ReadOnly          bool
+	Health            HealthView
+	Notice            Notice
 	// TestResult is shown when "send test" was posted without htmx.
 	TestResult *TestResult
+	// EventTypes are the types a test may send (the subscribed ones first).
+	EventTypes []string
+	// The console: its filter, one page of deliveries, and the links to
+	// the next (older) page and back to the newest.
+	Filter      DeliveryFilterView
+	Statuses    []string
+	Deliveries  []DeliveryView
+	NextURL     string
+	NewestURL   string
+	ResendSince string // datetime-local, a day ago
 }
 
-// DeliveryView is a delivery with its attempts.
+// HealthView is how the webhook's receiver has answered lately.
+type HealthView struct {
+	Attempts, Succeeded int
+	Rate                int // percent; -1 without attempts
+	LastError           string
+	LastErrorAt         string
+	FailingSince        string
+	Failures            int
+	DisabledReason      string
+}
+
+// DeliveryFilterView is the console's filter as typed.
+type DeliveryFilterView struct {
+	Status, EventType, From, To, Query string
+}
+
+// Active says some filter is set.
+func (f DeliveryFilterView) Active() bool {
+	return f.Status != "" || f.EventType != "" || f.From != "" || f.To != "" || f.Query != ""
+}
+
+// DeliveryView is a delivery as the console lists it: the event, the
+// payment (and order) it is about, where it stands.
 type DeliveryView struct {
-	ID        string
-	EventID   string
-	EventType string
-	Status    string
-	Attempts  []AttemptView
-	CreatedAt string
-	NextAt    string
+	ID          string
+	WebhookID   string
+	EventID     string
+	EventType   string
+	Status      string
+	Test        bool
+	Attempts    int
+	LastStatus  int
+	LastError   string
+	CreatedAt   string
+	NextAt      string
+	PaymentID   string
+	ExternalID  string
+	AmountLabel string
 }
 
-// AttemptView is one attempt, request and response.
+// DeliveryPage is one delivery with every attempt, request and response.
+type DeliveryPage struct {
+	Nav         Nav
+	WebhookName string
+	Delivery    DeliveryView
+	Attempts    []AttemptView
+	ReadOnly    bool
+	BackURL     string
+	BackLabel   string
+	Notice      Notice
+}
+
+// AttemptView is one attempt, request and response, bodies pretty-printed
+// when they are JSON.
 type AttemptView struct {
 	ID              string
 	Number          int
 	At              string
+	RequestURL      string
 	RequestHeaders  []Header
 	RequestBody     string
 	ResponseStatus  int
 	ResponseHeaders []Header
 	ResponseBody    string
 	DurationMS      int
-	Error           string
+	// ErrorClass is a code (timeout, connection ...), ErrorMessage its detail.
+	ErrorClass   string
+	ErrorMessage string
 }
 
 // Header is one name: value line, in a stable order.
@@ -45,9 +102,25 @@ type Header struct{ Name, Value string }
 
 // TestResult is the inline answer of "send test".
 type TestResult struct {
-	Success   bool
-	Status    int
-	LatencyMS int64
-	Body      string
-	Error     string
+	Success    bool
+	Status     int
+	LatencyMS  int64
+	Body       string
+	ErrorClass string
+	EventType  string
+	DeliveryID string
+	WebhookID  string
+}
+
+// EventCatalog documents every event type with sample payloads.
+type EventCatalog struct {
+	Nav    Nav
+	Events []EventDoc
+}
+
+// EventDoc is one event type with what its v2 and v1 deliveries carry.
+type EventDoc struct {
+	Type     string
+	SampleV2 string
+	SampleV1 string
 }

@@ -2,23 +2,30 @@ package views
 
 // WebhookRow is one line of the webhooks list.
 type WebhookRow struct {
-	ID          string
-	Name        string
-	URL         string
-	Events      []string
-	Enabled     bool
-	Disabled    string // why, in words, when not enabled
-	LastOutcome string // "succeeded", "failed", "pending" or "" for none yet
+	ID      string
+	Name    string
+	URL     string
+	Events  []string
+	Enabled bool
+	// Disabled is why, as a code (manual, endpoint_gone, failing), when not enabled.
+	Disabled    string
+	LastOutcome string // a delivery status, or "" for none yet
 	LastAt      string
+	// Health: the last 24 hours' success rate in percent (-1: no attempts),
+	// and since when it has been failing, if it is.
+	SuccessRate  int
+	FailingSince string
 }
 
-// WebhooksPage is Integration -> Webhook.
+// WebhooksPage is Integration -> Webhooks.
 type WebhooksPage struct {
-	Nav      Nav
-	Rows     []WebhookRow
-	Count    int // across both modes: the cap counts both
-	Max      int
-	AtTheCap bool
+	Nav  Nav
+	Rows []WebhookRow
+	// CountTest and CountLive are the account's webhooks per mode: the cap
+	// (Max) counts both.
+	CountTest, CountLive int
+	Max                  int
+	AtTheCap             bool
 	// AutoDisabled counts webhooks the service disabled (410 or 5 days failing).
 	AutoDisabled int
 }

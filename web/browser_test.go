@@ -2,24 +2,39 @@ package web_test
 
 import (
 	"context"
-	"net/http"
+	"encoding/json"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher/signature"
-	"payments/store"
 	"payments/web/webtest"
 )
 
 const chromiumPath = "/usr/bin/chromium"
 
-// newBrowserContext starts headless Debian Chromium for one test.
-func newBrowserContext(t *testing.T) context.Context {
+// viewport is a screen the flows are tried on.
+type viewport struct {
+	name          string
+	width, height int64
+	mobile        bool
+}
+
+// viewports: a laptop, and a phone 390 px wide.
+var viewports = []viewport{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}}
+
+// newBrowserContext starts headless Debian Chromium for one test, on vp's
+// screen, with the clipboard readable (copy buttons are checked by reading it).
+func newBrowserContext(t *testing.T, vp viewport) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("%s is missing: `make test` installs it (apt-get install chromium)", chromiumPath)
@@ -31,12 +46,23 @@ func newBrowserContext(t *testing.T) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("lang", "pt-BR"),
+		chromedp.WindowSize(int(vp.width), int(vp.height)),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 150*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	emulate := []chromedp.EmulateViewportOption{}
+	if vp.mobile {
+		emulate = append(emulate, chromedp.EmulateMobile)
+	}
+	require.NoError(t, chromedp.Run(ctx,
+		cdpbrowser.GrantPermissions([]cdpbrowser.PermissionType{cdpbrowser.PermissionTypeClipboardReadWrite, cdpbrowser.PermissionTypeClipboardSanitizedWrite}),
+		chromedp.EmulateViewport(vp.width, vp.height, emulate...),
+		// A Brazilian's browser (headless Chromium ignores --lang).
+		network.SetExtraHTTPHeaders(network.Headers{"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}),
+	))
 	return ctx
 }
 
@@ -47,161 +73,98 @@ func signIn(s *webtest.Server, email string) chromedp.Tasks {
 		chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
 		chromedp.SendKeys(`#password`, "correct-horse-battery", chromedp.ByQuery),
 		chromedp.Submit(`[data-testid="login-form"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="user-email"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid="sign-out"]`, chromedp.ByQuery),
 	}
 }
 
-// TestBrowserWebhookLifecycle: sign in, create a webhook and see its secret
-// once (gone after a reload), send a test to a live local receiver and see
-// the 200, then fill the account to the cap and see the refusal.
-func TestBrowserWebhookLifecycle(t *testing.T) {
-	t.Parallel()
-	s := webtest.New(t)
-	ownerFor(t, s, s.Account.ID, "owner@example.com")
-	recv := webtest.NewReceiver(t, nil)
-	ctx := newBrowserContext(t)
-
-	var secret, hint, result string
-	var revealGone bool
-	require.NoError(t, chromedp.Run(ctx,
-		signIn(s, "owner@example.com"),
-		chromedp.Navigate(s.URL+"/dashboard/webhooks/new"),
-		chromedp.WaitVisible(`[data-testid="webhook-form"]`, chromedp.ByQuery),
-		chromedp.SendKeys(`#name`, "Orders", chromedp.ByQuery),
-		chromedp.SendKeys(`#url`, recv.URL+"/hooks", chromedp.ByQuery),
-		chromedp.Click(`[data-testid="submit-webhook"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="new-secret"]`, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="new-secret"]`, &secret, chromedp.ByQuery),
-		chromedp.Reload(),
-		chromedp.WaitVisible(`[data-testid="secret-hint"]`, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="secret-hint"]`, &hint, chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelector('[data-testid="secret-reveal"]') === null`, &revealGone),
-		chromedp.Click(`[data-testid="send-test"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="test-result"]`, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="test-result"]`, &result, chromedp.ByQuery),
-	))
-	require.True(t, strings.HasPrefix(secret, "whsec_"), secret)
-	require.True(t, revealGone, "the secret is shown once; after a reload it is gone")
-	require.Equal(t, "whsec_…"+secret[len(secret)-4:], hint)
-	require.Contains(t, result, "HTTP 200")
-	got := recv.Requests()
-	require.Len(t, got, 1)
-	require.NoError(t, signature.Verify(got[0].Body, got[0].Header.Get("X-Service-Signature"), secret, signature.DefaultTolerance),
-		"the test event is signed with the secret the page showed")
-
-	// A real event: the delivery shows the signed request and the response.
-	paid := s.CreatePayment(map[string]any{"amount_cents": 990})
-	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey})
-	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
-	var request, response string
-	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Reload(),
-		chromedp.WaitVisible(`[data-testid="delivery"] summary`, chromedp.ByQuery),
-		chromedp.Click(`[data-testid="delivery"] summary`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="attempt-request"]`, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="attempt-request"]`, &request, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="attempt-response"]`, &response, chromedp.ByQuery),
-	))
-	delivered := recv.Requests()[1]
-	require.Contains(t, request, "X-Service-Signature: "+delivered.Header.Get("X-Service-Signature"))
-	require.Contains(t, request, "X-Service-Event: payment.paid")
-	require.Contains(t, request, string(delivered.Body))
-	require.Contains(t, response, "ok")
-
-	// Fill the account to the cap (test and live count together), then try once more.
-	for i := 1; i < store.MaxWebhooksPerAccount; i++ {
-		key := s.TestKey
-		if i%2 == 0 {
-			key = s.LiveKey
-		}
-		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: key,
-			Body: map[string]any{"url": "https://example.com/hook", "events": []string{"payment.paid"}}})
-		require.Equal(t, http.StatusCreated, r.Status)
-	}
-	var capText string
-	var createLinks int
-	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(s.URL+"/dashboard/webhooks"),
-		chromedp.WaitVisible(`[data-testid="webhook-cap"]`, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="webhook-cap"]`, &capText, chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelectorAll('[data-testid="create-webhook"]').length`, &createLinks),
-	))
-	require.Contains(t, capText, "20 of 20")
-	require.Zero(t, createLinks, "no create button at the cap")
+// clickAndWait clicks sel (ByQuery) and waits for next to be visible.
+func clickAndWait(sel, next string) chromedp.Tasks {
+	return chromedp.Tasks{chromedp.Click(sel, chromedp.ByQuery), chromedp.WaitVisible(next, chromedp.ByQuery)}
 }
 
-// TestBrowserSimulatedPaymentFlipsCheckout: the payer's checkout page is
-// open in one tab; the owner simulates the payment in another; the checkout
-// page flips to paid by itself (htmx polling), and the payment's timeline
-// shows payment.paid with its delivery.
-func TestBrowserSimulatedPaymentFlipsCheckout(t *testing.T) {
-	t.Parallel()
-	s := webtest.New(t, webtest.WithRunningDispatcher())
-	ownerFor(t, s, s.Account.ID, "owner@example.com")
-	recv := webtest.NewReceiver(t, nil)
-	s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.paid"}})
-	p := s.CreatePayment(map[string]any{"amount_cents": 4990, "description": "Camiseta", "expires_in": 3600})
-	id := p["id"].(string)
+var (
+	axeOnce   sync.Once
+	axeSource string
+	axeErr    error
+)
 
-	payer := newBrowserContext(t)
-	var before, amount, brcode string
-	require.NoError(t, chromedp.Run(payer,
-		chromedp.Navigate(s.URL+"/pay/"+id),
-		chromedp.WaitVisible(`[data-testid="checkout-qr"]`, chromedp.ByQuery),
-		chromedp.AttributeValue(`[data-testid="checkout-status"]`, "data-status", &before, nil, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="checkout-amount"]`, &amount, chromedp.ByQuery),
-		chromedp.Value(`[data-testid="checkout-brcode"]`, &brcode, chromedp.ByQuery),
-	))
-	require.Equal(t, "pending", before)
-	require.Equal(t, "R$ 49,90", amount)
-	require.Equal(t, p["pix"].(map[string]any)["br_code"], brcode)
+// axe is axe-core's source, from the pinned npm package `make test` installs.
+func axe(t *testing.T) string {
+	t.Helper()
+	axeOnce.Do(func() {
+		var b []byte
+		b, axeErr = os.ReadFile(filepath.Join("..", "node_modules", "axe-core", "axe.min.js"))
+		axeSource = string(b)
+	})
+	if axeErr != nil {
+		t.Fatalf("axe-core is not installed: run the suite with `make test`, which installs package.json's tools (%v)", axeErr)
+	}
+	return axeSource
+}
 
-	owner, cancel := chromedp.NewContext(payer) // a second tab in the same browser
-	defer cancel()
-	var timeline []string
-	require.NoError(t, chromedp.Run(owner,
-		signIn(s, "owner@example.com"),
-		chromedp.Navigate(s.URL+"/dashboard/payments/"+id),
-		chromedp.Click(`[data-testid="simulate-payment"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-event-type="payment.paid"]`, chromedp.ByQuery),
-	))
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
 
-	var after, message string
-	require.NoError(t, chromedp.Run(payer,
-		chromedp.WaitVisible(`[data-testid="checkout-status"][data-status="paid"]`, chromedp.ByQuery),
-		chromedp.AttributeValue(`[data-testid="checkout-status"]`, "data-status", &after, nil, chromedp.ByQuery),
-		chromedp.Text(`[data-testid="checkout-status"]`, &message, chromedp.ByQuery),
-	))
-	require.Equal(t, "paid", after)
-	require.Contains(t, message, "Paid")
+// checkAccessible runs axe-core in the page and fails on any serious or
+// critical violation.
+func checkAccessible(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	var found string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(axe(t), nil),
+		chromedp.Evaluate(`axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations
+			.filter(v => v.impact === 'serious' || v.impact === 'critical')
+			.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))))`,
+			&found, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	), page)
+	var violations []axeViolation
+	require.NoError(t, json.Unmarshal([]byte(found), &violations))
+	require.Empty(t, violations, "axe-core on %s", page)
+}
 
-	require.Len(t, recv.WaitFor(1, 10*time.Second), 1, "payment.paid reached the webhook")
-	require.NoError(t, chromedp.Run(owner,
-		chromedp.Reload(),
-		chromedp.WaitVisible(`[data-testid="event-delivery"]`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll('[data-testid="event"]')].map(e => e.dataset.eventType)`, &timeline),
-	))
-	require.Equal(t, []string{"payment.created", "payment.paid"}, timeline)
+// englishWords are words of the dashboard's former English that a
+// Portuguese page must not show; rawCode matches an event type or a
+// code (payment.paid, dispute_hold) shown as a label.
+var (
+	englishWords = regexp.MustCompile(`(?i)\b(the|and|payments?|balance|settings|sign (in|out)|create|send|delete|refunds?|withdraw(al|als)?|pending|paid|failed|succeeded|status|amount|created|events?|deliveries|delivery|attempts?|request|response|enabled|disabled|copy|save|cancel|search|next|older|newer|available|fee|order|customer|description|expires|edit|rotate|secret|name|version|test mode|live|keys?|health|none|yes|back|simulate|filter|clear|from|to|when|type|source|activity)\b`)
+	rawCode      = regexp.MustCompile(`\b[a-z]+(_[a-z]+)+\b|\b[a-z]+\.[a-z_]+\b`)
+	addressLike  = regexp.MustCompile(`\S+@\S+|https?://\S+|\S+\.(com|br)\S*`)
+)
 
-	// A support user, in a browser of their own, finds the payment by its id and
-	// sees its deliveries, with nothing to press.
-	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
-	require.NoError(t, err)
-	support := newBrowserContext(t)
-	var deliveries, buttons int
-	var mode string
-	require.NoError(t, chromedp.Run(support,
-		signIn(s, "help@example.com"),
-		chromedp.SendKeys(`#q`, id, chromedp.ByQuery),
-		chromedp.Submit(`[data-testid="support-search"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="support-row"]`, chromedp.ByQuery),
-		chromedp.Click(`[data-testid="support-row"] a`, chromedp.ByQuery),
-		chromedp.WaitVisible(`[data-testid="timeline"]`, chromedp.ByQuery),
-		chromedp.Evaluate(`document.querySelectorAll('[data-testid="event-delivery"]').length`, &deliveries),
-		chromedp.Evaluate(`document.querySelectorAll('main form, main button').length`, &buttons),
-		chromedp.Text(`[data-testid="mode"]`, &mode, chromedp.ByQuery),
-	))
-	require.Equal(t, 1, deliveries)
-	require.Zero(t, buttons, "read-only: no form or button on the page")
-	require.Equal(t, "Support · read-only", mode)
+// checkPortuguese fails if the page's visible text, outside what is data
+// or protocol (ids, URLs, payloads, typed values: code, pre, inputs,
+// monospace), has an English word or a raw code.
+func checkPortuguese(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	var text, lang string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`(() => { const b = document.body.cloneNode(true);
+			b.querySelectorAll('code, pre, input, textarea, option[lang], script, style, .font-mono, [data-testid="user-email"], .sr-only').forEach(e => e.remove());
+			return b.innerText; })()`, &text),
+		chromedp.Evaluate(`document.documentElement.lang`, &lang),
+	), page)
+	require.Equal(t, "pt-BR", lang, page)
+	text = addressLike.ReplaceAllString(text, " ")
+	require.Empty(t, englishWords.FindAllString(text, -1), "English on %s:\n%s", page, text)
+	require.Empty(t, rawCode.FindAllString(text, -1), "raw codes on %s:\n%s", page, text)
+}
+
+// checkPage is both checks, for a page a merchant or payer reads.
+func checkPage(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	checkPortuguese(t, ctx, page)
+	checkAccessible(t, ctx, page)
+}
+
+// clipboard reads what a copy button put there.
+func clipboard(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	var text string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`navigator.clipboard.readText()`, &text,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })))
+	return strings.TrimSpace(text)
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/csrf"
@@ -16,6 +18,7 @@ import (
 	"payments/handlers/dashboard"
 	"payments/static"
 	"payments/store"
+	"payments/views"
 	"payments/web/reply"
 	"payments/web/request"
 )
@@ -74,26 +77,38 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 			return n <= dashboard.LoginLimit, err
 		},
 	}
-	app.Get("/login", csrfMiddleware, dash.LoginPage)
-	app.Post("/login", csrfMiddleware, dash.Login)
-	app.Post("/logout", csrfMiddleware, dash.Logout)
+	app.Get("/favicon.ico", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=86400")
+		c.Type("svg")
+		return c.Send(favicon)
+	})
+	app.Get("/login", browserLocale, cleanInput, csrfMiddleware, dash.LoginPage)
+	app.Post("/login", browserLocale, cleanInput, csrfMiddleware, dash.Login)
+	app.Post("/logout", browserLocale, cleanInput, csrfMiddleware, dash.Logout)
 	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/dashboard", http.StatusSeeOther) })
 
-	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), csrfMiddleware)
+	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), cleanInput, csrfMiddleware)
 	signedIn.Get("", dash.Home)
 	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
 	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)
-	signedIn.Get("/payments", dash.Payments)
-	signedIn.Get("/payments/:id", dash.PaymentDetail)
-	signedIn.Get("/webhooks", dash.Webhooks)
-	signedIn.Get("/webhooks/new", dash.NewWebhook)
-	signedIn.Get("/webhooks/:id", dash.WebhookDetail)
-	signedIn.Get("/webhooks/:id/edit", dashboard.RequireOwner, dash.EditWebhook)
-	// Changes are the owner's alone; support staff only read.
+	signedIn.Get("/support/deliveries/:id", dashboard.RequireSupport, dash.SupportDelivery)
+	// Changes are the owner's alone; support staff only read (and keep
+	// their own preferences and password).
 	owner := dashboard.RequireOwner
-	signedIn.Get("/api-keys", dashboard.RequireOwner, dash.APIKeys)
-	signedIn.Get("/settings", dashboard.RequireOwner, dash.Settings)
-	signedIn.Post("/settings/password", owner, dash.ChangePassword)
+	signedIn.Get("/payments", owner, dash.Payments)
+	signedIn.Get("/payments/new", owner, dash.NewPayment)
+	signedIn.Post("/payments", owner, dash.CreatePayment)
+	signedIn.Get("/payments/:id", owner, dash.PaymentDetail)
+	signedIn.Get("/webhooks", owner, dash.Webhooks)
+	signedIn.Get("/webhooks/new", owner, dash.NewWebhook)
+	signedIn.Get("/webhooks/events", owner, dash.EventCatalog)
+	signedIn.Get("/webhooks/:id", owner, dash.WebhookDetail)
+	signedIn.Get("/webhooks/:id/edit", owner, dash.EditWebhook)
+	signedIn.Get("/webhooks/:id/deliveries/:delivery_id", owner, dash.DeliveryDetail)
+	signedIn.Get("/api-keys", owner, dash.APIKeys)
+	signedIn.Get("/settings", dash.Settings)
+	signedIn.Post("/settings/password", dash.ChangePassword)
+	signedIn.Post("/settings/preferences", dash.SavePreferences)
 	signedIn.Post("/api-keys", owner, dash.CreateAPIKey)
 	signedIn.Post("/api-keys/:id/revoke", owner, dash.RevokeAPIKey)
 	signedIn.Post("/mode", owner, dash.SwitchMode)
@@ -111,6 +126,25 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	signedIn.Post("/webhooks/:id/rotate", owner, dash.RotateWebhook)
 	signedIn.Post("/webhooks/:id/delete", owner, dash.DeleteWebhook)
 	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", owner, dash.ResendDelivery)
+	signedIn.Post("/webhooks/:id/resend-failed", owner, dash.ResendFailed)
+}
+
+// favicon is the tab's icon, also at /favicon.ico where browsers look first.
+var favicon = mustStatic("favicon.svg")
+
+func mustStatic(name string) []byte {
+	b, err := static.FS.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// browserLocale speaks the browser's language (Accept-Language) on pages
+// before sign-in; times are shown in Brasília's zone.
+func browserLocale(c *fiber.Ctx) error {
+	c.SetUserContext(views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), "")))
+	return c.Next()
 }
 
 // requireUser loads the session's user, or sends the browser to /login.
@@ -134,6 +168,38 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		}
 		live, _ := sess.Get(dashboard.SessionLivemode).(bool)
 		request.SetUser(c, u, live)
+		// The user's language, and the account's time zone.
+		c.SetUserContext(views.WithLocale(c.UserContext(), views.NewLocale(u.Locale, u.TimeZone)))
 		return c.Next()
 	}
+}
+
+// cleanInput refuses a form or query whose values are not text: bytes
+// that are not UTF-8, or control characters (no field of the dashboard
+// takes them). They never reach a handler or the database.
+func cleanInput(c *fiber.Ctx) error {
+	bad := false
+	check := func(_, value []byte) {
+		if bad {
+			return
+		}
+		if !utf8.Valid(value) {
+			bad = true
+			return
+		}
+		for _, r := range string(value) {
+			if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+				bad = true
+				return
+			}
+		}
+	}
+	c.Context().QueryArgs().VisitAll(check)
+	if c.Method() == fiber.MethodPost && strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationForm) {
+		c.Context().PostArgs().VisitAll(check)
+	}
+	if bad {
+		return reply.InvalidRequest(http.StatusBadRequest, "parameter_invalid", "A field holds characters that are not text.")
+	}
+	return c.Next()
 }

@@ -101,10 +101,10 @@ func loginSessionAndLogout(t *testing.T, s *webtest.Server) {
 
 	r = b.login("owner@example.com", "wrong-password-123")
 	require.Equal(t, http.StatusUnauthorized, r.status)
-	require.Equal(t, "The e-mail or password is incorrect.", r.doc.Find(`[data-testid="login-error"]`).Text())
+	require.Equal(t, "E-mail ou senha incorretos.", r.doc.Find(`[data-testid="login-error"]`).Text())
 	r = b.login("nobody@example.com", "whatever-password")
 	require.Equal(t, http.StatusUnauthorized, r.status)
-	require.Equal(t, "The e-mail or password is incorrect.", r.doc.Find(`[data-testid="login-error"]`).Text(), "no hint which e-mails exist")
+	require.Equal(t, "E-mail ou senha incorretos.", r.doc.Find(`[data-testid="login-error"]`).Text(), "no hint which e-mails exist")
 
 	r = b.login("OWNER@example.com", "correct-horse-battery")
 	require.Equal(t, http.StatusSeeOther, r.status)
@@ -244,7 +244,7 @@ func TestWebhookFormShowsErrorsInline(t *testing.T) {
 	r := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"http://10.0.0.1/hook"}, "secret": {"short"}, "name": {"X"}}, nil)
 	require.Equal(t, http.StatusUnprocessableEntity, r.status)
 	require.Contains(t, r.doc.Find(`[data-testid="error-url"]`).Text(), "https")
-	require.Contains(t, r.doc.Find(`[data-testid="error-secret"]`).Text(), "16 to 128")
+	require.Contains(t, r.doc.Find(`[data-testid="error-secret"]`).Text(), "de 16 a 128")
 	require.NotEmpty(t, r.doc.Find(`[data-testid="error-events"]`).Text())
 	require.Equal(t, "http://10.0.0.1/hook", r.doc.Find("#url").AttrOr("value", ""), "what was typed is kept")
 	require.Equal(t, "", r.doc.Find("#secret").AttrOr("value", ""), "a secret is never rendered back")
@@ -267,12 +267,20 @@ func TestSupportUsersCannotChangeWebhooks(t *testing.T) {
 	require.NoError(t, err)
 	b := newBrowser(t, s)
 	require.Equal(t, http.StatusSeeOther, b.login("help@example.com", "correct-horse-battery").status)
-	token := b.csrf("/dashboard/webhooks")
+	token := b.csrf("/dashboard/support")
 	r := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"https://example.com/hook"}, "events": {"payment.paid"}}, nil)
 	require.Equal(t, http.StatusForbidden, r.status)
 	require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length())
-	list := b.do("GET", "/dashboard/webhooks", nil, nil)
-	require.Zero(t, list.doc.Find(`[data-testid="create-webhook"]`).Length(), "no create button for read-only roles")
+	require.Contains(t, r.doc.Find(`[data-testid="error-page"]`).Text(), "pode consultar, mas não alterar")
+	// The owner's pages are not the support staff's: their nav leads to the console and their preferences.
+	support := b.do("GET", "/dashboard/support", nil, nil)
+	var nav []string
+	support.doc.Find(`nav[aria-label] a`).Each(func(_ int, sel *goquery.Selection) { nav = append(nav, sel.AttrOr("href", "")) })
+	require.Equal(t, []string{"/dashboard/support", "/dashboard/settings"}, nav)
+	for _, path := range []string{"/dashboard/webhooks", "/dashboard/payments", "/dashboard/balance", "/dashboard/api-keys"} {
+		require.Equal(t, http.StatusForbidden, b.do("GET", path, nil, nil).status, path)
+	}
+	require.Equal(t, http.StatusOK, b.do("GET", "/dashboard/settings", nil, nil).status, "their own preferences")
 }
 
 func TestSupportConsoleSearchesEveryAccount(t *testing.T) {
@@ -343,6 +351,10 @@ func TestAPIKeysPageAndModeSwitch(t *testing.T) {
 	k, err := s.Store.APIKeyBySecret(context.Background(), newKey)
 	require.NoError(t, err)
 	r = b.do("POST", "/dashboard/api-keys/"+k.ID+"/revoke", url.Values{"_csrf": {token}}, nil)
+	require.Equal(t, http.StatusOK, r.status, "a confirmation first")
+	require.Contains(t, r.doc.Find(`[data-testid="confirm-summary"]`).Text(), k.Redacted)
+	require.Equal(t, http.StatusOK, s.DoRaw(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: newKey}).Status, "not revoked yet")
+	r = b.do("POST", "/dashboard/api-keys/"+k.ID+"/revoke", url.Values{"_csrf": {token}, "confirmed": {"1"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	revoked := s.DoRaw(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: newKey})
 	require.Equal(t, http.StatusUnauthorized, revoked.Status)
@@ -413,12 +425,13 @@ func TestPaymentsSearchAndDateFilters(t *testing.T) {
 	}
 	require.Equal(t, []string{early["id"].(string)}, ids("q=ANA@example.com"))
 	require.Equal(t, []string{late["id"].(string)}, ids("q=order-2"))
+	// Days are Brasília's (UTC-3): the payments were made at 09:00 on the 10th and the 12th there.
 	require.Equal(t, []string{late["id"].(string)}, ids("from=2026-05-11"))
 	require.Equal(t, []string{early["id"].(string)}, ids("to=2026-05-10"), "to includes its whole day")
 	require.Empty(t, ids("from=2026-05-11&to=2026-05-11"))
 	require.Len(t, ids("from=not-a-date"), 2, "an unreadable date is ignored")
 	empty := b.do("GET", "/dashboard/payments?q=nobody", nil, nil)
-	require.Contains(t, empty.doc.Find(`[data-testid="payments-empty"]`).Text(), "No payments match")
+	require.Contains(t, empty.doc.Find(`[data-testid="payments-empty"]`).Text(), "Nenhum pagamento com estes filtros")
 }
 
 func TestSettingsAndPasswordChange(t *testing.T) {
@@ -428,17 +441,17 @@ func TestSettingsAndPasswordChange(t *testing.T) {
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
 	page := b.do("GET", "/dashboard/settings", nil, nil)
-	require.Equal(t, "0.99% per payment", page.doc.Find(`[data-testid="pricing"]`).Text())
+	require.Equal(t, "0,99% por pagamento + R$ 0,00", page.doc.Find(`[data-testid="pricing"]`).Text())
 	token := page.doc.Find(`form[action="/dashboard/settings/password"] input[name="_csrf"]`).AttrOr("value", "")
 
 	r := b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"wrong-password-1"}, "new": {"another-good-password"}}, nil)
 	require.Equal(t, http.StatusUnprocessableEntity, r.status)
-	require.Contains(t, r.doc.Find(`[data-testid="password-error"]`).Text(), "incorrect")
+	require.Contains(t, r.doc.Find(`[data-testid="password-error"]`).Text(), "incorreta")
 	r = b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"correct-horse-battery"}, "new": {"short"}}, nil)
 	require.Equal(t, http.StatusUnprocessableEntity, r.status)
 	r = b.do("POST", "/dashboard/settings/password", url.Values{"_csrf": {token}, "current": {"correct-horse-battery"}, "new": {"another-good-password"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
-	require.Equal(t, 1, b.do("GET", r.header.Get("Location"), nil, nil).doc.Find(`[data-testid="password-saved"]`).Length())
+	require.Equal(t, "Senha trocada.", b.do("GET", r.header.Get("Location"), nil, nil).doc.Find(`[data-testid="notice"]`).Text())
 
 	fresh := newBrowser(t, s)
 	require.Equal(t, http.StatusUnauthorized, fresh.login("owner@example.com", "correct-horse-battery").status)
@@ -456,9 +469,11 @@ func TestAutoDisabledWebhookBanner(t *testing.T) {
 	_, err := s.DB.NewRaw("UPDATE webhooks SET enabled = false, disabled_reason = 'failing' WHERE id = ?", id).Exec(context.Background())
 	require.NoError(t, err)
 	page := b.do("GET", "/dashboard/webhooks", nil, nil)
-	require.Contains(t, page.doc.Find(`[data-testid="auto-disabled-banner"]`).Text(), "1 webhook(s) were disabled")
+	require.Contains(t, page.doc.Find(`[data-testid="auto-disabled-banner"]`).Text(), "1 webhook foi desativado")
 	detail := b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
-	require.Contains(t, detail.doc.Find(`[data-testid="disabled-reason"]`).Text(), "more than 5 days")
+	require.Contains(t, detail.doc.Find(`[data-testid="disabled-reason"]`).Text(), "mais de 5 dias")
+	require.Equal(t, 1, detail.doc.Find(`[data-testid="test-disabled"]`).Length(), "no test sends to a disabled webhook")
+	require.Zero(t, detail.doc.Find(`[data-testid="send-test"]`).Length())
 }
 
 func TestSendTestWithAndWithoutJavaScript(t *testing.T) {
@@ -471,17 +486,26 @@ func TestSendTestWithAndWithoutJavaScript(t *testing.T) {
 	b.login("owner@example.com", "correct-horse-battery")
 	token := b.csrf("/dashboard/webhooks/" + id)
 
-	full := b.do("POST", "/dashboard/webhooks/"+id+"/test", url.Values{"_csrf": {token}}, nil)
+	full := b.do("POST", "/dashboard/webhooks/"+id+"/test", url.Values{"_csrf": {token}, "event_type": {"refund.failed"}}, nil)
 	require.Equal(t, http.StatusOK, full.status)
 	require.Equal(t, "HX-Request", full.header.Get("Vary"))
 	require.Equal(t, 1, full.doc.Find(`header`).Length(), "without htmx: the whole page")
 	require.Contains(t, full.doc.Find(`#test-result [data-testid="test-result"]`).Text(), "HTTP 200")
+	require.Contains(t, full.doc.Find(`#test-result [data-testid="test-result"]`).Text(), "Devolução não realizada", "the chosen event")
 
 	partial := b.do("POST", "/dashboard/webhooks/"+id+"/test", nil, map[string]string{"HX-Request": "true", "X-CSRF-Token": token})
 	require.Equal(t, http.StatusOK, partial.status)
 	require.Zero(t, partial.doc.Find(`header`).Length(), "with htmx: the fragment only")
 	require.Contains(t, partial.doc.Find(`[data-testid="test-result"]`).Text(), "HTTP 200")
 	require.Len(t, recv.Requests(), 2)
+	require.Equal(t, "refund.failed", recv.Requests()[0].Header.Get("X-Service-Event"))
+
+	// Test sends are recorded like deliveries, marked, and the API lists them too.
+	page := b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
+	require.Equal(t, 2, page.doc.Find(`[data-testid="delivery"] [data-testid="delivery-test"]`).Length())
+	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + id + "/deliveries", Key: s.TestKey}).JSON(t)["data"].([]any)
+	require.Len(t, list, 2)
+	require.Equal(t, true, list[0].(map[string]any)["test"])
 }
 
 func TestOwnerCannotOpenAnotherAccountsObjects(t *testing.T) {
@@ -495,7 +519,8 @@ func TestOwnerCannotOpenAnotherAccountsObjects(t *testing.T) {
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
 	token := b.csrf("/dashboard/webhooks")
-	for _, path := range []string{"/dashboard/webhooks/" + theirHook, "/dashboard/webhooks/" + theirHook + "/edit", "/dashboard/payments/" + theirPayment} {
+	for _, path := range []string{"/dashboard/webhooks/" + theirHook, "/dashboard/webhooks/" + theirHook + "/edit", "/dashboard/payments/" + theirPayment,
+		"/dashboard/webhooks/" + theirHook + "/deliveries/whd_0352yX7opge1d4oFRrT7W0"} {
 		r := b.do("GET", path, nil, nil)
 		require.Equal(t, http.StatusNotFound, r.status, path)
 		require.Equal(t, 1, r.doc.Find(`[data-testid="error-page"]`).Length())

@@ -43,9 +43,7 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		c.Response().Header.Del(fiber.HeaderLocation)
 		if wantsHTML(c) {
-			return reply.Page(c, apiErr.Status, views.Error(views.ErrorPage{
-				Status: apiErr.Status, Title: http.StatusText(apiErr.Status), Message: apiErr.Message, RequestID: requestID,
-			}))
+			return htmlError(c, apiErr, requestID)
 		}
 		return c.Status(apiErr.Status).JSON(body)
 	}
@@ -86,4 +84,22 @@ func wantsHTML(c *fiber.Ctx) bool {
 	}
 	return strings.Contains(c.Get(fiber.HeaderAccept), "text/html") ||
 		strings.HasPrefix(path, "/dashboard") || strings.HasPrefix(path, "/pay/") || path == "/login" || path == "/logout"
+}
+
+// htmlError is an error as a page, in the person's language (the signed-in
+// user's, else the browser's): a title for the status, a sentence for the
+// code (never the API's English), and a way back into the dashboard, except
+// on the payer's pages, which have no dashboard to go back to.
+func htmlError(c *fiber.Ctx, apiErr *reply.Error, requestID string) error {
+	ctx := c.UserContext()
+	if _, ok := views.LocaleIn(ctx); !ok {
+		ctx = views.WithLocale(ctx, views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), ""))
+		c.SetUserContext(ctx)
+	}
+	page := views.ErrorPage{Status: apiErr.Status, Title: views.HTTPTitle(ctx, apiErr.Status),
+		Message: views.ErrorText(ctx, apiErr.Code), RequestID: requestID}
+	if !strings.HasPrefix(c.Path(), "/pay/") {
+		page.BackURL, page.BackLabel = "/dashboard", views.T(ctx, "error.back")
+	}
+	return reply.Page(c, apiErr.Status, views.Error(page))
 }

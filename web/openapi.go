@@ -487,7 +487,7 @@ func paths() obj {
 		"/pay/{id}/qr.png", o(
 			"get", op("getPaymentQRCode", "The payment's BR Code as a QR image (public, for the payer)", "Payer", "security", []any{},
 				"parameters", []any{pathParam("id", "The payment id.", o("type", "string", "format", "uuid"))},
-				"description", "404 while a live charge is not registered at the PSP yet.",
+				"description", "Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.",
 				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
 					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
 	)
@@ -637,6 +637,7 @@ func schemas() obj {
 			"event_type", ref("EventType"),
 			"livemode", boolean(),
 			"status", ref("DeliveryStatus"),
+			"test", describe(boolean(), "A \"send test\": one attempt of a sample event, never retried."),
 			"attempt_count", o("type", "integer", "minimum", 0),
 			"next_attempt_at", nullableTimestamp(),
 			"last_status_code", o("type", []string{"integer", "null"}),

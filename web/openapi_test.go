@@ -150,7 +150,8 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 		Body: map[string]any{"failure_reason": "Conta encerrada"}}, 200)
 	do(webtest.Request{Method: "GET", Path: "/healthz"}, 200)
 	do(webtest.Request{Method: "GET", Path: "/readyz"}, 200)
-	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/" + s.CreatePayment(map[string]any{"amount_cents": 10})["id"].(string) + "/qr.png"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/" + id + "/qr.png"}, 404) // refunded: no code to pay
 
 	receiver := webtest.NewReceiver(t, nil)
 	wh := do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: s.TestKey,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -62,10 +63,14 @@ func assertRateLimited(t *testing.T, s *webtest.Server, key string, limit int) {
 	n := 4 * limit
 	responses := make([]*webtest.Response, n)
 	var wg sync.WaitGroup
+	start := time.Now()
 	for i := range n {
 		wg.Go(func() { responses[i] = s.DoRaw(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: key}) })
 	}
 	wg.Wait()
+	// The budget is per second: a loaded machine may spread the burst over
+	// more than two of them, each with its own budget.
+	windows := int(time.Now().Unix()-start.Unix()) + 1
 	ok, limited := 0, 0
 	for _, r := range responses {
 		webtest.ValidateResponse(t, "GET", "/api/v1/payments", r)
@@ -89,6 +94,9 @@ func assertRateLimited(t *testing.T, s *webtest.Server, key string, limit int) {
 			t.Fatalf("unexpected status %d", r.Status)
 		}
 	}
-	require.LessOrEqual(t, ok, 2*limit)
-	require.GreaterOrEqual(t, limited, n-2*limit)
+	require.LessOrEqual(t, ok, windows*limit)
+	require.GreaterOrEqual(t, limited, n-windows*limit)
+	if windows < 4 {
+		require.Positive(t, limited, "the burst was limited")
+	}
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"net/mail"
 	"strings"
 	"time"
 
@@ -114,7 +113,7 @@ func parseCustomer(o request.Object) (*store.Customer, *reply.Error) {
 	if apiErr != nil {
 		return nil, apiErr
 	}
-	if !validEmail(email) {
+	if !store.ValidEmail(email) {
 		return nil, reply.InvalidParam("parameter_invalid", c.Param("email"), "customer.email must be a valid e-mail address.")
 	}
 	cust.Email = email
@@ -143,13 +142,4 @@ func parseCustomer(o request.Object) (*store.Customer, *reply.Error) {
 		cust.Phone = &phone
 	}
 	return cust, nil
-}
-
-func validEmail(s string) bool {
-	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Address != s || addr.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.Contains(s[at+1:], ".")
 }

@@ -1,12 +1,15 @@
 // Package checkout serves the payer's public pages under /pay: the checkout
 // page with its status fragment, and the QR image. They are addressed by
-// the payment's unguessable id alone; the payer has no key.
+// the payment's unguessable id alone; the payer has no key. They speak the
+// browser's language (Accept-Language; Portuguese first) and show times in
+// the merchant's time zone.
 package checkout
 
 import (
 	"errors"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -35,6 +38,19 @@ func (ch *Checkout) payment(c *fiber.Ctx) (*store.Payment, error) {
 	return p, err
 }
 
+// State is what the payer can do with p now (see views.CheckoutPage.State):
+// a pending charge past its expiry is expired already, whether or not the
+// sweeper has reached it, so its code is never offered.
+func State(p *store.Payment, now time.Time) string {
+	switch {
+	case p.Status == store.StatusPending && p.BRCode == "":
+		return "preparing"
+	case p.Status == store.StatusPending && !now.Before(p.ExpiresAt):
+		return store.StatusExpired
+	}
+	return p.Status
+}
+
 func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 	payment, err := ch.payment(c)
 	if err != nil {
@@ -44,13 +60,18 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 	if err != nil {
 		return views.CheckoutPage{}, err
 	}
+	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), acct.TimeZone))
+	c.SetUserContext(ctx)
 	m := views.CheckoutPage{
 		PaymentID: payment.ID.String(), Merchant: acct.Name, AmountLabel: pix.FormatBRL(payment.AmountCents),
-		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, Status: payment.Status, Preparing: payment.BRCode == "",
-		ExpiresAt: payment.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"), ExpiresLabel: views.FormatTime(payment.ExpiresAt),
+		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, State: State(payment, ch.Store.Now()),
+		ExpiresAt: views.ISO(payment.ExpiresAt), ExpiresLabel: views.Time(ctx, payment.ExpiresAt),
 	}
 	if payment.Description != nil {
 		m.Description = *payment.Description
+	}
+	if payment.PaidAt != nil {
+		m.PaidLabel = views.Time(ctx, *payment.PaidAt)
 	}
 	if ch.SandboxPayerURL != "" && payment.Livemode && payment.BRCode != "" {
 		m.SandboxPayURL = ch.SandboxPayerURL + "?code=" + url.QueryEscape(payment.BRCode)
@@ -64,20 +85,18 @@ func (ch *Checkout) Page(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	c.Set("Vary", "Accept-Language")
 	return reply.Page(c, http.StatusOK, views.Checkout(m))
 }
 
-// Status handles GET /pay/{id}/status: the fragment htmx polls.
+// Status handles GET /pay/{id}/status: the card htmx polls, whole, so the
+// code goes away with the state that allowed it.
 func (ch *Checkout) Status(c *fiber.Ctx) error {
 	m, err := ch.model(c)
 	if err != nil {
 		return err
 	}
-	c.Set("Vary", "HX-Request")
-	if c.Query("preparing") != "" && !m.Preparing {
-		// The charge is ready: the whole page changes (the code and QR
-		// appear), so htmx reloads it rather than swap the fragment.
-		c.Set("HX-Refresh", "true")
-	}
-	return reply.Page(c, http.StatusOK, views.CheckoutStatus(m))
+	c.Set("Vary", "HX-Request, Accept-Language")
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return reply.Page(c, http.StatusOK, views.CheckoutCard(m))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/boombuler/barcode/qr"
 	"github.com/gofiber/fiber/v2"
 
+	"payments/store"
 	"payments/web/reply"
 )
 
@@ -26,16 +27,17 @@ func (ch *Checkout) QRCode(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if payment.BRCode == "" {
-		// A live charge the PSP has not registered yet has no code to show.
+	if payment.BRCode == "" || State(payment, ch.Store.Now()) != store.StatusPending {
+		// Only a charge that can be paid shows a code: not one the PSP has
+		// yet to register, nor one that ended.
 		return reply.NoSuch("QR code", "id", payment.ID.String())
 	}
 	img, err := QRPNG(payment.BRCode)
 	if err != nil {
 		return err
 	}
-	// A BR Code never changes once issued, so browsers may keep the image.
-	c.Set(fiber.HeaderCacheControl, "public, max-age=86400, immutable")
+	// The image of a code that stops being payable must not outlive it.
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	c.Set(fiber.HeaderContentType, "image/png")
 	return c.Status(http.StatusOK).Send(img)
 }

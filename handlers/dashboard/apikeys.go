@@ -22,11 +22,15 @@ func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey}
+	notice, err := d.takeNotice(c)
+	if err != nil {
+		return err
+	}
+	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice}
 	for _, k := range keys {
-		row := views.APIKeyRow{ID: k.ID, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: views.FormatTime(k.CreatedAt)}
+		row := views.APIKeyRow{ID: k.ID, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt)}
 		if k.RevokedAt != nil {
-			row.RevokedAt = views.FormatTime(*k.RevokedAt)
+			row.RevokedAt = when(c, *k.RevokedAt)
 		}
 		page.Keys = append(page.Keys, row)
 	}
@@ -50,16 +54,34 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 	return c.Redirect("/dashboard/api-keys", http.StatusSeeOther)
 }
 
-// RevokeAPIKey handles POST /dashboard/api-keys/{id}/revoke.
+// RevokeAPIKey handles POST /dashboard/api-keys/{id}/revoke, confirmed:
+// every integration using the key stops working.
 func (d *Dashboard) RevokeAPIKey(c *fiber.Ctx) error {
 	id := pathParam(c, "id")
-	if _, err := d.Store.RevokeAPIKey(c.UserContext(), dashScope(c).AccountID, id); err != nil {
+	ctx := c.UserContext()
+	accountID := dashScope(c).AccountID
+	if !confirmed(c) {
+		keys, err := d.Store.APIKeys(ctx, accountID)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if k.ID == id && k.RevokedAt == nil {
+				return d.confirm(c, "api-keys", views.Confirmation{Title: t(c, "keys.revoke_title"),
+					Lines: []views.ConfirmLine{{Label: t(c, "keys.key"), Value: k.Redacted}, {Label: t(c, "keys.mode"), Value: t(c, "mode."+k.Mode())},
+						{Label: t(c, "field.created"), Value: when(c, k.CreatedAt)}},
+					Warning: t(c, "keys.revoke_warning"), Button: t(c, "keys.revoke"), CancelURL: "/dashboard/api-keys", Danger: true})
+			}
+		}
+		return reply.NoSuch("API key", "id", id)
+	}
+	if _, err := d.Store.RevokeAPIKey(ctx, accountID, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return reply.NoSuch("API key", "id", id)
 		}
 		return err
 	}
-	return c.Redirect("/dashboard/api-keys", http.StatusSeeOther)
+	return d.noticeAndGo(c, t(c, "keys.revoked"), "/dashboard/api-keys")
 }
 
 // SwitchMode handles POST /dashboard/mode: the dashboard shows test or live

@@ -13,10 +13,6 @@ import (
 	"payments/web/request"
 )
 
-// wrongLogin is the one message for every failed sign-in, so it never tells
-// which e-mails have accounts.
-const wrongLogin = "The e-mail or password is incorrect."
-
 // LoginPage handles GET /login.
 func (d *Dashboard) LoginPage(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.Login(views.LoginForm{CSRFToken: request.CSRFToken(c)}))
@@ -34,7 +30,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		return err
 	}
 	if !allowed {
-		form.Error = "Too many sign-in attempts. Wait a minute and try again."
+		form.Error = t(c, "login.too_many")
 		c.Set(fiber.HeaderRetryAfter, "60")
 		return reply.Page(c, http.StatusTooManyRequests, views.Login(form))
 	}
@@ -42,7 +38,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	if errors.Is(err, store.ErrNotFound) {
 		// Spend the same time as a real check, so timing does not reveal accounts.
 		_, _ = store.VerifyPassword(store.HashPassword("not the password"), password)
-		form.Error = wrongLogin
+		form.Error = t(c, "login.wrong")
 		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
 	}
 	if err != nil {
@@ -53,7 +49,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		return err
 	}
 	if !ok {
-		form.Error = wrongLogin
+		form.Error = t(c, "login.wrong")
 		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
 	}
 	sess, err := d.Sessions.Get(c)

@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -15,10 +14,12 @@ import (
 	"payments/web/reply"
 )
 
+const balancePageRows = 25
+
+// Session keys of the one-time notice an action leaves for the next page.
 const (
-	balancePageRows = 25
-	flashNotice     = "notice"
-	flashNoticeErr  = "notice-error"
+	flashNotice    = "notice"
+	flashNoticeErr = "notice-error"
 )
 
 // Balance handles GET /dashboard/balance: the balance, the withdraw form,
@@ -53,8 +54,8 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 	var withdrawalIDs []string
 	for _, w := range withdrawals {
 		withdrawalIDs = append(withdrawalIDs, w.ID)
-		row := views.WithdrawalRow{ID: w.ID, Status: w.Status, AmountLabel: pix.FormatBRL(w.AmountCents), PixKey: w.PixKey,
-			PixKeyType: w.PixKeyType, CreatedAt: views.FormatTime(w.CreatedAt)}
+		row := views.WithdrawalRow{ID: w.ID, Status: w.Status, AmountLabel: pix.FormatBRL(w.AmountCents),
+			PixKey: pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType)), PixKeyType: w.PixKeyType, CreatedAt: when(c, w.CreatedAt)}
 		if w.FailureReason != nil {
 			row.FailureReason = *w.FailureReason
 		}
@@ -62,14 +63,25 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 	}
 	for _, e := range entries {
 		row := views.LedgerRow{Type: e.Type, Balance: e.Balance, AmountLabel: pix.FormatBRL(e.AmountCents), Credit: e.AmountCents > 0,
-			SourceID: e.SourceID, At: views.FormatTime(e.CreatedAt)}
-		if _, ok := store.ParsePaymentID(e.SourceID); ok {
-			row.SourceURL = "/dashboard/payments/" + e.SourceID
+			At: when(c, e.CreatedAt)}
+		switch {
+		case e.PaymentID != nil:
+			row.SourceURL = "/dashboard/payments/" + e.PaymentID.String()
+			row.Source = t(c, "activity.payment")
+			if e.PaymentExternalID != nil {
+				row.Source = t(c, "activity.order", "Order", *e.PaymentExternalID)
+			} else if e.PaymentDescription != nil {
+				row.Source = *e.PaymentDescription
+			}
+		case e.WithdrawalPixKey != nil:
+			row.Source = t(c, "activity.withdrawal_to", "Key", *e.WithdrawalPixKey)
+		default:
+			row.Source = e.SourceID
 		}
 		m.Activity = append(m.Activity, row)
 	}
 	if scope.Livemode {
-		if m.PSPSteps, err = d.pspSteps(ctx, withdrawalIDs); err != nil {
+		if m.PSPSteps, err = d.pspSteps(c, withdrawalIDs); err != nil {
 			return err
 		}
 	}
@@ -77,27 +89,45 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 }
 
 // CreateWithdrawal handles POST /dashboard/balance/withdrawals. The form
-// goes through the API's own validation, so both refuse the same things.
+// goes through the API's own rules, so both refuse the same things; then a
+// confirmation states the amount, in words, and the key it goes to.
 func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 	form := views.WithdrawForm{Amount: c.FormValue("amount"), PixKey: c.FormValue("pix_key"), Description: c.FormValue("description")}
-	w, ok := readWithdrawForm(&form)
+	w, ok := readWithdrawForm(c, &form)
+	scope := dashScope(c)
+	if ok && d.liveModeOff(scope) {
+		form.Error, ok = t(c, "error.live_mode_disabled"), false
+	}
 	if !ok {
 		return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 	}
-	scope := dashScope(c)
-	if d.liveModeOff(scope) {
-		form.Error = "Live mode is off on this service: no payment service provider is configured."
-		return d.renderBalance(c, http.StatusForbidden, form, views.Notice{})
+	if !confirmed(c) {
+		lines := []views.ConfirmLine{
+			{Label: t(c, "field.amount"), Value: pix.FormatBRL(w.AmountCents)},
+			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(w.AmountCents, views.LocaleOf(c.UserContext()).Lang)},
+			{Label: t(c, "confirm.to_key"), Value: pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType)) + " (" + views.Label(c.UserContext(), "pix_key_type", w.PixKeyType) + ")"},
+		}
+		if w.Description != nil {
+			lines = append(lines, views.ConfirmLine{Label: t(c, "field.description"), Value: *w.Description})
+		}
+		fields := []views.Field{{Name: "amount", Value: form.Amount}, {Name: "pix_key", Value: form.PixKey}, {Name: "description", Value: form.Description}}
+		warning := t(c, "withdraw.warning_test")
+		if scope.Livemode {
+			warning = t(c, "withdraw.warning_live")
+		}
+		return d.confirm(c, "balance", views.Confirmation{Title: t(c, "withdraw.confirm_title"), Lines: lines, Warning: warning,
+			Fields: fields, Button: t(c, "withdraw.confirm_button"), CancelURL: "/dashboard/balance", Danger: true})
 	}
 	w.AccountID, w.Livemode = scope.AccountID, scope.Livemode
 	if err := d.Store.CreateWithdrawal(c.UserContext(), w); err != nil {
 		if errors.Is(err, store.ErrBalanceInsufficient) {
-			form.AmountError = "That is more than the available balance."
+			form.AmountError = t(c, "withdraw.more_than_available")
 			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 		}
 		return err
 	}
-	if err := d.setFlash(c, flashNotice, "Withdrawal of "+pix.FormatBRL(w.AmountCents)+" to "+w.PixKey+" created; it is pending until the PSP confirms it."); err != nil {
+	notice := t(c, "withdraw.created", "Amount", pix.FormatBRL(w.AmountCents), "Key", pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType)))
+	if err := d.setFlash(c, flashNotice, notice); err != nil {
 		return err
 	}
 	return c.Redirect("/dashboard/balance", http.StatusSeeOther)
@@ -105,29 +135,26 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 
 // readWithdrawForm checks the withdraw form by a withdrawal's rules (the
 // API's too), leaving errors beside their fields.
-func readWithdrawForm(form *views.WithdrawForm) (*store.Withdrawal, bool) {
+func readWithdrawForm(c *fiber.Ctx, form *views.WithdrawForm) (*store.Withdrawal, bool) {
 	w := &store.Withdrawal{Metadata: map[string]string{}}
 	cents, ok := pix.ParseBRL(form.Amount)
 	switch {
 	case !ok:
-		form.AmountError = "Type an amount in reais, like 1.234,56."
+		form.AmountError = t(c, "form.amount_format")
 	case cents < 1:
-		form.AmountError = "amount_cents must be at least 1."
+		form.AmountError = t(c, "form.amount_too_small")
 	case cents > store.MaxWithdrawalCents:
-		form.AmountError = fmt.Sprintf("amount_cents must be at most %d.", int64(store.MaxWithdrawalCents))
+		form.AmountError = t(c, "form.amount_too_large", "Max", pix.FormatBRL(store.MaxWithdrawalCents))
 	}
 	w.AmountCents = cents
 	key, kind, ok := pix.NormalizeKey(form.PixKey)
 	if !ok || utf8.RuneCountInString(form.PixKey) > store.MaxPixKeyInput {
-		form.PixKeyError = "Use a CPF or CNPJ, an e-mail, a phone as +5561988880000, or a random key."
+		form.PixKeyError = t(c, "form.pix_key")
 	}
 	w.PixKey, w.PixKeyType = key, string(kind)
-	if desc := form.Description; strings.TrimSpace(desc) != "" {
-		switch {
-		case strings.ContainsRune(desc, 0):
-			form.Error = "description must not contain NUL characters."
-		case utf8.RuneCountInString(desc) > store.MaxWithdrawalDescription:
-			form.Error = fmt.Sprintf("description must be at most %d characters.", store.MaxWithdrawalDescription)
+	if desc := strings.TrimSpace(form.Description); desc != "" {
+		if utf8.RuneCountInString(desc) > store.MaxWithdrawalDescription {
+			form.Error = t(c, "form.too_long", "Max", store.MaxWithdrawalDescription)
 		}
 		w.Description = &desc
 	}
@@ -145,7 +172,7 @@ func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 	switch c.Params("outcome") {
 	case "complete":
 	case "fail":
-		reason := "Failed by simulation."
+		reason := t(c, "withdraw.simulated_failure")
 		res = store.WithdrawalResult{Status: store.WithdrawalFailed, FailureReason: &reason}
 	default:
 		return reply.NoSuch("page", "", c.Path())
@@ -158,11 +185,12 @@ func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 }
 
 // noticeOrErr shows a refused action (a client error) as a notice on the
-// page at back; anything else is the request's error.
+// page at back, in the person's words for its code; anything else is the
+// request's error.
 func (d *Dashboard) noticeOrErr(c *fiber.Ctx, back string, err error) error {
 	var apiErr *reply.Error
 	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError {
-		if ferr := d.setFlash(c, flashNoticeErr, apiErr.Message); ferr != nil {
+		if ferr := d.setFlash(c, flashNoticeErr, views.ErrorText(c.UserContext(), apiErr.Code)); ferr != nil {
 			return ferr
 		}
 		return c.Redirect(back, http.StatusSeeOther)

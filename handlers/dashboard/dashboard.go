@@ -68,3 +68,21 @@ func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 	u := request.CurrentUser(c)
 	return views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
 }
+
+// t is the message id in the request's language (see views.T).
+func t(c *fiber.Ctx, id string, kv ...any) string { return views.T(c.UserContext(), id, kv...) }
+
+// confirmed says the form was posted from its confirmation page.
+func confirmed(c *fiber.Ctx) bool { return c.FormValue("confirmed") == "1" }
+
+// confirm answers a consequential action's first post with its
+// confirmation page (views.Confirm); the page posts again with confirmed=1.
+func (d *Dashboard) confirm(c *fiber.Ctx, active string, p views.Confirmation) error {
+	p.Nav = d.nav(c, active)
+	p.Action = c.Path()
+	return reply.Page(c, http.StatusOK, views.Confirm(p))
+}
+
+// when is t as the dashboard shows instants: dd/mm/aaaa HH:mm in the
+// account's time zone.
+func when(c *fiber.Ctx, at time.Time) string { return views.Time(c.UserContext(), at) }

@@ -1,11 +1,11 @@
 package dashboard
 
 import (
-	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -30,21 +30,28 @@ func dashScope(c *fiber.Ctx) store.Scope {
 	return store.Scope{AccountID: account, Livemode: u.Livemode}
 }
 
+// localDay reads a date input (YYYY-MM-DD) as that day's start in the
+// account's time zone; an unreadable one is no day at all.
+func localDay(c *fiber.Ctx, value string) (time.Time, bool) {
+	day, err := time.ParseInLocation(time.DateOnly, value, views.LocaleOf(c.UserContext()).TZ)
+	return day, err == nil
+}
+
 // Payments handles GET /dashboard/payments.
 func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	params := store.PaymentListParams{Scope: dashScope(c), Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q"))}
 	if s := c.Query("status"); slices.Contains(store.PaymentStatuses, s) {
 		params.Status = s
 	}
-	// Dates are whole UTC days; an unreadable one is ignored, as a browser
-	// date input only sends YYYY-MM-DD.
-	from, fromErr := time.Parse(time.DateOnly, c.Query("from"))
-	if fromErr == nil {
+	// Dates are whole days where the account is: an evening payment in
+	// Brasília is on that evening's day.
+	from, fromOK := localDay(c, c.Query("from"))
+	if fromOK {
 		params.CreatedGTE = &from
 	}
-	to, toErr := time.Parse(time.DateOnly, c.Query("to"))
-	if toErr == nil {
-		end := to.Add(24*time.Hour - time.Millisecond)
+	to, toOK := localDay(c, c.Query("to"))
+	if toOK {
+		end := to.AddDate(0, 0, 1).Add(-time.Millisecond)
 		params.CreatedLTE = &end
 	}
 	if id, ok := store.ParsePaymentID(c.Query("starting_after")); ok {
@@ -56,19 +63,22 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search}
-	if fromErr == nil {
+	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search,
+		CanCreate: request.CurrentUser(c).User.Role == store.RoleOwner}
+	if fromOK {
 		model.From = from.Format(time.DateOnly)
 	}
-	if toErr == nil {
+	if toOK {
 		model.To = to.Format(time.DateOnly)
 	}
 	for i := range page {
 		p := &page[i]
-		row := views.PaymentRow{ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
-			CreatedAt: p.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")}
+		row := views.PaymentRow{ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents), CreatedAt: when(c, p.CreatedAt)}
 		if p.ExternalID != nil {
 			row.ExternalID = *p.ExternalID
+		}
+		if p.Description != nil {
+			row.Description = *p.Description
 		}
 		if p.Customer != nil {
 			row.Customer = p.Customer.Name + " · " + p.Customer.Email
@@ -98,6 +108,104 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.Payments(model))
 }
 
+// NewPayment handles GET /dashboard/payments/new: a charge made by hand,
+// to send its checkout link to a customer.
+func (d *Dashboard) NewPayment(c *fiber.Ctx) error {
+	return reply.Page(c, http.StatusOK, views.PaymentNew(views.PaymentForm{Nav: d.nav(c, "payments"), Errors: map[string]string{}}))
+}
+
+// CreatePayment handles POST /dashboard/payments: the API's rules, with
+// errors beside their fields; a live charge goes to the PSP like the API's.
+func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
+	form := views.PaymentForm{Nav: d.nav(c, "payments"), Errors: map[string]string{},
+		Amount: c.FormValue("amount"), Description: strings.TrimSpace(c.FormValue("description")),
+		ExternalID: strings.TrimSpace(c.FormValue("external_id")), ExpiresIn: c.FormValue("expires_in"),
+		CustomerName: strings.TrimSpace(c.FormValue("customer_name")), CustomerEmail: strings.TrimSpace(c.FormValue("customer_email")),
+		CustomerDoc: strings.TrimSpace(c.FormValue("customer_document"))}
+	in, ok := d.readPaymentForm(c, &form)
+	scope := dashScope(c)
+	if ok && d.liveModeOff(scope) {
+		form.Error, ok = t(c, "error.live_mode_disabled"), false
+	}
+	if !ok {
+		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentNew(form))
+	}
+	ctx := c.UserContext()
+	acct, err := d.Store.Account(ctx, scope.AccountID)
+	if err != nil {
+		return err
+	}
+	p, err := d.Store.BuildPayment(acct, scope.Livemode, in)
+	if err != nil {
+		return err
+	}
+	if scope.Livemode {
+		p, _, err = d.Store.CreateLivePayment(ctx, p, "", nil)
+	} else {
+		err = d.Store.CreatePayment(ctx, p)
+	}
+	if errors.Is(err, store.ErrConflict) {
+		form.Errors["external_id"] = t(c, "error.external_id_taken")
+		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentNew(form))
+	}
+	if err != nil {
+		return err
+	}
+	if err := d.setFlash(c, flashNotice, t(c, "new_payment.created")); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
+}
+
+// readPaymentForm checks the new-charge form by the API's rules.
+func (d *Dashboard) readPaymentForm(c *fiber.Ctx, f *views.PaymentForm) (store.NewPayment, bool) {
+	in := store.NewPayment{ExpiresIn: store.DefaultExpiresIn * time.Second, Metadata: map[string]string{}}
+	switch cents, ok := pix.ParseBRL(f.Amount); {
+	case !ok:
+		f.Errors["amount"] = t(c, "form.amount_format")
+	case cents < store.MinAmountCents:
+		f.Errors["amount"] = t(c, "form.amount_too_small")
+	case cents > store.MaxAmountCents:
+		f.Errors["amount"] = t(c, "form.amount_too_large", "Max", pix.FormatBRL(store.MaxAmountCents))
+	default:
+		in.AmountCents = cents
+	}
+	for _, choice := range views.ExpiryChoices {
+		if choice.Seconds == f.ExpiresIn {
+			secs, _ := time.ParseDuration(choice.Seconds + "s")
+			in.ExpiresIn = secs
+		}
+	}
+	if f.Description != "" {
+		if len([]rune(f.Description)) > store.MaxDescription {
+			f.Errors["description"] = t(c, "form.too_long", "Max", store.MaxDescription)
+		}
+		in.Description = &f.Description
+	}
+	if f.ExternalID != "" {
+		if !store.ExternalIDPattern.MatchString(f.ExternalID) {
+			f.Errors["external_id"] = t(c, "form.external_id")
+		}
+		in.ExternalID = &f.ExternalID
+	}
+	if f.CustomerName != "" || f.CustomerEmail != "" || f.CustomerDoc != "" {
+		cust := &store.Customer{Name: f.CustomerName, Email: f.CustomerEmail}
+		if cust.Name == "" || len([]rune(cust.Name)) > store.MaxCustomerName {
+			f.Errors["customer.name"] = t(c, "form.customer_name")
+		}
+		if !store.ValidEmail(cust.Email) || len(cust.Email) > store.MaxEmail {
+			f.Errors["customer.email"] = t(c, "form.email")
+		}
+		digits, _, ok := pix.NormalizeDocument(f.CustomerDoc)
+		if !ok {
+			f.Errors["customer.document"] = t(c, "form.document")
+		}
+		cust.Document = digits
+		in.Customer = cust
+	}
+	return in, len(f.Errors) == 0
+}
+
 // PaymentDetail handles GET /dashboard/payments/{id}.
 func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	ref := pathParam(c, "id")
@@ -109,16 +217,23 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := d.paymentDetail(c, p)
+	m, err := d.paymentDetail(c, p, false)
 	if err != nil {
 		return err
 	}
-	m.BackURL, m.BackLabel = "/dashboard/payments", "Payments"
+	m.BackURL, m.BackLabel = "/dashboard/payments", t(c, "payments.title")
 	owner := request.CurrentUser(c).User.Role == store.RoleOwner
-	m.CanSimulate = !p.Livemode && owner &&
+	m.CanSimulate = !p.Livemode && owner && p.BRCode != "" &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
-	m.CanRefund = owner && p.Status == store.StatusPaid
 	m.CanDispute = !p.Livemode && owner && p.Status == store.StatusPaid && len(m.Disputes) == 0
+	left := p.AmountCents
+	for _, r := range m.RefundsRaw {
+		if r.Status != store.RefundFailed {
+			left -= r.AmountCents
+		}
+	}
+	m.CanRefund = owner && p.Status == store.StatusPaid && left > 0
+	m.RefundLeft = pix.FormatBRLInput(left)
 	for i := range m.Disputes {
 		m.Disputes[i].CanClose = !p.Livemode && owner && m.Disputes[i].Status == store.DisputeOpen
 		m.CanRefund = m.CanRefund && m.Disputes[i].Status != store.DisputeOpen
@@ -126,58 +241,69 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	if m.Notice, err = d.takeNotice(c); err != nil {
 		return err
 	}
-	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m))
+	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m.PaymentDetail))
+}
+
+// paymentModel is the page's model with the refunds as stored, which the
+// refund form needs.
+type paymentModel struct {
+	views.PaymentDetail
+	RefundsRaw []store.Refund
 }
 
 // paymentDetail builds the detail page of p: its fields, its refunds,
-// disputes and received transfers, and its events (the disputes' included)
-// with each event's deliveries.
-func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.PaymentDetail, error) {
+// disputes and received transfers, its PSP steps (live), and its events
+// (the disputes' and refunds' included) with each event's deliveries by
+// webhook name. support masks the customer's document.
+func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) (paymentModel, error) {
 	ctx := c.UserContext()
 	scope := p.Scope()
-	events, err := d.Store.EventsForObject(ctx, scope, p.ID.String())
-	if err != nil {
-		return views.PaymentDetail{}, err
-	}
 	disputes, err := d.Store.DisputesForPayment(ctx, scope, p.ID)
 	if err != nil {
-		return views.PaymentDetail{}, err
+		return paymentModel{}, err
 	}
-	for _, dsp := range disputes {
-		more, err := d.Store.EventsForObject(ctx, scope, dsp.ID)
-		if err != nil {
-			return views.PaymentDetail{}, err
-		}
-		events = append(events, more...)
-	}
-	// Event ids are time-ordered, so they break ties within a millisecond.
-	slices.SortFunc(events, func(a, b store.Event) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
-	})
 	refunds, err := d.Store.RefundsForPayment(ctx, scope, p.ID)
 	if err != nil {
-		return views.PaymentDetail{}, err
+		return paymentModel{}, err
+	}
+	objects := []string{p.ID.String()}
+	for _, dsp := range disputes {
+		objects = append(objects, dsp.ID)
+	}
+	for _, r := range refunds {
+		objects = append(objects, r.ID)
+	}
+	events, err := d.Store.EventsForObjects(ctx, scope, objects)
+	if err != nil {
+		return paymentModel{}, err
 	}
 	transfers, err := d.Store.PixNotificationsForPayment(ctx, p.ID)
 	if err != nil {
-		return views.PaymentDetail{}, err
+		return paymentModel{}, err
 	}
-	ids := make([]string, len(events))
+	eventIDs := make([]string, len(events))
 	for i := range events {
-		ids[i] = events[i].ID
+		eventIDs[i] = events[i].ID
 	}
-	deliveries, err := d.Store.DeliveriesForEvents(ctx, scope, ids)
+	deliveries, err := d.Store.DeliveriesForEvents(ctx, scope, eventIDs)
 	if err != nil {
-		return views.PaymentDetail{}, err
+		return paymentModel{}, err
+	}
+	names, err := d.Store.WebhookNames(ctx, scope)
+	if err != nil {
+		return paymentModel{}, err
 	}
 	byEvent := map[string][]views.EventDelivery{}
 	for _, dl := range deliveries {
-		byEvent[dl.EventID] = append(byEvent[dl.EventID], views.EventDelivery{WebhookID: dl.WebhookID, Status: dl.Status, Attempts: dl.Attempts})
+		byEvent[dl.EventID] = append(byEvent[dl.EventID], views.EventDelivery{WebhookID: dl.WebhookID, WebhookName: names[dl.WebhookID],
+			DeliveryID: dl.ID, Status: dl.Status, Attempts: dl.Attempts})
 	}
 	m := views.PaymentDetail{
 		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
-		FeeLabel: pix.FormatBRL(p.FeeCents), TxID: p.CorrelationID, BRCode: p.BRCode, QRCodeURL: p.QRCodeURL,
-		CheckoutURL: p.CheckoutURL, CreatedAt: views.FormatTime(p.CreatedAt), ExpiresAt: views.FormatTime(p.ExpiresAt),
+		FeeLabel: pix.FormatBRL(p.FeeCents), NetLabel: pix.FormatBRL(p.AmountCents - p.FeeCents), TxID: p.CorrelationID,
+		BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
+		CreatedAt: when(c, p.CreatedAt), ExpiresAt: when(c, p.ExpiresAt),
+		Payable: p.Payable(), Preparing: p.Status == store.StatusPending && p.BRCode == "",
 	}
 	if p.ExternalID != nil {
 		m.ExternalID = *p.ExternalID
@@ -186,74 +312,119 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment) (views.Payment
 		m.Description = *p.Description
 	}
 	if p.Customer != nil {
-		m.Customer = p.Customer.Name + " · " + p.Customer.Email + " · " + p.Customer.Document
+		doc := pix.FormatDocument(p.Customer.Document)
+		if support {
+			doc = pix.MaskDocument(p.Customer.Document)
+		}
+		m.Customer = &views.CustomerView{Name: p.Customer.Name, Email: p.Customer.Email, Document: doc}
+		if p.Customer.Phone != nil {
+			m.Customer.Phone = *p.Customer.Phone
+		}
 	}
+	for k, v := range p.Metadata {
+		m.Metadata = append(m.Metadata, views.KV{Key: k, Value: v})
+	}
+	sort.Slice(m.Metadata, func(i, j int) bool { return m.Metadata[i].Key < m.Metadata[j].Key })
 	for _, e := range events {
-		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: views.FormatTime(e.CreatedAt), Deliveries: byEvent[e.ID]})
+		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: when(c, e.CreatedAt), Deliveries: byEvent[e.ID]})
 	}
 	for _, dsp := range disputes {
 		v := views.DisputeView{ID: dsp.ID, Status: dsp.Status, Reason: dsp.Reason, AmountLabel: pix.FormatBRL(dsp.AmountCents),
-			OpenedAt: views.FormatTime(dsp.CreatedAt)}
+			OpenedAt: when(c, dsp.CreatedAt)}
 		if dsp.ClosedAt != nil {
-			v.ClosedAt = views.FormatTime(*dsp.ClosedAt)
+			v.ClosedAt = when(c, *dsp.ClosedAt)
 		}
 		m.Disputes = append(m.Disputes, v)
 	}
-	objects := []string{p.ID.String()}
 	for _, r := range refunds {
-		reason := "Refunded on request"
-		if r.Reason == store.RefundDisputeLost {
-			reason = "Returned: dispute lost"
-		}
-		v := views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: reason, Status: r.Status,
-			At: views.FormatTime(r.CreatedAt)}
+		v := views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: r.Reason, Status: r.Status,
+			At: when(c, r.CreatedAt)}
 		if r.FailureReason != nil {
 			v.FailureReason = *r.FailureReason
 		}
 		m.Refunds = append(m.Refunds, v)
-		objects = append(objects, r.ID)
 	}
-	for _, t := range transfers {
-		m.Transfers = append(m.Transfers, views.TransferView{EndToEndID: t.EndToEndID, AmountLabel: pix.FormatBRL(t.AmountCents),
-			Outcome: t.Outcome, At: views.FormatTime(t.ReceivedAt)})
-		objects = append(objects, t.EndToEndID)
+	for _, tr := range transfers {
+		m.Transfers = append(m.Transfers, views.TransferView{EndToEndID: tr.EndToEndID, AmountLabel: pix.FormatBRL(tr.AmountCents),
+			Outcome: tr.Outcome, At: when(c, tr.ReceivedAt)})
+		objects = append(objects, tr.EndToEndID)
 	}
 	if p.Livemode {
-		if m.PSPSteps, err = d.pspSteps(ctx, objects); err != nil {
-			return views.PaymentDetail{}, err
+		if m.PSPSteps, err = d.pspSteps(c, objects); err != nil {
+			return paymentModel{}, err
 		}
 	}
-	return m, nil
+	return paymentModel{PaymentDetail: m, RefundsRaw: refunds}, nil
 }
 
-// RefundPayment handles POST /dashboard/payments/{id}/refund.
+// RefundPayment handles POST /dashboard/payments/{id}/refund: the amount
+// typed (all that is left by default) goes back to the payer, after a
+// confirmation that says how much, in words, and to whom.
 func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	ref := pathParam(c, "id")
 	back := "/dashboard/payments/" + ref
 	scope := dashScope(c)
+	ctx := c.UserContext()
 	if d.liveModeOff(scope) {
-		return d.noticeOrErr(c, back, reply.Forbidden("live_mode_disabled",
-			"Live mode is off on this service: no payment service provider is configured."))
+		return d.noticeOrErr(c, back, reply.Forbidden("live_mode_disabled", "live mode is off"))
 	}
-	p, err := d.Store.RefundPayment(c.UserContext(), scope, ref)
-	switch {
-	case errors.Is(err, store.ErrPaymentDisputed):
-		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "payment_disputed",
-			"This payment has an open dispute; it can be refunded once the dispute is won."))
-	case errors.Is(err, store.ErrBalanceInsufficient):
-		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "balance_insufficient",
-			"The available balance does not cover this refund."))
-	case err != nil:
+	p, err := d.Store.Payment(ctx, scope, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuchPayment(ref)
+	}
+	if err != nil {
+		return err
+	}
+	cents, ok := pix.ParseBRL(c.FormValue("amount"))
+	if !ok || cents < 1 {
+		return d.noticeOrErr(c, back, reply.InvalidParam("amount_format", "amount", "bad amount"))
+	}
+	if !confirmed(c) {
+		lines := []views.ConfirmLine{
+			{Label: t(c, "field.amount"), Value: pix.FormatBRL(cents)},
+			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(cents, views.LocaleOf(ctx).Lang)},
+			{Label: t(c, "confirm.payment"), Value: pix.FormatBRL(p.AmountCents) + orderSuffix(p)},
+		}
+		if p.Customer != nil {
+			lines = append(lines, views.ConfirmLine{Label: t(c, "confirm.to"), Value: p.Customer.Name + " · " + pix.FormatDocument(p.Customer.Document)})
+		} else {
+			lines = append(lines, views.ConfirmLine{Label: t(c, "confirm.to"), Value: t(c, "refund.to_payer")})
+		}
+		warning := t(c, "refund.warning_test")
+		if p.Livemode {
+			warning = t(c, "refund.warning_live")
+		}
+		return d.confirm(c, "payments", views.Confirmation{Title: t(c, "refund.confirm_title"), Lines: lines, Warning: warning,
+			Fields: []views.Field{{Name: "amount", Value: pix.FormatBRLInput(cents)}}, Button: t(c, "refund.confirm_button"),
+			CancelURL: back, Danger: true})
+	}
+	r, err := d.Store.CreateRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents})
+	if err != nil {
 		return d.noticeOrErr(c, back, reply.Refund(err, ref))
 	}
-	notice := "Refunded " + pix.FormatBRL(p.AmountCents) + " to the payer."
-	if p.Livemode {
-		notice = "Refund requested: the PSP is returning the money to the payer (devolução); the refund is pending until the payer's bank confirms it."
+	notice := t(c, "refund.requested_live", "Amount", pix.FormatBRL(r.AmountCents))
+	if !p.Livemode {
+		// Test mode has no bank to wait for: the refund succeeds at once.
+		if _, _, err := d.Store.SettleRefund(ctx, &scope, r.ID, store.RefundResult{Status: store.RefundSucceeded}); err != nil {
+			return err
+		}
+		notice = t(c, "refund.done", "Amount", pix.FormatBRL(r.AmountCents))
 	}
 	if err := d.setFlash(c, flashNotice, notice); err != nil {
 		return err
 	}
 	return c.Redirect(back, http.StatusSeeOther)
+}
+
+// orderSuffix names p's order after its amount, when it has one.
+func orderSuffix(p *store.Payment) string {
+	switch {
+	case p.ExternalID != nil:
+		return " · " + *p.ExternalID
+	case p.Description != nil:
+		return " · " + *p.Description
+	}
+	return ""
 }
 
 // SimulateDispute handles POST /dashboard/payments/{id}/dispute in test

@@ -1,24 +1,23 @@
 package dashboard
 
 import (
-	"context"
+	"github.com/gofiber/fiber/v2"
 
 	"payments/store"
 	"payments/views"
 )
 
 // pspSteps are the calls to the PSP about these objects, for the page.
-func (d *Dashboard) pspSteps(ctx context.Context, objectIDs []string) ([]views.PSPStep, error) {
-	calls, err := d.Store.CallsForObjects(ctx, objectIDs)
+func (d *Dashboard) pspSteps(c *fiber.Ctx, objectIDs []string) ([]views.PSPStep, error) {
+	calls, err := d.Store.CallsForObjects(c.UserContext(), objectIDs)
 	if err != nil {
 		return nil, err
 	}
 	steps := make([]views.PSPStep, 0, len(calls))
-	for _, c := range calls {
-		s := views.PSPStep{Kind: c.Kind, Label: views.PSPStepLabel(c.Kind), ObjectID: c.ObjectID, Status: c.Status,
-			Attempts: c.Attempts, At: views.FormatTime(c.UpdatedAt)}
-		if c.LastError != nil {
-			s.LastError = *c.LastError
+	for _, call := range calls {
+		s := views.PSPStep{Kind: call.Kind, ObjectID: call.ObjectID, Status: call.Status, Attempts: call.Attempts, At: when(c, call.UpdatedAt)}
+		if call.LastError != nil {
+			s.LastError = *call.LastError
 		}
 		steps = append(steps, s)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -15,25 +16,56 @@ import (
 )
 
 func (d *Dashboard) settingsPage(c *fiber.Ctx) (views.SettingsPage, error) {
-	acct, err := d.Store.Account(c.UserContext(), dashScope(c).AccountID)
+	u := request.CurrentUser(c).User
+	page := views.SettingsPage{Nav: d.nav(c, "settings"), Locale: u.Locale, TimeZone: u.TimeZone}
+	if u.AccountID == nil {
+		return page, nil
+	}
+	acct, err := d.Store.Account(c.UserContext(), *u.AccountID)
 	if err != nil {
 		return views.SettingsPage{}, err
 	}
-	pricing := fmt.Sprintf("%d.%02d%% per payment", acct.FeeBPS/100, acct.FeeBPS%100)
-	if acct.FeeFixedCents > 0 {
-		pricing += " + " + pix.FormatBRL(int64(acct.FeeFixedCents))
-	}
-	return views.SettingsPage{Nav: d.nav(c, "settings"), AccountID: acct.ID, Name: acct.Name, Email: acct.Email, Pricing: pricing}, nil
+	page.AccountID, page.Name, page.Email, page.TimeZone = acct.ID, acct.Name, acct.Email, acct.TimeZone
+	page.FeePercent = fmt.Sprintf("%d,%02d%%", acct.FeeBPS/100, acct.FeeBPS%100)
+	page.FeeFixed = pix.FormatBRL(int64(acct.FeeFixedCents))
+	return page, nil
 }
 
-// Settings handles GET /dashboard/settings.
+// Settings handles GET /dashboard/settings: the account (owners) and the
+// user's preferences (everyone).
 func (d *Dashboard) Settings(c *fiber.Ctx) error {
 	page, err := d.settingsPage(c)
 	if err != nil {
 		return err
 	}
-	page.Saved = c.Query("saved") == "1"
+	if page.Notice, err = d.takeNotice(c); err != nil {
+		return err
+	}
 	return reply.Page(c, http.StatusOK, views.Settings(page))
+}
+
+// SavePreferences handles POST /dashboard/settings/preferences: the
+// user's language and, for owners, the account's time zone.
+func (d *Dashboard) SavePreferences(c *fiber.Ctx) error {
+	u := request.CurrentUser(c).User
+	ctx := c.UserContext()
+	if err := d.Store.SetLocale(ctx, u.ID, c.FormValue("locale")); err != nil {
+		if errors.Is(err, store.ErrUnknownLocale) {
+			return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("locale_invalid", "locale", "unknown language"))
+		}
+		return err
+	}
+	if zone := c.FormValue("time_zone"); u.AccountID != nil && zone != "" {
+		if !slices.Contains(views.TimeZones, zone) {
+			return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("time_zone_invalid", "time_zone", "unknown time zone"))
+		}
+		if err := d.Store.SetTimeZone(ctx, *u.AccountID, zone); err != nil {
+			return err
+		}
+	}
+	// The notice speaks the language just chosen.
+	lang := views.NewLocale(c.FormValue("locale"), "")
+	return d.noticeAndGo(c, lang.T("settings.saved"), "/dashboard/settings")
 }
 
 // ChangePassword handles POST /dashboard/settings/password.
@@ -48,15 +80,15 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 		return err
 	}
 	if !ok {
-		page.Error = "The current password is incorrect."
+		page.Error = t(c, "settings.wrong_password")
 		return reply.Page(c, http.StatusUnprocessableEntity, views.Settings(page))
 	}
 	if err := d.Store.SetPassword(c.UserContext(), u.Email, c.FormValue("new")); err != nil {
 		if errors.Is(err, store.ErrWeakPassword) {
-			page.Error = fmt.Sprintf("The new password needs at least %d characters.", store.MinPasswordLength)
+			page.Error = t(c, "settings.weak_password", "Min", store.MinPasswordLength)
 			return reply.Page(c, http.StatusUnprocessableEntity, views.Settings(page))
 		}
 		return err
 	}
-	return c.Redirect("/dashboard/settings?saved=1", http.StatusSeeOther)
+	return d.noticeAndGo(c, t(c, "settings.password_changed"), "/dashboard/settings")
 }

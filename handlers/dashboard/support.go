@@ -24,7 +24,8 @@ func RequireSupport(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// Support handles GET /dashboard/support: search every account's payments.
+// Support handles GET /dashboard/support: search every account's payments
+// by whatever a payer or merchant reads out.
 func (d *Dashboard) Support(c *fiber.Ctx) error {
 	q := c.Query("q")
 	found, err := d.Store.SearchPayments(c.UserContext(), q, supportResults)
@@ -35,12 +36,13 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 	for i := range found {
 		p := &found[i]
 		row := views.SupportRow{ID: p.ID.String(), Account: p.AccountName, Livemode: p.Livemode, Status: p.Status,
-			AmountLabel: pix.FormatBRL(p.AmountCents), CreatedAt: views.FormatTime(p.CreatedAt)}
+			AmountLabel: pix.FormatBRL(p.AmountCents), CreatedAt: when(c, p.CreatedAt)}
 		if p.ExternalID != nil {
 			row.ExternalID = *p.ExternalID
 		}
 		if p.Customer != nil {
 			row.Customer = p.Customer.Name + " · " + p.Customer.Email
+			row.Document = pix.MaskDocument(p.Customer.Document)
 		}
 		page.Results = append(page.Results, row)
 	}
@@ -50,7 +52,7 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 	}
 	for _, n := range problems {
 		pr := views.PSPProblem{EndToEndID: n.EndToEndID, TxID: n.TxID, AmountLabel: pix.FormatBRL(n.AmountCents),
-			Outcome: n.Outcome, At: views.FormatTime(n.ReceivedAt)}
+			Outcome: n.Outcome, At: when(c, n.ReceivedAt)}
 		if n.PaymentID != nil {
 			pr.PaymentURL = "/dashboard/support/payments/" + n.PaymentID.String()
 		}
@@ -60,7 +62,8 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 }
 
 // SupportPayment handles GET /dashboard/support/payments/{id}: any
-// account's payment, read-only, with its delivery history.
+// account's payment, read-only, with its delivery history; the customer's
+// document masked.
 func (d *Dashboard) SupportPayment(c *fiber.Ctx) error {
 	ref := pathParam(c, "id")
 	p, err := d.Store.PublicPayment(c.UserContext(), ref)
@@ -74,14 +77,38 @@ func (d *Dashboard) SupportPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := d.paymentDetail(c, p)
+	m, err := d.paymentDetail(c, p, true)
 	if err != nil {
 		return err
 	}
 	m.Nav.Active = "support"
-	m.BackURL, m.BackLabel = "/dashboard/support", "Support"
-	m.Account = acct.Name + " (" + acct.ID + ", " + store.ModeName(p.Livemode) + ")"
-	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m))
+	m.BackURL, m.BackLabel = "/dashboard/support", t(c, "nav.support")
+	m.Account = acct.Name + " (" + acct.ID + ", " + t(c, "mode."+store.ModeName(p.Livemode)) + ")"
+	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m.PaymentDetail))
+}
+
+// SupportDelivery handles GET /dashboard/support/deliveries/{id}: any
+// account's delivery with every attempt, read-only.
+func (d *Dashboard) SupportDelivery(c *fiber.Ctx) error {
+	id := pathParam(c, "id")
+	dl, err := d.Store.DeliveryByID(c.UserContext(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuch("delivery", "id", id)
+	}
+	if err != nil {
+		return err
+	}
+	w, err := d.Store.Webhook(c.UserContext(), store.Scope{AccountID: dl.AccountID, Livemode: dl.Livemode}, dl.WebhookID)
+	if err != nil {
+		return err
+	}
+	page, err := d.deliveryPage(c, w, id)
+	if err != nil {
+		return err
+	}
+	page.Nav, page.ReadOnly = d.nav(c, "support"), true
+	page.BackURL, page.BackLabel = "/dashboard/support", t(c, "nav.support")
+	return reply.Page(c, http.StatusOK, views.DeliveryDetailPage(page))
 }
 
 // Home handles GET /dashboard: each role's start page.

@@ -1,40 +1,46 @@
 package dashboard
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 	"payments/views"
 	"payments/web/reply"
 	"payments/web/request"
 )
 
-var disabledReasons = map[string]string{
-	store.DisabledManual:       "Disabled by hand.",
-	store.DisabledEndpointGone: "Disabled: the endpoint answered 410 Gone.",
-	store.DisabledFailing:      "Disabled: deliveries failed for more than 5 days.",
-}
+// healthWindow is how far back a webhook's health looks.
+const healthWindow = 24 * time.Hour
 
-func webhookRow(w *store.Webhook, last *store.Delivery) views.WebhookRow {
-	row := views.WebhookRow{ID: w.ID, Name: w.Name, URL: w.URL, Events: w.Events, Enabled: w.Enabled}
+func webhookRow(c *fiber.Ctx, w *store.Webhook, last *store.Delivery, health store.WebhookHealth) views.WebhookRow {
+	row := views.WebhookRow{ID: w.ID, Name: w.Name, URL: w.URL, Events: w.Events, Enabled: w.Enabled, SuccessRate: health.SuccessRate()}
 	if w.DisabledReason != nil {
-		row.Disabled = disabledReasons[*w.DisabledReason]
+		row.Disabled = *w.DisabledReason
 	}
 	if last != nil {
-		row.LastOutcome, row.LastAt = last.Status, views.FormatTime(last.UpdatedAt)
+		row.LastOutcome, row.LastAt = last.Status, when(c, last.UpdatedAt)
+	}
+	if w.FailingSince != nil {
+		row.FailingSince = when(c, *w.FailingSince)
 	}
 	return row
 }
 
-// Webhooks handles GET /dashboard/webhooks.
+// Webhooks handles GET /dashboard/webhooks: each webhook of the mode with
+// its health, and the cap explained for both modes.
 func (d *Dashboard) Webhooks(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	scope := dashScope(c)
@@ -50,18 +56,22 @@ func (d *Dashboard) Webhooks(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	count, err := d.Store.CountWebhooks(ctx, scope.AccountID)
+	health, err := d.Store.WebhooksHealth(ctx, ids, d.Store.Now().Add(-healthWindow))
 	if err != nil {
 		return err
 	}
-	page := views.WebhooksPage{Nav: d.nav(c, "webhooks"), Count: count, Max: store.MaxWebhooksPerAccount,
-		AtTheCap: count >= store.MaxWebhooksPerAccount}
+	test, live, err := d.Store.CountWebhooksByMode(ctx, scope.AccountID)
+	if err != nil {
+		return err
+	}
+	page := views.WebhooksPage{Nav: d.nav(c, "webhooks"), CountTest: test, CountLive: live, Max: store.MaxWebhooksPerAccount,
+		AtTheCap: test+live >= store.MaxWebhooksPerAccount}
 	for i := range hooks {
 		var l *store.Delivery
 		if dl, ok := last[hooks[i].ID]; ok {
 			l = &dl
 		}
-		page.Rows = append(page.Rows, webhookRow(&hooks[i], l))
+		page.Rows = append(page.Rows, webhookRow(c, &hooks[i], l, health[hooks[i].ID]))
 		if r := hooks[i].DisabledReason; r != nil && *r != store.DisabledManual {
 			page.AutoDisabled++
 		}
@@ -101,31 +111,46 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 		form.APIVersion = "v2"
 	}
 	if len([]rune(form.Name)) > store.MaxWebhookName {
-		form.Errors["name"] = fmt.Sprintf("At most %d characters.", store.MaxWebhookName)
+		form.Errors["name"] = t(c, "form.too_long", "Max", store.MaxWebhookName)
 	}
 	if form.URL == "" {
-		form.Errors["url"] = "Enter the URL of your endpoint."
+		form.Errors["url"] = t(c, "form.url_missing")
 	} else if err := dispatcher.CheckURL(form.URL, d.AllowPrivateNetworks); err != nil {
-		form.Errors["url"] = err.Error()
+		form.Errors["url"] = urlProblem(c, form.URL, d.AllowPrivateNetworks)
 	}
 	switch err := store.CheckCustomSecret(secret); {
 	case errors.Is(err, store.ErrSecretLength):
-		form.Errors["secret"] = fmt.Sprintf("A custom secret must be %d to %d characters.", store.MinCustomSecret, store.MaxCustomSecret)
+		form.Errors["secret"] = t(c, "form.secret_length", "Min", store.MinCustomSecret, "Max", store.MaxCustomSecret)
 	case err != nil:
-		form.Errors["secret"] = "A custom secret may only contain printable ASCII characters without spaces."
+		form.Errors["secret"] = t(c, "form.secret_chars")
 	}
 	if len(form.Events) == 0 {
-		form.Errors["events"] = "Choose at least one event; payment.paid is the usual one."
+		form.Errors["events"] = t(c, "form.events_missing")
 	}
 	for _, e := range form.Events {
 		if !slices.Contains(store.EventTypes, e) {
-			form.Errors["events"] = "Unknown event type: " + e
+			form.Errors["events"] = t(c, "form.events_unknown")
 		}
 	}
 	if form.Name == "" {
 		form.Name = store.DefaultWebhookName
 	}
 	return secret
+}
+
+// urlProblem says in words why a webhook URL was refused: its scheme (http
+// is allowed only where the development flag is on), or its host.
+func urlProblem(c *fiber.Ctx, raw string, allowPrivate bool) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "":
+		return t(c, "form.url_invalid")
+	case u.Scheme != "https" && allowPrivate && u.Scheme != "http":
+		return t(c, "form.url_scheme_dev")
+	case u.Scheme != "https" && !allowPrivate:
+		return t(c, "form.url_scheme")
+	}
+	return t(c, "form.url_host")
 }
 
 // CreateWebhook handles POST /dashboard/webhooks: the same rules as the
@@ -188,7 +213,15 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
+	return d.noticeAndGo(c, t(c, "webhook.saved"), "/dashboard/webhooks/"+w.ID)
+}
+
+// noticeAndGo leaves notice for the next page and goes there.
+func (d *Dashboard) noticeAndGo(c *fiber.Ctx, notice, to string) error {
+	if err := d.setFlash(c, flashNotice, notice); err != nil {
+		return err
+	}
+	return c.Redirect(to, http.StatusSeeOther)
 }
 
 // revealOnce keeps the new secret for the next view of the webhook's page
@@ -233,7 +266,8 @@ func (d *Dashboard) webhook(c *fiber.Ctx) (*store.Webhook, error) {
 	return w, err
 }
 
-// WebhookDetail handles GET /dashboard/webhooks/{id}.
+// WebhookDetail handles GET /dashboard/webhooks/{id}: the webhook, its
+// health and its delivery console.
 func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
@@ -248,43 +282,177 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 
 // webhookDetail builds w's page, taking the one-time secret if one waits.
 func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.WebhookDetail, error) {
+	ctx := c.UserContext()
 	secret, err := d.takeFlash(c, "reveal:"+w.ID)
 	if err != nil {
 		return views.WebhookDetail{}, err
 	}
-	deliveries, _, err := d.Store.Deliveries(c.UserContext(), store.DeliveryListParams{Scope: dashScope(c), WebhookID: w.ID, Limit: dashPageSize})
+	notice, err := d.takeNotice(c)
 	if err != nil {
 		return views.WebhookDetail{}, err
 	}
 	now := d.Store.Now()
+	health, err := d.Store.WebhooksHealth(ctx, []string{w.ID}, now.Add(-healthWindow))
+	if err != nil {
+		return views.WebhookDetail{}, err
+	}
+	h := health[w.ID]
 	page := views.WebhookDetail{
-		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(w, nil), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner,
+		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
+		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner, Notice: notice,
+		Statuses: store.DeliveryStatuses, EventTypes: testEventTypes(w),
+		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format("2006-01-02T15:04"),
+		Health:      views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince},
+	}
+	if h.LastErrorAt != nil {
+		page.Health.LastErrorAt = when(c, *h.LastErrorAt)
+		switch {
+		case h.LastErrorStatus != nil:
+			page.Health.LastError = t(c, "deliveries.last_http", "Status", *h.LastErrorStatus)
+		case h.LastErrorClass != nil:
+			page.Health.LastError = views.Label(ctx, "attempt_error", *h.LastErrorClass)
+		}
+	}
+	if w.FailingSince != nil {
+		page.Health.FailingSince = when(c, *w.FailingSince)
+	}
+	if w.DisabledReason != nil {
+		page.Health.DisabledReason = *w.DisabledReason
 	}
 	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
-		page.RotationExpiresAt = views.FormatTime(*w.PreviousSecretExpiresAt)
+		page.RotationExpiresAt = when(c, *w.PreviousSecretExpiresAt)
 	}
-	for i := range deliveries {
-		page.Deliveries = append(page.Deliveries, deliveryView(&deliveries[i]))
-	}
-	return page, nil
+	return page, d.deliveryConsole(c, w, &page)
 }
 
-func deliveryView(dl *store.Delivery) views.DeliveryView {
-	v := views.DeliveryView{ID: dl.ID, EventID: dl.EventID, EventType: dl.EventType, Status: dl.Status,
-		CreatedAt: views.FormatTime(dl.CreatedAt)}
-	if dl.Status == store.DeliveryPending {
-		v.NextAt = views.FormatTime(dl.NextAttemptAt)
+// testEventTypes are the types a test may send: the subscribed ones first.
+func testEventTypes(w *store.Webhook) []string {
+	out := append([]string(nil), w.Events...)
+	for _, e := range store.EventTypes {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
 	}
-	for i := range dl.AttemptsList {
-		v.Attempts = append(v.Attempts, attemptView(&dl.AttemptsList[i]))
+	return out
+}
+
+// deliveryConsole reads the console's filter from the query and fills one
+// page of deliveries (one query) with its paging links.
+func (d *Dashboard) deliveryConsole(c *fiber.Ctx, w *store.Webhook, page *views.WebhookDetail) error {
+	f := store.DeliveryFilter{Scope: w.Scope(), WebhookID: w.ID, Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q")),
+		StartingAfter: c.Query("starting_after")}
+	page.Filter.Query = f.Search
+	if s := c.Query("status"); slices.Contains(store.DeliveryStatuses, s) {
+		f.Status, page.Filter.Status = s, s
+	}
+	if e := c.Query("event_type"); slices.Contains(store.EventTypes, e) {
+		f.EventType, page.Filter.EventType = e, e
+	}
+	if from, ok := localDay(c, c.Query("from")); ok {
+		f.From, page.Filter.From = &from, from.Format(time.DateOnly)
+	}
+	if to, ok := localDay(c, c.Query("to")); ok {
+		end := to.AddDate(0, 0, 1)
+		f.To, page.Filter.To = &end, to.Format(time.DateOnly)
+	}
+	rows, hasMore, err := d.Store.DeliveryConsole(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		page.Deliveries = append(page.Deliveries, deliveryView(c, &rows[i]))
+	}
+	link := func(extra url.Values) string {
+		q := url.Values{}
+		for name, value := range map[string]string{"q": page.Filter.Query, "status": page.Filter.Status, "event_type": page.Filter.EventType,
+			"from": page.Filter.From, "to": page.Filter.To} {
+			if value != "" {
+				q.Set(name, value)
+			}
+		}
+		for k, v := range extra {
+			q[k] = v
+		}
+		if len(q) == 0 {
+			return "/dashboard/webhooks/" + w.ID
+		}
+		return "/dashboard/webhooks/" + w.ID + "?" + q.Encode()
+	}
+	if hasMore && len(rows) > 0 {
+		page.NextURL = link(url.Values{"starting_after": {rows[len(rows)-1].ID}})
+	}
+	if f.StartingAfter != "" {
+		page.NewestURL = link(nil)
+	}
+	return nil
+}
+
+func deliveryView(c *fiber.Ctx, dl *store.DeliveryRow) views.DeliveryView {
+	v := views.DeliveryView{ID: dl.ID, WebhookID: dl.WebhookID, EventID: dl.EventID, EventType: dl.EventType, Status: dl.Status,
+		Test: dl.Test, Attempts: dl.Attempts, CreatedAt: when(c, dl.CreatedAt)}
+	if dl.Status == store.DeliveryPending {
+		v.NextAt = when(c, dl.NextAttemptAt)
+	}
+	if dl.LastStatusCode != nil {
+		v.LastStatus = *dl.LastStatusCode
+	}
+	if dl.PaymentID != nil {
+		v.PaymentID = dl.PaymentID.String()
+		if dl.PaymentExternalID != nil {
+			v.ExternalID = *dl.PaymentExternalID
+		}
+		if dl.PaymentAmount != nil {
+			v.AmountLabel = pix.FormatBRL(*dl.PaymentAmount)
+		}
 	}
 	return v
 }
 
-func attemptView(a *store.DeliveryAttempt) views.AttemptView {
-	v := views.AttemptView{ID: a.ID, Number: a.Attempt, At: views.FormatTime(a.CreatedAt), RequestBody: a.RequestBody,
-		DurationMS: a.DurationMS, ResponseBody: a.ResponseText()}
+// DeliveryDetail handles GET /dashboard/webhooks/{id}/deliveries/{delivery_id}:
+// one delivery with every attempt's request and response.
+func (d *Dashboard) DeliveryDetail(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	page, err := d.deliveryPage(c, w, pathParam(c, "delivery_id"))
+	if err != nil {
+		return err
+	}
+	page.Nav = d.nav(c, "webhooks")
+	page.ReadOnly = request.CurrentUser(c).User.Role != store.RoleOwner
+	page.BackURL, page.BackLabel = "/dashboard/webhooks/"+w.ID, w.Name
+	if page.Notice, err = d.takeNotice(c); err != nil {
+		return err
+	}
+	return reply.Page(c, http.StatusOK, views.DeliveryDetailPage(page))
+}
+
+// deliveryPage reads one of w's deliveries, as the console lists it, with
+// its attempts.
+func (d *Dashboard) deliveryPage(c *fiber.Ctx, w *store.Webhook, deliveryID string) (views.DeliveryPage, error) {
+	ctx := c.UserContext()
+	rows, _, err := d.Store.DeliveryConsole(ctx, store.DeliveryFilter{Scope: w.Scope(), WebhookID: w.ID, Search: deliveryID, Limit: 1})
+	if err != nil {
+		return views.DeliveryPage{}, err
+	}
+	if len(rows) == 0 || !strings.HasPrefix(deliveryID, ids.PrefixDelivery+"_") {
+		return views.DeliveryPage{}, reply.NoSuch("delivery", "delivery_id", deliveryID)
+	}
+	attempts, err := d.Store.Attempts(ctx, deliveryID)
+	if err != nil {
+		return views.DeliveryPage{}, err
+	}
+	page := views.DeliveryPage{WebhookName: w.Name, Delivery: deliveryView(c, &rows[0])}
+	for i := range attempts {
+		page.Attempts = append(page.Attempts, attemptView(c, &attempts[i]))
+	}
+	return page, nil
+}
+
+func attemptView(c *fiber.Ctx, a *store.DeliveryAttempt) views.AttemptView {
+	v := views.AttemptView{ID: a.ID, Number: a.Attempt, At: views.TimeSeconds(c.UserContext(), a.CreatedAt), RequestURL: a.RequestURL,
+		RequestBody: prettyJSON(a.RequestBody), DurationMS: a.DurationMS, ResponseBody: prettyJSON(a.ResponseText())}
 	for k, val := range a.RequestHeaders {
 		v.RequestHeaders = append(v.RequestHeaders, views.Header{Name: k, Value: val})
 	}
@@ -297,33 +465,50 @@ func attemptView(a *store.DeliveryAttempt) views.AttemptView {
 		v.ResponseStatus = *a.ResponseStatus
 	}
 	if a.ErrorClass != nil {
-		v.Error = *a.ErrorClass
-		if a.ErrorMessage != nil && *a.ErrorMessage != "" {
-			v.Error += ": " + *a.ErrorMessage
+		v.ErrorClass = *a.ErrorClass
+		if a.ErrorMessage != nil {
+			v.ErrorMessage = *a.ErrorMessage
 		}
 	}
 	return v
 }
 
-// TestWebhook handles POST /dashboard/webhooks/{id}/test. With htmx the
-// result replaces #test-result; without JavaScript the whole page comes
+// prettyJSON indents a JSON body for reading; anything else stays as it is.
+func prettyJSON(s string) string {
+	var out bytes.Buffer
+	if json.Indent(&out, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return out.String()
+}
+
+// TestWebhook handles POST /dashboard/webhooks/{id}/test: a sample event
+// of the chosen type, sent now and recorded as a test delivery. With htmx
+// the result replaces #test-result; without JavaScript the whole page comes
 // back with the result in place.
 func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
 		return err
 	}
-	eventType := w.TestEventType()
+	if !w.Enabled {
+		return d.noticeOrErr(c, "/dashboard/webhooks/"+w.ID, reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "disabled"))
+	}
+	eventType := c.FormValue("event_type")
+	if !slices.Contains(store.EventTypes, eventType) {
+		eventType = w.TestEventType()
+	}
 	res, err := d.Tester.SendTest(c.UserContext(), w, eventType)
 	if err != nil {
 		return err
 	}
-	r := views.TestResult{Success: res.Success, LatencyMS: res.Latency.Milliseconds(), Body: res.Attempt.ResponseText()}
+	r := views.TestResult{Success: res.Success, LatencyMS: res.Latency.Milliseconds(), Body: prettyJSON(res.Attempt.ResponseText()),
+		EventType: eventType, DeliveryID: res.Delivery.ID, WebhookID: w.ID}
 	if res.Attempt.ResponseStatus != nil {
 		r.Status = *res.Attempt.ResponseStatus
 	}
 	if res.Attempt.ErrorClass != nil {
-		r.Error = *res.Attempt.ErrorClass
+		r.ErrorClass = *res.Attempt.ErrorClass
 	}
 	c.Set("Vary", "HX-Request")
 	if c.Get("HX-Request") == "true" {
@@ -337,24 +522,40 @@ func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.WebhookDetailPage(page))
 }
 
-// ToggleWebhook handles POST /dashboard/webhooks/{id}/toggle.
+// ToggleWebhook handles POST /dashboard/webhooks/{id}/toggle. Disabling
+// asks first (deliveries stop); enabling does not.
 func (d *Dashboard) ToggleWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
 		return err
 	}
+	back := "/dashboard/webhooks/" + w.ID
+	if w.Enabled && !confirmed(c) {
+		return d.confirm(c, "webhooks", views.Confirmation{Title: t(c, "webhook.disable_title", "Name", w.Name),
+			Lines: []views.ConfirmLine{{Label: t(c, "field.url"), Value: w.URL}}, Warning: t(c, "webhook.disable_warning"),
+			Button: t(c, "webhook.disable"), CancelURL: back, Danger: true})
+	}
 	enabled := !w.Enabled
 	if _, err := d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{Enabled: &enabled}); err != nil {
 		return err
 	}
-	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
+	notice := t(c, "webhook.disabled_notice")
+	if enabled {
+		notice = t(c, "webhook.enabled_notice")
+	}
+	return d.noticeAndGo(c, notice, back)
 }
 
-// RotateWebhook handles POST /dashboard/webhooks/{id}/rotate.
+// RotateWebhook handles POST /dashboard/webhooks/{id}/rotate, confirmed.
 func (d *Dashboard) RotateWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
 		return err
+	}
+	if !confirmed(c) {
+		return d.confirm(c, "webhooks", views.Confirmation{Title: t(c, "webhook.rotate_title", "Name", w.Name),
+			Lines:   []views.ConfirmLine{{Label: t(c, "webhook.secret"), Value: w.SecretHint}},
+			Warning: t(c, "webhook.rotate_warning"), Button: t(c, "webhook.rotate"), CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
 	}
 	_, secret, err := d.Store.RotateWebhookSecret(c.UserContext(), dashScope(c), w.ID, "")
 	if err != nil {
@@ -363,16 +564,21 @@ func (d *Dashboard) RotateWebhook(c *fiber.Ctx) error {
 	return d.revealOnce(c, w.ID, secret)
 }
 
-// DeleteWebhook handles POST /dashboard/webhooks/{id}/delete.
+// DeleteWebhook handles POST /dashboard/webhooks/{id}/delete, confirmed.
 func (d *Dashboard) DeleteWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
 	if err != nil {
 		return err
 	}
+	if !confirmed(c) {
+		return d.confirm(c, "webhooks", views.Confirmation{Title: t(c, "webhook.delete_title", "Name", w.Name),
+			Lines:   []views.ConfirmLine{{Label: t(c, "field.url"), Value: w.URL}},
+			Warning: t(c, "webhook.delete_warning"), Button: t(c, "action.delete"), CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
+	}
 	if err := d.Store.DeleteWebhook(c.UserContext(), dashScope(c), w.ID); err != nil {
 		return err
 	}
-	return c.Redirect("/dashboard/webhooks", http.StatusSeeOther)
+	return d.noticeAndGo(c, t(c, "webhook.deleted", "Name", w.Name), "/dashboard/webhooks")
 }
 
 // ResendDelivery handles POST /dashboard/webhooks/{id}/deliveries/{delivery_id}/resend.
@@ -388,5 +594,54 @@ func (d *Dashboard) ResendDelivery(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	return c.Redirect("/dashboard/webhooks/"+w.ID, http.StatusSeeOther)
+	return d.noticeAndGo(c, t(c, "deliveries.resent"), "/dashboard/webhooks/"+w.ID+"/deliveries/"+deliveryID)
+}
+
+// ResendFailed handles POST /dashboard/webhooks/{id}/resend-failed: every
+// failed delivery created since the time given goes out again.
+func (d *Dashboard) ResendFailed(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	back := "/dashboard/webhooks/" + w.ID
+	since, err := time.ParseInLocation("2006-01-02T15:04", c.FormValue("since"), views.LocaleOf(c.UserContext()).TZ)
+	if err != nil {
+		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "since", "bad time"))
+	}
+	n, err := d.Store.ResendFailedSince(c.UserContext(), dashScope(c), w.ID, since)
+	if err != nil {
+		return err
+	}
+	return d.noticeAndGo(c, views.Tn(c.UserContext(), "deliveries.resent_failed", n, "Since", when(c, since)), back)
+}
+
+// EventCatalog handles GET /dashboard/webhooks/events: every event type,
+// what it means, and what its v2 and v1 deliveries carry.
+func (d *Dashboard) EventCatalog(c *fiber.Ctx) error {
+	page := views.EventCatalog{Nav: d.nav(c, "webhooks")}
+	now := d.Store.Now().UTC().Truncate(time.Second)
+	for _, eventType := range store.EventTypes {
+		obj, objectID := dispatcher.SampleObject(eventType, dashScope(c), now)
+		data, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		e := &store.Event{ID: "evt_" + strings.Repeat("0", 22), Type: eventType, ObjectID: objectID, Data: data, CreatedAt: now,
+			Livemode: dashScope(c).Livemode}
+		doc := views.EventDoc{Type: eventType}
+		for _, version := range []string{"v2", "v1"} {
+			body, err := dispatcher.Envelope(version, e)
+			if err != nil {
+				return err
+			}
+			if version == "v2" {
+				doc.SampleV2 = prettyJSON(string(body))
+			} else {
+				doc.SampleV1 = prettyJSON(string(body))
+			}
+		}
+		page.Events = append(page.Events, doc)
+	}
+	return reply.Page(c, http.StatusOK, views.EventCatalogPage(page))
 }

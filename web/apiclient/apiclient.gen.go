@@ -1029,9 +1029,12 @@ type Delivery struct {
 	Object         DeliveryObject `json:"object"`
 
 	// Status pending (queued or retrying) -> succeeded | failed.
-	Status    DeliveryStatus `json:"status"`
-	UpdatedAt time.Time      `json:"updated_at"`
-	WebhookId string         `json:"webhook_id"`
+	Status DeliveryStatus `json:"status"`
+
+	// Test A "send test": one attempt of a sample event, never retried.
+	Test      bool      `json:"test"`
+	UpdatedAt time.Time `json:"updated_at"`
+	WebhookId string    `json:"webhook_id"`
 }
 
 // DeliveryObject defines model for Delivery.Object.
@@ -2272,7 +2275,7 @@ type ClientInterface interface {
 
 	// GetPaymentQRCode The payment's BR Code as a QR image (public, for the payer)
 	//
-	// 404 while a live charge is not registered at the PSP yet.
+	// Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.
 	//
 	// Corresponds with GET /pay/{id}/qr.png (the `GetPaymentQRCode` operationId).
 	GetPaymentQRCode(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3214,7 +3217,7 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 
 // GetPaymentQRCode The payment's BR Code as a QR image (public, for the payer)
 //
-// 404 while a live charge is not registered at the PSP yet.
+// Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.
 //
 // Corresponds with GET /pay/{id}/qr.png (the `GetPaymentQRCode` operationId).
 func (c *Client) GetPaymentQRCode(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5924,7 +5927,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
 	//
-	// 404 while a live charge is not registered at the PSP yet.
+	// Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12765,7 +12768,7 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 
 // GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
 //
-// 404 while a live charge is not registered at the PSP yet.
+// Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.
 //
 // Returns a wrapper object for the known response body format(s).
 //
