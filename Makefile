@@ -17,14 +17,16 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
 	$(GO) vet ./... && \
 	$(GO) build -o bin/payments ./cmd/payments && $(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox && \
-	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox $(GO) test -count=1 -race -timeout 15m ./...
+	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl && \
+	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox PAYMENTSCTL_BIN=$(CURDIR)/bin/paymentsctl $(GO) test -count=1 -race -timeout 15m ./...
 
 bench: build ## load-test the service against ceilings measured in the same run (see BENCHMARKS.md)
 	@set -e; eval "$$(scripts/services.sh test)"; go run ./cmd/loadgen -binary bin/payments $(BENCH_FLAGS)
 
-build: ## build bin/payments and bin/psp-sandbox
+build: ## build bin/payments, bin/psp-sandbox and bin/paymentsctl (the integrators' CLI, static)
 	$(GO) build -o bin/payments ./cmd/payments
 	$(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox
+	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl
 
 generate: ## regenerate the templ components, the OpenAPI document (from Go) and the Go client generated from it
 	$(GO) tool templ generate -path views

@@ -1,3 +1,7 @@
+// Package dispatcher delivers queued events to webhooks: it claims due
+// deliveries, has the v1/v2 envelope built (store.Envelope), signs it, POSTs
+// it through an SSRF-guarded client, and records the outcome with the retry
+// policy.
 package dispatcher
 
 import (
@@ -306,7 +310,7 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
-	body, err := Envelope(w.APIVersion, e)
+	body, err := store.Envelope(w.APIVersion, e)
 	var secrets []string
 	if err == nil {
 		secrets, err = d.store.SigningSecrets(w, now)
@@ -317,7 +321,8 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
 		return a
 	}
-	headers := Headers(w, e, a.ID, body, now, secrets)
+	headers := signature.Headers(signature.Request{EventID: e.ID, EventType: e.Type, AttemptID: a.ID, WebhookID: w.ID,
+		APIVersion: w.APIVersion, Body: body, At: now, Secrets: secrets})
 	a.result = d.sender.Send(ctx, w.URL, headers, body)
 	a.RequestHeaders, a.RequestBody = headers, string(body)
 	a.DurationMS = int(a.result.Duration.Milliseconds())
@@ -330,20 +335,6 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
 	}
 	return a
-}
-
-// Headers are the seed's header set for one attempt.
-func Headers(w *store.Webhook, e *store.Event, attemptID string, body []byte, now time.Time, secrets []string) map[string]string {
-	return map[string]string{
-		"Content-Type":          "application/json",
-		"User-Agent":            UserAgent,
-		"X-Service-Event":       e.Type,
-		"X-Service-Event-Id":    e.ID,
-		"X-Service-Delivery":    attemptID,
-		"X-Service-Webhook-Id":  w.ID,
-		"X-Service-Signature":   signature.Sign(body, now, secrets...),
-		"X-Service-Api-Version": w.APIVersion,
-	}
 }
 
 // sanitizeHeaders keeps response headers storable as JSON text.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher"
 	"payments/store"
 )
 
@@ -28,7 +27,7 @@ func goldenEvent() *store.Event {
 func TestEnvelopeGolden(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{"v1", "v2"} {
-		got, err := dispatcher.Envelope(version, goldenEvent())
+		got, err := store.Envelope(version, goldenEvent())
 		require.NoError(t, err)
 		path := "testdata/envelope_" + version + ".golden.json"
 		if *update {
@@ -38,6 +37,6 @@ func TestEnvelopeGolden(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got)+"\n", version)
 	}
-	_, err := dispatcher.Envelope("v3", goldenEvent())
+	_, err := store.Envelope("v3", goldenEvent())
 	require.Error(t, err)
 }

@@ -20,7 +20,6 @@ const (
 	ConnectTimeout  = 5 * time.Second
 	AttemptTimeout  = 15 * time.Second
 	MaxResponseBody = 16 << 10
-	UserAgent       = "Service-Webhooks/2.0"
 )
 
 // Error classes recorded on failed attempts.

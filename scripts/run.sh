@@ -73,6 +73,11 @@ cat <<INFO
     curl -s $BASE_URL/api/v1/payments -H "Authorization: Bearer \$API_KEY" \\
       -H 'Content-Type: application/json' -d '{"amount_cents": 1990, "description": "Camiseta"}'
 
+  Receive its events on your machine (another terminal), then make one happen:
+    export PAYMENTS_API_KEY=\$(cat .data/test_api_key) PAYMENTS_BASE_URL=$BASE_URL
+    bin/paymentsctl listen --forward-to http://localhost:3000/hooks
+    bin/paymentsctl trigger payment.paid
+
   A live charge, paid at the sandbox's bank: create it with the live key,
   open its checkout_url and press "Pagar no banco de testes".
 

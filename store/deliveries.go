@@ -299,3 +299,21 @@ func (s *Store) DeliveryByID(ctx context.Context, id string) (*Delivery, error) 
 	}
 	return d, nil
 }
+
+// WebhookBacklog is what waits in a webhook's queue: every pending delivery,
+// and those of them due now.
+type WebhookBacklog struct {
+	Pending int `bun:"pending"`
+	Due     int `bun:"due"`
+}
+
+// Backlog counts a webhook's pending deliveries (webhook_deliveries_claim_idx).
+func (s *Store) Backlog(ctx context.Context, webhookID string, now time.Time) (WebhookBacklog, error) {
+	var b WebhookBacklog
+	err := s.idb(ctx).NewRaw(`SELECT count(*) AS pending, count(*) FILTER (WHERE next_attempt_at <= ?) AS due
+		FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'`, now, webhookID).Scan(ctx, &b)
+	if err != nil {
+		return b, fmt.Errorf("store: backlog: %w", err)
+	}
+	return b, nil
+}

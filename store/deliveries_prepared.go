@@ -32,10 +32,15 @@ type ClaimParams struct {
 }
 
 // claimSQL leases due deliveries and returns them with their events. Each
-// enabled webhook gets room for PerWebhook ($2) leases less those it holds;
-// its earliest due deliveries fill the room (one probe of
-// webhook_deliveries_claim_idx per webhook), and the earliest of all those
-// are taken, up to Limit ($3). It is one prepared statement, planned once
+// enabled webhook gets room for PerWebhook ($2) leases less those it holds
+// and, when it has a rate limit, for rate_limit claims less those it made in
+// the last rateWindow; its earliest due deliveries fill the room (one probe
+// of webhook_deliveries_claim_idx per webhook), and the earliest of all those
+// are taken, up to Limit ($3). A limited webhook's claims are stamped in
+// rate_claims. Claims run one at a time across every dispatcher process
+// (claimLockSQL before it, in the same transaction), so the room each sees
+// counts every lease and claim made before: the cap and the rate hold
+// however many dispatchers run. It is one prepared statement, planned once
 // per connection: the dispatcher claims on every event's notification, and
 // planning this query each time was most of a claim's cost. Its commit is
 // relaxed, for the reason pg.RelaxedCommit gives.
@@ -43,13 +48,15 @@ const claimSQL = `
 	WITH relax AS (
 		SELECT ` + pg.RelaxedCommit + `
 	), room AS (
-		SELECT w.id AS webhook_id, $2 - (
+		SELECT w.id AS webhook_id, w.rate_limit, least($2 - (
 			SELECT count(*) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
-		) AS n
+		), coalesce(w.rate_limit - (
+			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > $1 - ` + rateWindowSQL + `
+		), $2)) AS n
 		FROM webhooks w WHERE w.enabled
 	), picked AS (
-		SELECT due.id FROM room
+		SELECT due.id, room.webhook_id, room.rate_limit FROM room
 		CROSS JOIN LATERAL (
 			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
@@ -65,6 +72,12 @@ const claimSQL = `
 		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1
 		FROM picked WHERE d.id = picked.id
 		RETURNING d.*
+	), stamped AS (
+		UPDATE webhooks w SET rate_claims = array(
+			SELECT t FROM unnest(w.rate_claims) t WHERE t > $1 - ` + rateWindowSQL + `
+			UNION ALL SELECT $1 FROM generate_series(1, p.n))
+		FROM (SELECT webhook_id, count(*) AS n FROM picked WHERE rate_limit IS NOT NULL GROUP BY webhook_id) p
+		WHERE w.id = p.webhook_id
 	)
 	SELECT (SELECT count(*) FROM relax),
 		l.id, l.event_id, l.webhook_id, l.account_id, l.livemode, l.event_type, l.status, l.attempts,
@@ -74,18 +87,31 @@ const claimSQL = `
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
 
+// claimLockSQL serializes claims across dispatcher processes: a transaction
+// lock, released when the claim commits. Claims are short (one statement),
+// so waiting for another costs little; without it two claims at once would
+// each see room the other is taking (found: 15 requests in flight on a
+// webhook capped at 8, with two dispatchers).
+const claimLockSQL = `SELECT pg_advisory_xact_lock(7164523876533445997)` // "claiming" as a number
+
+// rateWindowSQL is the window a webhook's rate limit counts claims in: a
+// second and a margin for the time between a claim and the request
+// reaching the receiver, so that no second at the receiver holds more than
+// rate_limit requests.
+const rateWindowSQL = `interval '1100 milliseconds'`
+
 // ClaimDeliveries leases up to Limit due deliveries of enabled webhooks,
 // counting the attempt, and returns them with their webhook and event. The
 // claim is one short statement (FOR UPDATE SKIP LOCKED); the HTTP happens
 // outside any transaction, and a finish only lands while the lease holds.
 func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
 	var out []Delivery
-	err := pg.WithConn(ctx, s.db.DB, func(conn *pgx.Conn) error {
-		rows, err := conn.Query(ctx, claimSQL, pg.Prepared(p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease))...)
-		if err != nil {
-			return err
+	stmts := []pg.Statement{{SQL: claimLockSQL},
+		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease)}}}
+	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
+		if stmt == 0 {
+			return nil
 		}
-		defer rows.Close()
 		for rows.Next() {
 			var (
 				relaxed int
@@ -279,7 +305,8 @@ const failureStreakSQL = `UPDATE webhooks SET failing_since = coalesce(failing_s
 // Each webhook's next deliveries are picked by one walk of the claim index
 // (the lateral subquery: as many as that webhook's chaining successes, each
 // once, SKIP LOCKED past what others hold) and handed out in due order by
-// row number. The batch's own deliveries are never picked: the statement
+// row number; a webhook with a rate limit never chains (its every attempt
+// goes through the claim, which counts it). The batch's own deliveries are never picked: the statement
 // updates them itself, and in the snapshot its CTEs share they are still
 // pending (and due again, if a lease ran out before its success came back).
 //
@@ -338,7 +365,7 @@ const finishSuccessesSQL = `
 				AND (n.next_attempt_at, n.id) > (w.after_due, w.after_id)
 				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= w.now)
 				AND n.id <> ALL ($2::text[])
-				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled)
+				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL)
 			ORDER BY n.next_attempt_at, n.id
 			LIMIT w.k
 			FOR UPDATE SKIP LOCKED

@@ -48,6 +48,8 @@ type Event struct {
 	CreatedAt time.Time       `bun:"created_at"`
 	// Sample marks the made-up event of a "send test".
 	Sample bool `bun:"sample"`
+	// StreamTx is the writing transaction, read by the event stream only.
+	StreamTx string `bun:"stream_tx,scanonly"`
 }
 
 // EventsForObject lists an object's events in the order they happened.

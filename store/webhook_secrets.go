@@ -9,11 +9,12 @@ import (
 	"fmt"
 )
 
-// GenerateWebhookSecret returns whsec_ followed by 32 random bytes, base64url.
+// GenerateWebhookSecret returns whsec_ followed by 32 random bytes in
+// standard base64, the form the Standard Webhooks libraries take as is.
 func GenerateWebhookSecret() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
-	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
+	return "whsec_" + base64.StdEncoding.EncodeToString(b)
 }
 
 // secretHint shows enough of a secret to tell two apart, never enough to use it.

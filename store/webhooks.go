@@ -51,6 +51,10 @@ func CheckCustomSecret(secret string) error {
 	return nil
 }
 
+// MaxRateLimit is the highest rate limit a webhook takes, deliveries per
+// second (the column's CHECK says the same).
+const MaxRateLimit = 1000
+
 // SecretRotationOverlap is how long the previous secret keeps signing.
 const SecretRotationOverlap = 24 * time.Hour
 
@@ -86,8 +90,12 @@ type Webhook struct {
 	PreviousSecretExpiresAt *time.Time `bun:"previous_secret_expires_at"`
 	FailingSince            *time.Time `bun:"failing_since"`
 	FailuresSince           int        `bun:"failures_since"`
-	CreatedAt               time.Time  `bun:"created_at"`
-	UpdatedAt               time.Time  `bun:"updated_at"`
+	// RateLimit caps deliveries per second (nil: none); the claim keeps
+	// RateClaims, the times of its latest claims, to honour it.
+	RateLimit  *int        `bun:"rate_limit"`
+	RateClaims []time.Time `bun:"rate_claims,array,scanonly"`
+	CreatedAt  time.Time   `bun:"created_at"`
+	UpdatedAt  time.Time   `bun:"updated_at"`
 }
 
 // TestEventType is the sample a "send test" sends unless told otherwise:
@@ -108,6 +116,7 @@ type NewWebhook struct {
 	Events     []string
 	Enabled    bool
 	Secret     string
+	RateLimit  *int
 }
 
 // CreateWebhook stores a webhook and returns it with its secret, which is
@@ -122,7 +131,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	w := &Webhook{
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
-		SecretHint: secretHint(secret), CreatedAt: now, UpdatedAt: now,
+		SecretHint: secretHint(secret), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
 	}
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
@@ -204,6 +213,8 @@ type WebhookUpdate struct {
 	APIVersion *string
 	Events     []string
 	Enabled    *bool
+	// RateLimit sets the deliveries per second; a pointer to 0 removes the limit.
+	RateLimit *int
 }
 
 // UpdateWebhook applies u. Enabling clears the disabled reason and the
@@ -226,6 +237,12 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		}
 		if u.Events != nil {
 			w.Events = u.Events
+		}
+		if u.RateLimit != nil {
+			w.RateLimit = nil
+			if *u.RateLimit > 0 {
+				w.RateLimit = u.RateLimit
+			}
 		}
 		if u.Enabled != nil && *u.Enabled != w.Enabled {
 			w.Enabled = *u.Enabled

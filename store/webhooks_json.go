@@ -17,6 +17,7 @@ type WebhookJSON struct {
 	APIVersion              string   `json:"api_version"`
 	Events                  []string `json:"events"`
 	Enabled                 bool     `json:"enabled"`
+	RateLimit               *int     `json:"rate_limit"`
 	DisabledReason          *string  `json:"disabled_reason"`
 	SecretHint              string   `json:"secret_hint"`
 	PreviousSecretExpiresAt *string  `json:"previous_secret_expires_at"`
@@ -30,7 +31,7 @@ type WebhookJSON struct {
 func (w *Webhook) JSON(now time.Time) WebhookJSON {
 	out := WebhookJSON{
 		ID: w.ID, Object: "webhook", Livemode: w.Livemode, Name: w.Name, URL: w.URL, APIVersion: w.APIVersion,
-		Events: w.Events, Enabled: w.Enabled, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
+		Events: w.Events, Enabled: w.Enabled, RateLimit: w.RateLimit, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
 		FailingSince: jsonw.FormatTimePtr(w.FailingSince), CreatedAt: jsonw.FormatTime(w.CreatedAt),
 		UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
 	}

@@ -36,6 +36,10 @@ type HealthView struct {
 	FailingSince        string
 	Failures            int
 	DisabledReason      string
+	// Backlog is the deliveries waiting (Due of them due now); RateLimit
+	// the deliveries per second allowed (0: no limit).
+	Backlog, Due int
+	RateLimit    int
 }
 
 // DeliveryFilterView is the console's filter as typed.

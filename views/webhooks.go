@@ -37,10 +37,12 @@ type WebhookForm struct {
 	URL        string
 	APIVersion string
 	Events     []string
-	AllEvents  []string
-	Errors     map[string]string
-	AtTheCap   bool
-	Max        int
+	// RateLimit is the deliveries-per-second field as typed ("" for none).
+	RateLimit string
+	AllEvents []string
+	Errors    map[string]string
+	AtTheCap  bool
+	Max       int
 	// EditID is set when the form edits an existing webhook.
 	EditID string
 }

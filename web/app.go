@@ -58,6 +58,9 @@ type Deps struct {
 	Redis     *redis.Client
 	// Tester sends "send test" events: the dispatcher.
 	Tester *dispatcher.Dispatcher
+	// Closing is closed when the server starts shutting down: event
+	// streams end then instead of holding the shutdown (nil: never).
+	Closing <-chan struct{}
 }
 
 // DefaultBodyLimit is the largest request body the service reads.

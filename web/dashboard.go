@@ -127,6 +127,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	signedIn.Post("/webhooks/:id/delete", owner, dash.DeleteWebhook)
 	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", owner, dash.ResendDelivery)
 	signedIn.Post("/webhooks/:id/resend-failed", owner, dash.ResendFailed)
+	signedIn.Post("/webhooks/:id/recover", owner, dash.RecoverEvents)
 }
 
 // favicon is the tab's icon, also at /favicon.ico where browsers look first.

@@ -154,10 +154,11 @@ func TestDashboardFormsTakeAnyInput(t *testing.T) {
 		{"/dashboard/payments", []string{"amount", "description", "external_id", "expires_in", "customer_name", "customer_email", "customer_document"}},
 		{"/dashboard/balance/withdrawals", []string{"amount", "pix_key", "description", "confirmed"}},
 		{"/dashboard/payments/" + paid + "/refund", []string{"amount", "confirmed"}},
-		{"/dashboard/webhooks", []string{"name", "url", "secret", "api_version", "events"}},
-		{"/dashboard/webhooks/" + hook + "/edit", []string{"name", "url", "events"}},
+		{"/dashboard/webhooks", []string{"name", "url", "secret", "api_version", "events", "rate_limit"}},
+		{"/dashboard/webhooks/" + hook + "/edit", []string{"name", "url", "events", "rate_limit"}},
 		{"/dashboard/webhooks/" + hook + "/test", []string{"event_type"}},
 		{"/dashboard/webhooks/" + hook + "/resend-failed", []string{"since"}},
+		{"/dashboard/webhooks/" + hook + "/recover", []string{"since", "until"}},
 		{"/dashboard/settings/preferences", []string{"locale", "time_zone"}},
 		{"/dashboard/settings/password", []string{"current", "new"}},
 		{"/dashboard/api-keys", []string{"mode"}},
@@ -186,4 +187,51 @@ func TestDashboardFormsTakeAnyInput(t *testing.T) {
 	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM withdrawals").Scan(context.Background(), &withdrawals))
 	require.Equal(t, 1, payments, "no charge made from nonsense")
 	require.Zero(t, withdrawals)
+}
+
+// The webhook page recovers a window of events and sets a rate limit; its
+// health panel shows the queue and the limit.
+func TestDashboardRecoverAndRateLimit(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	recv := webtest.NewReceiver(t, nil)
+	hook, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	for range 3 {
+		s.CreatePayment(map[string]any{"amount_cents": 100})
+	}
+	require.Equal(t, 3, s.Dispatcher.RunOnce(context.Background(), 10))
+	b := newBrowser(t, s)
+	b.login("dona@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks/" + hook)
+
+	r := b.do("POST", "/dashboard/webhooks/"+hook+"/recover", url.Values{"_csrf": {token}, "since": {"2000-01-01T00:00"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, r.body)
+	p := b.do("GET", "/dashboard/webhooks/"+hook, nil, nil)
+	require.Contains(t, p.doc.Find(`[data-testid="notice"]`).Text(), "3 eventos desde")
+	require.Equal(t, "3 entrega(s) pendente(s), 3 para agora", strings.TrimSpace(p.doc.Find(`[data-testid="health-backlog"]`).Text()))
+	require.Equal(t, 3, s.Dispatcher.RunOnce(context.Background(), 10))
+	require.Len(t, recv.Requests(), 6)
+	r = b.do("POST", "/dashboard/webhooks/"+hook+"/recover", url.Values{"_csrf": {token}, "since": {"2000-01-01T00:00"}, "until": {"1999-01-01T00:00"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status)
+	p = b.do("GET", "/dashboard/webhooks/"+hook, nil, nil)
+	require.Contains(t, p.doc.Find(`[data-testid="notice"]`).Text(), "data final")
+
+	edit := url.Values{"_csrf": {token}, "name": {"Pedidos"}, "url": {recv.URL}, "api_version": {"v2"}, "events": {"payment.created"}, "rate_limit": {"abc"}}
+	r = b.do("POST", "/dashboard/webhooks/"+hook+"/edit", edit, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status)
+	require.Contains(t, r.doc.Find(`[data-testid="error-rate_limit"]`).Text(), "de 1 a 1000")
+	edit.Set("rate_limit", "5")
+	r = b.do("POST", "/dashboard/webhooks/"+hook+"/edit", edit, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, r.body)
+	w, err := s.Store.Webhook(context.Background(), store.Scope{AccountID: s.Account.ID}, hook)
+	require.NoError(t, err)
+	require.Equal(t, 5, *w.RateLimit)
+	p = b.do("GET", "/dashboard/webhooks/"+hook, nil, nil)
+	require.Equal(t, "5 entrega(s) por segundo", strings.TrimSpace(p.doc.Find(`[data-testid="health-rate-limit"]`).Text()))
+	edit.Set("rate_limit", "")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/webhooks/"+hook+"/edit", edit, nil).status)
+	w, err = s.Store.Webhook(context.Background(), store.Scope{AccountID: s.Account.ID}, hook)
+	require.NoError(t, err)
+	require.Nil(t, w.RateLimit)
 }

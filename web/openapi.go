@@ -129,6 +129,7 @@ var (
 	disputeID      = pathParam("id", "A dispute id (dsp_...).", str())
 	withdrawalID   = pathParam("id", "A withdrawal id (wd_...).", str())
 	refundID       = pathParam("id", "A refund id (re_...).", str())
+	eventID        = pathParam("id", "An event id (evt_...).", str())
 	limit          = queryParam("limit", "", o("type", "integer", "minimum", 1, "maximum", api.MaxListLimit, "default", api.DefaultListLimit))
 	idempotencyKey = o("$ref", "#/components/parameters/IdempotencyKey")
 )
@@ -229,6 +230,8 @@ func webhookBody(create bool) obj {
 		"api_version", enum(store.APIVersions),
 		"events", o("type", "array", "minItems", 1, "items", ref("EventType")),
 		"enabled", boolean(),
+		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit),
+			rateLimitDescription+" null removes the limit."),
 	)
 	if !create {
 		return object(props, optional...)
@@ -241,6 +244,9 @@ func webhookBody(create bool) obj {
 	)
 	return object(props, "url", "events")
 }
+
+const rateLimitDescription = "Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). " +
+	"No second at the receiver holds more; the rest wait in the queue."
 
 func createWithdrawalBody() obj {
 	return object(o(
@@ -390,6 +396,39 @@ func paths() obj {
 			"parameters", []any{withdrawalID},
 			"get", op("getWithdrawal", "Retrieve a withdrawal", "Withdrawals",
 				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
+		"/api/v1/events", o(
+			"get", op("listEvents", "List events, newest first", "Events",
+				"description", "Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.",
+				"parameters", []any{limit,
+					queryParam("type", "Event types, repeated (type=a&type=b) or comma-separated.", ref("EventType")),
+					queryParam("created[gte]", "Created at or after this Unix time (seconds).", o("type", "integer", "minimum", 0)),
+					queryParam("created[lte]", "Created at or before this Unix time (seconds), that second included.", o("type", "integer", "minimum", 0)),
+					queryParam("delivery_success", "", boolean()),
+					queryParam("starting_after", "An event id: the page of older events after it.", str()),
+					queryParam("ending_before", "An event id: the page of newer events before it.", str())},
+				"responses", responses(200, ok("One page of events.", "EventList"), getErrors...))),
+		"/api/v1/events/stream", o(
+			"get", op("streamEvents", "Receive events as they happen (Server-Sent Events)", "Events",
+				"description", "One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.",
+				"parameters", []any{
+					queryParam("type", "Event types, repeated or comma-separated (default: all).", ref("EventType")),
+					queryParam("api_version", "The body's shape.", enum(store.APIVersions).with("default", "v2")),
+					queryParam("starting_after", "An event id: start after it (as Last-Event-ID).", str()),
+					o("name", "Last-Event-ID", "in", "header", "required", false, "description", "The last event id received: the stream resumes after it.", "schema", str())},
+				"responses", responses(200, o("description", "The stream.", "headers", apiHeaders(),
+					"content", o("text/event-stream", o("schema", str()))), getErrors...))),
+		"/api/v1/events/{id}", o(
+			"parameters", []any{eventID},
+			"get", op("getEvent", "Retrieve an event with its deliveries", "Events",
+				"description", "The v2 body a webhook receives, with one more member: deliveries, each with every attempt.",
+				"responses", responses(200, ok("The event.", "EventWithDeliveries"), with(getErrors, 404)...))),
+		"/api/v1/events/{id}/resend", o(
+			"parameters", []any{eventID},
+			"post", op("resendEvent", "Deliver an event again, as new deliveries", "Events",
+				"description", "A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("webhook", describe(str(), "A webhook id (wh_...).")), optional...)),
+				"responses", responses(200, posted("The deliveries queued.", "DeliveryList"), with(postErrors, 404, 415)...))),
 		"/api/v1/webhooks", o(
 			"post", op("createWebhook", "Create a webhook endpoint", "Webhooks",
 				"description", fmt.Sprintf("The response carries the signing secret in `secret`, the only time it is shown. At most %d webhooks per account, test and live together (409 webhook_limit_reached).", store.MaxWebhooksPerAccount),
@@ -428,6 +467,15 @@ func paths() obj {
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, object(o("since", describe(o("type", "integer", "minimum", 0), "Unix seconds.")))),
 				"responses", responses(200, posted("How many were queued.", "WebhookResend"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/recover", o(
+			"parameters", []any{webhookID},
+			"post", op("recoverWebhook", "Deliver again every event of a time window", "Webhooks",
+				"description", "Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"since", describe(o("type", "integer", "minimum", 0), "Unix seconds."),
+					"until", describe(o("type", "integer", "minimum", 0), "Unix seconds, that second included; default now.")), "since")),
+				"responses", responses(200, posted("How many were queued.", "WebhookRecovery"), with(postErrors, 404, 415)...))),
 		"/api/v1/webhooks/{id}/deliveries", o(
 			"parameters", []any{webhookID},
 			"get", op("listWebhookDeliveries", "List a webhook's deliveries with every attempt, newest first", "Webhooks",
@@ -503,6 +551,7 @@ func schemas() obj {
 		"api_version", enum(store.APIVersions),
 		"events", o("type", "array", "minItems", 1, "uniqueItems", true, "items", ref("EventType")),
 		"enabled", boolean(),
+		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit), rateLimitDescription),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
 		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2."),
@@ -511,6 +560,17 @@ func schemas() obj {
 		"created_at", timestamp(), "updated_at", timestamp(),
 	)
 	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
+	event := o(
+		"id", o("type", "string", "pattern", "^evt_[0-9A-Za-z]{22}$"),
+		"type", ref("EventType"),
+		"api_version", constant("v2"),
+		"created", describe(integer(), "Unix seconds."),
+		"created_at", timestamp(),
+		"livemode", boolean(),
+		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal")}),
+			"The object as it was when the event happened."))),
+		"source", constant(store.Source),
+	)
 	return o(
 		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute or a withdrawal."),
 		"RefundStatus", describe(enum(store.RefundStatuses), "pending -> succeeded | failed."),
@@ -649,6 +709,12 @@ func schemas() obj {
 		"WebhookTest", object(o("object", constant("webhook_test"), "webhook_id", str(), "success", boolean(),
 			"status", o("type", []string{"integer", "null"}), "latency_ms", o("type", "integer", "minimum", 0),
 			"attempt", ref("Attempt"))),
+		"Event", object(event),
+		"EventWithDeliveries", object(event.with("deliveries", listOf("", "Delivery", 0))),
+		"EventList", describe(object(o("object", constant("list"), "url", constant("/api/v1/events"), "has_more", boolean(),
+			"data", arrayOf(ref("Event")))), "One page, newest first; has_more says whether older events follow."),
+		"WebhookRecovery", object(o("object", constant("webhook_recovery"), "webhook_id", str(), "since", timestamp(), "until", timestamp(),
+			"requeued", o("type", "integer", "minimum", 0))),
 		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),
 		"PSPCallbackResult", object(o(
 			"received", describe(o("type", "integer", "minimum", 1), "Items in the callback."),
@@ -682,6 +748,7 @@ func document() obj {
 			o("name", "Balance", "description", "The money of an account in one mode."),
 			o("name", "Disputes", "description", "PIX MED claims on paid payments."),
 			o("name", "Withdrawals", "description", "Payouts of the available balance to a PIX key."),
+			o("name", "Events", "description", "Every state change, as webhooks receive it: listed, streamed, delivered again."),
 			o("name", "Webhooks", "description", "Endpoints that receive signed events, and their deliveries."),
 			o("name", "Meta", "description", "This document and the health checks."),
 			o("name", "PSP", "description", "Callbacks of the payment service provider."),

@@ -172,6 +172,21 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/deliveries/whd_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/deliveries/" + dlvID + "/resend", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/resend_failed", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/recover", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/recover", Key: s.TestKey, Body: map[string]any{}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"rate_limit": 5}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"rate_limit": 0}}, 400)
+	events := do(webtest.Request{Method: "GET", Path: "/api/v1/events?limit=3", Key: s.TestKey}, 200).JSON(t)
+	evtID := events["data"].([]any)[0].(map[string]any)["id"].(string)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/events?type=payment.paid&delivery_success=false", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/events?type=nope", Key: s.TestKey}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/events/" + evtID, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/events/evt_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/events/" + evtID + "/resend", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/events/" + evtID + "/resend", Key: s.TestKey, Body: map[string]any{"webhook": "wh_nope"}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/events/evt_nope/resend", Key: s.TestKey}, 404)
+	// The stream's 200 never ends; its own test reads it (handlers/api).
+	do(webtest.Request{Method: "GET", Path: "/api/v1/events/stream?api_version=v3", Key: s.TestKey}, 400)
 	do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey}, 200)
 
 	for _, op := range webtest.DocumentedOperations() {

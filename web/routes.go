@@ -45,7 +45,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		counter = &redisCounter{client: deps.Redis}
 	}
 	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks,
-		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait}
+		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait, Closing: deps.Closing}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
@@ -72,6 +72,10 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/withdrawals", a.CreateWithdrawal)
 	v1.Get("/withdrawals", a.ListWithdrawals)
 	v1.Get("/withdrawals/:id", a.GetWithdrawal)
+	v1.Get("/events", a.ListEvents)
+	v1.Get("/events/stream", a.StreamEvents)
+	v1.Get("/events/:id", a.GetEvent)
+	v1.Post("/events/:id/resend", a.ResendEvent)
 	v1.Post("/webhooks", a.CreateWebhook)
 	v1.Get("/webhooks", a.ListWebhooks)
 	v1.Get("/webhooks/:id", a.GetWebhook)
@@ -80,6 +84,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/webhooks/:id/rotate_secret", a.RotateWebhookSecret)
 	v1.Post("/webhooks/:id/test", a.TestWebhook)
 	v1.Post("/webhooks/:id/resend_failed", a.ResendFailed)
+	v1.Post("/webhooks/:id/recover", a.RecoverWebhook)
 	v1.Get("/webhooks/:id/deliveries", a.ListDeliveries)
 	v1.Get("/webhooks/:id/deliveries/:delivery_id", a.GetDelivery)
 	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", a.ResendDelivery)

@@ -32,6 +32,7 @@ type config struct {
 	ExpiryInterval       time.Duration
 	ShutdownTimeout      time.Duration
 	AttemptRetention     time.Duration
+	EventRetention       time.Duration
 	DispatcherWorkers    int
 	DispatcherPerWebhook int
 	DispatcherLease      time.Duration
@@ -101,6 +102,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"EXPIRY_SWEEP_INTERVAL", 5 * time.Second, &cfg.ExpiryInterval},
 		{"SHUTDOWN_TIMEOUT", 20 * time.Second, &cfg.ShutdownTimeout},
 		{"ATTEMPT_RETENTION", 30 * 24 * time.Hour, &cfg.AttemptRetention},
+		{"EVENT_RETENTION", 30 * 24 * time.Hour, &cfg.EventRetention},
 		{"DISPATCHER_LEASE", 60 * time.Second, &cfg.DispatcherLease},
 		{"API_KEY_CACHE_TTL", 2 * time.Second, &cfg.APIKeyCacheTTL},
 	}
@@ -109,11 +111,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 			errs = append(errs, err)
 		}
 	}
+	if cfg.EventRetention < MinEventRetention {
+		errs = append(errs, fmt.Errorf("EVENT_RETENTION must be at least %s: the Events API promises 30 days", MinEventRetention))
+	}
 	var pspErrs []error
 	cfg.PSP, pspErrs = loadPSPConfig(getenv, getenv("PIX_KEY") != "")
 	errs = append(errs, pspErrs...)
 	return cfg, errors.Join(errs...)
 }
+
+// MinEventRetention is the shortest EVENT_RETENTION: integrators can list
+// and recover at least 30 days of events.
+const MinEventRetention = 30 * 24 * time.Hour
 
 // decodeSecretKey accepts 32 bytes as 64 hex characters or standard/URL base64.
 func decodeSecretKey(v string) ([]byte, error) {

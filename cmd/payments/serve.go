@@ -95,6 +95,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		wg.Go(func() {
 			jobs.Run(jobsCtx, jobs.Config{
 				ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
+				EventRetention: cfg.EventRetention,
 			}, st, log)
 		})
 		wg.Go(func() { disp.Run(jobsCtx) })
@@ -127,7 +128,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		CallbackMTLS:         cfg.PSP.CallbackCAFile != "",
 		CallbackToken:        cfg.PSP.CallbackToken,
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
-	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp})
+	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done()})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

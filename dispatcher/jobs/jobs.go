@@ -1,5 +1,6 @@
 // Package jobs runs the periodic maintenance the service needs besides
-// serving requests: expiring overdue payments and pruning old idempotency keys.
+// serving requests: expiring overdue payments and pruning old idempotency
+// keys, delivery attempts and events.
 package jobs
 
 import (
@@ -17,6 +18,9 @@ type Config struct {
 	PruneInterval time.Duration
 	// AttemptRetention is how long delivery attempts are kept.
 	AttemptRetention time.Duration
+	// EventRetention is how long events (and their deliveries) are kept:
+	// what the Events API can list and a webhook can recover.
+	EventRetention time.Duration
 }
 
 // batchSize bounds one transaction's work so a backlog never holds locks long.
@@ -30,6 +34,7 @@ func Run(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
 			PruneAttempts(ctx, st, cfg.AttemptRetention, log)
+			PruneEvents(ctx, st, cfg.EventRetention, log)
 		})
 		done <- struct{}{}
 	}()
@@ -70,6 +75,16 @@ func PruneAttempts(ctx context.Context, st *store.Store, retention time.Duration
 	}
 	before := st.Now().Add(-retention)
 	return inBatches(ctx, log, "pruned delivery attempts", func() (int, error) { return st.PruneAttempts(ctx, before, batchSize) })
+}
+
+// PruneEvents deletes events older than retention, with their deliveries,
+// and returns how many.
+func PruneEvents(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) int {
+	if retention <= 0 {
+		return 0
+	}
+	before := st.Now().Add(-retention)
+	return inBatches(ctx, log, "pruned events", func() (int, error) { return st.PruneEvents(ctx, before, batchSize) })
 }
 
 // inBatches runs one batch after another until a batch comes back short.

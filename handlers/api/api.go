@@ -28,6 +28,8 @@ type API struct {
 	// ChargeWait bounds how long a live creation waits for the PSP to
 	// register its charge (8 s when zero).
 	ChargeWait time.Duration
+	// Closing ends event streams when the server shuts down (nil: never).
+	Closing <-chan struct{}
 }
 
 // requireLiveModeOn refuses a live key a money-moving call when no PSP is

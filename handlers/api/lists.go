@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -74,4 +75,29 @@ func parseListQuery(c *fiber.Ctx, allowed, statuses []string) (int, string, *rep
 		return 0, "", reply.InvalidParam("parameter_invalid", "status", "status must be one of %v.", statuses)
 	}
 	return limit, status, nil
+}
+
+// parseCreatedBounds reads created[gte] and created[lte] (Unix seconds);
+// created[lte] counts the whole second it names.
+func parseCreatedBounds(c *fiber.Ctx) (gte, lte *time.Time, apiErr *reply.Error) {
+	for _, bound := range []struct {
+		name string
+		dst  **time.Time
+	}{{"created[gte]", &gte}, {"created[lte]", &lte}} {
+		v := c.Query(bound.name)
+		if v == "" {
+			continue
+		}
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs < 0 || secs > maxUnixSeconds {
+			return nil, nil, reply.InvalidParam("parameter_invalid", bound.name, "%s must be a Unix timestamp in seconds.", bound.name)
+		}
+		t := time.Unix(secs, 0).UTC()
+		*bound.dst = &t
+	}
+	if lte != nil {
+		end := lte.Add(time.Second - time.Millisecond)
+		lte = &end
+	}
+	return gte, lte, nil
 }

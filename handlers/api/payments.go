@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -194,25 +193,8 @@ func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
 	if params.Limit, params.Status, apiErr = parseListQuery(c, listPaymentsQuery, store.PaymentStatuses); apiErr != nil {
 		return params, apiErr
 	}
-	for _, bound := range []struct {
-		name string
-		dst  **time.Time
-	}{{"created[gte]", &params.CreatedGTE}, {"created[lte]", &params.CreatedLTE}} {
-		v := c.Query(bound.name)
-		if v == "" {
-			continue
-		}
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || secs < 0 || secs > maxUnixSeconds {
-			return params, reply.InvalidParam("parameter_invalid", bound.name, "%s must be a Unix timestamp in seconds.", bound.name)
-		}
-		t := time.Unix(secs, 0).UTC()
-		*bound.dst = &t
-	}
-	if params.CreatedLTE != nil {
-		// created[lte] counts the whole second it names.
-		end := params.CreatedLTE.Add(time.Second - time.Millisecond)
-		params.CreatedLTE = &end
+	if params.CreatedGTE, params.CreatedLTE, apiErr = parseCreatedBounds(c); apiErr != nil {
+		return params, apiErr
 	}
 	for _, cursor := range []struct {
 		name string

@@ -35,6 +35,9 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if p.Secret != nil {
 		in.Secret = *p.Secret
 	}
+	if p.RateLimit != nil && *p.RateLimit > 0 {
+		in.RateLimit = p.RateLimit
+	}
 	w, secret, err := a.Store.CreateWebhook(c.UserContext(), in)
 	if err != nil {
 		return reply.Webhook(err, "")
@@ -87,7 +90,7 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 		return apiErr
 	}
 	w, err := a.Store.UpdateWebhook(c.UserContext(), request.Scope(c), id, store.WebhookUpdate{
-		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled,
+		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled, RateLimit: p.RateLimit,
 	})
 	if err != nil {
 		return reply.Webhook(err, id)

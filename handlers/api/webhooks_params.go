@@ -21,10 +21,12 @@ type webhookParams struct {
 	Events     []string
 	Enabled    *bool
 	Secret     *string
+	// RateLimit is deliveries per second; 0 (from an explicit null) removes it.
+	RateLimit *int
 }
 
-var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled"}
+var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit"}
 
 func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookParams, *reply.Error) {
 	var p webhookParams
@@ -79,6 +81,21 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 			return p, apiErr
 		}
 		p.Enabled = &b
+	}
+	if o.Present("rate_limit") {
+		outOfRange := func() *reply.Error {
+			return reply.InvalidParam("parameter_invalid", "rate_limit",
+				"rate_limit must be an integer from 1 to %d (deliveries per second), or null for no limit.", store.MaxRateLimit)
+		}
+		n, apiErr := o.IntegerBounded("rate_limit", 1, store.MaxRateLimit, outOfRange, outOfRange)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		limit := int(n)
+		p.RateLimit = &limit
+	} else if slices.Contains(o.Fields(), "rate_limit") {
+		none := 0
+		p.RateLimit = &none
 	}
 	if o.Present("secret") {
 		secret, apiErr := parseCustomSecret(o)

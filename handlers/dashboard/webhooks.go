@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +103,7 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	form.Name = strings.TrimSpace(c.FormValue("name"))
 	form.URL = strings.TrimSpace(c.FormValue("url"))
 	form.APIVersion = c.FormValue("api_version")
+	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	secret := c.FormValue("secret")
 	form.Events = nil
 	for _, e := range c.Context().PostArgs().PeekMulti("events") {
@@ -124,6 +126,9 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	case err != nil:
 		form.Errors["secret"] = t(c, "form.secret_chars")
 	}
+	if _, ok := formRateLimit(form.RateLimit); !ok {
+		form.Errors["rate_limit"] = t(c, "form.rate_limit", "Max", store.MaxRateLimit)
+	}
 	if len(form.Events) == 0 {
 		form.Errors["events"] = t(c, "form.events_missing")
 	}
@@ -136,6 +141,15 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 		form.Name = store.DefaultWebhookName
 	}
 	return secret
+}
+
+// formRateLimit reads the rate limit field: empty is none (0).
+func formRateLimit(v string) (int, bool) {
+	if v == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil && n >= 1 && n <= store.MaxRateLimit
 }
 
 // urlProblem says in words why a webhook URL was refused: its scheme (http
@@ -164,9 +178,13 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	if len(form.Errors) > 0 || form.AtTheCap {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
-	w, secret, err := d.Store.CreateWebhook(c.UserContext(), store.NewWebhook{
+	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true, Secret: secret,
-	})
+	}
+	if n, _ := formRateLimit(form.RateLimit); n > 0 {
+		in.RateLimit = &n
+	}
+	w, secret, err := d.Store.CreateWebhook(c.UserContext(), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
 		form.AtTheCap = true
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
@@ -188,6 +206,9 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
+	if w.RateLimit != nil {
+		form.RateLimit = strconv.Itoa(*w.RateLimit)
+	}
 	return reply.Page(c, http.StatusOK, views.WebhookNew(form))
 }
 
@@ -207,8 +228,9 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	if len(form.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
+	rate, _ := formRateLimit(form.RateLimit)
 	_, err = d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{
-		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events,
+		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
 	})
 	if err != nil {
 		return err
@@ -297,12 +319,20 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 		return views.WebhookDetail{}, err
 	}
 	h := health[w.ID]
+	backlog, err := d.Store.Backlog(ctx, w.ID, now)
+	if err != nil {
+		return views.WebhookDetail{}, err
+	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
 		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner, Notice: notice,
 		Statuses: store.DeliveryStatuses, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format("2006-01-02T15:04"),
-		Health:      views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince},
+		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,
+			Backlog: backlog.Pending, Due: backlog.Due},
+	}
+	if w.RateLimit != nil {
+		page.Health.RateLimit = *w.RateLimit
 	}
 	if h.LastErrorAt != nil {
 		page.Health.LastErrorAt = when(c, *h.LastErrorAt)
@@ -616,6 +646,37 @@ func (d *Dashboard) ResendFailed(c *fiber.Ctx) error {
 	return d.noticeAndGo(c, views.Tn(c.UserContext(), "deliveries.resent_failed", n, "Since", when(c, since)), back)
 }
 
+// RecoverEvents handles POST /dashboard/webhooks/{id}/recover: a new
+// delivery of every event of the webhook's types created since the time
+// given (and until, when given).
+func (d *Dashboard) RecoverEvents(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	back := "/dashboard/webhooks/" + w.ID
+	tz := views.LocaleOf(c.UserContext()).TZ
+	since, err := time.ParseInLocation("2006-01-02T15:04", c.FormValue("since"), tz)
+	if err != nil {
+		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "since", "bad time"))
+	}
+	until := d.Store.Now()
+	if v := c.FormValue("until"); v != "" {
+		if until, err = time.ParseInLocation("2006-01-02T15:04", v, tz); err != nil || until.Before(since) {
+			return d.noticeOrErr(c, back, reply.InvalidParam("until_invalid", "until", "bad time"))
+		}
+		until = until.Add(time.Minute - time.Millisecond) // the whole minute it names
+	}
+	n, err := d.Store.RecoverEvents(c.UserContext(), dashScope(c), w.ID, since, until)
+	if errors.Is(err, store.ErrWebhookDisabled) {
+		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "disabled"))
+	}
+	if err != nil {
+		return err
+	}
+	return d.noticeAndGo(c, views.Tn(c.UserContext(), "deliveries.recovered", n, "Since", when(c, since)), back)
+}
+
 // EventCatalog handles GET /dashboard/webhooks/events: every event type,
 // what it means, and what its v2 and v1 deliveries carry.
 func (d *Dashboard) EventCatalog(c *fiber.Ctx) error {
@@ -631,7 +692,7 @@ func (d *Dashboard) EventCatalog(c *fiber.Ctx) error {
 			Livemode: dashScope(c).Livemode}
 		doc := views.EventDoc{Type: eventType}
 		for _, version := range []string{"v2", "v1"} {
-			body, err := dispatcher.Envelope(version, e)
+			body, err := store.Envelope(version, e)
 			if err != nil {
 				return err
 			}

@@ -273,6 +273,66 @@ func (e ErrorErrorType) Valid() bool {
 	}
 }
 
+// Defines values for EventApiVersion.
+const (
+	EventApiVersionV2 EventApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventApiVersion enum.
+func (e EventApiVersion) Valid() bool {
+	switch e {
+	case EventApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSource.
+const (
+	EventSourceService EventSource = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSource enum.
+func (e EventSource) Valid() bool {
+	switch e {
+	case EventSourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventListObject.
+const (
+	EventListObjectList EventListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the EventListObject enum.
+func (e EventListObject) Valid() bool {
+	switch e {
+	case EventListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventListUrl.
+const (
+	Apiv1events EventListUrl = "/api/v1/events"
+)
+
+// Valid indicates whether the value is a known member of the EventListUrl enum.
+func (e EventListUrl) Valid() bool {
+	switch e {
+	case Apiv1events:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EventType.
 const (
 	EventTypeDisputeLost         EventType = "dispute.lost"
@@ -315,6 +375,51 @@ func (e EventType) Valid() bool {
 	case EventTypeWithdrawalCompleted:
 		return true
 	case EventTypeWithdrawalFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithDeliveriesApiVersion.
+const (
+	EventWithDeliveriesApiVersionV2 EventWithDeliveriesApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithDeliveriesApiVersion enum.
+func (e EventWithDeliveriesApiVersion) Valid() bool {
+	switch e {
+	case EventWithDeliveriesApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithDeliveriesDeliveriesObject.
+const (
+	EventWithDeliveriesDeliveriesObjectList EventWithDeliveriesDeliveriesObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the EventWithDeliveriesDeliveriesObject enum.
+func (e EventWithDeliveriesDeliveriesObject) Valid() bool {
+	switch e {
+	case EventWithDeliveriesDeliveriesObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithDeliveriesSource.
+const (
+	EventWithDeliveriesSourceService EventWithDeliveriesSource = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithDeliveriesSource enum.
+func (e EventWithDeliveriesSource) Valid() bool {
+	switch e {
+	case EventWithDeliveriesSourceService:
 		return true
 	default:
 		return false
@@ -690,6 +795,21 @@ func (e WebhookListUrl) Valid() bool {
 	}
 }
 
+// Defines values for WebhookRecoveryObject.
+const (
+	WebhookRecoveryObjectWebhookRecovery WebhookRecoveryObject = "webhook_recovery"
+)
+
+// Valid indicates whether the value is a known member of the WebhookRecoveryObject enum.
+func (e WebhookRecoveryObject) Valid() bool {
+	switch e {
+	case WebhookRecoveryObjectWebhookRecovery:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookResendObject.
 const (
 	WebhookResendObjectWebhookResend WebhookResendObject = "webhook_resend"
@@ -879,6 +999,24 @@ func (e WithdrawalStatus) Valid() bool {
 	case WithdrawalStatusFailed:
 		return true
 	case WithdrawalStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamEventsParamsApiVersion.
+const (
+	StreamEventsParamsApiVersionV1 StreamEventsParamsApiVersion = "v1"
+	StreamEventsParamsApiVersionV2 StreamEventsParamsApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the StreamEventsParamsApiVersion enum.
+func (e StreamEventsParamsApiVersion) Valid() bool {
+	switch e {
+	case StreamEventsParamsApiVersionV1:
+		return true
+	case StreamEventsParamsApiVersionV2:
 		return true
 	default:
 		return false
@@ -1119,8 +1257,93 @@ type Error struct {
 // ErrorErrorType defines model for Error.Error.Type.
 type ErrorErrorType string
 
+// Event defines model for Event.
+type Event struct {
+	ApiVersion EventApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as it was when the event happened.
+		Object Event_Data_Object `json:"object"`
+	} `json:"data"`
+	Id       string      `json:"id"`
+	Livemode bool        `json:"livemode"`
+	Source   EventSource `json:"source"`
+
+	// Type What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	Type EventType `json:"type"`
+}
+
+// EventApiVersion defines model for Event.ApiVersion.
+type EventApiVersion string
+
+// Event_Data_Object The object as it was when the event happened.
+type Event_Data_Object struct {
+	union json.RawMessage
+}
+
+// EventSource defines model for Event.Source.
+type EventSource string
+
+// EventList One page, newest first; has_more says whether older events follow.
+type EventList struct {
+	Data    []Event         `json:"data"`
+	HasMore bool            `json:"has_more"`
+	Object  EventListObject `json:"object"`
+	Url     EventListUrl    `json:"url"`
+}
+
+// EventListObject defines model for EventList.Object.
+type EventListObject string
+
+// EventListUrl defines model for EventList.Url.
+type EventListUrl string
+
 // EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
 type EventType string
+
+// EventWithDeliveries defines model for EventWithDeliveries.
+type EventWithDeliveries struct {
+	ApiVersion EventWithDeliveriesApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as it was when the event happened.
+		Object EventWithDeliveries_Data_Object `json:"object"`
+	} `json:"data"`
+
+	// Deliveries One page, newest first; has_more says whether older objects follow.
+	Deliveries struct {
+		Data    []Delivery                          `json:"data"`
+		HasMore bool                                `json:"has_more"`
+		Object  EventWithDeliveriesDeliveriesObject `json:"object"`
+		Url     string                              `json:"url"`
+	} `json:"deliveries"`
+	Id       string                    `json:"id"`
+	Livemode bool                      `json:"livemode"`
+	Source   EventWithDeliveriesSource `json:"source"`
+
+	// Type What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	Type EventType `json:"type"`
+}
+
+// EventWithDeliveriesApiVersion defines model for EventWithDeliveries.ApiVersion.
+type EventWithDeliveriesApiVersion string
+
+// EventWithDeliveries_Data_Object The object as it was when the event happened.
+type EventWithDeliveries_Data_Object struct {
+	union json.RawMessage
+}
+
+// EventWithDeliveriesDeliveriesObject defines model for EventWithDeliveries.Deliveries.Object.
+type EventWithDeliveriesDeliveriesObject string
+
+// EventWithDeliveriesSource defines model for EventWithDeliveries.Source.
+type EventWithDeliveriesSource string
 
 // Health defines model for Health.
 type Health struct {
@@ -1302,6 +1525,9 @@ type Webhook struct {
 	// PreviousSecretExpiresAt During a rotation, when the previous secret stops signing.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
 
+	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue.
+	RateLimit *int `json:"rate_limit"`
+
 	// SecretHint The secret's last characters, e.g. whsec_...a1B2.
 	SecretHint string    `json:"secret_hint"`
 	UpdatedAt  time.Time `json:"updated_at"`
@@ -1333,6 +1559,18 @@ type WebhookListObject string
 
 // WebhookListUrl defines model for WebhookList.Url.
 type WebhookListUrl string
+
+// WebhookRecovery defines model for WebhookRecovery.
+type WebhookRecovery struct {
+	Object    WebhookRecoveryObject `json:"object"`
+	Requeued  int                   `json:"requeued"`
+	Since     time.Time             `json:"since"`
+	Until     time.Time             `json:"until"`
+	WebhookId string                `json:"webhook_id"`
+}
+
+// WebhookRecoveryObject defines model for WebhookRecovery.Object.
+type WebhookRecoveryObject string
 
 // WebhookResend defines model for WebhookResend.
 type WebhookResend struct {
@@ -1376,6 +1614,9 @@ type WebhookWithSecret struct {
 
 	// PreviousSecretExpiresAt During a rotation, when the previous secret stops signing.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+
+	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue.
+	RateLimit *int `json:"rate_limit"`
 
 	// Secret The signing secret. Shown only in this response.
 	Secret string `json:"secret"`
@@ -1460,6 +1701,57 @@ type ListDisputesParams struct {
 
 	// StartingAfter A dispute id (dsp_...): return the older disputes after it.
 	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+}
+
+// ListEventsParams defines parameters for ListEvents.
+type ListEventsParams struct {
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Type Event types, repeated (type=a&type=b) or comma-separated.
+	Type *EventType `form:"type,omitempty" json:"type,omitempty"`
+
+	// CreatedGte Created at or after this Unix time (seconds).
+	CreatedGte *int `form:"created[gte],omitempty" json:"created[gte],omitempty"`
+
+	// CreatedLte Created at or before this Unix time (seconds), that second included.
+	CreatedLte      *int  `form:"created[lte],omitempty" json:"created[lte],omitempty"`
+	DeliverySuccess *bool `form:"delivery_success,omitempty" json:"delivery_success,omitempty"`
+
+	// StartingAfter An event id: the page of older events after it.
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// EndingBefore An event id: the page of newer events before it.
+	EndingBefore *string `form:"ending_before,omitempty" json:"ending_before,omitempty"`
+}
+
+// StreamEventsParams defines parameters for StreamEvents.
+type StreamEventsParams struct {
+	// Type Event types, repeated or comma-separated (default: all).
+	Type *EventType `form:"type,omitempty" json:"type,omitempty"`
+
+	// ApiVersion The body's shape.
+	ApiVersion *StreamEventsParamsApiVersion `form:"api_version,omitempty" json:"api_version,omitempty"`
+
+	// StartingAfter An event id: start after it (as Last-Event-ID).
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// LastEventID The last event id received: the stream resumes after it.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
+}
+
+// StreamEventsParamsApiVersion defines parameters for StreamEvents.
+type StreamEventsParamsApiVersion string
+
+// ResendEventJSONBody defines parameters for ResendEvent.
+type ResendEventJSONBody struct {
+	// Webhook A webhook id (wh_...).
+	Webhook *string `json:"webhook,omitempty"`
+}
+
+// ResendEventParams defines parameters for ResendEvent.
+type ResendEventParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListPaymentsParams defines parameters for ListPayments.
@@ -1622,6 +1914,9 @@ type CreateWebhookJSONBody struct {
 	Events     []EventType                      `json:"events"`
 	Name       *string                          `json:"name,omitempty"`
 
+	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue. null removes the limit.
+	RateLimit *int `json:"rate_limit,omitempty"`
+
 	// Secret Optional custom secret, 16 to 128 printable ASCII characters; generated (whsec_...) when absent or empty.
 	Secret *string `json:"secret,omitempty"`
 
@@ -1644,6 +1939,9 @@ type UpdateWebhookJSONBody struct {
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     *[]EventType                     `json:"events,omitempty"`
 	Name       *string                          `json:"name,omitempty"`
+
+	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue. null removes the limit.
+	RateLimit *int `json:"rate_limit,omitempty"`
 
 	// Url Public https endpoint.
 	Url *string `json:"url,omitempty"`
@@ -1669,6 +1967,21 @@ type ListWebhookDeliveriesParams struct {
 
 // ResendWebhookDeliveryParams defines parameters for ResendWebhookDelivery.
 type ResendWebhookDeliveryParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RecoverWebhookJSONBody defines parameters for RecoverWebhook.
+type RecoverWebhookJSONBody struct {
+	// Since Unix seconds.
+	Since int `json:"since"`
+
+	// Until Unix seconds, that second included; default now.
+	Until *int `json:"until,omitempty"`
+}
+
+// RecoverWebhookParams defines parameters for RecoverWebhook.
+type RecoverWebhookParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -1780,6 +2093,9 @@ type PspCallbackWithTokenJSONBody struct {
 	} `json:"pix"`
 }
 
+// ResendEventJSONRequestBody defines body for ResendEvent for application/json ContentType.
+type ResendEventJSONRequestBody ResendEventJSONBody
+
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 
@@ -1813,6 +2129,9 @@ type CreateWebhookJSONRequestBody CreateWebhookJSONBody
 // UpdateWebhookJSONRequestBody defines body for UpdateWebhook for application/json ContentType.
 type UpdateWebhookJSONRequestBody UpdateWebhookJSONBody
 
+// RecoverWebhookJSONRequestBody defines body for RecoverWebhook for application/json ContentType.
+type RecoverWebhookJSONRequestBody RecoverWebhookJSONBody
+
 // ResendFailedDeliveriesJSONRequestBody defines body for ResendFailedDeliveries for application/json ContentType.
 type ResendFailedDeliveriesJSONRequestBody ResendFailedDeliveriesJSONBody
 
@@ -1833,6 +2152,234 @@ type PspCallbackJSONRequestBody PspCallbackJSONBody
 
 // PspCallbackWithTokenJSONRequestBody defines body for PspCallbackWithToken for application/json ContentType.
 type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
+
+// AsPayment returns the union data inside the Event_Data_Object as a Payment
+func (t Event_Data_Object) AsPayment() (Payment, error) {
+	var body Payment
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPayment overwrites any union data inside the Event_Data_Object as the provided Payment
+func (t *Event_Data_Object) FromPayment(v Payment) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePayment performs a merge with any union data inside the Event_Data_Object, using the provided Payment
+func (t *Event_Data_Object) MergePayment(v Payment) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRefund returns the union data inside the Event_Data_Object as a Refund
+func (t Event_Data_Object) AsRefund() (Refund, error) {
+	var body Refund
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRefund overwrites any union data inside the Event_Data_Object as the provided Refund
+func (t *Event_Data_Object) FromRefund(v Refund) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRefund performs a merge with any union data inside the Event_Data_Object, using the provided Refund
+func (t *Event_Data_Object) MergeRefund(v Refund) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsDispute returns the union data inside the Event_Data_Object as a Dispute
+func (t Event_Data_Object) AsDispute() (Dispute, error) {
+	var body Dispute
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDispute overwrites any union data inside the Event_Data_Object as the provided Dispute
+func (t *Event_Data_Object) FromDispute(v Dispute) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDispute performs a merge with any union data inside the Event_Data_Object, using the provided Dispute
+func (t *Event_Data_Object) MergeDispute(v Dispute) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWithdrawal returns the union data inside the Event_Data_Object as a Withdrawal
+func (t Event_Data_Object) AsWithdrawal() (Withdrawal, error) {
+	var body Withdrawal
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWithdrawal overwrites any union data inside the Event_Data_Object as the provided Withdrawal
+func (t *Event_Data_Object) FromWithdrawal(v Withdrawal) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWithdrawal performs a merge with any union data inside the Event_Data_Object, using the provided Withdrawal
+func (t *Event_Data_Object) MergeWithdrawal(v Withdrawal) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Event_Data_Object) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Event_Data_Object) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPayment returns the union data inside the EventWithDeliveries_Data_Object as a Payment
+func (t EventWithDeliveries_Data_Object) AsPayment() (Payment, error) {
+	var body Payment
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPayment overwrites any union data inside the EventWithDeliveries_Data_Object as the provided Payment
+func (t *EventWithDeliveries_Data_Object) FromPayment(v Payment) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePayment performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Payment
+func (t *EventWithDeliveries_Data_Object) MergePayment(v Payment) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRefund returns the union data inside the EventWithDeliveries_Data_Object as a Refund
+func (t EventWithDeliveries_Data_Object) AsRefund() (Refund, error) {
+	var body Refund
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRefund overwrites any union data inside the EventWithDeliveries_Data_Object as the provided Refund
+func (t *EventWithDeliveries_Data_Object) FromRefund(v Refund) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRefund performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Refund
+func (t *EventWithDeliveries_Data_Object) MergeRefund(v Refund) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsDispute returns the union data inside the EventWithDeliveries_Data_Object as a Dispute
+func (t EventWithDeliveries_Data_Object) AsDispute() (Dispute, error) {
+	var body Dispute
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDispute overwrites any union data inside the EventWithDeliveries_Data_Object as the provided Dispute
+func (t *EventWithDeliveries_Data_Object) FromDispute(v Dispute) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDispute performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Dispute
+func (t *EventWithDeliveries_Data_Object) MergeDispute(v Dispute) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWithdrawal returns the union data inside the EventWithDeliveries_Data_Object as a Withdrawal
+func (t EventWithDeliveries_Data_Object) AsWithdrawal() (Withdrawal, error) {
+	var body Withdrawal
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWithdrawal overwrites any union data inside the EventWithDeliveries_Data_Object as the provided Withdrawal
+func (t *EventWithDeliveries_Data_Object) FromWithdrawal(v Withdrawal) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWithdrawal performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Withdrawal
+func (t *EventWithDeliveries_Data_Object) MergeWithdrawal(v Withdrawal) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithDeliveries_Data_Object) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithDeliveries_Data_Object) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1924,6 +2471,45 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 	GetDispute(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListEvents List events, newest first
+	//
+	// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
+	//
+	// Corresponds with GET /api/v1/events (the `ListEvents` operationId).
+	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StreamEvents Receive events as they happen (Server-Sent Events)
+	//
+	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+	//
+	// Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
+	StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetEvent Retrieve an event with its deliveries
+	//
+	// The v2 body a webhook receives, with one more member: deliveries, each with every attempt.
+	//
+	// Corresponds with GET /api/v1/events/{id} (the `GetEvent` operationId).
+	GetEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendEventWithBody Deliver an event again, as new deliveries
+	//
+	// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+	ResendEventWithBody(ctx context.Context, id string, params *ResendEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendEvent Deliver an event again, as new deliveries
+	//
+	// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+	ResendEvent(ctx context.Context, id string, params *ResendEventParams, body ResendEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document
 	//
@@ -2194,6 +2780,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend (the `ResendWebhookDelivery` operationId).
 	ResendWebhookDelivery(ctx context.Context, id string, deliveryId string, params *ResendWebhookDeliveryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RecoverWebhookWithBody Deliver again every event of a time window
+	//
+	// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+	RecoverWebhookWithBody(ctx context.Context, id string, params *RecoverWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecoverWebhook Deliver again every event of a time window
+	//
+	// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+	RecoverWebhook(ctx context.Context, id string, params *RecoverWebhookParams, body RecoverWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ResendFailedDeliveriesWithBody Queue again every failed delivery created since a time
 	//
 	// Takes any type of body and a specified content type.
@@ -2377,6 +2981,95 @@ func (c *Client) ListDisputes(ctx context.Context, params *ListDisputesParams, r
 // Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 func (c *Client) GetDispute(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDisputeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListEvents List events, newest first
+//
+// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
+//
+// Corresponds with GET /api/v1/events (the `ListEvents` operationId).
+func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListEventsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamEvents Receive events as they happen (Server-Sent Events)
+//
+// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+//
+// Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
+func (c *Client) StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamEventsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetEvent Retrieve an event with its deliveries
+//
+// The v2 body a webhook receives, with one more member: deliveries, each with every attempt.
+//
+// Corresponds with GET /api/v1/events/{id} (the `GetEvent` operationId).
+func (c *Client) GetEvent(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEventRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendEventWithBody Deliver an event again, as new deliveries
+//
+// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+func (c *Client) ResendEventWithBody(ctx context.Context, id string, params *ResendEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendEventRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendEvent Deliver an event again, as new deliveries
+//
+// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+func (c *Client) ResendEvent(ctx context.Context, id string, params *ResendEventParams, body ResendEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendEventRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3026,6 +3719,44 @@ func (c *Client) ResendWebhookDelivery(ctx context.Context, id string, deliveryI
 	return c.Client.Do(req)
 }
 
+// RecoverWebhookWithBody Deliver again every event of a time window
+//
+// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+func (c *Client) RecoverWebhookWithBody(ctx context.Context, id string, params *RecoverWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecoverWebhookRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecoverWebhook Deliver again every event of a time window
+//
+// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+func (c *Client) RecoverWebhook(ctx context.Context, id string, params *RecoverWebhookParams, body RecoverWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecoverWebhookRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ResendFailedDeliveriesWithBody Queue again every failed delivery created since a time
 //
 // Takes any type of body and a specified content type.
@@ -3495,6 +4226,321 @@ func NewGetDisputeRequest(server string, id string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListEventsRequest constructs an http.Request for the ListEvents method
+func NewListEventsRequest(server string, params *ListEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedGte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created[gte]", *params.CreatedGte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CreatedLte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created[lte]", *params.CreatedLte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DeliverySuccess != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "delivery_success", *params.DeliverySuccess, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EndingBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ending_before", *params.EndingBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStreamEventsRequest constructs an http.Request for the StreamEvents method
+func NewStreamEventsRequest(server string, params *StreamEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/events/stream")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ApiVersion != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "api_version", *params.ApiVersion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetEventRequest constructs an http.Request for the GetEvent method
+func NewGetEventRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/events/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResendEventRequest calls the generic ResendEvent builder with application/json body
+func NewResendEventRequest(server string, id string, params *ResendEventParams, body ResendEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResendEventRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewResendEventRequestWithBody constructs an http.Request for the ResendEvent method, with any body, and a specified content type
+func NewResendEventRequestWithBody(server string, id string, params *ResendEventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/events/%s/resend", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -4906,6 +5952,68 @@ func NewResendWebhookDeliveryRequest(server string, id string, deliveryId string
 	return req, nil
 }
 
+// NewRecoverWebhookRequest calls the generic RecoverWebhook builder with application/json body
+func NewRecoverWebhookRequest(server string, id string, params *RecoverWebhookParams, body RecoverWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecoverWebhookRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewRecoverWebhookRequestWithBody constructs an http.Request for the RecoverWebhook method, with any body, and a specified content type
+func NewRecoverWebhookRequestWithBody(server string, id string, params *RecoverWebhookParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/webhooks/%s/recover", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewResendFailedDeliveriesRequest calls the generic ResendFailedDeliveries builder with application/json body
 func NewResendFailedDeliveriesRequest(server string, id string, params *ResendFailedDeliveriesParams, body ResendFailedDeliveriesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5541,6 +6649,51 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 	GetDisputeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetDisputeResponse, error)
 
+	// ListEventsWithResponse List events, newest first
+	//
+	// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/events (the `ListEvents` operationId).
+	ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error)
+
+	// StreamEventsWithResponse Receive events as they happen (Server-Sent Events)
+	//
+	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
+	StreamEventsWithResponse(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error)
+
+	// GetEventWithResponse Retrieve an event with its deliveries
+	//
+	// The v2 body a webhook receives, with one more member: deliveries, each with every attempt.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/events/{id} (the `GetEvent` operationId).
+	GetEventWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetEventResponse, error)
+
+	// ResendEventWithBodyWithResponse Deliver an event again, as new deliveries
+	//
+	// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+	ResendEventWithBodyWithResponse(ctx context.Context, id string, params *ResendEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendEventResponse, error)
+
+	// ResendEventWithResponse Deliver an event again, as new deliveries
+	//
+	// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+	ResendEventWithResponse(ctx context.Context, id string, params *ResendEventParams, body ResendEventJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendEventResponse, error)
+
 	// GetOpenAPIWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -5839,6 +6992,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend (the `ResendWebhookDelivery` operationId).
 	ResendWebhookDeliveryWithResponse(ctx context.Context, id string, deliveryId string, params *ResendWebhookDeliveryParams, reqEditors ...RequestEditorFn) (*ResendWebhookDeliveryResponse, error)
+
+	// RecoverWebhookWithBodyWithResponse Deliver again every event of a time window
+	//
+	// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+	RecoverWebhookWithBodyWithResponse(ctx context.Context, id string, params *RecoverWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecoverWebhookResponse, error)
+
+	// RecoverWebhookWithResponse Deliver again every event of a time window
+	//
+	// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+	RecoverWebhookWithResponse(ctx context.Context, id string, params *RecoverWebhookParams, body RecoverWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RecoverWebhookResponse, error)
 
 	// ResendFailedDeliveriesWithBodyWithResponse Queue again every failed delivery created since a time
 	//
@@ -6367,6 +7538,554 @@ func (r GetDisputeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListEventsResponse200Headers the declared response headers of an HTTP 200 response for ListEvents
+type ListEventsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListEventsResponse400Headers the declared response headers of an HTTP 400 response for ListEvents
+type ListEventsResponse400Headers struct {
+	XRequestId *string
+}
+
+// ListEventsResponse401Headers the declared response headers of an HTTP 401 response for ListEvents
+type ListEventsResponse401Headers struct {
+	XRequestId *string
+}
+
+// ListEventsResponse413Headers the declared response headers of an HTTP 413 response for ListEvents
+type ListEventsResponse413Headers struct {
+	XRequestId *string
+}
+
+// ListEventsResponse429Headers the declared response headers of an HTTP 429 response for ListEvents
+type ListEventsResponse429Headers struct {
+	XRequestId *string
+}
+
+// ListEventsResponse500Headers the declared response headers of an HTTP 500 response for ListEvents
+type ListEventsResponse500Headers struct {
+	XRequestId *string
+}
+
+type ListEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EventList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListEventsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListEventsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListEventsResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListEventsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListEventsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListEventsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListEventsResponse) GetJSON200() *EventList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListEventsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListEventsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StreamEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamEvents
+type StreamEventsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// StreamEventsResponse400Headers the declared response headers of an HTTP 400 response for StreamEvents
+type StreamEventsResponse400Headers struct {
+	XRequestId *string
+}
+
+// StreamEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamEvents
+type StreamEventsResponse401Headers struct {
+	XRequestId *string
+}
+
+// StreamEventsResponse413Headers the declared response headers of an HTTP 413 response for StreamEvents
+type StreamEventsResponse413Headers struct {
+	XRequestId *string
+}
+
+// StreamEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamEvents
+type StreamEventsResponse429Headers struct {
+	XRequestId *string
+}
+
+// StreamEventsResponse500Headers the declared response headers of an HTTP 500 response for StreamEvents
+type StreamEventsResponse500Headers struct {
+	XRequestId *string
+}
+
+type StreamEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamEventsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *StreamEventsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamEventsResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *StreamEventsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamEventsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *StreamEventsResponse500Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r StreamEventsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r StreamEventsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r StreamEventsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r StreamEventsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r StreamEventsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetEventResponse200Headers the declared response headers of an HTTP 200 response for GetEvent
+type GetEventResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetEventResponse400Headers the declared response headers of an HTTP 400 response for GetEvent
+type GetEventResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetEventResponse401Headers the declared response headers of an HTTP 401 response for GetEvent
+type GetEventResponse401Headers struct {
+	XRequestId *string
+}
+
+// GetEventResponse404Headers the declared response headers of an HTTP 404 response for GetEvent
+type GetEventResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetEventResponse413Headers the declared response headers of an HTTP 413 response for GetEvent
+type GetEventResponse413Headers struct {
+	XRequestId *string
+}
+
+// GetEventResponse429Headers the declared response headers of an HTTP 429 response for GetEvent
+type GetEventResponse429Headers struct {
+	XRequestId *string
+}
+
+// GetEventResponse500Headers the declared response headers of an HTTP 500 response for GetEvent
+type GetEventResponse500Headers struct {
+	XRequestId *string
+}
+
+type GetEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EventWithDeliveries
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetEventResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetEventResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetEventResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetEventResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetEventResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetEventResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetEventResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetEventResponse) GetJSON200() *EventWithDeliveries {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetEventResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetEventResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetEventResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetEventResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetEventResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetEventResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResendEventResponse200Headers the declared response headers of an HTTP 200 response for ResendEvent
+type ResendEventResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResendEventResponse400Headers the declared response headers of an HTTP 400 response for ResendEvent
+type ResendEventResponse400Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse401Headers the declared response headers of an HTTP 401 response for ResendEvent
+type ResendEventResponse401Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse404Headers the declared response headers of an HTTP 404 response for ResendEvent
+type ResendEventResponse404Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse409Headers the declared response headers of an HTTP 409 response for ResendEvent
+type ResendEventResponse409Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse413Headers the declared response headers of an HTTP 413 response for ResendEvent
+type ResendEventResponse413Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse415Headers the declared response headers of an HTTP 415 response for ResendEvent
+type ResendEventResponse415Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse422Headers the declared response headers of an HTTP 422 response for ResendEvent
+type ResendEventResponse422Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse429Headers the declared response headers of an HTTP 429 response for ResendEvent
+type ResendEventResponse429Headers struct {
+	XRequestId *string
+}
+
+// ResendEventResponse500Headers the declared response headers of an HTTP 500 response for ResendEvent
+type ResendEventResponse500Headers struct {
+	XRequestId *string
+}
+
+type ResendEventResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeliveryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResendEventResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ResendEventResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResendEventResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ResendEventResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ResendEventResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ResendEventResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *ResendEventResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ResendEventResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResendEventResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ResendEventResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResendEventResponse) GetJSON200() *DeliveryList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ResendEventResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResendEventResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResendEventResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ResendEventResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ResendEventResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ResendEventResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ResendEventResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ResendEventResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResendEventResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResendEventResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResendEventResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResendEventResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResendEventResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10545,6 +12264,184 @@ func (r ResendWebhookDeliveryResponse) ContentType() string {
 	return ""
 }
 
+// RecoverWebhookResponse200Headers the declared response headers of an HTTP 200 response for RecoverWebhook
+type RecoverWebhookResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// RecoverWebhookResponse400Headers the declared response headers of an HTTP 400 response for RecoverWebhook
+type RecoverWebhookResponse400Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse401Headers the declared response headers of an HTTP 401 response for RecoverWebhook
+type RecoverWebhookResponse401Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse404Headers the declared response headers of an HTTP 404 response for RecoverWebhook
+type RecoverWebhookResponse404Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse409Headers the declared response headers of an HTTP 409 response for RecoverWebhook
+type RecoverWebhookResponse409Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse413Headers the declared response headers of an HTTP 413 response for RecoverWebhook
+type RecoverWebhookResponse413Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse415Headers the declared response headers of an HTTP 415 response for RecoverWebhook
+type RecoverWebhookResponse415Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse422Headers the declared response headers of an HTTP 422 response for RecoverWebhook
+type RecoverWebhookResponse422Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse429Headers the declared response headers of an HTTP 429 response for RecoverWebhook
+type RecoverWebhookResponse429Headers struct {
+	XRequestId *string
+}
+
+// RecoverWebhookResponse500Headers the declared response headers of an HTTP 500 response for RecoverWebhook
+type RecoverWebhookResponse500Headers struct {
+	XRequestId *string
+}
+
+type RecoverWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookRecovery
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RecoverWebhookResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RecoverWebhookResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RecoverWebhookResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RecoverWebhookResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RecoverWebhookResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *RecoverWebhookResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *RecoverWebhookResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *RecoverWebhookResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RecoverWebhookResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RecoverWebhookResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecoverWebhookResponse) GetJSON200() *WebhookRecovery {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RecoverWebhookResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RecoverWebhookResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RecoverWebhookResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RecoverWebhookResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RecoverWebhookResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r RecoverWebhookResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RecoverWebhookResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RecoverWebhookResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RecoverWebhookResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RecoverWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecoverWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecoverWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecoverWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ResendFailedDeliveriesResponse200Headers the declared response headers of an HTTP 200 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse200Headers struct {
 	IdempotentReplayed *string
@@ -12094,6 +13991,81 @@ func (c *ClientWithResponses) GetDisputeWithResponse(ctx context.Context, id str
 	return ParseGetDisputeResponse(rsp)
 }
 
+// ListEventsWithResponse List events, newest first
+//
+// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/events (the `ListEvents` operationId).
+func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*ListEventsResponse, error) {
+	rsp, err := c.ListEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListEventsResponse(rsp)
+}
+
+// StreamEventsWithResponse Receive events as they happen (Server-Sent Events)
+//
+// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
+func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error) {
+	rsp, err := c.StreamEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamEventsResponse(rsp)
+}
+
+// GetEventWithResponse Retrieve an event with its deliveries
+//
+// The v2 body a webhook receives, with one more member: deliveries, each with every attempt.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/events/{id} (the `GetEvent` operationId).
+func (c *ClientWithResponses) GetEventWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetEventResponse, error) {
+	rsp, err := c.GetEvent(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetEventResponse(rsp)
+}
+
+// ResendEventWithBodyWithResponse Deliver an event again, as new deliveries
+//
+// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+func (c *ClientWithResponses) ResendEventWithBodyWithResponse(ctx context.Context, id string, params *ResendEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendEventResponse, error) {
+	rsp, err := c.ResendEventWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendEventResponse(rsp)
+}
+
+// ResendEventWithResponse Deliver an event again, as new deliveries
+//
+// A new delivery of the event to the webhook named, or to every enabled webhook of this mode subscribed to its type. Earlier deliveries stay as they ended. A disabled webhook is 409 webhook_disabled.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/events/{id}/resend (the `ResendEvent` operationId).
+func (c *ClientWithResponses) ResendEventWithResponse(ctx context.Context, id string, params *ResendEventParams, body ResendEventJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendEventResponse, error) {
+	rsp, err := c.ResendEvent(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendEventResponse(rsp)
+}
+
 // GetOpenAPIWithResponse This document
 //
 // Returns a wrapper object for the known response body format(s).
@@ -12613,6 +14585,36 @@ func (c *ClientWithResponses) ResendWebhookDeliveryWithResponse(ctx context.Cont
 		return nil, err
 	}
 	return ParseResendWebhookDeliveryResponse(rsp)
+}
+
+// RecoverWebhookWithBodyWithResponse Deliver again every event of a time window
+//
+// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+func (c *ClientWithResponses) RecoverWebhookWithBodyWithResponse(ctx context.Context, id string, params *RecoverWebhookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecoverWebhookResponse, error) {
+	rsp, err := c.RecoverWebhookWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecoverWebhookResponse(rsp)
+}
+
+// RecoverWebhookWithResponse Deliver again every event of a time window
+//
+// Queues a new delivery of every event of the webhook's subscribed types created from since to until (default: now), whatever became of earlier deliveries; they stay as they ended. A disabled webhook is 409 webhook_disabled: enable it first.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/webhooks/{id}/recover (the `RecoverWebhook` operationId).
+func (c *ClientWithResponses) RecoverWebhookWithResponse(ctx context.Context, id string, params *RecoverWebhookParams, body RecoverWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*RecoverWebhookResponse, error) {
+	rsp, err := c.RecoverWebhook(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecoverWebhookResponse(rsp)
 }
 
 // ResendFailedDeliveriesWithBodyWithResponse Queue again every failed delivery created since a time
@@ -13323,6 +15325,671 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetDisputeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListEventsResponse parses an HTTP response from a ListEventsWithResponse call
+func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EventList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListEventsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListEventsResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListEventsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListEventsResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamEventsResponse parses an HTTP response from a StreamEventsWithResponse call
+func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers StreamEventsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers StreamEventsResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers StreamEventsResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers StreamEventsResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers StreamEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetEventResponse parses an HTTP response from a GetEventWithResponse call
+func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EventWithDeliveries
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetEventResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetEventResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetEventResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetEventResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetEventResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetEventResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetEventResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResendEventResponse parses an HTTP response from a ResendEventWithResponse call
+func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResendEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeliveryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResendEventResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ResendEventResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResendEventResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ResendEventResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ResendEventResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers ResendEventResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers ResendEventResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers ResendEventResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResendEventResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ResendEventResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18430,6 +21097,226 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ResendWebhookDeliveryResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRecoverWebhookResponse parses an HTTP response from a RecoverWebhookWithResponse call
+func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecoverWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookRecovery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RecoverWebhookResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RecoverWebhookResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RecoverWebhookResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers RecoverWebhookResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers RecoverWebhookResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers RecoverWebhookResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers RecoverWebhookResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers RecoverWebhookResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers RecoverWebhookResponse429Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RecoverWebhookResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

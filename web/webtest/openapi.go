@@ -2,11 +2,12 @@ package webtest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"payments/web"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
+
+	"payments/web"
 )
 
 var requestIDPattern = regexp.MustCompile(`^req_[0-9A-Za-z]{22}$`)
@@ -60,6 +63,11 @@ func loadSpec() (*openAPI, error) {
 			pattern := "^" + regexp.MustCompile(`\\\{[^}]+\\\}`).ReplaceAllString(regexp.QuoteMeta(tmpl), `[^/]+`) + "$"
 			s.paths = append(s.paths, pathTemplate{template: tmpl, re: regexp.MustCompile(pattern)})
 		}
+		// Literal segments win over parameters, as in the router:
+		// /api/v1/events/stream is not /api/v1/events/{id}.
+		slices.SortFunc(s.paths, func(a, b pathTemplate) int {
+			return cmp.Or(cmp.Compare(strings.Count(a.template, "{"), strings.Count(b.template, "{")), cmp.Compare(a.template, b.template))
+		})
 		spec = s
 	})
 	return spec, specErr

@@ -1,7 +1,4 @@
-// Package dispatcher delivers queued events to webhooks: it claims due
-// deliveries, builds the v1/v2 envelope, signs it, POSTs it through an
-// SSRF-guarded client, and records the outcome with the retry policy.
-package dispatcher
+package store
 
 import (
 	"encoding/json"
@@ -9,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"payments/store"
 	"payments/store/jsonw"
 )
 
@@ -43,12 +39,13 @@ type envelopeV1 struct {
 	APIVersion string          `json:"api_version"`
 }
 
-// Envelope renders the event as the body a webhook of apiVersion receives.
+// Envelope renders the event as the body a webhook of apiVersion receives,
+// and (v2) as the Events API shows it.
 // The object is the snapshot frozen when the event happened, already compact
 // JSON, copied as is: the bytes equal json.Marshal of envelopeV2/envelopeV1
 // (the golden tests hold both to that) without re-scanning the object on
 // every attempt.
-func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
+func Envelope(apiVersion string, e *Event) ([]byte, error) {
 	created := e.CreatedAt.UTC().Truncate(time.Millisecond)
 	quote := jsonw.AppendString
 	b := make([]byte, 0, len(e.Data)+256)
@@ -70,5 +67,5 @@ func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 		b = append(append(append(b, `,"data":`...), e.Data...), `,"source":"`+Source+`","api_version":"v1"}`...)
 		return b, nil
 	}
-	return nil, fmt.Errorf("dispatcher: unknown api_version %q", apiVersion)
+	return nil, fmt.Errorf("store: unknown api_version %q", apiVersion)
 }

@@ -1,4 +1,4 @@
-package dispatcher
+package store
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/store"
 	"payments/store/jsonw"
 )
 
@@ -21,7 +20,7 @@ func TestEnvelopeEqualsMarshalledStructs(t *testing.T) {
 	} {
 		data, err := json.Marshal(object)
 		require.NoError(t, err)
-		e := &store.Event{ID: "evt_1<&>", Type: "payment.paid", Livemode: true, Data: data,
+		e := &Event{ID: "evt_1<&>", Type: "payment.paid", Livemode: true, Data: data,
 			CreatedAt: time.Date(2026, 11, 22, 12, 0, 0, 123456789, time.UTC)}
 		created := e.CreatedAt.Truncate(time.Millisecond)
 		v2, err := json.Marshal(envelopeV2{ID: e.ID, Type: e.Type, APIVersion: "v2", Created: created.Unix(),
