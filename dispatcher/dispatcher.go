@@ -74,11 +74,9 @@ type Dispatcher struct {
 	log    *slog.Logger
 	// completer records successes in batches.
 	completer *completer
-	// token identifies this dispatcher's leases.
-	token string
-	slots chan struct{}
-	wake  chan struct{}
-	wg    sync.WaitGroup
+	slots     chan struct{}
+	wake      chan struct{}
+	wg        sync.WaitGroup
 }
 
 // New returns a dispatcher; Run starts it.
@@ -88,7 +86,6 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 		cfg: cfg, store: st, log: log,
 		sender:    NewSender(cfg.AllowPrivateNetworks),
 		completer: newCompleter(st),
-		token:     ids.New(ids.PrefixLease),
 		slots:     make(chan struct{}, cfg.Workers),
 		wake:      make(chan struct{}, 1),
 	}
@@ -166,10 +163,34 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context) {
 	}
 }
 
+// claim leases due deliveries under a token of its own: if the claim's
+// answer is lost, what it may have leased is released by that token.
 func (d *Dispatcher) claim(ctx context.Context, limit int) ([]store.Delivery, error) {
-	return d.store.ClaimDeliveries(ctx, store.ClaimParams{
-		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: d.token,
+	token := ids.New(ids.PrefixLease)
+	claimed, err := d.store.ClaimDeliveries(ctx, store.ClaimParams{
+		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token,
 	})
+	if err != nil {
+		go d.release(token)
+	}
+	return claimed, err
+}
+
+// release gives back the leases of token, retrying while the database is
+// out of reach (a dispatcher that lost its connection reclaims within
+// seconds of it answering again, not when the leases run out).
+func (d *Dispatcher) release(token string) {
+	err := untilDatabaseAnswers(time.Now().Add(d.cfg.Lease), func(ctx context.Context) error {
+		n, err := d.store.ReleaseLeases(ctx, token)
+		if n > 0 {
+			d.log.Warn("dispatcher: released leases whose claim was not answered", "count", n)
+			d.signal()
+		}
+		return err
+	})
+	if err != nil {
+		d.log.Error("dispatcher: release leases", "error", err.Error())
+	}
 }
 
 // RunOnce claims every due delivery (up to limit), attempts them all and
@@ -235,24 +256,60 @@ const maxChain = 64
 // failing receiver gets no more attempts than its claims give it.
 func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
 	now := d.cfg.Now()
+	// The lease was taken just before this attempt; finishing after it ends
+	// is pointless (another dispatcher may have the delivery by then).
+	leaseEnd := time.Now().Add(d.cfg.Lease)
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
 	attempt.DeliveryID = &dl.ID
 	attempt.Attempt = dl.Attempts
-	finishCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	token := ""
+	if dl.LeaseToken != nil {
+		token = *dl.LeaseToken
+	}
 	if attempt.result.Success {
-		success := store.Success{Delivery: dl, Token: d.token, Attempt: &attempt.DeliveryAttempt}
-		if chain {
-			success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.token}
-		}
-		f := d.completer.complete(finishCtx, success)
+		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
+		var f store.Finished
+		untilDatabaseAnswers(leaseEnd, func(ctx context.Context) error {
+			if chain {
+				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
+			}
+			f = d.completer.complete(ctx, success)
+			if f.Err != nil && success.Next != nil {
+				go d.release(success.Next.Token) // the chain's lease may have been taken
+			}
+			return f.Err
+		})
 		d.logFinish(dl, f.Held, f.Err, "")
 		return f.Next
 	}
 	out := d.outcome(dl, attempt.result, d.cfg.Now())
-	held, err := d.store.FinishFailure(finishCtx, dl, d.token, out, &attempt.DeliveryAttempt)
+	var held bool
+	err := untilDatabaseAnswers(leaseEnd, func(ctx context.Context) (err error) {
+		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
+		return err
+	})
 	d.logFinish(dl, held, err, out.DisableReason)
 	return nil
+}
+
+// untilDatabaseAnswers runs finish, and runs it again, with a growing
+// pause (50 ms to 1 s), while it fails because the database is out of
+// reach (a restart, a cut connection) and the lease still holds. A finish
+// that gave up would leave its lease (and its place under the webhook's
+// cap) taken until the lease ran out: after a 3 s restart, deliveries
+// stopped for a minute. Any other error is returned at once.
+func untilDatabaseAnswers(leaseEnd time.Time, finish func(ctx context.Context) error) error {
+	pause := 50 * time.Millisecond
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := finish(ctx)
+		cancel()
+		if err == nil || !store.Unavailable(err) || time.Now().Add(pause).After(leaseEnd) {
+			return err
+		}
+		time.Sleep(pause)
+		pause = min(pause*2, time.Second)
+	}
 }
 
 // logFinish logs what went wrong when an attempt's outcome was recorded.

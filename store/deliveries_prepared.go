@@ -191,11 +191,14 @@ func webhookIn(hooks []Webhook, id string) *Webhook {
 	return nil
 }
 
-// insertAttemptSQL records an attempt; attemptArgs gives its parameters.
+// insertAttemptSQL records an attempt; attemptArgs gives its parameters. A
+// finish retried after its answer was lost (the first one did commit) finds
+// its attempt there already.
 const insertAttemptSQL = `INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
 			attempt, request_url, request_headers, request_body, response_status, response_headers, response_body,
 			duration_ms, error_class, error_message, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+		ON CONFLICT (id) DO NOTHING`
 
 func attemptArgs(a *DeliveryAttempt) []any {
 	return []any{a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL,
@@ -333,6 +336,7 @@ const finishSuccessesSQL = `
 			request_headers::jsonb, request_body, response_status, response_headers::jsonb, response_body,
 			duration_ms, error_class, error_message, at
 		FROM f
+		ON CONFLICT (id) DO NOTHING
 	), finished AS (
 		UPDATE webhook_deliveries d
 		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = f.response_status,
@@ -430,7 +434,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 				return
 			}
 			d := batch[i].Delivery
-			out.Next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts,
+			out.Next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts, LeaseToken: &batch[i].Next.Token,
 				NextAttemptAt: *nextDue, Webhook: d.Webhook, Event: &Event{
 					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
 					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,
@@ -511,4 +515,19 @@ func finishSuccessesArgs(batch []Success) []any {
 	return []any{attemptIDs, deliveryIDs, webhookIDs, eventIDs, eventTypes, attemptNos, requestURLs,
 		requestHeaders, requestBodies, statuses, responseHeaders, bodies, durations, errorClasses, errorMessages,
 		ats, tokens, nextTokens, nextExpiries, chains, dues}
+}
+
+// ReleaseLeases gives back every delivery leased under token: the leases of
+// a claim or a chain whose answer was lost (the connection broke after the
+// database committed it), which no worker is attempting. Each is due again
+// at once, its attempt count as before the lease.
+func (s *Store) ReleaseLeases(ctx context.Context, token string) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries
+		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)
+		WHERE lease_token = ? AND status = 'pending'`, token)
+	if err != nil {
+		return 0, fmt.Errorf("store: release leases: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

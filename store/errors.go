@@ -2,7 +2,12 @@ package store
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -71,3 +76,29 @@ func (e *InvalidTransitionError) Error() string {
 }
 
 func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
+
+// Unavailable says err means the database could not be reached or went
+// away (it is restarting, shutting down, out of connections, or the
+// network to it failed), not that the request was wrong: callers answer
+// "retry later" (503) rather than report a failure of their own.
+func Unavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
+			pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03", // admin/crash shutdown, cannot connect now
+			pgErr.Code == "53300": // too many connections
+			return true
+		}
+		return false
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, sql.ErrConnDone) || pgconn.SafeToRetry(err) ||
+		strings.Contains(err.Error(), "conn closed") || strings.Contains(err.Error(), "closed pool")
+}

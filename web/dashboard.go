@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/csrf"
@@ -175,29 +173,14 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 	}
 }
 
-// cleanInput refuses a form or query whose values are not text: bytes
-// that are not UTF-8, or control characters (no field of the dashboard
-// takes them). They never reach a handler or the database.
+// cleanInput refuses a form whose values are not text: bytes that are not
+// UTF-8, or control characters other than line breaks (no field of the
+// dashboard takes them; queries are checked for every route by
+// refuseHostileBytes). They never reach a handler or the database.
 func cleanInput(c *fiber.Ctx) error {
 	bad := false
-	check := func(_, value []byte) {
-		if bad {
-			return
-		}
-		if !utf8.Valid(value) {
-			bad = true
-			return
-		}
-		for _, r := range string(value) {
-			if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-				bad = true
-				return
-			}
-		}
-	}
-	c.Context().QueryArgs().VisitAll(check)
 	if c.Method() == fiber.MethodPost && strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEApplicationForm) {
-		c.Context().PostArgs().VisitAll(check)
+		c.Context().PostArgs().VisitAll(func(_, value []byte) { bad = bad || !request.IsText(value, true) })
 	}
 	if bad {
 		return reply.InvalidRequest(http.StatusBadRequest, "parameter_invalid", "A field holds characters that are not text.")

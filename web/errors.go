@@ -4,10 +4,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/store"
 	"payments/views"
 	"payments/web/reply"
 )
@@ -42,6 +44,9 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 			body.Error.Param = &apiErr.Param
 		}
 		c.Response().Header.Del(fiber.HeaderLocation)
+		if apiErr.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(apiErr.RetryAfter))
+		}
 		if wantsHTML(c) {
 			return htmlError(c, apiErr, requestID)
 		}
@@ -71,6 +76,9 @@ func toAPIError(err error) *reply.Error {
 		if fe.Code >= 400 && fe.Code < 500 {
 			return reply.InvalidRequest(fe.Code, "invalid_request", "The request could not be processed: %s", http.StatusText(fe.Code))
 		}
+	}
+	if store.Unavailable(err) {
+		return reply.Unavailable()
 	}
 	return reply.Internal()
 }

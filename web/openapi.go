@@ -164,7 +164,7 @@ func postHeaders(extra ...any) obj {
 var location = o("description", "The new object's URL.", "schema", str())
 
 // pspUnavailable answers a live creation the PSP has not registered yet.
-var pspUnavailable = o("description", "503 psp_unavailable: the PSP has not registered the charge yet; retry with the same Idempotency-Key.",
+var pspUnavailable = o("description", "503 psp_unavailable: the PSP has not registered the charge yet; retry with the same Idempotency-Key. 503 service_unavailable: the database is briefly out of reach; nothing was created; retry likewise.",
 	"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
 		"Retry-After", o("description", "Seconds to wait before retrying.", "schema", integer())),
 	"content", o("application/json", o("schema", ref("Error"))))
@@ -181,12 +181,13 @@ func responses(status int, success obj, errors ...int) obj {
 
 // What every /api/v1 operation can be answered with besides its own: a
 // bad header or query (400), no or a wrong key (401), a body over the limit
-// (413, on any method), too many requests (429), a failure of ours (500).
+// (413, on any method), too many requests (429), a failure of ours (500),
+// the database briefly out of reach (503 service_unavailable, Retry-After).
 // POSTs add a key still in flight (409) and a key reused with another body
 // (422); operations on an object add 404; those reading a body, 415.
 var (
-	getErrors  = []int{400, 401, 413, 429, 500}
-	postErrors = []int{400, 401, 409, 413, 422, 429, 500}
+	getErrors  = []int{400, 401, 413, 429, 500, 503}
+	postErrors = []int{400, 401, 409, 413, 422, 429, 500, 503}
 )
 
 func with(base []int, more ...int) []int {
@@ -771,8 +772,9 @@ func document() obj {
 				"X-Request-Id", o("description", "This request's id (req_...); quote it to support.", "schema", str()),
 				"Idempotent-Replayed", o("description", "true when this is the stored answer to an earlier request with the same Idempotency-Key.", "schema", constant("true"))),
 			"responses", o(
-				"Error", o("description", fmt.Sprintf("An error, in the one error shape of the API. 413 body_too_large: the body is over %d bytes.", DefaultBodyLimit),
-					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id")),
+				"Error", o("description", fmt.Sprintf("An error, in the one error shape of the API. 413 body_too_large: the body is over %d bytes. 503 service_unavailable: the database is briefly out of reach; nothing was changed; retry after Retry-After seconds.", DefaultBodyLimit),
+					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
+						"Retry-After", o("description", "On 429 and 503: seconds to wait before retrying.", "schema", integer())),
 					"content", o("application/json", o("schema", ref("Error"))))),
 			"schemas", schemas(),
 		),

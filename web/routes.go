@@ -19,7 +19,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			deps.Log.ErrorContext(c.UserContext(), "panic", "request_id", request.RequestID(c), "panic", e)
 		},
-	}))
+	}), refuseHostileBytes)
 
 	health := &ops.Health{Checks: map[string]func(context.Context) error{
 		"database": func(ctx context.Context) error { return deps.Store.DB().PingContext(ctx) },

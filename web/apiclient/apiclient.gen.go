@@ -7177,26 +7177,37 @@ type GetBalanceResponse200Headers struct {
 
 // GetBalanceResponse400Headers the declared response headers of an HTTP 400 response for GetBalance
 type GetBalanceResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetBalanceResponse401Headers the declared response headers of an HTTP 401 response for GetBalance
 type GetBalanceResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetBalanceResponse413Headers the declared response headers of an HTTP 413 response for GetBalance
 type GetBalanceResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetBalanceResponse429Headers the declared response headers of an HTTP 429 response for GetBalance
 type GetBalanceResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetBalanceResponse500Headers the declared response headers of an HTTP 500 response for GetBalance
 type GetBalanceResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetBalanceResponse503Headers the declared response headers of an HTTP 503 response for GetBalance
+type GetBalanceResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7215,6 +7226,8 @@ type GetBalanceResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetBalanceResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7227,6 +7240,8 @@ type GetBalanceResponse struct {
 	Headers429 *GetBalanceResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetBalanceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBalanceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7257,6 +7272,11 @@ func (r GetBalanceResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetBalanceResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetBalanceResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7298,26 +7318,37 @@ type ListDisputesResponse200Headers struct {
 
 // ListDisputesResponse400Headers the declared response headers of an HTTP 400 response for ListDisputes
 type ListDisputesResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListDisputesResponse401Headers the declared response headers of an HTTP 401 response for ListDisputes
 type ListDisputesResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListDisputesResponse413Headers the declared response headers of an HTTP 413 response for ListDisputes
 type ListDisputesResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListDisputesResponse429Headers the declared response headers of an HTTP 429 response for ListDisputes
 type ListDisputesResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListDisputesResponse500Headers the declared response headers of an HTTP 500 response for ListDisputes
 type ListDisputesResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListDisputesResponse503Headers the declared response headers of an HTTP 503 response for ListDisputes
+type ListDisputesResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7336,6 +7367,8 @@ type ListDisputesResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListDisputesResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7348,6 +7381,8 @@ type ListDisputesResponse struct {
 	Headers429 *ListDisputesResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListDisputesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListDisputesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7378,6 +7413,11 @@ func (r ListDisputesResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListDisputesResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListDisputesResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7419,31 +7459,43 @@ type GetDisputeResponse200Headers struct {
 
 // GetDisputeResponse400Headers the declared response headers of an HTTP 400 response for GetDispute
 type GetDisputeResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetDisputeResponse401Headers the declared response headers of an HTTP 401 response for GetDispute
 type GetDisputeResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetDisputeResponse404Headers the declared response headers of an HTTP 404 response for GetDispute
 type GetDisputeResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetDisputeResponse413Headers the declared response headers of an HTTP 413 response for GetDispute
 type GetDisputeResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetDisputeResponse429Headers the declared response headers of an HTTP 429 response for GetDispute
 type GetDisputeResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetDisputeResponse500Headers the declared response headers of an HTTP 500 response for GetDispute
 type GetDisputeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeResponse503Headers the declared response headers of an HTTP 503 response for GetDispute
+type GetDisputeResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7464,6 +7516,8 @@ type GetDisputeResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetDisputeResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7478,6 +7532,8 @@ type GetDisputeResponse struct {
 	Headers429 *GetDisputeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetDisputeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDisputeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7513,6 +7569,11 @@ func (r GetDisputeResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetDisputeResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetDisputeResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7554,26 +7615,37 @@ type ListEventsResponse200Headers struct {
 
 // ListEventsResponse400Headers the declared response headers of an HTTP 400 response for ListEvents
 type ListEventsResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListEventsResponse401Headers the declared response headers of an HTTP 401 response for ListEvents
 type ListEventsResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListEventsResponse413Headers the declared response headers of an HTTP 413 response for ListEvents
 type ListEventsResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListEventsResponse429Headers the declared response headers of an HTTP 429 response for ListEvents
 type ListEventsResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListEventsResponse500Headers the declared response headers of an HTTP 500 response for ListEvents
 type ListEventsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventsResponse503Headers the declared response headers of an HTTP 503 response for ListEvents
+type ListEventsResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7592,6 +7664,8 @@ type ListEventsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListEventsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7604,6 +7678,8 @@ type ListEventsResponse struct {
 	Headers429 *ListEventsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListEventsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListEventsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7634,6 +7710,11 @@ func (r ListEventsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListEventsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListEventsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7675,26 +7756,37 @@ type StreamEventsResponse200Headers struct {
 
 // StreamEventsResponse400Headers the declared response headers of an HTTP 400 response for StreamEvents
 type StreamEventsResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // StreamEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamEvents
 type StreamEventsResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // StreamEventsResponse413Headers the declared response headers of an HTTP 413 response for StreamEvents
 type StreamEventsResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // StreamEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamEvents
 type StreamEventsResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // StreamEventsResponse500Headers the declared response headers of an HTTP 500 response for StreamEvents
 type StreamEventsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// StreamEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamEvents
+type StreamEventsResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7711,6 +7803,8 @@ type StreamEventsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StreamEventsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7723,6 +7817,8 @@ type StreamEventsResponse struct {
 	Headers429 *StreamEventsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *StreamEventsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamEventsResponse503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -7748,6 +7844,11 @@ func (r StreamEventsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r StreamEventsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r StreamEventsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7789,31 +7890,43 @@ type GetEventResponse200Headers struct {
 
 // GetEventResponse400Headers the declared response headers of an HTTP 400 response for GetEvent
 type GetEventResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetEventResponse401Headers the declared response headers of an HTTP 401 response for GetEvent
 type GetEventResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetEventResponse404Headers the declared response headers of an HTTP 404 response for GetEvent
 type GetEventResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetEventResponse413Headers the declared response headers of an HTTP 413 response for GetEvent
 type GetEventResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetEventResponse429Headers the declared response headers of an HTTP 429 response for GetEvent
 type GetEventResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetEventResponse500Headers the declared response headers of an HTTP 500 response for GetEvent
 type GetEventResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetEventResponse503Headers the declared response headers of an HTTP 503 response for GetEvent
+type GetEventResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7834,6 +7947,8 @@ type GetEventResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetEventResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7848,6 +7963,8 @@ type GetEventResponse struct {
 	Headers429 *GetEventResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetEventResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetEventResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7883,6 +8000,11 @@ func (r GetEventResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetEventResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetEventResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7925,46 +8047,61 @@ type ResendEventResponse200Headers struct {
 
 // ResendEventResponse400Headers the declared response headers of an HTTP 400 response for ResendEvent
 type ResendEventResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse401Headers the declared response headers of an HTTP 401 response for ResendEvent
 type ResendEventResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse404Headers the declared response headers of an HTTP 404 response for ResendEvent
 type ResendEventResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse409Headers the declared response headers of an HTTP 409 response for ResendEvent
 type ResendEventResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse413Headers the declared response headers of an HTTP 413 response for ResendEvent
 type ResendEventResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse415Headers the declared response headers of an HTTP 415 response for ResendEvent
 type ResendEventResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse422Headers the declared response headers of an HTTP 422 response for ResendEvent
 type ResendEventResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse429Headers the declared response headers of an HTTP 429 response for ResendEvent
 type ResendEventResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendEventResponse500Headers the declared response headers of an HTTP 500 response for ResendEvent
 type ResendEventResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ResendEventResponse503Headers the declared response headers of an HTTP 503 response for ResendEvent
+type ResendEventResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -7991,6 +8128,8 @@ type ResendEventResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ResendEventResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8011,6 +8150,8 @@ type ResendEventResponse struct {
 	Headers429 *ResendEventResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ResendEventResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendEventResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8063,6 +8204,11 @@ func (r ResendEventResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendEventResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResendEventResponse) GetBody() []byte {
 	return r.Body
@@ -8094,6 +8240,7 @@ func (r ResendEventResponse) ContentType() string {
 
 // GetOpenAPIResponse413Headers the declared response headers of an HTTP 413 response for GetOpenAPI
 type GetOpenAPIResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8165,26 +8312,37 @@ type ListPaymentsResponse200Headers struct {
 
 // ListPaymentsResponse400Headers the declared response headers of an HTTP 400 response for ListPayments
 type ListPaymentsResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListPaymentsResponse401Headers the declared response headers of an HTTP 401 response for ListPayments
 type ListPaymentsResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListPaymentsResponse413Headers the declared response headers of an HTTP 413 response for ListPayments
 type ListPaymentsResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListPaymentsResponse429Headers the declared response headers of an HTTP 429 response for ListPayments
 type ListPaymentsResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListPaymentsResponse500Headers the declared response headers of an HTTP 500 response for ListPayments
 type ListPaymentsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentsResponse503Headers the declared response headers of an HTTP 503 response for ListPayments
+type ListPaymentsResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8203,6 +8361,8 @@ type ListPaymentsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListPaymentsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8215,6 +8375,8 @@ type ListPaymentsResponse struct {
 	Headers429 *ListPaymentsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListPaymentsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPaymentsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8245,6 +8407,11 @@ func (r ListPaymentsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListPaymentsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPaymentsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8288,51 +8455,61 @@ type CreatePaymentResponse201Headers struct {
 
 // CreatePaymentResponse400Headers the declared response headers of an HTTP 400 response for CreatePayment
 type CreatePaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse401Headers the declared response headers of an HTTP 401 response for CreatePayment
 type CreatePaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse403Headers the declared response headers of an HTTP 403 response for CreatePayment
 type CreatePaymentResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse409Headers the declared response headers of an HTTP 409 response for CreatePayment
 type CreatePaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse413Headers the declared response headers of an HTTP 413 response for CreatePayment
 type CreatePaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse415Headers the declared response headers of an HTTP 415 response for CreatePayment
 type CreatePaymentResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse422Headers the declared response headers of an HTTP 422 response for CreatePayment
 type CreatePaymentResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse429Headers the declared response headers of an HTTP 429 response for CreatePayment
 type CreatePaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse500Headers the declared response headers of an HTTP 500 response for CreatePayment
 type CreatePaymentResponse500Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreatePaymentResponse502Headers the declared response headers of an HTTP 502 response for CreatePayment
 type CreatePaymentResponse502Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8494,36 +8671,49 @@ type CancelPaymentResponse200Headers struct {
 
 // CancelPaymentResponse400Headers the declared response headers of an HTTP 400 response for CancelPayment
 type CancelPaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse401Headers the declared response headers of an HTTP 401 response for CancelPayment
 type CancelPaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse404Headers the declared response headers of an HTTP 404 response for CancelPayment
 type CancelPaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse409Headers the declared response headers of an HTTP 409 response for CancelPayment
 type CancelPaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse413Headers the declared response headers of an HTTP 413 response for CancelPayment
 type CancelPaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse429Headers the declared response headers of an HTTP 429 response for CancelPayment
 type CancelPaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CancelPaymentResponse500Headers the declared response headers of an HTTP 500 response for CancelPayment
 type CancelPaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelPaymentResponse503Headers the declared response headers of an HTTP 503 response for CancelPayment
+type CancelPaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8546,6 +8736,8 @@ type CancelPaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *CancelPaymentResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8562,6 +8754,8 @@ type CancelPaymentResponse struct {
 	Headers429 *CancelPaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CancelPaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelPaymentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8604,6 +8798,11 @@ func (r CancelPaymentResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CancelPaymentResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelPaymentResponse) GetBody() []byte {
 	return r.Body
@@ -8643,31 +8842,43 @@ type GetPaymentResponse200Headers struct {
 
 // GetPaymentResponse400Headers the declared response headers of an HTTP 400 response for GetPayment
 type GetPaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentResponse401Headers the declared response headers of an HTTP 401 response for GetPayment
 type GetPaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentResponse404Headers the declared response headers of an HTTP 404 response for GetPayment
 type GetPaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentResponse413Headers the declared response headers of an HTTP 413 response for GetPayment
 type GetPaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentResponse429Headers the declared response headers of an HTTP 429 response for GetPayment
 type GetPaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentResponse500Headers the declared response headers of an HTTP 500 response for GetPayment
 type GetPaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentResponse503Headers the declared response headers of an HTTP 503 response for GetPayment
+type GetPaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8688,6 +8899,8 @@ type GetPaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetPaymentResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8702,6 +8915,8 @@ type GetPaymentResponse struct {
 	Headers429 *GetPaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetPaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPaymentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8737,6 +8952,11 @@ func (r GetPaymentResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPaymentResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPaymentResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8779,46 +8999,61 @@ type RefundPaymentResponse200Headers struct {
 
 // RefundPaymentResponse400Headers the declared response headers of an HTTP 400 response for RefundPayment
 type RefundPaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse401Headers the declared response headers of an HTTP 401 response for RefundPayment
 type RefundPaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse403Headers the declared response headers of an HTTP 403 response for RefundPayment
 type RefundPaymentResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse404Headers the declared response headers of an HTTP 404 response for RefundPayment
 type RefundPaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse409Headers the declared response headers of an HTTP 409 response for RefundPayment
 type RefundPaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse413Headers the declared response headers of an HTTP 413 response for RefundPayment
 type RefundPaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse422Headers the declared response headers of an HTTP 422 response for RefundPayment
 type RefundPaymentResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse429Headers the declared response headers of an HTTP 429 response for RefundPayment
 type RefundPaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RefundPaymentResponse500Headers the declared response headers of an HTTP 500 response for RefundPayment
 type RefundPaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// RefundPaymentResponse503Headers the declared response headers of an HTTP 503 response for RefundPayment
+type RefundPaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8845,6 +9080,8 @@ type RefundPaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RefundPaymentResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8865,6 +9102,8 @@ type RefundPaymentResponse struct {
 	Headers429 *RefundPaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RefundPaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RefundPaymentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8917,6 +9156,11 @@ func (r RefundPaymentResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RefundPaymentResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RefundPaymentResponse) GetBody() []byte {
 	return r.Body
@@ -8956,26 +9200,37 @@ type ListRefundsResponse200Headers struct {
 
 // ListRefundsResponse400Headers the declared response headers of an HTTP 400 response for ListRefunds
 type ListRefundsResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListRefundsResponse401Headers the declared response headers of an HTTP 401 response for ListRefunds
 type ListRefundsResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListRefundsResponse413Headers the declared response headers of an HTTP 413 response for ListRefunds
 type ListRefundsResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListRefundsResponse429Headers the declared response headers of an HTTP 429 response for ListRefunds
 type ListRefundsResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListRefundsResponse500Headers the declared response headers of an HTTP 500 response for ListRefunds
 type ListRefundsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListRefundsResponse503Headers the declared response headers of an HTTP 503 response for ListRefunds
+type ListRefundsResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -8994,6 +9249,8 @@ type ListRefundsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListRefundsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9006,6 +9263,8 @@ type ListRefundsResponse struct {
 	Headers429 *ListRefundsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListRefundsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListRefundsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9036,6 +9295,11 @@ func (r ListRefundsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListRefundsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListRefundsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9079,51 +9343,67 @@ type CreateRefundResponse201Headers struct {
 
 // CreateRefundResponse400Headers the declared response headers of an HTTP 400 response for CreateRefund
 type CreateRefundResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse401Headers the declared response headers of an HTTP 401 response for CreateRefund
 type CreateRefundResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse403Headers the declared response headers of an HTTP 403 response for CreateRefund
 type CreateRefundResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse404Headers the declared response headers of an HTTP 404 response for CreateRefund
 type CreateRefundResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse409Headers the declared response headers of an HTTP 409 response for CreateRefund
 type CreateRefundResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse413Headers the declared response headers of an HTTP 413 response for CreateRefund
 type CreateRefundResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse415Headers the declared response headers of an HTTP 415 response for CreateRefund
 type CreateRefundResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse422Headers the declared response headers of an HTTP 422 response for CreateRefund
 type CreateRefundResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse429Headers the declared response headers of an HTTP 429 response for CreateRefund
 type CreateRefundResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateRefundResponse500Headers the declared response headers of an HTTP 500 response for CreateRefund
 type CreateRefundResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateRefundResponse503Headers the declared response headers of an HTTP 503 response for CreateRefund
+type CreateRefundResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -9152,6 +9432,8 @@ type CreateRefundResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateRefundResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9174,6 +9456,8 @@ type CreateRefundResponse struct {
 	Headers429 *CreateRefundResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateRefundResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateRefundResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -9231,6 +9515,11 @@ func (r CreateRefundResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateRefundResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateRefundResponse) GetBody() []byte {
 	return r.Body
@@ -9270,31 +9559,43 @@ type GetRefundResponse200Headers struct {
 
 // GetRefundResponse400Headers the declared response headers of an HTTP 400 response for GetRefund
 type GetRefundResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetRefundResponse401Headers the declared response headers of an HTTP 401 response for GetRefund
 type GetRefundResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetRefundResponse404Headers the declared response headers of an HTTP 404 response for GetRefund
 type GetRefundResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetRefundResponse413Headers the declared response headers of an HTTP 413 response for GetRefund
 type GetRefundResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetRefundResponse429Headers the declared response headers of an HTTP 429 response for GetRefund
 type GetRefundResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetRefundResponse500Headers the declared response headers of an HTTP 500 response for GetRefund
 type GetRefundResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetRefundResponse503Headers the declared response headers of an HTTP 503 response for GetRefund
+type GetRefundResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -9315,6 +9616,8 @@ type GetRefundResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetRefundResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9329,6 +9632,8 @@ type GetRefundResponse struct {
 	Headers429 *GetRefundResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetRefundResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRefundResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9364,6 +9669,11 @@ func (r GetRefundResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRefundResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetRefundResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9406,51 +9716,67 @@ type TestHelperLoseDisputeResponse200Headers struct {
 
 // TestHelperLoseDisputeResponse400Headers the declared response headers of an HTTP 400 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse401Headers the declared response headers of an HTTP 401 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse403Headers the declared response headers of an HTTP 403 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse404Headers the declared response headers of an HTTP 404 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse409Headers the declared response headers of an HTTP 409 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse413Headers the declared response headers of an HTTP 413 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse415Headers the declared response headers of an HTTP 415 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse422Headers the declared response headers of an HTTP 422 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse429Headers the declared response headers of an HTTP 429 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperLoseDisputeResponse500Headers the declared response headers of an HTTP 500 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperLoseDisputeResponse503Headers the declared response headers of an HTTP 503 response for TestHelperLoseDispute
+type TestHelperLoseDisputeResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -9479,6 +9805,8 @@ type TestHelperLoseDisputeResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperLoseDisputeResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9501,6 +9829,8 @@ type TestHelperLoseDisputeResponse struct {
 	Headers429 *TestHelperLoseDisputeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperLoseDisputeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperLoseDisputeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9558,6 +9888,11 @@ func (r TestHelperLoseDisputeResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperLoseDisputeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperLoseDisputeResponse) GetBody() []byte {
 	return r.Body
@@ -9598,51 +9933,67 @@ type TestHelperWinDisputeResponse200Headers struct {
 
 // TestHelperWinDisputeResponse400Headers the declared response headers of an HTTP 400 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse401Headers the declared response headers of an HTTP 401 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse403Headers the declared response headers of an HTTP 403 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse404Headers the declared response headers of an HTTP 404 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse409Headers the declared response headers of an HTTP 409 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse413Headers the declared response headers of an HTTP 413 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse415Headers the declared response headers of an HTTP 415 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse422Headers the declared response headers of an HTTP 422 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse429Headers the declared response headers of an HTTP 429 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperWinDisputeResponse500Headers the declared response headers of an HTTP 500 response for TestHelperWinDispute
 type TestHelperWinDisputeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperWinDisputeResponse503Headers the declared response headers of an HTTP 503 response for TestHelperWinDispute
+type TestHelperWinDisputeResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -9671,6 +10022,8 @@ type TestHelperWinDisputeResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperWinDisputeResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9693,6 +10046,8 @@ type TestHelperWinDisputeResponse struct {
 	Headers429 *TestHelperWinDisputeResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperWinDisputeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperWinDisputeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9750,6 +10105,11 @@ func (r TestHelperWinDisputeResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperWinDisputeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperWinDisputeResponse) GetBody() []byte {
 	return r.Body
@@ -9791,51 +10151,67 @@ type TestHelperDisputePaymentResponse201Headers struct {
 
 // TestHelperDisputePaymentResponse400Headers the declared response headers of an HTTP 400 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse401Headers the declared response headers of an HTTP 401 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse403Headers the declared response headers of an HTTP 403 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse404Headers the declared response headers of an HTTP 404 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse409Headers the declared response headers of an HTTP 409 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse413Headers the declared response headers of an HTTP 413 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse415Headers the declared response headers of an HTTP 415 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse422Headers the declared response headers of an HTTP 422 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse429Headers the declared response headers of an HTTP 429 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperDisputePaymentResponse500Headers the declared response headers of an HTTP 500 response for TestHelperDisputePayment
 type TestHelperDisputePaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperDisputePaymentResponse503Headers the declared response headers of an HTTP 503 response for TestHelperDisputePayment
+type TestHelperDisputePaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -9864,6 +10240,8 @@ type TestHelperDisputePaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *TestHelperDisputePaymentResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9886,6 +10264,8 @@ type TestHelperDisputePaymentResponse struct {
 	Headers429 *TestHelperDisputePaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperDisputePaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperDisputePaymentResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -9943,6 +10323,11 @@ func (r TestHelperDisputePaymentResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperDisputePaymentResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperDisputePaymentResponse) GetBody() []byte {
 	return r.Body
@@ -9983,46 +10368,61 @@ type TestHelperExpirePaymentResponse200Headers struct {
 
 // TestHelperExpirePaymentResponse400Headers the declared response headers of an HTTP 400 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse401Headers the declared response headers of an HTTP 401 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse403Headers the declared response headers of an HTTP 403 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse404Headers the declared response headers of an HTTP 404 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse409Headers the declared response headers of an HTTP 409 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse413Headers the declared response headers of an HTTP 413 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse422Headers the declared response headers of an HTTP 422 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse429Headers the declared response headers of an HTTP 429 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperExpirePaymentResponse500Headers the declared response headers of an HTTP 500 response for TestHelperExpirePayment
 type TestHelperExpirePaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperExpirePaymentResponse503Headers the declared response headers of an HTTP 503 response for TestHelperExpirePayment
+type TestHelperExpirePaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10049,6 +10449,8 @@ type TestHelperExpirePaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperExpirePaymentResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10069,6 +10471,8 @@ type TestHelperExpirePaymentResponse struct {
 	Headers429 *TestHelperExpirePaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperExpirePaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperExpirePaymentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10121,6 +10525,11 @@ func (r TestHelperExpirePaymentResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperExpirePaymentResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperExpirePaymentResponse) GetBody() []byte {
 	return r.Body
@@ -10161,46 +10570,61 @@ type TestHelperPayPaymentResponse200Headers struct {
 
 // TestHelperPayPaymentResponse400Headers the declared response headers of an HTTP 400 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse401Headers the declared response headers of an HTTP 401 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse403Headers the declared response headers of an HTTP 403 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse404Headers the declared response headers of an HTTP 404 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse409Headers the declared response headers of an HTTP 409 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse413Headers the declared response headers of an HTTP 413 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse422Headers the declared response headers of an HTTP 422 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse429Headers the declared response headers of an HTTP 429 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperPayPaymentResponse500Headers the declared response headers of an HTTP 500 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPaymentResponse503Headers the declared response headers of an HTTP 503 response for TestHelperPayPayment
+type TestHelperPayPaymentResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10227,6 +10651,8 @@ type TestHelperPayPaymentResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperPayPaymentResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10247,6 +10673,8 @@ type TestHelperPayPaymentResponse struct {
 	Headers429 *TestHelperPayPaymentResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperPayPaymentResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperPayPaymentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10299,6 +10727,11 @@ func (r TestHelperPayPaymentResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperPayPaymentResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperPayPaymentResponse) GetBody() []byte {
 	return r.Body
@@ -10339,51 +10772,67 @@ type TestHelperFailRefundResponse200Headers struct {
 
 // TestHelperFailRefundResponse400Headers the declared response headers of an HTTP 400 response for TestHelperFailRefund
 type TestHelperFailRefundResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse401Headers the declared response headers of an HTTP 401 response for TestHelperFailRefund
 type TestHelperFailRefundResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse403Headers the declared response headers of an HTTP 403 response for TestHelperFailRefund
 type TestHelperFailRefundResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse404Headers the declared response headers of an HTTP 404 response for TestHelperFailRefund
 type TestHelperFailRefundResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse409Headers the declared response headers of an HTTP 409 response for TestHelperFailRefund
 type TestHelperFailRefundResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse413Headers the declared response headers of an HTTP 413 response for TestHelperFailRefund
 type TestHelperFailRefundResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse415Headers the declared response headers of an HTTP 415 response for TestHelperFailRefund
 type TestHelperFailRefundResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse422Headers the declared response headers of an HTTP 422 response for TestHelperFailRefund
 type TestHelperFailRefundResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse429Headers the declared response headers of an HTTP 429 response for TestHelperFailRefund
 type TestHelperFailRefundResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailRefundResponse500Headers the declared response headers of an HTTP 500 response for TestHelperFailRefund
 type TestHelperFailRefundResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperFailRefundResponse503Headers the declared response headers of an HTTP 503 response for TestHelperFailRefund
+type TestHelperFailRefundResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10412,6 +10861,8 @@ type TestHelperFailRefundResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperFailRefundResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10434,6 +10885,8 @@ type TestHelperFailRefundResponse struct {
 	Headers429 *TestHelperFailRefundResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperFailRefundResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperFailRefundResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10491,6 +10944,11 @@ func (r TestHelperFailRefundResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperFailRefundResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperFailRefundResponse) GetBody() []byte {
 	return r.Body
@@ -10531,51 +10989,67 @@ type TestHelperSucceedRefundResponse200Headers struct {
 
 // TestHelperSucceedRefundResponse400Headers the declared response headers of an HTTP 400 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse401Headers the declared response headers of an HTTP 401 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse403Headers the declared response headers of an HTTP 403 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse404Headers the declared response headers of an HTTP 404 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse409Headers the declared response headers of an HTTP 409 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse413Headers the declared response headers of an HTTP 413 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse415Headers the declared response headers of an HTTP 415 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse422Headers the declared response headers of an HTTP 422 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse429Headers the declared response headers of an HTTP 429 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperSucceedRefundResponse500Headers the declared response headers of an HTTP 500 response for TestHelperSucceedRefund
 type TestHelperSucceedRefundResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperSucceedRefundResponse503Headers the declared response headers of an HTTP 503 response for TestHelperSucceedRefund
+type TestHelperSucceedRefundResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10604,6 +11078,8 @@ type TestHelperSucceedRefundResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperSucceedRefundResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10626,6 +11102,8 @@ type TestHelperSucceedRefundResponse struct {
 	Headers429 *TestHelperSucceedRefundResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperSucceedRefundResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperSucceedRefundResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10683,6 +11161,11 @@ func (r TestHelperSucceedRefundResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperSucceedRefundResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperSucceedRefundResponse) GetBody() []byte {
 	return r.Body
@@ -10723,51 +11206,67 @@ type TestHelperCompleteWithdrawalResponse200Headers struct {
 
 // TestHelperCompleteWithdrawalResponse400Headers the declared response headers of an HTTP 400 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse401Headers the declared response headers of an HTTP 401 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse404Headers the declared response headers of an HTTP 404 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse409Headers the declared response headers of an HTTP 409 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse413Headers the declared response headers of an HTTP 413 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse415Headers the declared response headers of an HTTP 415 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse422Headers the declared response headers of an HTTP 422 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse429Headers the declared response headers of an HTTP 429 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperCompleteWithdrawalResponse500Headers the declared response headers of an HTTP 500 response for TestHelperCompleteWithdrawal
 type TestHelperCompleteWithdrawalResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperCompleteWithdrawalResponse503Headers the declared response headers of an HTTP 503 response for TestHelperCompleteWithdrawal
+type TestHelperCompleteWithdrawalResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10796,6 +11295,8 @@ type TestHelperCompleteWithdrawalResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperCompleteWithdrawalResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10818,6 +11319,8 @@ type TestHelperCompleteWithdrawalResponse struct {
 	Headers429 *TestHelperCompleteWithdrawalResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperCompleteWithdrawalResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperCompleteWithdrawalResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10875,6 +11378,11 @@ func (r TestHelperCompleteWithdrawalResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperCompleteWithdrawalResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperCompleteWithdrawalResponse) GetBody() []byte {
 	return r.Body
@@ -10915,51 +11423,67 @@ type TestHelperFailWithdrawalResponse200Headers struct {
 
 // TestHelperFailWithdrawalResponse400Headers the declared response headers of an HTTP 400 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse401Headers the declared response headers of an HTTP 401 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse404Headers the declared response headers of an HTTP 404 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse409Headers the declared response headers of an HTTP 409 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse413Headers the declared response headers of an HTTP 413 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse415Headers the declared response headers of an HTTP 415 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse422Headers the declared response headers of an HTTP 422 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse429Headers the declared response headers of an HTTP 429 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestHelperFailWithdrawalResponse500Headers the declared response headers of an HTTP 500 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperFailWithdrawalResponse503Headers the declared response headers of an HTTP 503 response for TestHelperFailWithdrawal
+type TestHelperFailWithdrawalResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -10988,6 +11512,8 @@ type TestHelperFailWithdrawalResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestHelperFailWithdrawalResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11010,6 +11536,8 @@ type TestHelperFailWithdrawalResponse struct {
 	Headers429 *TestHelperFailWithdrawalResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestHelperFailWithdrawalResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperFailWithdrawalResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11067,6 +11595,11 @@ func (r TestHelperFailWithdrawalResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperFailWithdrawalResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestHelperFailWithdrawalResponse) GetBody() []byte {
 	return r.Body
@@ -11106,26 +11639,37 @@ type ListWebhooksResponse200Headers struct {
 
 // ListWebhooksResponse400Headers the declared response headers of an HTTP 400 response for ListWebhooks
 type ListWebhooksResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
 type ListWebhooksResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhooksResponse413Headers the declared response headers of an HTTP 413 response for ListWebhooks
 type ListWebhooksResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhooksResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooks
 type ListWebhooksResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhooksResponse500Headers the declared response headers of an HTTP 500 response for ListWebhooks
 type ListWebhooksResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11144,6 +11688,8 @@ type ListWebhooksResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListWebhooksResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11156,6 +11702,8 @@ type ListWebhooksResponse struct {
 	Headers429 *ListWebhooksResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListWebhooksResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11186,6 +11734,11 @@ func (r ListWebhooksResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListWebhooksResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListWebhooksResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11229,41 +11782,55 @@ type CreateWebhookResponse201Headers struct {
 
 // CreateWebhookResponse400Headers the declared response headers of an HTTP 400 response for CreateWebhook
 type CreateWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse401Headers the declared response headers of an HTTP 401 response for CreateWebhook
 type CreateWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse409Headers the declared response headers of an HTTP 409 response for CreateWebhook
 type CreateWebhookResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse413Headers the declared response headers of an HTTP 413 response for CreateWebhook
 type CreateWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse415Headers the declared response headers of an HTTP 415 response for CreateWebhook
 type CreateWebhookResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse422Headers the declared response headers of an HTTP 422 response for CreateWebhook
 type CreateWebhookResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse429Headers the declared response headers of an HTTP 429 response for CreateWebhook
 type CreateWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWebhookResponse500Headers the declared response headers of an HTTP 500 response for CreateWebhook
 type CreateWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
+type CreateWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11288,6 +11855,8 @@ type CreateWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateWebhookResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11306,6 +11875,8 @@ type CreateWebhookResponse struct {
 	Headers429 *CreateWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -11353,6 +11924,11 @@ func (r CreateWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -11392,31 +11968,43 @@ type DeleteWebhookResponse200Headers struct {
 
 // DeleteWebhookResponse400Headers the declared response headers of an HTTP 400 response for DeleteWebhook
 type DeleteWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // DeleteWebhookResponse401Headers the declared response headers of an HTTP 401 response for DeleteWebhook
 type DeleteWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // DeleteWebhookResponse404Headers the declared response headers of an HTTP 404 response for DeleteWebhook
 type DeleteWebhookResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // DeleteWebhookResponse413Headers the declared response headers of an HTTP 413 response for DeleteWebhook
 type DeleteWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // DeleteWebhookResponse429Headers the declared response headers of an HTTP 429 response for DeleteWebhook
 type DeleteWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // DeleteWebhookResponse500Headers the declared response headers of an HTTP 500 response for DeleteWebhook
 type DeleteWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11437,6 +12025,8 @@ type DeleteWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteWebhookResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11451,6 +12041,8 @@ type DeleteWebhookResponse struct {
 	Headers429 *DeleteWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *DeleteWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11486,6 +12078,11 @@ func (r DeleteWebhookResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11527,31 +12124,43 @@ type GetWebhookResponse200Headers struct {
 
 // GetWebhookResponse400Headers the declared response headers of an HTTP 400 response for GetWebhook
 type GetWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookResponse401Headers the declared response headers of an HTTP 401 response for GetWebhook
 type GetWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookResponse404Headers the declared response headers of an HTTP 404 response for GetWebhook
 type GetWebhookResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookResponse413Headers the declared response headers of an HTTP 413 response for GetWebhook
 type GetWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookResponse429Headers the declared response headers of an HTTP 429 response for GetWebhook
 type GetWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookResponse500Headers the declared response headers of an HTTP 500 response for GetWebhook
 type GetWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11572,6 +12181,8 @@ type GetWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetWebhookResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11586,6 +12197,8 @@ type GetWebhookResponse struct {
 	Headers429 *GetWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11621,6 +12234,11 @@ func (r GetWebhookResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11663,46 +12281,61 @@ type UpdateWebhookResponse200Headers struct {
 
 // UpdateWebhookResponse400Headers the declared response headers of an HTTP 400 response for UpdateWebhook
 type UpdateWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse401Headers the declared response headers of an HTTP 401 response for UpdateWebhook
 type UpdateWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse404Headers the declared response headers of an HTTP 404 response for UpdateWebhook
 type UpdateWebhookResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse409Headers the declared response headers of an HTTP 409 response for UpdateWebhook
 type UpdateWebhookResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse413Headers the declared response headers of an HTTP 413 response for UpdateWebhook
 type UpdateWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse415Headers the declared response headers of an HTTP 415 response for UpdateWebhook
 type UpdateWebhookResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse422Headers the declared response headers of an HTTP 422 response for UpdateWebhook
 type UpdateWebhookResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse429Headers the declared response headers of an HTTP 429 response for UpdateWebhook
 type UpdateWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // UpdateWebhookResponse500Headers the declared response headers of an HTTP 500 response for UpdateWebhook
 type UpdateWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11729,6 +12362,8 @@ type UpdateWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *UpdateWebhookResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11749,6 +12384,8 @@ type UpdateWebhookResponse struct {
 	Headers429 *UpdateWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *UpdateWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11801,6 +12438,11 @@ func (r UpdateWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -11840,31 +12482,43 @@ type ListWebhookDeliveriesResponse200Headers struct {
 
 // ListWebhookDeliveriesResponse400Headers the declared response headers of an HTTP 400 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhookDeliveriesResponse401Headers the declared response headers of an HTTP 401 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhookDeliveriesResponse404Headers the declared response headers of an HTTP 404 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhookDeliveriesResponse413Headers the declared response headers of an HTTP 413 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhookDeliveriesResponse429Headers the declared response headers of an HTTP 429 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWebhookDeliveriesResponse500Headers the declared response headers of an HTTP 500 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListWebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -11885,6 +12539,8 @@ type ListWebhookDeliveriesResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListWebhookDeliveriesResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -11899,6 +12555,8 @@ type ListWebhookDeliveriesResponse struct {
 	Headers429 *ListWebhookDeliveriesResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListWebhookDeliveriesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11934,6 +12592,11 @@ func (r ListWebhookDeliveriesResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListWebhookDeliveriesResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11975,31 +12638,43 @@ type GetWebhookDeliveryResponse200Headers struct {
 
 // GetWebhookDeliveryResponse400Headers the declared response headers of an HTTP 400 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookDeliveryResponse401Headers the declared response headers of an HTTP 401 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookDeliveryResponse404Headers the declared response headers of an HTTP 404 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookDeliveryResponse413Headers the declared response headers of an HTTP 413 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookDeliveryResponse429Headers the declared response headers of an HTTP 429 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWebhookDeliveryResponse500Headers the declared response headers of an HTTP 500 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetWebhookDeliveryResponse503Headers the declared response headers of an HTTP 503 response for GetWebhookDelivery
+type GetWebhookDeliveryResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12020,6 +12695,8 @@ type GetWebhookDeliveryResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetWebhookDeliveryResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12034,6 +12711,8 @@ type GetWebhookDeliveryResponse struct {
 	Headers429 *GetWebhookDeliveryResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetWebhookDeliveryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookDeliveryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12069,6 +12748,11 @@ func (r GetWebhookDeliveryResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetWebhookDeliveryResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetWebhookDeliveryResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12111,41 +12795,55 @@ type ResendWebhookDeliveryResponse200Headers struct {
 
 // ResendWebhookDeliveryResponse400Headers the declared response headers of an HTTP 400 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse401Headers the declared response headers of an HTTP 401 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse404Headers the declared response headers of an HTTP 404 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse409Headers the declared response headers of an HTTP 409 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse413Headers the declared response headers of an HTTP 413 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse422Headers the declared response headers of an HTTP 422 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse429Headers the declared response headers of an HTTP 429 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendWebhookDeliveryResponse500Headers the declared response headers of an HTTP 500 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ResendWebhookDeliveryResponse503Headers the declared response headers of an HTTP 503 response for ResendWebhookDelivery
+type ResendWebhookDeliveryResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12170,6 +12868,8 @@ type ResendWebhookDeliveryResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ResendWebhookDeliveryResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12188,6 +12888,8 @@ type ResendWebhookDeliveryResponse struct {
 	Headers429 *ResendWebhookDeliveryResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ResendWebhookDeliveryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendWebhookDeliveryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12235,6 +12937,11 @@ func (r ResendWebhookDeliveryResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendWebhookDeliveryResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResendWebhookDeliveryResponse) GetBody() []byte {
 	return r.Body
@@ -12275,46 +12982,61 @@ type RecoverWebhookResponse200Headers struct {
 
 // RecoverWebhookResponse400Headers the declared response headers of an HTTP 400 response for RecoverWebhook
 type RecoverWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse401Headers the declared response headers of an HTTP 401 response for RecoverWebhook
 type RecoverWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse404Headers the declared response headers of an HTTP 404 response for RecoverWebhook
 type RecoverWebhookResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse409Headers the declared response headers of an HTTP 409 response for RecoverWebhook
 type RecoverWebhookResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse413Headers the declared response headers of an HTTP 413 response for RecoverWebhook
 type RecoverWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse415Headers the declared response headers of an HTTP 415 response for RecoverWebhook
 type RecoverWebhookResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse422Headers the declared response headers of an HTTP 422 response for RecoverWebhook
 type RecoverWebhookResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse429Headers the declared response headers of an HTTP 429 response for RecoverWebhook
 type RecoverWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RecoverWebhookResponse500Headers the declared response headers of an HTTP 500 response for RecoverWebhook
 type RecoverWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// RecoverWebhookResponse503Headers the declared response headers of an HTTP 503 response for RecoverWebhook
+type RecoverWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12341,6 +13063,8 @@ type RecoverWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RecoverWebhookResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12361,6 +13085,8 @@ type RecoverWebhookResponse struct {
 	Headers429 *RecoverWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RecoverWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RecoverWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12413,6 +13139,11 @@ func (r RecoverWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RecoverWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RecoverWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -12453,46 +13184,61 @@ type ResendFailedDeliveriesResponse200Headers struct {
 
 // ResendFailedDeliveriesResponse400Headers the declared response headers of an HTTP 400 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse401Headers the declared response headers of an HTTP 401 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse404Headers the declared response headers of an HTTP 404 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse409Headers the declared response headers of an HTTP 409 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse413Headers the declared response headers of an HTTP 413 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse415Headers the declared response headers of an HTTP 415 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse422Headers the declared response headers of an HTTP 422 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse429Headers the declared response headers of an HTTP 429 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ResendFailedDeliveriesResponse500Headers the declared response headers of an HTTP 500 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ResendFailedDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for ResendFailedDeliveries
+type ResendFailedDeliveriesResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12519,6 +13265,8 @@ type ResendFailedDeliveriesResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ResendFailedDeliveriesResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12539,6 +13287,8 @@ type ResendFailedDeliveriesResponse struct {
 	Headers429 *ResendFailedDeliveriesResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ResendFailedDeliveriesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendFailedDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12591,6 +13341,11 @@ func (r ResendFailedDeliveriesResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendFailedDeliveriesResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResendFailedDeliveriesResponse) GetBody() []byte {
 	return r.Body
@@ -12631,46 +13386,61 @@ type RotateWebhookSecretResponse200Headers struct {
 
 // RotateWebhookSecretResponse400Headers the declared response headers of an HTTP 400 response for RotateWebhookSecret
 type RotateWebhookSecretResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse401Headers the declared response headers of an HTTP 401 response for RotateWebhookSecret
 type RotateWebhookSecretResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse404Headers the declared response headers of an HTTP 404 response for RotateWebhookSecret
 type RotateWebhookSecretResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse409Headers the declared response headers of an HTTP 409 response for RotateWebhookSecret
 type RotateWebhookSecretResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse413Headers the declared response headers of an HTTP 413 response for RotateWebhookSecret
 type RotateWebhookSecretResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse415Headers the declared response headers of an HTTP 415 response for RotateWebhookSecret
 type RotateWebhookSecretResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse422Headers the declared response headers of an HTTP 422 response for RotateWebhookSecret
 type RotateWebhookSecretResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse429Headers the declared response headers of an HTTP 429 response for RotateWebhookSecret
 type RotateWebhookSecretResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // RotateWebhookSecretResponse500Headers the declared response headers of an HTTP 500 response for RotateWebhookSecret
 type RotateWebhookSecretResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// RotateWebhookSecretResponse503Headers the declared response headers of an HTTP 503 response for RotateWebhookSecret
+type RotateWebhookSecretResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12697,6 +13467,8 @@ type RotateWebhookSecretResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RotateWebhookSecretResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12717,6 +13489,8 @@ type RotateWebhookSecretResponse struct {
 	Headers429 *RotateWebhookSecretResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *RotateWebhookSecretResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateWebhookSecretResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12769,6 +13543,11 @@ func (r RotateWebhookSecretResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RotateWebhookSecretResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RotateWebhookSecretResponse) GetBody() []byte {
 	return r.Body
@@ -12809,46 +13588,61 @@ type TestWebhookResponse200Headers struct {
 
 // TestWebhookResponse400Headers the declared response headers of an HTTP 400 response for TestWebhook
 type TestWebhookResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse401Headers the declared response headers of an HTTP 401 response for TestWebhook
 type TestWebhookResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse404Headers the declared response headers of an HTTP 404 response for TestWebhook
 type TestWebhookResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse409Headers the declared response headers of an HTTP 409 response for TestWebhook
 type TestWebhookResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse413Headers the declared response headers of an HTTP 413 response for TestWebhook
 type TestWebhookResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse415Headers the declared response headers of an HTTP 415 response for TestWebhook
 type TestWebhookResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse422Headers the declared response headers of an HTTP 422 response for TestWebhook
 type TestWebhookResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse429Headers the declared response headers of an HTTP 429 response for TestWebhook
 type TestWebhookResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // TestWebhookResponse500Headers the declared response headers of an HTTP 500 response for TestWebhook
 type TestWebhookResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
+type TestWebhookResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -12875,6 +13669,8 @@ type TestWebhookResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *TestWebhookResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -12895,6 +13691,8 @@ type TestWebhookResponse struct {
 	Headers429 *TestWebhookResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *TestWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12947,6 +13745,11 @@ func (r TestWebhookResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestWebhookResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r TestWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -12986,26 +13789,37 @@ type ListWithdrawalsResponse200Headers struct {
 
 // ListWithdrawalsResponse400Headers the declared response headers of an HTTP 400 response for ListWithdrawals
 type ListWithdrawalsResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWithdrawalsResponse401Headers the declared response headers of an HTTP 401 response for ListWithdrawals
 type ListWithdrawalsResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWithdrawalsResponse413Headers the declared response headers of an HTTP 413 response for ListWithdrawals
 type ListWithdrawalsResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWithdrawalsResponse429Headers the declared response headers of an HTTP 429 response for ListWithdrawals
 type ListWithdrawalsResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // ListWithdrawalsResponse500Headers the declared response headers of an HTTP 500 response for ListWithdrawals
 type ListWithdrawalsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListWithdrawalsResponse503Headers the declared response headers of an HTTP 503 response for ListWithdrawals
+type ListWithdrawalsResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13024,6 +13838,8 @@ type ListWithdrawalsResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListWithdrawalsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -13036,6 +13852,8 @@ type ListWithdrawalsResponse struct {
 	Headers429 *ListWithdrawalsResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListWithdrawalsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWithdrawalsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13066,6 +13884,11 @@ func (r ListWithdrawalsResponse) GetJSON429() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListWithdrawalsResponse) GetJSON500() *Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListWithdrawalsResponse) GetJSON503() *Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13108,46 +13931,61 @@ type CreateWithdrawalResponse201Headers struct {
 
 // CreateWithdrawalResponse400Headers the declared response headers of an HTTP 400 response for CreateWithdrawal
 type CreateWithdrawalResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse401Headers the declared response headers of an HTTP 401 response for CreateWithdrawal
 type CreateWithdrawalResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for CreateWithdrawal
 type CreateWithdrawalResponse403Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse409Headers the declared response headers of an HTTP 409 response for CreateWithdrawal
 type CreateWithdrawalResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse413Headers the declared response headers of an HTTP 413 response for CreateWithdrawal
 type CreateWithdrawalResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse415Headers the declared response headers of an HTTP 415 response for CreateWithdrawal
 type CreateWithdrawalResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse422Headers the declared response headers of an HTTP 422 response for CreateWithdrawal
 type CreateWithdrawalResponse422Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse429Headers the declared response headers of an HTTP 429 response for CreateWithdrawal
 type CreateWithdrawalResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // CreateWithdrawalResponse500Headers the declared response headers of an HTTP 500 response for CreateWithdrawal
 type CreateWithdrawalResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateWithdrawalResponse503Headers the declared response headers of an HTTP 503 response for CreateWithdrawal
+type CreateWithdrawalResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13174,6 +14012,8 @@ type CreateWithdrawalResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateWithdrawalResponse201Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -13194,6 +14034,8 @@ type CreateWithdrawalResponse struct {
 	Headers429 *CreateWithdrawalResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *CreateWithdrawalResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWithdrawalResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -13246,6 +14088,11 @@ func (r CreateWithdrawalResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateWithdrawalResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateWithdrawalResponse) GetBody() []byte {
 	return r.Body
@@ -13285,31 +14132,43 @@ type GetWithdrawalResponse200Headers struct {
 
 // GetWithdrawalResponse400Headers the declared response headers of an HTTP 400 response for GetWithdrawal
 type GetWithdrawalResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWithdrawalResponse401Headers the declared response headers of an HTTP 401 response for GetWithdrawal
 type GetWithdrawalResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWithdrawalResponse404Headers the declared response headers of an HTTP 404 response for GetWithdrawal
 type GetWithdrawalResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWithdrawalResponse413Headers the declared response headers of an HTTP 413 response for GetWithdrawal
 type GetWithdrawalResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWithdrawalResponse429Headers the declared response headers of an HTTP 429 response for GetWithdrawal
 type GetWithdrawalResponse429Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetWithdrawalResponse500Headers the declared response headers of an HTTP 500 response for GetWithdrawal
 type GetWithdrawalResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetWithdrawalResponse503Headers the declared response headers of an HTTP 503 response for GetWithdrawal
+type GetWithdrawalResponse503Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13330,6 +14189,8 @@ type GetWithdrawalResponse struct {
 	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetWithdrawalResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -13344,6 +14205,8 @@ type GetWithdrawalResponse struct {
 	Headers429 *GetWithdrawalResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetWithdrawalResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWithdrawalResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13381,6 +14244,11 @@ func (r GetWithdrawalResponse) GetJSON500() *Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetWithdrawalResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetWithdrawalResponse) GetBody() []byte {
 	return r.Body
@@ -13412,6 +14280,7 @@ func (r GetWithdrawalResponse) ContentType() string {
 
 // HealthzResponse413Headers the declared response headers of an HTTP 413 response for Healthz
 type HealthzResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13467,11 +14336,13 @@ func (r HealthzResponse) ContentType() string {
 
 // GetPaymentQRCodeResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentQRCode
 type GetPaymentQRCodeResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // GetPaymentQRCodeResponse500Headers the declared response headers of an HTTP 500 response for GetPaymentQRCode
 type GetPaymentQRCodeResponse500Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13529,36 +14400,43 @@ func (r GetPaymentQRCodeResponse) ContentType() string {
 
 // PspDisputeNotificationResponse400Headers the declared response headers of an HTTP 400 response for PspDisputeNotification
 type PspDisputeNotificationResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse401Headers the declared response headers of an HTTP 401 response for PspDisputeNotification
 type PspDisputeNotificationResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse404Headers the declared response headers of an HTTP 404 response for PspDisputeNotification
 type PspDisputeNotificationResponse404Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse409Headers the declared response headers of an HTTP 409 response for PspDisputeNotification
 type PspDisputeNotificationResponse409Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse413Headers the declared response headers of an HTTP 413 response for PspDisputeNotification
 type PspDisputeNotificationResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse415Headers the declared response headers of an HTTP 415 response for PspDisputeNotification
 type PspDisputeNotificationResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspDisputeNotificationResponse500Headers the declared response headers of an HTTP 500 response for PspDisputeNotification
 type PspDisputeNotificationResponse500Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13668,26 +14546,31 @@ func (r PspDisputeNotificationResponse) ContentType() string {
 
 // PspCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCallback
 type PspCallbackResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspCallback
 type PspCallbackResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspCallback
 type PspCallbackResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspCallback
 type PspCallbackResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspCallback
 type PspCallbackResponse500Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13779,26 +14662,31 @@ func (r PspCallbackResponse) ContentType() string {
 
 // PspCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse400Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse401Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse415Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
 // PspCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse500Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -13890,6 +14778,7 @@ func (r PspCallbackWithTokenResponse) ContentType() string {
 
 // ReadyzResponse413Headers the declared response headers of an HTTP 413 response for Readyz
 type ReadyzResponse413Headers struct {
+	RetryAfter *int
 	XRequestId *string
 }
 
@@ -14942,6 +15831,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -14978,6 +15874,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetBalanceResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -14988,6 +15891,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetBalanceResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -14998,6 +15908,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetBalanceResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15008,6 +15925,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetBalanceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15018,6 +15942,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetBalanceResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15026,6 +15957,23 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBalanceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15087,6 +16035,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15123,6 +16078,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListDisputesResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15133,6 +16095,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListDisputesResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15143,6 +16112,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListDisputesResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15153,6 +16129,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListDisputesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15163,6 +16146,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListDisputesResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15171,6 +16161,23 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListDisputesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15239,6 +16246,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15275,6 +16289,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetDisputeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15285,6 +16306,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetDisputeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15295,6 +16323,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetDisputeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15305,6 +16340,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetDisputeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15315,6 +16357,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDisputeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15325,6 +16374,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetDisputeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15333,6 +16389,23 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDisputeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15394,6 +16467,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15430,6 +16510,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListEventsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15440,6 +16527,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListEventsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15450,6 +16544,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListEventsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15460,6 +16561,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15470,6 +16578,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListEventsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15478,6 +16593,23 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15532,6 +16664,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15568,6 +16707,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers StreamEventsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15578,6 +16724,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamEventsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15588,6 +16741,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers StreamEventsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15598,6 +16758,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15608,6 +16775,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers StreamEventsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15616,6 +16790,23 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15684,6 +16875,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15720,6 +16918,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetEventResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15730,6 +16935,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetEventResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15740,6 +16952,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetEventResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15750,6 +16969,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetEventResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15760,6 +16986,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetEventResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15770,6 +17003,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetEventResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15778,6 +17018,23 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15867,6 +17124,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15910,6 +17174,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ResendEventResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15920,6 +17191,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ResendEventResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15930,6 +17208,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendEventResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15940,6 +17225,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers ResendEventResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15950,6 +17242,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers ResendEventResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15960,6 +17259,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers ResendEventResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15970,6 +17276,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers ResendEventResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15980,6 +17293,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ResendEventResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15990,6 +17310,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ResendEventResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -15998,6 +17325,23 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResendEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16040,6 +17384,13 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 	switch {
 	case rsp.StatusCode == 413:
 		var headers GetOpenAPIResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16109,6 +17460,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -16145,6 +17503,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListPaymentsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16155,6 +17520,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListPaymentsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16165,6 +17537,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListPaymentsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16175,6 +17554,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListPaymentsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16185,6 +17571,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListPaymentsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16193,6 +17586,23 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPaymentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16346,6 +17756,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreatePaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16356,6 +17773,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreatePaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16366,6 +17790,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers CreatePaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16376,6 +17807,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreatePaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16386,6 +17824,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreatePaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16396,6 +17841,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers CreatePaymentResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16406,6 +17858,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreatePaymentResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16416,6 +17875,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreatePaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16426,6 +17892,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreatePaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16436,6 +17909,13 @@ func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, err
 		response.Headers500 = &headers
 	case rsp.StatusCode == 502:
 		var headers CreatePaymentResponse502Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16536,6 +18016,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -16572,6 +18059,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers CancelPaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16582,6 +18076,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CancelPaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16592,6 +18093,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers CancelPaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16602,6 +18110,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers CancelPaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16612,6 +18127,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CancelPaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16622,6 +18144,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers CancelPaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16632,6 +18161,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CancelPaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16640,6 +18176,23 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16708,6 +18261,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -16744,6 +18304,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetPaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16754,6 +18321,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetPaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16764,6 +18338,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetPaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16774,6 +18355,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetPaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16784,6 +18372,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16794,6 +18389,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetPaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16802,6 +18404,23 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16891,6 +18510,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -16934,6 +18560,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers RefundPaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16944,6 +18577,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RefundPaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16954,6 +18594,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers RefundPaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16964,6 +18611,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers RefundPaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16974,6 +18628,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers RefundPaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16984,6 +18645,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers RefundPaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -16994,6 +18662,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers RefundPaymentResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17004,6 +18679,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers RefundPaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17014,6 +18696,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers RefundPaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17022,6 +18711,23 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RefundPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17083,6 +18789,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17119,6 +18832,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListRefundsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17129,6 +18849,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListRefundsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17139,6 +18866,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListRefundsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17149,6 +18883,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListRefundsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17159,6 +18900,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListRefundsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17167,6 +18915,23 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListRefundsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17263,6 +19028,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17313,6 +19085,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateRefundResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17323,6 +19102,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateRefundResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17333,6 +19119,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers CreateRefundResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17343,6 +19136,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CreateRefundResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17353,6 +19153,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateRefundResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17363,6 +19170,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateRefundResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17373,6 +19187,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers CreateRefundResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17383,6 +19204,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateRefundResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17393,6 +19221,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateRefundResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17403,6 +19238,13 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateRefundResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17411,6 +19253,23 @@ func ParseCreateRefundResponse(rsp *http.Response) (*CreateRefundResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateRefundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17479,6 +19338,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17515,6 +19381,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetRefundResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17525,6 +19398,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetRefundResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17535,6 +19415,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetRefundResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17545,6 +19432,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetRefundResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17555,6 +19449,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRefundResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17565,6 +19466,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetRefundResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17573,6 +19481,23 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetRefundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17669,6 +19594,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17712,6 +19644,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperLoseDisputeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17722,6 +19661,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperLoseDisputeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17732,6 +19678,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperLoseDisputeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17742,6 +19695,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperLoseDisputeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17752,6 +19712,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperLoseDisputeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17762,6 +19729,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperLoseDisputeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17772,6 +19746,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperLoseDisputeResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17782,6 +19763,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperLoseDisputeResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17792,6 +19780,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperLoseDisputeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17802,6 +19797,13 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperLoseDisputeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17810,6 +19812,23 @@ func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisp
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperLoseDisputeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17906,6 +19925,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17949,6 +19975,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperWinDisputeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17959,6 +19992,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperWinDisputeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17969,6 +20009,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperWinDisputeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17979,6 +20026,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperWinDisputeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17989,6 +20043,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperWinDisputeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17999,6 +20060,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperWinDisputeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18009,6 +20077,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperWinDisputeResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18019,6 +20094,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperWinDisputeResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18029,6 +20111,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperWinDisputeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18039,6 +20128,13 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperWinDisputeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18047,6 +20143,23 @@ func ParseTestHelperWinDisputeResponse(rsp *http.Response) (*TestHelperWinDisput
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperWinDisputeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18143,6 +20256,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -18193,6 +20313,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperDisputePaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18203,6 +20330,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperDisputePaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18213,6 +20347,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperDisputePaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18223,6 +20364,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperDisputePaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18233,6 +20381,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperDisputePaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18243,6 +20398,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperDisputePaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18253,6 +20415,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperDisputePaymentResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18263,6 +20432,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperDisputePaymentResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18273,6 +20449,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperDisputePaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18283,6 +20466,13 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperDisputePaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18291,6 +20481,23 @@ func ParseTestHelperDisputePaymentResponse(rsp *http.Response) (*TestHelperDispu
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperDisputePaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18380,6 +20587,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -18423,6 +20637,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperExpirePaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18433,6 +20654,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperExpirePaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18443,6 +20671,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperExpirePaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18453,6 +20688,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperExpirePaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18463,6 +20705,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperExpirePaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18473,6 +20722,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperExpirePaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18483,6 +20739,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperExpirePaymentResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18493,6 +20756,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperExpirePaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18503,6 +20773,13 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperExpirePaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18511,6 +20788,23 @@ func ParseTestHelperExpirePaymentResponse(rsp *http.Response) (*TestHelperExpire
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperExpirePaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18600,6 +20894,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -18643,6 +20944,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperPayPaymentResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18653,6 +20961,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperPayPaymentResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18663,6 +20978,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperPayPaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18673,6 +20995,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperPayPaymentResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18683,6 +21012,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperPayPaymentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18693,6 +21029,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperPayPaymentResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18703,6 +21046,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperPayPaymentResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18713,6 +21063,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperPayPaymentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18723,6 +21080,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperPayPaymentResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18731,6 +21095,23 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperPayPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18827,6 +21208,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -18870,6 +21258,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperFailRefundResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18880,6 +21275,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperFailRefundResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18890,6 +21292,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperFailRefundResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18900,6 +21309,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperFailRefundResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18910,6 +21326,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperFailRefundResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18920,6 +21343,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperFailRefundResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18930,6 +21360,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperFailRefundResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18940,6 +21377,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperFailRefundResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18950,6 +21394,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperFailRefundResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18960,6 +21411,13 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperFailRefundResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18968,6 +21426,23 @@ func ParseTestHelperFailRefundResponse(rsp *http.Response) (*TestHelperFailRefun
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperFailRefundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -19064,6 +21539,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -19107,6 +21589,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperSucceedRefundResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19117,6 +21606,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperSucceedRefundResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19127,6 +21623,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperSucceedRefundResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19137,6 +21640,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperSucceedRefundResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19147,6 +21657,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperSucceedRefundResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19157,6 +21674,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperSucceedRefundResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19167,6 +21691,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperSucceedRefundResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19177,6 +21708,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperSucceedRefundResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19187,6 +21725,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperSucceedRefundResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19197,6 +21742,13 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperSucceedRefundResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19205,6 +21757,23 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperSucceedRefundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -19301,6 +21870,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -19344,6 +21920,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperCompleteWithdrawalResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19354,6 +21937,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperCompleteWithdrawalResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19364,6 +21954,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperCompleteWithdrawalResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19374,6 +21971,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperCompleteWithdrawalResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19384,6 +21988,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperCompleteWithdrawalResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19394,6 +22005,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperCompleteWithdrawalResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19404,6 +22022,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperCompleteWithdrawalResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19414,6 +22039,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperCompleteWithdrawalResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19424,6 +22056,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperCompleteWithdrawalResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19434,6 +22073,13 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperCompleteWithdrawalResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19442,6 +22088,23 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperCompleteWithdrawalResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -19538,6 +22201,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -19581,6 +22251,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestHelperFailWithdrawalResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19591,6 +22268,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestHelperFailWithdrawalResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19601,6 +22285,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers TestHelperFailWithdrawalResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19611,6 +22302,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestHelperFailWithdrawalResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19621,6 +22319,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestHelperFailWithdrawalResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19631,6 +22336,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestHelperFailWithdrawalResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19641,6 +22353,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestHelperFailWithdrawalResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19651,6 +22370,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperFailWithdrawalResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19661,6 +22387,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestHelperFailWithdrawalResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19671,6 +22404,13 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestHelperFailWithdrawalResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19679,6 +22419,23 @@ func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailW
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperFailWithdrawalResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -19740,6 +22497,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -19776,6 +22540,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListWebhooksResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19786,6 +22557,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListWebhooksResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19796,6 +22574,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListWebhooksResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19806,6 +22591,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListWebhooksResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19816,6 +22608,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListWebhooksResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19824,6 +22623,23 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -19906,6 +22722,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -19956,6 +22779,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19966,6 +22796,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19976,6 +22813,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateWebhookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19986,6 +22830,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19996,6 +22847,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers CreateWebhookResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20006,6 +22864,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateWebhookResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20016,6 +22881,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20026,6 +22898,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20034,6 +22913,23 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20102,6 +22998,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -20138,6 +23041,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers DeleteWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20148,6 +23058,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers DeleteWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20158,6 +23075,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers DeleteWebhookResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20168,6 +23092,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers DeleteWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20178,6 +23109,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20188,6 +23126,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers DeleteWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20196,6 +23141,23 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20264,6 +23226,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -20300,6 +23269,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20310,6 +23286,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20320,6 +23303,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWebhookResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20330,6 +23320,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20340,6 +23337,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20350,6 +23354,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20358,6 +23369,23 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20447,6 +23475,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -20490,6 +23525,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers UpdateWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20500,6 +23542,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers UpdateWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20510,6 +23559,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers UpdateWebhookResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20520,6 +23576,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers UpdateWebhookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20530,6 +23593,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers UpdateWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20540,6 +23610,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers UpdateWebhookResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20550,6 +23627,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers UpdateWebhookResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20560,6 +23644,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20570,6 +23661,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers UpdateWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20578,6 +23676,23 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20646,6 +23761,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -20682,6 +23804,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListWebhookDeliveriesResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20692,6 +23821,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListWebhookDeliveriesResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20702,6 +23838,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers ListWebhookDeliveriesResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20712,6 +23855,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListWebhookDeliveriesResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20722,6 +23872,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListWebhookDeliveriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20732,6 +23889,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListWebhookDeliveriesResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20740,6 +23904,23 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20808,6 +23989,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -20844,6 +24032,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetWebhookDeliveryResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20854,6 +24049,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetWebhookDeliveryResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20864,6 +24066,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWebhookDeliveryResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20874,6 +24083,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetWebhookDeliveryResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20884,6 +24100,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetWebhookDeliveryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20894,6 +24117,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetWebhookDeliveryResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20902,6 +24132,23 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookDeliveryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20984,6 +24231,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -21027,6 +24281,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ResendWebhookDeliveryResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21037,6 +24298,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ResendWebhookDeliveryResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21047,6 +24315,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendWebhookDeliveryResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21057,6 +24332,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers ResendWebhookDeliveryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21067,6 +24349,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers ResendWebhookDeliveryResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21077,6 +24366,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers ResendWebhookDeliveryResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21087,6 +24383,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ResendWebhookDeliveryResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21097,6 +24400,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ResendWebhookDeliveryResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21105,6 +24415,23 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResendWebhookDeliveryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -21194,6 +24521,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -21237,6 +24571,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers RecoverWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21247,6 +24588,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RecoverWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21257,6 +24605,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers RecoverWebhookResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21267,6 +24622,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers RecoverWebhookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21277,6 +24639,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers RecoverWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21287,6 +24656,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers RecoverWebhookResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21297,6 +24673,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers RecoverWebhookResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21307,6 +24690,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers RecoverWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21317,6 +24707,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers RecoverWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21325,6 +24722,23 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RecoverWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -21414,6 +24828,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -21457,6 +24878,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ResendFailedDeliveriesResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21467,6 +24895,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ResendFailedDeliveriesResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21477,6 +24912,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendFailedDeliveriesResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21487,6 +24929,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers ResendFailedDeliveriesResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21497,6 +24946,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers ResendFailedDeliveriesResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21507,6 +24963,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers ResendFailedDeliveriesResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21517,6 +24980,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers ResendFailedDeliveriesResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21527,6 +24997,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ResendFailedDeliveriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21537,6 +25014,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ResendFailedDeliveriesResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21545,6 +25029,23 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResendFailedDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -21634,6 +25135,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -21677,6 +25185,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers RotateWebhookSecretResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21687,6 +25202,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers RotateWebhookSecretResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21697,6 +25219,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers RotateWebhookSecretResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21707,6 +25236,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers RotateWebhookSecretResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21717,6 +25253,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers RotateWebhookSecretResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21727,6 +25270,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers RotateWebhookSecretResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21737,6 +25287,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers RotateWebhookSecretResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21747,6 +25304,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateWebhookSecretResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21757,6 +25321,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers RotateWebhookSecretResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21765,6 +25336,23 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateWebhookSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -21854,6 +25442,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -21897,6 +25492,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers TestWebhookResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21907,6 +25509,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers TestWebhookResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21917,6 +25526,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestWebhookResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21927,6 +25543,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers TestWebhookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21937,6 +25560,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers TestWebhookResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21947,6 +25577,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers TestWebhookResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21957,6 +25594,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestWebhookResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21967,6 +25611,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21977,6 +25628,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers TestWebhookResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -21985,6 +25643,23 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -22046,6 +25721,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -22082,6 +25764,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers ListWithdrawalsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22092,6 +25781,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListWithdrawalsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22102,6 +25798,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListWithdrawalsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22112,6 +25815,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListWithdrawalsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22122,6 +25832,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListWithdrawalsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22130,6 +25847,23 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWithdrawalsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -22219,6 +25953,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -22262,6 +26003,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateWithdrawalResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22272,6 +26020,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateWithdrawalResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22282,6 +26037,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers CreateWithdrawalResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22292,6 +26054,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateWithdrawalResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22302,6 +26071,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateWithdrawalResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22312,6 +26088,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers CreateWithdrawalResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22322,6 +26105,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateWithdrawalResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22332,6 +26122,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateWithdrawalResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22342,6 +26139,13 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateWithdrawalResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22350,6 +26154,23 @@ func ParseCreateWithdrawalResponse(rsp *http.Response) (*CreateWithdrawalRespons
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWithdrawalResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -22418,6 +26239,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -22454,6 +26282,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers GetWithdrawalResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22464,6 +26299,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetWithdrawalResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22474,6 +26316,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWithdrawalResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22484,6 +26333,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers404 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetWithdrawalResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22494,6 +26350,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers413 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetWithdrawalResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22504,6 +26367,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetWithdrawalResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22512,6 +26382,23 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWithdrawalResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -22550,6 +26437,13 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 	switch {
 	case rsp.StatusCode == 413:
 		var headers HealthzResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22596,6 +26490,13 @@ func ParseGetPaymentQRCodeResponse(rsp *http.Response) (*GetPaymentQRCodeRespons
 	switch {
 	case rsp.StatusCode == 404:
 		var headers GetPaymentQRCodeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22606,6 +26507,13 @@ func ParseGetPaymentQRCodeResponse(rsp *http.Response) (*GetPaymentQRCodeRespons
 		response.Headers404 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetPaymentQRCodeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22694,6 +26602,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 	switch {
 	case rsp.StatusCode == 400:
 		var headers PspDisputeNotificationResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22704,6 +26619,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PspDisputeNotificationResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22714,6 +26636,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers PspDisputeNotificationResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22724,6 +26653,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers PspDisputeNotificationResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22734,6 +26670,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers PspDisputeNotificationResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22744,6 +26687,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PspDisputeNotificationResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22754,6 +26704,13 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspDisputeNotificationResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22828,6 +26785,13 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 	switch {
 	case rsp.StatusCode == 400:
 		var headers PspCallbackResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22838,6 +26802,13 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PspCallbackResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22848,6 +26819,13 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers PspCallbackResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22858,6 +26836,13 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PspCallbackResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22868,6 +26853,13 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspCallbackResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22942,6 +26934,13 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 	switch {
 	case rsp.StatusCode == 400:
 		var headers PspCallbackWithTokenResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22952,6 +26951,13 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PspCallbackWithTokenResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22962,6 +26968,13 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers PspCallbackWithTokenResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22972,6 +26985,13 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PspCallbackWithTokenResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22982,6 +27002,13 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspCallbackWithTokenResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -23035,6 +27062,13 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 	switch {
 	case rsp.StatusCode == 413:
 		var headers ReadyzResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -32,6 +32,8 @@ type Error struct {
 	Code    string
 	Message string
 	Param   string
+	// RetryAfter, when set, is sent as Retry-After (seconds).
+	RetryAfter int
 }
 
 func (e *Error) Error() string {
@@ -76,6 +78,14 @@ func NoSuchPayment(ref string) *Error { return NoSuch("payment", "id", ref) }
 func Internal() *Error {
 	return &Error{Status: http.StatusInternalServerError, Type: TypeAPI, Code: "internal_error",
 		Message: "An internal error occurred. Retry the request; if it persists, contact support with the request id."}
+}
+
+// Unavailable is the 503 of a request the database could not serve (it is
+// restarting or unreachable): nothing was written, and the same request
+// (with the same Idempotency-Key) can be sent again after Retry-After.
+func Unavailable() *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Type: TypeAPI, Code: "service_unavailable", RetryAfter: 2,
+		Message: "The service is briefly unable to reach its database. Nothing was changed: retry the request (with the same Idempotency-Key) in a few seconds."}
 }
 
 // TestModeOnly is the 403 for a simulation asked for with live data.

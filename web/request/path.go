@@ -2,6 +2,8 @@ package request
 
 import (
 	"net/url"
+	"strings"
+	"unicode"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -9,15 +11,24 @@ import (
 // Param is the path parameter name, percent-decoded (a client may encode
 // any character of an id, and generated clients encode ':'), copied out of
 // Fiber's reused buffer. ok is false when the parameter is not a valid
-// escape; raw is then what was sent, for the 404 that says so.
+// escape or not text (IsText): no object has such an id; raw is then what
+// was sent (made valid UTF-8), for the 404 that says so.
 func Param(c *fiber.Ctx, name string) (value string, ok bool) {
 	raw := c.Params(name)
 	value, err := url.PathUnescape(raw)
-	if err != nil {
-		return string([]byte(raw)), false
+	if err != nil || !IsText([]byte(value), false) {
+		return strings.ToValidUTF8(strings.Map(printable, raw), "\uFFFD"), false
 	}
 	if value == raw {
 		return string([]byte(raw)), true
 	}
 	return value, true
+}
+
+// printable drops control characters from what an error quotes back.
+func printable(r rune) rune {
+	if unicode.IsControl(r) {
+		return -1
+	}
+	return r
 }

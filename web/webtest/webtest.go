@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -56,7 +57,11 @@ type Server struct {
 	// Client speaks to the server (it trusts the sandbox's CA when the
 	// server terminates TLS).
 	Client *http.Client
-	opts   Options
+	// App is the application itself, for tests that walk its routes.
+	App *fiber.App
+	// DBProxy, with WithDBProxy, takes the service's database away and back.
+	DBProxy *DBProxy
+	opts    Options
 }
 
 // Options adjust the server before it starts.
@@ -72,6 +77,7 @@ type Options struct {
 	PSP *PSPOptions
 
 	privateNetworksOff bool
+	dbProxy            bool
 }
 
 // Option is one adjustment.
@@ -160,7 +166,12 @@ func New(t testing.TB, opts ...Option) *Server {
 	}
 	o.Config.BaseURL = url
 	dbURL := storetest.URL(t)
-	db, err := store.Open(context.Background(), dbURL, 20)
+	serviceURL := dbURL
+	var proxy *DBProxy
+	if o.dbProxy {
+		proxy, serviceURL = startDBProxy(t, dbURL)
+	}
+	db, err := store.Open(context.Background(), serviceURL, 20)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	secretKey := randomKey()
@@ -189,7 +200,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
-		Client: client}
+		Client: client, App: app, DBProxy: proxy}
 	if sandbox != nil {
 		s.PSP = s.startPSP(sandbox, log)
 	}
