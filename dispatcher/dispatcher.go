@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"payments/dispatcher/signature"
+	"payments/metrics"
 	"payments/store"
 	"payments/store/ids"
 )
@@ -38,6 +39,8 @@ type Config struct {
 	// Now and Jitter are injectable for tests; Jitter returns [0,1).
 	Now    func() time.Time
 	Jitter func() float64
+	// Metrics counts attempts by outcome (nil: none).
+	Metrics *metrics.Metrics
 }
 
 func (c *Config) defaults() {
@@ -267,6 +270,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		token = *dl.LeaseToken
 	}
 	if attempt.result.Success {
+		d.observe(dl, "succeeded", attempt.result.Duration, now)
 		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
 		var f store.Finished
 		untilDatabaseAnswers(leaseEnd, func(ctx context.Context) error {
@@ -283,6 +287,14 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		return f.Next
 	}
 	out := d.outcome(dl, attempt.result, d.cfg.Now())
+	switch {
+	case out.DisableReason != "":
+		d.observe(dl, "disabled", attempt.result.Duration, now)
+	case out.Status == store.DeliveryFailed:
+		d.observe(dl, "failed", attempt.result.Duration, now)
+	default:
+		d.observe(dl, "retrying", attempt.result.Duration, now)
+	}
 	var held bool
 	err := untilDatabaseAnswers(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
@@ -290,6 +302,15 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	})
 	d.logFinish(dl, held, err, out.DisableReason)
 	return nil
+}
+
+// observe counts an attempt, and the lag of a first attempt since its event.
+func (d *Dispatcher) observe(dl *store.Delivery, outcome string, took time.Duration, sent time.Time) {
+	var lag time.Duration
+	if dl.Attempts == 1 && dl.Event != nil {
+		lag = sent.Sub(dl.Event.CreatedAt)
+	}
+	d.cfg.Metrics.Attempt(outcome, took, lag)
 }
 
 // untilDatabaseAnswers runs finish, and runs it again, with a growing

@@ -22,6 +22,10 @@ var KeyTypes = []KeyType{KeyCPF, KeyCNPJ, KeyEmail, KeyPhone, KeyEVP}
 
 var (
 	phoneKeyPattern = regexp.MustCompile(`^\+[1-9][0-9]{9,14}$`)
+	// emailKeyPattern is the DICT's e-mail key (its API documents this
+	// form): ASCII only, so no control, zero-width, bidi-override or
+	// look-alike characters reach a transfer's recipient.
+	emailKeyPattern = regexp.MustCompile("^[a-zA-Z0-9.!#$&'*+/=?^_`{|}~-]+@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)+$")
 	evpKeyPattern   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 )
 
@@ -42,7 +46,7 @@ func NormalizeKey(s string) (key string, kind KeyType, ok bool) {
 		addr, err := mail.ParseAddress(s)
 		at := strings.LastIndexByte(s, '@')
 		if err == nil && addr.Address == s && addr.Name == "" && len(s) <= maxEmailKey &&
-			at > 0 && strings.Contains(s[at+1:], ".") {
+			at > 0 && strings.Contains(s[at+1:], ".") && emailKeyPattern.MatchString(s) {
 			return strings.ToLower(s), KeyEmail, true
 		}
 	case len(s) == 36 && strings.Count(s, "-") == 4:

@@ -143,6 +143,13 @@ func TestNormalizeKey(t *testing.T) {
 		{strings.Repeat("a", 70) + "@example.com", "", ""}, // over 77 chars
 		{"123e4567e89b12d3a456426614174000", "", ""},
 		{"", "", ""},
+		{"ana\u202e@example.com", "", ""}, // a bidi override
+		{"an\u200ba@example.com", "", ""}, // a zero-width space
+		{"ana@exa\x00mple.com", "", ""},   // NUL
+		{"ana\t@example.com", "", ""},     // a control character
+		{"anа@example.com", "", ""},       // a Cyrillic а that looks Latin
+		{"ana@exámple.com", "", ""},       // non-ASCII domain
+		{"ana.o'neil+pix@example.com.br", "ana.o'neil+pix@example.com.br", pix.KeyEmail},
 	}
 	for _, c := range cases {
 		key, kind, ok := pix.NormalizeKey(c.in)

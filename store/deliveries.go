@@ -317,3 +317,33 @@ func (s *Store) Backlog(ctx context.Context, webhookID string, now time.Time) (W
 	}
 	return b, nil
 }
+
+// QueueState is the outbound queues at one moment, for metrics.
+type QueueState struct {
+	Due              int     `bun:"due"`
+	Pending          int     `bun:"pending"`
+	Leased           int     `bun:"leased"`
+	OldestDueSeconds float64 `bun:"oldest_due_seconds"`
+	DisabledWebhooks int     `bun:"disabled_webhooks"`
+	PSPPending       int     `bun:"psp_pending"`
+}
+
+// QueueState reads the queues in one statement (the pending deliveries
+// through webhook_deliveries_claim_idx, which holds only those).
+func (s *Store) QueueState(ctx context.Context, now time.Time) (QueueState, error) {
+	var q QueueState
+	err := s.idb(ctx).NewRaw(`
+		SELECT count(*) FILTER (WHERE d.next_attempt_at <= ?0 AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?0) AND w.enabled) AS due,
+			count(*) AS pending,
+			count(*) FILTER (WHERE d.lease_expires_at > ?0) AS leased,
+			coalesce(extract(epoch FROM ?0 - min(d.next_attempt_at) FILTER (
+				WHERE d.next_attempt_at <= ?0 AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?0) AND w.enabled)), 0) AS oldest_due_seconds,
+			(SELECT count(*) FROM webhooks WHERE NOT enabled AND disabled_reason <> 'manual') AS disabled_webhooks,
+			(SELECT count(*) FROM psp_calls WHERE status = 'pending') AS psp_pending
+		FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+		WHERE d.status = 'pending'`, now).Scan(ctx, &q)
+	if err != nil {
+		return q, fmt.Errorf("store: queue state: %w", err)
+	}
+	return q, nil
+}

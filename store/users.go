@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -32,8 +33,11 @@ type User struct {
 	PasswordHash string  `bun:"password_hash"`
 	Role         string  `bun:"role"`
 	// Locale is the language the dashboard speaks to the user (pt-BR, en).
-	Locale    string    `bun:"locale"`
-	CreatedAt time.Time `bun:"created_at"`
+	Locale string `bun:"locale"`
+	// SessionEpoch moves on at every password change; sessions carry the
+	// epoch they were opened in.
+	SessionEpoch int       `bun:"session_epoch"`
+	CreatedAt    time.Time `bun:"created_at"`
 	// TimeZone is the user's account's zone (support staff: none), read
 	// with the user by UserByID.
 	TimeZone string `bun:"time_zone,scanonly"`
@@ -75,6 +79,7 @@ func (s *Store) SetPassword(ctx context.Context, email, password string) error {
 	}
 	res, err := s.idb(ctx).NewUpdate().Model((*User)(nil)).
 		Set("password_hash = ?", HashPassword(password)).
+		Set("session_epoch = session_epoch + 1").
 		Where("lower(email) = lower(?)", strings.TrimSpace(email)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("store: set password: %w", err)
@@ -92,6 +97,20 @@ const (
 	argonThreads = 2
 	argonKeyLen  = 32
 )
+
+// decoyHash is a hash of no one's password, made on first use.
+type decoyHash struct {
+	once sync.Once
+	hash string
+}
+
+// DecoyPasswordHash is a hash to check a password against when the e-mail
+// has no user: the same argon2id work as a real check, so the time a
+// sign-in takes does not tell whether an account exists.
+func (s *Store) DecoyPasswordHash() string {
+	s.decoy.once.Do(func() { s.decoy.hash = HashPassword(ids.New(ids.PrefixUser)) })
+	return s.decoy.hash
+}
 
 // HashPassword returns an argon2id hash in the PHC string format.
 func HashPassword(password string) string {

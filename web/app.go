@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"payments/dispatcher"
+	"payments/metrics"
 	"payments/store"
 )
 
@@ -43,6 +44,9 @@ type Config struct {
 	CallbackMTLS bool
 	// CallbackToken is the path token of /psp/webhook/{token}/pix (empty: off).
 	CallbackToken string
+	// MetricsToken, when set, is the bearer token /metrics asks for;
+	// without it /metrics answers loopback and private addresses only.
+	MetricsToken string
 	// SandboxPayerURL is the PSP sandbox's payer page (development only):
 	// the checkout of a live charge links to it.
 	SandboxPayerURL string
@@ -58,6 +62,8 @@ type Deps struct {
 	Redis     *redis.Client
 	// Tester sends "send test" events: the dispatcher.
 	Tester *dispatcher.Dispatcher
+	// Metrics counts requests by route and status and serves /metrics (nil: none).
+	Metrics *metrics.Metrics
 	// Closing is closed when the server starts shutting down: event
 	// streams end then instead of holding the shutdown (nil: never).
 	Closing <-chan struct{}

@@ -13,6 +13,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -62,8 +63,24 @@ func newBrowserContext(t *testing.T, vp viewport) context.Context {
 		chromedp.EmulateViewport(vp.width, vp.height, emulate...),
 		// A Brazilian's browser (headless Chromium ignores --lang).
 		network.SetExtraHTTPHeaders(network.Headers{"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.5"}),
+		// Every Content-Security-Policy violation of every page is kept for checkCSP.
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := cdppage.AddScriptToEvaluateOnNewDocument(`window.__csp = [];
+				document.addEventListener('securitypolicyviolation', e =>
+					window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));`).Do(ctx)
+			return err
+		}),
 	))
 	return ctx
+}
+
+// checkCSP fails if the page broke its Content-Security-Policy: something
+// inline or foreign it would have needed was blocked.
+func checkCSP(t *testing.T, ctx context.Context, pageName string) {
+	t.Helper()
+	var violations []string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`window.__csp || []`, &violations)), pageName)
+	require.Empty(t, violations, "Content-Security-Policy violations on %s", pageName)
 }
 
 func signIn(s *webtest.Server, email string) chromedp.Tasks {
@@ -153,11 +170,13 @@ func checkPortuguese(t *testing.T, ctx context.Context, page string) {
 	require.Empty(t, rawCode.FindAllString(text, -1), "raw codes on %s:\n%s", page, text)
 }
 
-// checkPage is both checks, for a page a merchant or payer reads.
+// checkPage is every check, for a page a merchant or payer reads.
 func checkPage(t *testing.T, ctx context.Context, page string) {
 	t.Helper()
+	checkCSP(t, ctx, page)
 	checkPortuguese(t, ctx, page)
 	checkAccessible(t, ctx, page)
+	checkCSP(t, ctx, page+" (after axe-core)")
 }
 
 // clipboard reads what a copy button put there.

@@ -70,9 +70,14 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	dash := &dashboard.Dashboard{
 		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
 		AllowPrivateNetworks: cfg.AllowPrivateNetworks, LiveMode: cfg.LiveMode,
-		AllowLogin: func(ctx context.Context, key string) (bool, error) {
-			n, err := counter.hit(ctx, "login:"+key, time.Now().Truncate(dashboard.LoginWindow), dashboard.LoginWindow)
-			return n <= dashboard.LoginLimit, err
+		AllowLogin: func(ctx context.Context, ip, email string) (bool, error) {
+			window := time.Now().Truncate(dashboard.LoginWindow)
+			byIP, err := counter.hit(ctx, "login:ip:"+ip, window, dashboard.LoginWindow)
+			if err != nil {
+				return false, err
+			}
+			byEmail, err := counter.hit(ctx, "login:email:"+email, window, dashboard.LoginWindow)
+			return byIP <= dashboard.LoginIPLimit && byEmail <= dashboard.LoginLimit, err
 		},
 	}
 	app.Get("/favicon.ico", func(c *fiber.Ctx) error {
@@ -164,6 +169,11 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		}
 		if err != nil {
 			return err
+		}
+		if epoch, _ := sess.Get(dashboard.SessionEpoch).(int); epoch != u.SessionEpoch {
+			// The password changed since this session opened.
+			_ = sess.Destroy()
+			return c.Redirect("/login", http.StatusSeeOther)
 		}
 		live, _ := sess.Get(dashboard.SessionLivemode).(bool)
 		request.SetUser(c, u, live)

@@ -33,7 +33,12 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		apiErr := toAPIError(err)
 		requestID := ensureRequestID(c)
-		if apiErr.Status >= http.StatusInternalServerError {
+		switch {
+		case apiErr.Code == "service_unavailable":
+			// The database is out of reach: the client was told to retry.
+			log.WarnContext(c.UserContext(), "request refused: database unavailable",
+				"request_id", requestID, "method", c.Method(), "path", loggedPath(c), "error", err.Error())
+		case apiErr.Status >= http.StatusInternalServerError:
 			log.ErrorContext(c.UserContext(), "request failed",
 				"request_id", requestID, "method", c.Method(), "path", loggedPath(c), "error", err.Error())
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"payments/handlers/api"
@@ -14,18 +15,21 @@ import (
 )
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
-	app.Use(requestID, accessLog(deps.AccessLog), recover.New(recover.Config{
+	app.Use(requestID, accessLog(deps.AccessLog), countRequests(deps.Metrics), recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
 			deps.Log.ErrorContext(c.UserContext(), "panic", "request_id", request.RequestID(c), "panic", e)
 		},
-	}), refuseHostileBytes)
+	}), refuseHostileBytes, securityHeaders)
 
 	health := &ops.Health{Checks: map[string]func(context.Context) error{
 		"database": func(ctx context.Context) error { return deps.Store.DB().PingContext(ctx) },
 	}}
 	if deps.Redis != nil {
 		health.Checks["redis"] = func(ctx context.Context) error { return deps.Redis.Ping(ctx).Err() }
+	}
+	if deps.Metrics != nil {
+		app.Get("/metrics", metricsAccess(cfg.MetricsToken), adaptor.HTTPHandler(deps.Metrics.Handler()))
 	}
 	app.Get("/healthz", health.Live)
 	app.Get("/readyz", health.Ready)

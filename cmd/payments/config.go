@@ -23,19 +23,22 @@ type config struct {
 	WebhookAllowPrivateNetworks bool
 	LogLevel                    slog.Level
 	// DebugAddr, when set, serves net/http/pprof there (keep it on loopback).
-	DebugAddr            string
-	RateLimitLive        int
-	RateLimitTest        int
-	APIKeyCacheTTL       time.Duration
-	PixKey               string
-	PixCity              string
-	ExpiryInterval       time.Duration
-	ShutdownTimeout      time.Duration
-	AttemptRetention     time.Duration
-	EventRetention       time.Duration
-	DispatcherWorkers    int
-	DispatcherPerWebhook int
-	DispatcherLease      time.Duration
+	DebugAddr string
+	// MetricsAddr, when set, serves /metrics there too (a dispatcher-only
+	// process has no other listener); MetricsToken guards /metrics.
+	MetricsAddr, MetricsToken string
+	RateLimitLive             int
+	RateLimitTest             int
+	APIKeyCacheTTL            time.Duration
+	PixKey                    string
+	PixCity                   string
+	ExpiryInterval            time.Duration
+	ShutdownTimeout           time.Duration
+	AttemptRetention          time.Duration
+	EventRetention            time.Duration
+	DispatcherWorkers         int
+	DispatcherPerWebhook      int
+	DispatcherLease           time.Duration
 	// PSP is the payment service provider of live mode (off without PSP_BASE_URL).
 	PSP pspConfig
 }
@@ -53,8 +56,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		RedisURL:    getenv("REDIS_URL"),
 		PSPToken:    getenv("PSP_TOKEN"),
 		DebugAddr:   getenv("DEBUG_ADDR"),
-		PixKey:      orDefault(getenv("PIX_KEY"), devPixKey),
-		PixCity:     orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
+		MetricsAddr: getenv("METRICS_ADDR"), MetricsToken: getenv("METRICS_TOKEN"),
+		PixKey:  orDefault(getenv("PIX_KEY"), devPixKey),
+		PixCity: orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
 	}
 	var errs []error
 	if cfg.DatabaseURL == "" {

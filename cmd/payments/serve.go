@@ -17,6 +17,7 @@ import (
 	"payments/dispatcher"
 	"payments/dispatcher/jobs"
 	"payments/dispatcher/psp"
+	"payments/metrics"
 	"payments/pix"
 	"payments/pix/apipix"
 	"payments/store"
@@ -75,10 +76,18 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	if err != nil {
 		return err
 	}
+	meters := metrics.New(db.DB, func(ctx context.Context) (metrics.Queue, error) {
+		q, err := st.QueueState(ctx, st.Now())
+		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
+			PSPPending: q.PSPPending, OldestDue: time.Duration(q.OldestDueSeconds * float64(time.Second))}, err
+	})
+	if cfg.MetricsAddr != "" {
+		go serveMetrics(ctx, cfg.MetricsAddr, meters, log)
+	}
 	disp := dispatcher.New(dispatcher.Config{
 		Workers: cfg.DispatcherWorkers, PerWebhook: cfg.DispatcherPerWebhook, Lease: cfg.DispatcherLease,
 		DrainTimeout: cfg.ShutdownTimeout, AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
-		DatabaseURL: cfg.DatabaseURL,
+		DatabaseURL: cfg.DatabaseURL, Metrics: meters,
 	}, st, log)
 
 	var rdb *redis.Client
@@ -102,7 +111,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		if pspClient != nil {
 			worker := psp.New(psp.Config{
 				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
-				DatabaseURL: cfg.DatabaseURL,
+				DatabaseURL: cfg.DatabaseURL, Metrics: meters,
 			}, st, pspClient, log)
 			wg.Go(func() { worker.Run(jobsCtx) })
 		}
@@ -128,7 +137,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		CallbackMTLS:         cfg.PSP.CallbackCAFile != "",
 		CallbackToken:        cfg.PSP.CallbackToken,
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
-	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done()})
+		MetricsToken:         cfg.MetricsToken,
+	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"payments/metrics"
 	"payments/pix/apipix"
 	"payments/store"
 	"payments/store/ids"
@@ -39,6 +40,8 @@ type Config struct {
 	// DatabaseURL, when set, is LISTENed on for wake-ups.
 	DatabaseURL string
 	Now         func() time.Time
+	// Metrics counts calls by kind and outcome (nil: none).
+	Metrics *metrics.Metrics
 }
 
 func (c *Config) defaults() {
@@ -236,7 +239,9 @@ func again(err error, request any, after time.Duration) result {
 
 // send makes one attempt at c and records its outcome.
 func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
+	began := time.Now()
 	res := w.attempt(ctx, c)
+	w.cfg.Metrics.PSPCall(c.Kind, res.status, time.Since(began))
 	out := store.CallOutcome{Status: res.status}
 	if res.status == store.CallPending {
 		delay := res.after

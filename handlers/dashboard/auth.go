@@ -25,7 +25,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	form := views.LoginForm{Email: email, CSRFToken: request.CSRFToken(c)}
 	ctx := c.UserContext()
 
-	allowed, err := d.AllowLogin(ctx, c.IP()+"|"+strings.ToLower(email))
+	allowed, err := d.AllowLogin(ctx, c.IP(), strings.ToLower(email))
 	if err != nil {
 		return err
 	}
@@ -36,8 +36,9 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	}
 	u, err := d.Store.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
-		// Spend the same time as a real check, so timing does not reveal accounts.
-		_, _ = store.VerifyPassword(store.HashPassword("not the password"), password)
+		// Spend the same time as a real check (one argon2id run against a
+		// decoy hash), so timing does not reveal accounts.
+		_, _ = store.VerifyPassword(d.Store.DecoyPasswordHash(), password)
 		form.Error = t(c, "login.wrong")
 		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
 	}
@@ -62,6 +63,7 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	}
 	sess.Set(SessionUserID, u.ID)
 	sess.Set(SessionLivemode, false)
+	sess.Set(SessionEpoch, u.SessionEpoch)
 	if err := sess.Save(); err != nil {
 		return err
 	}

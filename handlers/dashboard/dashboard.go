@@ -22,13 +22,18 @@ import (
 const (
 	SessionUserID   = "user_id"
 	SessionLivemode = "livemode"
+	// SessionEpoch is the user's session epoch when the session opened.
+	SessionEpoch = "epoch"
 )
 
-// LoginLimit is how many sign-in attempts one address may make for one
-// e-mail per LoginWindow.
+// Sign-in attempts allowed per LoginWindow: for one e-mail (from any
+// address), and from one address (for any e-mails). They are counted where
+// the API's rate limits are: in Redis when it is configured, so every
+// instance shares them.
 const (
-	LoginLimit  = 10
-	LoginWindow = time.Minute
+	LoginLimit   = 10
+	LoginIPLimit = 30
+	LoginWindow  = time.Minute
 )
 
 // Dashboard serves the signed-in pages and the login form.
@@ -36,9 +41,9 @@ type Dashboard struct {
 	Store    *store.Store
 	Sessions *session.Store
 	Log      *slog.Logger
-	// AllowLogin counts a sign-in attempt for key and reports whether it is
-	// within LoginLimit.
-	AllowLogin func(ctx context.Context, key string) (bool, error)
+	// AllowLogin counts a sign-in attempt from ip for email and reports
+	// whether both are within their limits.
+	AllowLogin func(ctx context.Context, ip, email string) (bool, error)
 	Tester     *dispatcher.Dispatcher
 	BaseURL    string
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).

@@ -90,5 +90,26 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	return d.noticeAndGo(c, t(c, "settings.password_changed"), "/dashboard/settings")
+	// Every other session ends (their epoch is behind); this one goes on
+	// under a new id and the new epoch.
+	fresh, err := d.Store.UserByID(c.UserContext(), u.ID)
+	if err != nil {
+		return err
+	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	if err := sess.Regenerate(); err != nil {
+		return err
+	}
+	sess.Set(SessionUserID, fresh.ID)
+	sess.Set(SessionEpoch, fresh.SessionEpoch)
+	// The notice goes in this session: a second Get would read the old id
+	// from the request's cookie and answer with an empty session.
+	sess.Set(flashNotice, t(c, "settings.password_changed"))
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/settings", http.StatusSeeOther)
 }

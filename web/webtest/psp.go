@@ -68,7 +68,7 @@ func (s *Server) startPSP(sb *sandboxtest.Sandbox, log *slog.Logger) *PSP {
 	}
 	require.NoError(t, client.PutWebhook(context.Background(), sandboxtest.Chave, p.CallbackURL))
 	cfg := s.opts.PSP.Worker
-	cfg.Key, cfg.DatabaseURL, cfg.Now = sandboxtest.Chave, s.DBURL, s.opts.Now
+	cfg.Key, cfg.DatabaseURL, cfg.Now, cfg.Metrics = sandboxtest.Chave, s.DBURL, s.opts.Now, s.Metrics
 	p.WorkerConfig = cfg
 	p.Worker = psp.New(cfg, s.Store, client, log)
 	if !s.opts.PSP.NoWorker {

@@ -23,6 +23,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/dispatcher"
+	"payments/metrics"
 	"payments/pix"
 	"payments/pix/apipix/sandboxtest"
 	"payments/store"
@@ -61,6 +62,8 @@ type Server struct {
 	App *fiber.App
 	// DBProxy, with WithDBProxy, takes the service's database away and back.
 	DBProxy *DBProxy
+	// Metrics is what the service and its dispatcher count.
+	Metrics *metrics.Metrics
 	opts    Options
 }
 
@@ -188,6 +191,12 @@ func New(t testing.TB, opts ...Option) *Server {
 	o.Dispatcher.AllowPrivateNetworks = !o.privateNetworksOff
 	o.Dispatcher.Now = o.Now
 	o.Dispatcher.DatabaseURL = dbURL
+	meters := metrics.New(db.DB, func(ctx context.Context) (metrics.Queue, error) {
+		q, err := st.QueueState(ctx, st.Now())
+		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
+			PSPPending: q.PSPPending, OldestDue: time.Duration(q.OldestDueSeconds * float64(time.Second))}, err
+	})
+	o.Dispatcher.Metrics = meters
 	disp := dispatcher.New(o.Dispatcher, st, log)
 	if o.RunDispatcher {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -195,12 +204,12 @@ func New(t testing.TB, opts ...Option) *Server {
 		go func() { disp.Run(ctx); close(done) }()
 		t.Cleanup(func() { cancel(); <-done })
 	}
-	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp})
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters})
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
-		Client: client, App: app, DBProxy: proxy}
+		Client: client, App: app, DBProxy: proxy, Metrics: meters}
 	if sandbox != nil {
 		s.PSP = s.startPSP(sandbox, log)
 	}

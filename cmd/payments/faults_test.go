@@ -1,0 +1,431 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/internal/testbin"
+)
+
+// The fault suite: real processes on loopback, two API processes and two
+// dispatchers on a PostgreSQL of the suite's own, under a steady load of
+// payments, while PostgreSQL is restarted, a dispatcher is SIGKILLed and
+// restarted, and the receiver is down for 30 s. It asserts that no event is
+// lost, that no webhook ever has more attempts in flight than its cap
+// (counted by the receiver), that the only duplicates are of attempts the
+// kill interrupted, that delivery resumes within 5 s of PostgreSQL
+// accepting connections again, and that the API answered the outage with
+// 503 and Retry-After only.
+func TestFaultSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the fault suite takes about a minute and a half")
+	}
+	t.Parallel()
+	bin := testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments")
+	pg := startPrivatePostgres(t)
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	env := []string{"DATABASE_URL=" + pg.url, "SECRET_KEY=" + hex.EncodeToString(secret), "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true",
+		"LOG_LEVEL=warn", "DISPATCHER_LEASE=20s", "RATE_LIMIT_TEST=100000", "EXPIRY_SWEEP_INTERVAL=1h"}
+	out, err := command(bin, env, "migrate")
+	require.NoError(t, err, out)
+	out, err = command(bin, env, "accounts", "create", "--name", "Falhas", "--email", "falhas@example.com")
+	require.NoError(t, err, out)
+	var account struct{ Key string }
+	require.NoError(t, json.Unmarshal([]byte(out), &account), out)
+
+	recv := newCountingReceiver(t)
+	apis := []*process{startProcess(t, bin, env, "--web"), startProcess(t, bin, env, "--web")}
+	dispatchers := []*process{startProcess(t, bin, env, "--dispatcher"), startProcess(t, bin, env, "--dispatcher")}
+	for _, api := range apis {
+		api.waitHealthy(t)
+	}
+	const perWebhookCap = 8
+	var hooks []string
+	for _, name := range []string{"A", "B"} {
+		var wh struct{ ID string }
+		status := apis[0].post(t, account.Key, "/api/v1/webhooks", map[string]any{"url": recv.url, "name": name, "events": []string{"payment.created"}}, "", &wh)
+		require.Equal(t, http.StatusCreated, status)
+		hooks = append(hooks, wh.ID)
+	}
+
+	// The load: payments created through both API processes, each retried
+	// with its Idempotency-Key until it is created; every 5xx is counted.
+	load := &loadStats{statuses: map[int]int{}}
+	stop := make(chan struct{})
+	var loaders sync.WaitGroup
+	for i := range 4 {
+		loaders.Go(func() {
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				key := fmt.Sprintf("load-%d-%d", i, n)
+				for try := 0; ; try++ {
+					status, retryAfter := apis[(n+try)%2].create(t, account.Key, key)
+					load.add(status, retryAfter)
+					if status == http.StatusCreated || try > 100 {
+						break
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+
+	// A burst first, so the cap is reached, then the faults.
+	time.Sleep(5 * time.Second)
+	pg.restart(t)
+	back := time.Now()
+	resumed := recv.firstAfter(back, 10*time.Second)
+	require.False(t, resumed.IsZero(), "no delivery within 10 s of PostgreSQL coming back")
+	resumeAfter := resumed.Sub(back)
+
+	time.Sleep(5 * time.Second)
+	killedAt := time.Now()
+	inFlightAtKill := recv.recentlyBusy(killedAt, time.Second)
+	dispatchers[0].kill(t)
+	time.Sleep(2 * time.Second)
+	dispatchers[0] = startProcess(t, bin, env, "--dispatcher")
+
+	time.Sleep(3 * time.Second)
+	recv.setDown(true)
+	time.Sleep(30 * time.Second)
+	recv.setDown(false)
+	time.Sleep(3 * time.Second)
+	close(stop)
+	loaders.Wait()
+
+	// Every payment.created event in the database reaches the receiver
+	// (retries after the receiver's outage come within 5 s + 30 s, +20 %).
+	var events []string
+	require.Eventually(t, func() bool {
+		events = pg.eventIDs(t)
+		return recv.missing(events, len(hooks)) == 0
+	}, 90*time.Second, 250*time.Millisecond, "events lost: %d", recv.missing(events, len(hooks)))
+	duplicates := recv.duplicates()
+	for id := range duplicates {
+		require.True(t, inFlightAtKill[id], "event %s arrived twice but was not in flight when the dispatcher was killed", id)
+	}
+	require.LessOrEqual(t, recv.maxInFlight(), perWebhookCap, "in flight on one webhook")
+	for status := range load.statuses {
+		require.True(t, status == http.StatusCreated || status == http.StatusServiceUnavailable, "the API answered %d during the faults", status)
+	}
+	require.Equal(t, load.statuses[http.StatusServiceUnavailable], load.retryAfter, "every 503 has Retry-After")
+	require.LessOrEqual(t, resumeAfter, 5*time.Second, "delivery resumed after PostgreSQL came back")
+	t.Logf("fault suite: %d events, lost 0, duplicates %d (all in flight at the kill), max in flight per webhook %d (cap %d), "+
+		"delivery resumed %s after PostgreSQL accepted connections, API answers %v (every 503 with Retry-After)",
+		len(events), len(duplicates), recv.maxInFlight(), perWebhookCap, resumeAfter.Round(time.Millisecond), load.statuses)
+	for _, p := range append(apis, dispatchers...) {
+		require.NotContains(t, p.logs.String(), `"level":"ERROR","msg":"request failed"`, "no request failed with a 500")
+	}
+}
+
+// privatePostgres is a PostgreSQL of the suite's own, so restarting it
+// disturbs no other test.
+type privatePostgres struct {
+	bin, dir, url string
+	port          int
+}
+
+func startPrivatePostgres(t *testing.T) *privatePostgres {
+	t.Helper()
+	bin := os.Getenv("PG_BIN")
+	if bin == "" {
+		bin = "/usr/lib/postgresql/15/bin"
+	}
+	dir, err := os.MkdirTemp("", "payments-faults-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if os.Getuid() == 0 {
+		require.NoError(t, exec.Command("chown", "postgres:postgres", dir).Run())
+		require.NoError(t, os.Chmod(dir, 0o755))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	_ = ln.Close()
+	p := &privatePostgres{bin: bin, dir: dir, port: port,
+		url: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)}
+	out, err := p.asPostgres(filepath.Join(bin, "initdb"), "-D", filepath.Join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8")
+	require.NoError(t, err, out)
+	p.pgctl(t, "start")
+	t.Cleanup(func() {
+		_, _ = p.asPostgres(filepath.Join(bin, "pg_ctl"), "-D", filepath.Join(dir, "data"), "-m", "immediate", "stop")
+	})
+	return p
+}
+
+func (p *privatePostgres) asPostgres(name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	if os.Getuid() == 0 {
+		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", name}, args...)...)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (p *privatePostgres) pgctl(t *testing.T, action string) {
+	t.Helper()
+	out, err := p.asPostgres(filepath.Join(p.bin, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-l", filepath.Join(p.dir, "log"),
+		"-w", "-t", "60", "-m", "fast", action, "-o",
+		fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", p.port, p.dir))
+	require.NoError(t, err, out)
+}
+
+// restart stops PostgreSQL (fast: sessions are cut) and starts it again;
+// it returns once PostgreSQL accepts connections.
+func (p *privatePostgres) restart(t *testing.T) { p.pgctl(t, "restart") }
+
+func (p *privatePostgres) eventIDs(t *testing.T) []string {
+	t.Helper()
+	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-tAc",
+		"SELECT id FROM events WHERE type = 'payment.created'")
+	require.NoError(t, err, out)
+	return strings.Fields(out)
+}
+
+// process is `payments serve` in a role.
+type process struct {
+	cmd  *exec.Cmd
+	url  string
+	logs *syncBuffer
+}
+
+func startProcess(t *testing.T, bin string, env []string, role string) *process {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	p := &process{url: "http://" + addr, logs: &syncBuffer{}}
+	p.cmd = exec.Command(bin, "serve", role)
+	p.cmd.Env = append(append(os.Environ(), env...), "LISTEN_ADDR="+addr, "BASE_URL="+p.url)
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	require.NoError(t, p.cmd.Start())
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			_ = p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+func (p *process) kill(t *testing.T) {
+	t.Helper()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
+	_ = p.cmd.Wait()
+}
+
+func (p *process) waitHealthy(t *testing.T) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		res, err := http.Get(p.url + "/readyz")
+		if err != nil {
+			return false
+		}
+		_ = res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	}, 20*time.Second, 50*time.Millisecond, "%s: %s", p.url, p.logs)
+}
+
+var loadClient = &http.Client{Timeout: 20 * time.Second}
+
+func (p *process) post(t *testing.T, key, path string, body any, idempotencyKey string, out any) int {
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, p.url+path, bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	if idempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", idempotencyKey)
+	}
+	res, err := loadClient.Do(req)
+	if err != nil {
+		return 0 // the connection broke: retried like an answer-less request
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if out != nil {
+		_ = json.Unmarshal(data, out)
+	}
+	if res.StatusCode == http.StatusServiceUnavailable && res.Header.Get("Retry-After") != "" {
+		return -http.StatusServiceUnavailable
+	}
+	return res.StatusCode
+}
+
+// create makes one payment; a 503 with Retry-After comes back as
+// (503, true).
+func (p *process) create(t *testing.T, key, idempotencyKey string) (int, bool) {
+	status := p.post(t, key, "/api/v1/payments", map[string]any{"amount_cents": 1000}, idempotencyKey, nil)
+	if status == -http.StatusServiceUnavailable {
+		return http.StatusServiceUnavailable, true
+	}
+	return status, false
+}
+
+type loadStats struct {
+	mu         sync.Mutex
+	statuses   map[int]int
+	retryAfter int
+}
+
+func (l *loadStats) add(status int, retryAfter bool) {
+	if status == 0 {
+		return // no answer: the connection broke while PostgreSQL restarted
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.statuses[status]++
+	if retryAfter {
+		l.retryAfter++
+	}
+}
+
+// countingReceiver counts, per webhook, the requests in flight (and their
+// maximum), and per event the 2xx answers given.
+type countingReceiver struct {
+	url      string
+	down     atomic.Bool
+	mu       sync.Mutex
+	inFlight map[string]int
+	max      int
+	answered map[string]int       // event id -> 2xx answers
+	busy     map[string]time.Time // event id -> last time a request for it was in flight
+	arrivals []time.Time
+}
+
+func newCountingReceiver(t *testing.T) *countingReceiver {
+	r := &countingReceiver{inFlight: map[string]int{}, answered: map[string]int{}, busy: map[string]time.Time{}}
+	srv := &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 5 * time.Second}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	r.url = "http://" + ln.Addr().String() + "/hooks"
+	return r
+}
+
+func (r *countingReceiver) serve(w http.ResponseWriter, req *http.Request) {
+	_, _ = io.Copy(io.Discard, req.Body)
+	hook, event := req.Header.Get("X-Service-Webhook-Id"), req.Header.Get("X-Service-Event-Id")
+	r.mu.Lock()
+	r.inFlight[hook]++
+	r.max = max(r.max, r.inFlight[hook])
+	r.busy[event] = time.Now()
+	r.mu.Unlock()
+	time.Sleep(30 * time.Millisecond) // a receiver doing a little work keeps attempts in flight
+	down := r.down.Load()
+	r.mu.Lock()
+	r.inFlight[hook]--
+	r.busy[event] = time.Now()
+	if !down {
+		r.answered[hook+"/"+event]++
+		r.arrivals = append(r.arrivals, time.Now())
+	}
+	r.mu.Unlock()
+	if down {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+func (r *countingReceiver) setDown(down bool) { r.down.Store(down) }
+
+func (r *countingReceiver) maxInFlight() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.max
+}
+
+// firstAfter waits up to within for a delivery answered after t.
+func (r *countingReceiver) firstAfter(t time.Time, within time.Duration) time.Time {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		for i := len(r.arrivals) - 1; i >= 0 && r.arrivals[i].After(t); i-- {
+			if i == 0 || !r.arrivals[i-1].After(t) {
+				at := r.arrivals[i]
+				r.mu.Unlock()
+				return at
+			}
+		}
+		r.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Time{}
+}
+
+// recentlyBusy are the events a request was in flight for within window
+// before at: what a kill at that moment may have interrupted.
+func (r *countingReceiver) recentlyBusy(at time.Time, window time.Duration) map[string]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]bool{}
+	for id, last := range r.busy {
+		if last.After(at.Add(-window)) {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// missing counts the (event, webhook) pairs of events never answered 2xx.
+func (r *countingReceiver) missing(events []string, hooks int) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	got := map[string]int{}
+	for key := range r.answered {
+		got[key[strings.IndexByte(key, '/')+1:]]++
+	}
+	n := 0
+	for _, id := range events {
+		n += hooks - got[id]
+	}
+	return n
+}
+
+// duplicates are the events a webhook answered 2xx more than once.
+func (r *countingReceiver) duplicates() map[string]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]bool{}
+	for key, n := range r.answered {
+		if n > 1 {
+			out[key[strings.IndexByte(key, '/')+1:]] = true
+		}
+	}
+	return out
+}
+
+// command runs the binary once and returns its output.
+func command(bin string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	return out.String(), err
+}

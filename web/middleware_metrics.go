@@ -1,0 +1,56 @@
+package web
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/metrics"
+	"payments/web/reply"
+)
+
+// countRequests records every answer by route template (never the raw
+// path: ids would make a series each) and status. Errors are rendered
+// here, so the status counted is the one sent.
+func countRequests(m *metrics.Metrics) fiber.Handler {
+	if m == nil {
+		return func(c *fiber.Ctx) error { return c.Next() }
+	}
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		if err := c.Next(); err != nil {
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				return herr
+			}
+		}
+		route := c.Route().Path
+		if c.Response().StatusCode() == http.StatusNotFound && route == "/" {
+			route = "unmatched"
+		}
+		// Fiber's method string lives in a buffer the next request reuses.
+		m.HTTP(route, strings.Clone(c.Method()), c.Response().StatusCode(), time.Since(start))
+		return nil
+	}
+}
+
+// metricsAccess lets Prometheus in: with a token, whoever shows it;
+// without, only loopback and private addresses (the scraper's network).
+func metricsAccess(token string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if token != "" {
+			given := c.Get(fiber.HeaderAuthorization)
+			if subtle.ConstantTimeCompare([]byte(given), []byte("Bearer "+token)) != 1 {
+				return &reply.Error{Status: http.StatusUnauthorized, Type: reply.TypeAuthentication, Code: "metrics_token_invalid",
+					Message: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>."}
+			}
+			return c.Next()
+		}
+		if ip := c.Context().RemoteIP(); !ip.IsLoopback() && !ip.IsPrivate() {
+			return reply.Forbidden("metrics_forbidden", "GET /metrics answers private addresses only, unless METRICS_TOKEN is set.")
+		}
+		return c.Next()
+	}
+}
