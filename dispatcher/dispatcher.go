@@ -13,11 +13,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher/signature"
 	"payments/metrics"
 	"payments/store"
 	"payments/store/ids"
+	"payments/tracing"
 )
 
 // Config tunes the dispatcher. Zero values take the defaults noted.
@@ -41,6 +45,9 @@ type Config struct {
 	Jitter func() float64
 	// Metrics counts attempts by outcome (nil: none).
 	Metrics *metrics.Metrics
+	// Tracer, when set, makes a span of each attempt in the trace of the
+	// request that made its event (nil: no traces).
+	Tracer trace.Tracer
 }
 
 func (c *Config) defaults() {
@@ -259,10 +266,22 @@ const maxChain = 64
 // failing receiver gets no more attempts than its claims give it.
 func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
 	now := d.cfg.Now()
+	if d.cfg.Tracer != nil {
+		var span trace.Span
+		ctx, span = d.startSpan(ctx, dl)
+		defer span.End()
+	}
 	// The lease was taken just before this attempt; finishing after it ends
 	// is pointless (another dispatcher may have the delivery by then).
 	leaseEnd := time.Now().Add(d.cfg.Lease)
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
+	if d.cfg.Tracer != nil {
+		span := trace.SpanFromContext(ctx)
+		span.SetAttributes(attribute.Int("http.response.status_code", attempt.result.StatusCode))
+		if !attempt.result.Success {
+			span.SetStatus(codes.Error, attempt.result.ErrClass)
+		}
+	}
 	attempt.DeliveryID = &dl.ID
 	attempt.Attempt = dl.Attempts
 	token := ""
@@ -302,6 +321,20 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	})
 	d.logFinish(dl, held, err, out.DisableReason)
 	return nil
+}
+
+// startSpan opens the attempt's span, a child of the span of the request
+// whose state change made the event (through the outbox's traceparent).
+func (d *Dispatcher) startSpan(ctx context.Context, dl *store.Delivery) (context.Context, trace.Span) {
+	if dl.Event != nil && dl.Event.TraceParent != nil {
+		ctx = tracing.FromTraceParent(ctx, *dl.Event.TraceParent)
+	}
+	attrs := []attribute.KeyValue{attribute.String("webhook.id", dl.WebhookID), attribute.String("delivery.id", dl.ID),
+		attribute.Int("delivery.attempt", dl.Attempts)}
+	if dl.Event != nil {
+		attrs = append(attrs, attribute.String("event.id", dl.Event.ID), attribute.String("event.type", dl.Event.Type))
+	}
+	return d.cfg.Tracer.Start(ctx, "webhook delivery", trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 }
 
 // observe counts an attempt, and the lag of a first attempt since its event.

@@ -83,7 +83,7 @@ const claimSQL = `
 		l.id, l.event_id, l.webhook_id, l.account_id, l.livemode, l.event_type, l.status, l.attempts,
 		l.next_attempt_at, l.lease_token, l.lease_expires_at, l.last_status_code, l.last_error,
 		l.created_at, l.updated_at, l.completed_at,
-		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
 
@@ -123,7 +123,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery,
 				&d.ID, &d.EventID, &d.WebhookID, &d.AccountID, &d.Livemode, &d.EventType, &d.Status, &d.Attempts,
 				&d.NextAttemptAt, &d.LeaseToken, &d.LeaseExpiresAt, &d.LastStatusCode, &d.LastError,
 				&d.CreatedAt, &d.UpdatedAt, &d.CompletedAt,
-				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt); err != nil {
+				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt, &e.TraceParent); err != nil {
 				return err
 			}
 			e.ID, e.Data = d.EventID, json.RawMessage(data)
@@ -383,7 +383,7 @@ const finishSuccessesSQL = `
 	)
 	SELECT f.i, finished.i IS NOT NULL, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
 		(SELECT updated_at FROM webhooks WHERE id = f.webhook_id),
-		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
 	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id`
 
 // Success is one successful attempt to record; Next, when set, asks for
@@ -420,13 +420,13 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 			nextDue          *time.Time
 			webhookUpdatedAt *time.Time
 			ev               struct {
-				accountID, eventType, objectID, data *string
-				livemode                             *bool
-				createdAt                            *time.Time
+				accountID, eventType, objectID, data, traceparent *string
+				livemode                                          *bool
+				createdAt                                         *time.Time
 			}
 		)
 		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
-			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt}
+			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt, &ev.traceparent}
 		return pg.EachAnswer(rows, len(batch), &ordinal, dest, func(i int) {
 			out := &outs[i]
 			out.Held = held
@@ -437,7 +437,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 			out.Next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts, LeaseToken: &batch[i].Next.Token,
 				NextAttemptAt: *nextDue, Webhook: d.Webhook, Event: &Event{
 					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
-					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt,
+					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt, TraceParent: ev.traceparent,
 				}}
 			if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
 				// The webhook changed since it was read (a new URL, a rotated

@@ -48,6 +48,9 @@ type Event struct {
 	CreatedAt time.Time       `bun:"created_at"`
 	// Sample marks the made-up event of a "send test".
 	Sample bool `bun:"sample"`
+	// TraceParent is the W3C traceparent of the request that made the
+	// event (nil when traces are off).
+	TraceParent *string `bun:"traceparent"`
 	// StreamTx is the writing transaction, read by the event stream only.
 	StreamTx string `bun:"stream_tx,scanonly"`
 }

@@ -175,6 +175,7 @@ func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg
 // statement). A taken external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	c := newPaymentCreate(p)
+	c.traceparent = traceParent(ctx)
 	// The API's hottest write. Outside a request's idempotency transaction,
 	// concurrent creations share statements (paymentCreates).
 	var err error
@@ -211,7 +212,8 @@ const createPaymentSQL = `WITH payment AS (
 		RETURNING id
 	), source AS (
 		SELECT $20::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
-			$1::uuid::text AS object_id, $21::json AS data, $18::timestamptz AS created_at, $22::text AS delivery_stem
+			$1::uuid::text AS object_id, $21::json AS data, $18::timestamptz AS created_at, $22::text AS delivery_stem,
+			$23::text AS traceparent
 		FROM payment
 	), ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -244,6 +246,7 @@ type paymentCreate struct {
 	metadata, snapshot string  // the metadata column; the payment.created event's data
 	customer           *string // the customer column, when there is one
 	eventID, stem      string
+	traceparent        *string // the request's span, for the event (nil: traces off)
 }
 
 func newPaymentCreate(p *Payment) paymentCreate {
@@ -266,7 +269,7 @@ func (c paymentCreate) args() []any {
 	p := c.p
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem}
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -281,10 +284,11 @@ const createPaymentsSQL = `
 	WITH c AS MATERIALIZED (
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
-			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[])
+			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
+			$23::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
-				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, i)
+				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
@@ -295,7 +299,7 @@ const createPaymentsSQL = `
 		RETURNING id
 	), source AS (
 		SELECT c.event_id, c.account_id, c.livemode, '` + EventPaymentCreated + `'::text AS type, c.id::text AS object_id,
-			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem
+			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent
 		FROM c JOIN payment USING (id)
 		ORDER BY c.i
 	), ` + outboxCTEs + `
@@ -379,7 +383,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	paymentIDs, livemodes, amounts, fees := make([]pgtype.UUID, n), make([]bool, n), make([]int64, n), make([]int64, n)
 	accounts, statuses, currencies, methods, correlations := texts(), texts(), texts(), texts(), texts()
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
-	descriptions, externalIDs, customers := nullables(), nullables(), nullables()
+	descriptions, externalIDs, customers, traceparents := nullables(), nullables(), nullables(), nullables()
 	created, updated, expires := times(), times(), times()
 	for i, c := range batch {
 		p := c.p
@@ -388,11 +392,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		descriptions[i], externalIDs[i], customers[i], metadata[i] = p.Description, p.ExternalID, c.customer, c.metadata
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
-		eventIDs[i], data[i], stems[i] = c.eventID, c.snapshot, c.stem
+		eventIDs[i], data[i], stems[i], traceparents[i] = c.eventID, c.snapshot, c.stem, c.traceparent
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems}
+		eventIDs, data, stems, traceparents}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
 	"payments/metrics"
@@ -64,6 +65,8 @@ type Deps struct {
 	Tester *dispatcher.Dispatcher
 	// Metrics counts requests by route and status and serves /metrics (nil: none).
 	Metrics *metrics.Metrics
+	// Tracer makes a span of each request (nil: traces off).
+	Tracer trace.Tracer
 	// Closing is closed when the server starts shutting down: event
 	// streams end then instead of holding the shutdown (nil: never).
 	Closing <-chan struct{}

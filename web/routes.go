@@ -21,6 +21,9 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 			deps.Log.ErrorContext(c.UserContext(), "panic", "request_id", request.RequestID(c), "panic", e)
 		},
 	}), refuseHostileBytes, securityHeaders)
+	if deps.Tracer != nil {
+		app.Use(traceRequests(deps.Tracer))
+	}
 
 	health := &ops.Health{Checks: map[string]func(context.Context) error{
 		"database": func(ctx context.Context) error { return deps.Store.DB().PingContext(ctx) },

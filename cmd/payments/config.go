@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"payments/tracing"
 )
 
 // config is read from the environment once, in main, and passed down.
@@ -27,18 +30,20 @@ type config struct {
 	// MetricsAddr, when set, serves /metrics there too (a dispatcher-only
 	// process has no other listener); MetricsToken guards /metrics.
 	MetricsAddr, MetricsToken string
-	RateLimitLive             int
-	RateLimitTest             int
-	APIKeyCacheTTL            time.Duration
-	PixKey                    string
-	PixCity                   string
-	ExpiryInterval            time.Duration
-	ShutdownTimeout           time.Duration
-	AttemptRetention          time.Duration
-	EventRetention            time.Duration
-	DispatcherWorkers         int
-	DispatcherPerWebhook      int
-	DispatcherLease           time.Duration
+	// Tracing turns OpenTelemetry traces on (OTEL_EXPORTER_OTLP_ENDPOINT).
+	Tracing              tracing.Config
+	RateLimitLive        int
+	RateLimitTest        int
+	APIKeyCacheTTL       time.Duration
+	PixKey               string
+	PixCity              string
+	ExpiryInterval       time.Duration
+	ShutdownTimeout      time.Duration
+	AttemptRetention     time.Duration
+	EventRetention       time.Duration
+	DispatcherWorkers    int
+	DispatcherPerWebhook int
+	DispatcherLease      time.Duration
 	// PSP is the payment service provider of live mode (off without PSP_BASE_URL).
 	PSP pspConfig
 }
@@ -57,6 +62,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PSPToken:    getenv("PSP_TOKEN"),
 		DebugAddr:   getenv("DEBUG_ADDR"),
 		MetricsAddr: getenv("METRICS_ADDR"), MetricsToken: getenv("METRICS_TOKEN"),
+		Tracing: tracing.Config{Endpoint: cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
+			ServiceName: getenv("OTEL_SERVICE_NAME")},
 		PixKey:  orDefault(getenv("PIX_KEY"), devPixKey),
 		PixCity: orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
 	}

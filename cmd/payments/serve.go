@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
 	"payments/dispatcher/jobs"
@@ -21,6 +22,7 @@ import (
 	"payments/pix"
 	"payments/pix/apipix"
 	"payments/store"
+	"payments/tracing"
 	"payments/web"
 )
 
@@ -76,6 +78,27 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	if err != nil {
 		return err
 	}
+	role := "all"
+	switch {
+	case *webRole && !*workerRole:
+		role = "web"
+	case *workerRole && !*webRole:
+		role = "dispatcher"
+	}
+	tp, flushTraces, err := tracing.Setup(ctx, cfg.Tracing, role)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = flushTraces(flushCtx)
+	}()
+	var tracer trace.Tracer
+	if cfg.Tracing.Endpoint != "" {
+		tracer = tp.Tracer(tracing.Name)
+		log.Info("traces on: OTLP/HTTP", "endpoint", cfg.Tracing.Endpoint)
+	}
 	meters := metrics.New(db.DB, func(ctx context.Context) (metrics.Queue, error) {
 		q, err := st.QueueState(ctx, st.Now())
 		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
@@ -87,7 +110,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	disp := dispatcher.New(dispatcher.Config{
 		Workers: cfg.DispatcherWorkers, PerWebhook: cfg.DispatcherPerWebhook, Lease: cfg.DispatcherLease,
 		DrainTimeout: cfg.ShutdownTimeout, AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
-		DatabaseURL: cfg.DatabaseURL, Metrics: meters,
+		DatabaseURL: cfg.DatabaseURL, Metrics: meters, Tracer: tracer,
 	}, st, log)
 
 	var rdb *redis.Client
@@ -138,7 +161,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		CallbackToken:        cfg.PSP.CallbackToken,
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
 		MetricsToken:         cfg.MetricsToken,
-	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters})
+	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters, Tracer: tracer})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

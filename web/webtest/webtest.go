@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
 	"payments/metrics"
@@ -81,6 +82,12 @@ type Options struct {
 
 	privateNetworksOff bool
 	dbProxy            bool
+	tracer             trace.Tracer
+}
+
+// WithTracer traces requests and delivery attempts with tracer.
+func WithTracer(tracer trace.Tracer) Option {
+	return func(o *Options) { o.tracer = tracer; o.Dispatcher.Tracer = tracer }
 }
 
 // Option is one adjustment.
@@ -204,7 +211,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		go func() { disp.Run(ctx); close(done) }()
 		t.Cleanup(func() { cancel(); <-done })
 	}
-	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters})
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters, Tracer: o.tracer})
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 
