@@ -114,8 +114,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 	ticker := time.NewTicker(d.cfg.PollInterval)
 	defer ticker.Stop()
+	woken := time.Now()
 	for {
-		d.fill(ctx, attemptCtx)
+		d.fill(ctx, attemptCtx, woken)
 		select {
 		case <-ctx.Done():
 			d.drain(cancelAttempts)
@@ -123,6 +124,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		case <-d.wake:
 		case <-ticker.C:
 		}
+		woken = time.Now()
 	}
 }
 
@@ -140,13 +142,13 @@ func (d *Dispatcher) drain(cancelAttempts context.CancelFunc) {
 
 // fill claims as many due deliveries as there are free workers, repeating
 // while claims come back full.
-func (d *Dispatcher) fill(ctx, attemptCtx context.Context) {
+func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 	for ctx.Err() == nil {
 		free := cap(d.slots) - len(d.slots)
 		if free == 0 {
 			return
 		}
-		claimed, err := d.claim(ctx, free)
+		claimed, err := d.claim(ctx, free, woken)
 		if err != nil {
 			if ctx.Err() == nil {
 				d.log.Error("dispatcher: claim", "error", err.Error())
@@ -175,10 +177,10 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context) {
 
 // claim leases due deliveries under a token of its own: if the claim's
 // answer is lost, what it may have leased is released by that token.
-func (d *Dispatcher) claim(ctx context.Context, limit int) ([]store.Delivery, error) {
+func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]store.Delivery, error) {
 	token := ids.New(ids.PrefixLease)
 	claimed, err := d.store.ClaimDeliveries(ctx, store.ClaimParams{
-		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token,
+		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token, WokenAt: woken,
 	})
 	if err != nil {
 		go d.release(token)
@@ -206,7 +208,7 @@ func (d *Dispatcher) release(token string) {
 // RunOnce claims every due delivery (up to limit), attempts them all and
 // returns how many it attempted. Tests drive the dispatcher with it.
 func (d *Dispatcher) RunOnce(ctx context.Context, limit int) int {
-	claimed, err := d.claim(ctx, limit)
+	claimed, err := d.claim(ctx, limit, time.Now())
 	if err != nil {
 		d.log.Error("dispatcher: claim", "error", err.Error())
 		return 0

@@ -29,6 +29,9 @@ type ClaimParams struct {
 	// receiver cannot occupy every worker.
 	PerWebhook int
 	Token      string
+	// WokenAt is when the dispatcher was woken for this claim, recorded
+	// with it (the timeline of slow deliveries).
+	WokenAt time.Time
 }
 
 // claimSQL leases due deliveries and returns them with their events. Each
@@ -69,7 +72,8 @@ const claimSQL = `
 		LIMIT $3
 	), leased AS (
 		UPDATE webhook_deliveries d
-		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1
+		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
+			claimed_at = $1, woken_at = $6
 		FROM picked WHERE d.id = picked.id
 		RETURNING d.*
 	), stamped AS (
@@ -107,7 +111,7 @@ const rateWindowSQL = `interval '1100 milliseconds'`
 func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
 	var out []Delivery
 	stmts := []pg.Statement{{SQL: claimLockSQL},
-		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease)}}}
+		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease), p.WokenAt}}}
 	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt == 0 {
 			return nil
@@ -376,7 +380,8 @@ const finishSuccessesSQL = `
 		) n
 	), leased AS (
 		UPDATE webhook_deliveries d
-		SET lease_token = c.next_token, lease_expires_at = c.next_expiry, attempts = d.attempts + 1, updated_at = c.at
+		SET lease_token = c.next_token, lease_expires_at = c.next_expiry, attempts = d.attempts + 1, updated_at = c.at,
+			claimed_at = c.at, woken_at = NULL
 		FROM picked p JOIN chaining c USING (webhook_id, rn)
 		WHERE d.id = p.id
 		RETURNING c.i, d.id, d.event_id, d.attempts, d.next_attempt_at

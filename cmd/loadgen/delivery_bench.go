@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 
 	"payments/store"
@@ -25,6 +29,16 @@ type receiver struct {
 	seen     map[string]bool
 	latency  *recorder // arrival minus the event's created_at
 	last     atomic.Int64
+	// arrivals are the events received since reset, for the timeline of
+	// the slowest.
+	arrivals []arrival
+}
+
+// arrival is one event received: its id, when, and after how long.
+type arrival struct {
+	id      string
+	at      time.Time
+	latency time.Duration
 }
 
 // startReceiver serves the endpoint with fasthttp, whose lower cost per
@@ -55,6 +69,9 @@ func (r *receiver) serve(ctx *fasthttp.RequestCtx) {
 		if !dup {
 			if at, err := time.Parse(jsonw.TimeFormat, createdAt); err == nil {
 				r.latency.add(now.Sub(at), nil)
+				r.mu.Lock()
+				r.arrivals = append(r.arrivals, arrival{id: id, at: now, latency: now.Sub(at)})
+				r.mu.Unlock()
 			}
 			r.received.Add(1)
 			r.last.Store(now.UnixNano())
@@ -91,6 +108,80 @@ func (r *receiver) drained(n int, start time.Time) result {
 func (r *receiver) reset() {
 	r.latency = &recorder{}
 	r.received.Store(0)
+	r.mu.Lock()
+	r.arrivals = nil
+	r.mu.Unlock()
+}
+
+// slowest are the n arrivals that took longest since reset.
+func (r *receiver) slowest(n int) []arrival {
+	r.mu.Lock()
+	all := append([]arrival(nil), r.arrivals...)
+	r.mu.Unlock()
+	slices.SortFunc(all, func(a, b arrival) int { return cmp.Compare(b.latency, a.latency) })
+	return all[:min(n, len(all))]
+}
+
+// timeline describes where the slowest deliveries spent their time, each
+// step in ms after the event's created_at (taken in its transaction, just
+// before its commit): the dispatcher woken (by the NOTIFY, its poll or a
+// freed worker; "chained" when a worker took it straight after a success
+// on the same webhook), the claim, the request sent, the answer read, the
+// body received (the receiver's clock).
+func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival) (string, error) {
+	if len(slow) == 0 {
+		return "", nil
+	}
+	ids := make([]string, len(slow))
+	for i, a := range slow {
+		ids[i] = a.id
+	}
+	rows, err := pool.Query(ctx, `SELECT e.id, e.created_at, d.woken_at, d.claimed_at, a.created_at, a.duration_ms
+		FROM events e JOIN webhook_deliveries d ON d.event_id = e.id JOIN delivery_attempts a ON a.delivery_id = d.id
+		WHERE e.id = ANY($1)`, ids)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	type step struct {
+		created, sent time.Time
+		woken, claim  *time.Time
+		took          int
+	}
+	steps := map[string]step{}
+	for rows.Next() {
+		var id string
+		var s step
+		if err := rows.Scan(&id, &s.created, &s.woken, &s.claim, &s.sent, &s.took); err != nil {
+			return "", err
+		}
+		steps[id] = s
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	after := func(s step, t time.Time) string {
+		return fmt.Sprintf("%.1f", float64(t.Sub(s.created).Microseconds())/1000)
+	}
+	var b strings.Builder
+	b.WriteString("\nThe slowest deliveries at 200 events/s, ms after the event's created_at:\n\n")
+	b.WriteString("| event | woken | claimed | sent | received | answered |\n|---|---|---|---|---|---|\n")
+	for _, a := range slow {
+		s, ok := steps[a.id]
+		if !ok {
+			continue
+		}
+		woken, claimed := "chained", "chained"
+		if s.woken != nil {
+			woken = after(s, *s.woken)
+		}
+		if s.claim != nil {
+			claimed = after(s, *s.claim)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", a.id, woken, claimed, after(s, s.sent), after(s, a.at),
+			after(s, s.sent.Add(time.Duration(s.took)*time.Millisecond)))
+	}
+	return b.String(), nil
 }
 
 func (r *receiver) waitFor(n int64, timeout time.Duration) error {

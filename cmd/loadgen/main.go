@@ -176,6 +176,11 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 		return err
 	}
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
+	if tl, err := timeline(ctx, pool, recv.slowest(5)); err == nil {
+		m.t.notes = append(m.t.notes, tl)
+	} else {
+		m.t.notes = append(m.t.notes, "\nThe slowest deliveries' timeline could not be read: "+err.Error()+"\n")
+	}
 	// The backlog, drained by one webhook (its per-webhook cap of 8 bounds
 	// the attempts in flight) and by four to the same receiver (the
 	// dispatcher's 32 workers all busy).

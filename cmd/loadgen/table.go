@@ -10,6 +10,7 @@ import (
 type table struct {
 	rows, cpuRows []string
 	stolen        []string // phases the host took too much of the CPU from
+	notes         []string // printed after the tables (the slowest deliveries' timeline)
 }
 
 // stealWarning is the steal share above which a phase's figures describe
@@ -53,6 +54,9 @@ func (t *table) markdown(peakRSS int64) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nPeak RSS of the service: %.1f MB\n", float64(peakRSS)/(1<<20))
+	for _, n := range t.notes {
+		b.WriteString(n)
+	}
 	if len(t.stolen) > 0 {
 		fmt.Fprintf(&b, "\nWarning: the host stole more than %.0f%% of the CPU in %s. Figures of those phases are the host's, not the service's: run again when the host is quieter.\n",
 			100*stealWarning, strings.Join(t.stolen, ", "))
