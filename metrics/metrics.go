@@ -11,6 +11,8 @@ import (
 	"database/sql"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -41,6 +43,32 @@ type Metrics struct {
 	deliveryLag     prometheus.Histogram
 	pspCalls        *prometheus.CounterVec
 	pspDuration     *prometheus.HistogramVec
+	// httpSeries caches each (route, method, status)'s counter and
+	// histogram: finding them by label values hashes and checks every
+	// value, a few microseconds on each request (measured on get and
+	// create, BENCHMARKS.md).
+	httpSeries sync.Map // httpKey -> *httpSeries
+	// attemptSeries holds each attempt outcome's counter and histogram,
+	// made once (an attempt is the dispatcher's hottest path).
+	attemptSeries map[string]attemptSeries
+}
+
+// AttemptOutcomes are the outcomes Attempt counts.
+var AttemptOutcomes = []string{"succeeded", "retrying", "failed", "disabled"}
+
+type attemptSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
+}
+
+type httpKey struct {
+	route, method string
+	status        int
+}
+
+type httpSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 // New registers the collectors. queue reads the queues at each scrape;
@@ -76,6 +104,10 @@ func New(db *sql.DB, queue func(context.Context) (Queue, error)) *Metrics {
 			Name: "payments_psp_call_duration_seconds", Help: "Time a PSP call took, by operation.", Buckets: latency,
 		}, []string{"operation"}),
 	}
+	m.attemptSeries = map[string]attemptSeries{}
+	for _, o := range AttemptOutcomes {
+		m.attemptSeries[o] = attemptSeries{count: m.attempts.WithLabelValues(o), duration: m.attemptDuration.WithLabelValues(o)}
+	}
 	reg.MustRegister(m.httpRequests, m.httpDuration, m.attempts, m.attemptDuration, m.deliveryLag, m.pspCalls, m.pspDuration,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
@@ -97,8 +129,19 @@ func (m *Metrics) HTTP(route, method string, status int, took time.Duration) {
 	if m == nil {
 		return
 	}
-	m.httpRequests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.httpDuration.WithLabelValues(route, method).Observe(took.Seconds())
+	key := httpKey{route, method, status}
+	s, ok := m.httpSeries.Load(key)
+	if !ok {
+		// Copies: route and method may live in the caller's reused buffers.
+		key = httpKey{strings.Clone(route), strings.Clone(method), status}
+		s, _ = m.httpSeries.LoadOrStore(key, &httpSeries{
+			requests: m.httpRequests.WithLabelValues(key.route, key.method, strconv.Itoa(status)),
+			duration: m.httpDuration.WithLabelValues(key.route, key.method),
+		})
+	}
+	series := s.(*httpSeries)
+	series.requests.Inc()
+	series.duration.Observe(took.Seconds())
 }
 
 // Attempt records one webhook delivery attempt; lag is the time since its
@@ -107,8 +150,12 @@ func (m *Metrics) Attempt(outcome string, took, lag time.Duration) {
 	if m == nil {
 		return
 	}
-	m.attempts.WithLabelValues(outcome).Inc()
-	m.attemptDuration.WithLabelValues(outcome).Observe(took.Seconds())
+	s, ok := m.attemptSeries[outcome]
+	if !ok {
+		s = attemptSeries{count: m.attempts.WithLabelValues(outcome), duration: m.attemptDuration.WithLabelValues(outcome)}
+	}
+	s.count.Inc()
+	s.duration.Observe(took.Seconds())
 	if lag > 0 {
 		m.deliveryLag.Observe(lag.Seconds())
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -217,6 +218,35 @@ func TestLoginIsRateLimited(t *testing.T) {
 	}
 	// 10 a minute: 22 attempts span at most two windows, so at least 2 are refused.
 	require.GreaterOrEqual(t, limited, 2)
+}
+
+// Sign-in attempts are limited per address across e-mails too, and two
+// instances sharing Redis share the counts: 50 attempts from one address,
+// alternating between them, within one minute, each for a new e-mail, meet
+// 30 allowed and 20 refused (each instance alone would have allowed its 25).
+func TestLoginThrottlePerAddressAcrossInstances(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithRedis(t))
+	other := s.Sibling(t)
+	if into := time.Since(time.Now().Truncate(time.Minute)); into > 45*time.Second {
+		time.Sleep(time.Minute - into) // all 50 in one counting window
+	}
+	limited := 0
+	for i := range 50 {
+		srv := s
+		if i%2 == 1 {
+			srv = other
+		}
+		b := newBrowser(t, srv)
+		token := b.csrf("/login")
+		r := b.do("POST", "/login", url.Values{"email": {fmt.Sprintf("who%d@example.com", i)}, "password": {"guess-guess-guess"}, "_csrf": {token}}, nil)
+		if r.status == http.StatusTooManyRequests {
+			limited++
+		} else {
+			require.Equal(t, http.StatusUnauthorized, r.status)
+		}
+	}
+	require.Equal(t, 20, limited)
 }
 
 func TestStaticAssetsAreServed(t *testing.T) {

@@ -10,6 +10,17 @@ import (
 // can hold. Anything else is refused before it reaches a query (PostgreSQL
 // rejects invalid UTF-8 and NUL with an error, not a miss).
 func IsText(b []byte, multiline bool) bool {
+	// Printable ASCII, the common case, in one pass.
+	ascii := true
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return true
+	}
 	if !utf8.Valid(b) {
 		return false
 	}
