@@ -45,6 +45,9 @@ type Config struct {
 	CallbackMTLS bool
 	// CallbackToken is the path token of /psp/webhook/{token}/pix (empty: off).
 	CallbackToken string
+	// CounterPrefix namespaces the rate-limit and sign-in counters in
+	// Redis ("" in production: every instance shares them).
+	CounterPrefix string
 	// MetricsToken, when set, is the bearer token /metrics asks for;
 	// without it /metrics answers loopback and private addresses only.
 	MetricsToken string

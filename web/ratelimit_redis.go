@@ -14,10 +14,12 @@ import (
 // redisCounter counts in Redis, so every instance shares one budget per key.
 type redisCounter struct {
 	client *redis.Client
+	// prefix namespaces the keys (tests sharing one Redis each have their own).
+	prefix string
 }
 
 func (r *redisCounter) hit(ctx context.Context, key string, window time.Time, size time.Duration) (int64, error) {
-	k := "ratelimit:" + key + ":" + strconv.FormatInt(window.Unix(), 10)
+	k := r.prefix + "ratelimit:" + key + ":" + strconv.FormatInt(window.Unix(), 10)
 	var incr *redis.IntCmd
 	_, err := r.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		incr = p.Incr(ctx, k)

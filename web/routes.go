@@ -49,7 +49,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 
 	var counter rateCounter = newMemoryCounter()
 	if deps.Redis != nil {
-		counter = &redisCounter{client: deps.Redis}
+		counter = &redisCounter{client: deps.Redis, prefix: cfg.CounterPrefix}
 	}
 	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks,
 		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait, Closing: deps.Closing}

@@ -107,7 +107,10 @@ func WithAPIKeyCache(ttl time.Duration) Option {
 // WithRedis backs the rate limiter with the test Redis.
 func WithRedis(t testing.TB) Option {
 	client := Redis(t)
-	return func(o *Options) { o.Redis = client }
+	// The test's own counters (its siblings share them): tests run in
+	// parallel from one address against one Redis.
+	prefix := randomToken()[:12] + ":"
+	return func(o *Options) { o.Redis, o.Config.CounterPrefix = client, prefix }
 }
 
 // WithClock gives the store an injected clock.
