@@ -211,7 +211,7 @@ func forwardOne(ctx context.Context, local *http.Client, to, id, eventType, vers
 		req.Header.Set(k, v)
 	}
 	res, err := local.Do(req)
-	took := time.Since(now).Round(time.Millisecond)
+	took := fmt.Sprintf("%.1fms", float64(time.Since(now).Microseconds())/1000)
 	if err != nil {
 		fmt.Fprintf(out, "%s  %-22s %s  --> POST %s failed: %v\n", now.Format("2006-01-02 15:04:05"), eventType, id, to, err)
 		return
