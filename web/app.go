@@ -45,6 +45,10 @@ type Config struct {
 	CallbackMTLS bool
 	// CallbackToken is the path token of /psp/webhook/{token}/pix (empty: off).
 	CallbackToken string
+	// TrustedProxies are the addresses (or CIDR ranges) of reverse proxies
+	// whose X-Forwarded-For names the client (TRUSTED_PROXIES); none: the
+	// connection's address is the client's.
+	TrustedProxies []string
 	// CounterPrefix namespaces the rate-limit and sign-in counters in
 	// Redis ("" in production: every instance shares them).
 	CounterPrefix string
@@ -96,9 +100,22 @@ func New(cfg Config, deps Deps) *fiber.App {
 		StrictRouting:         false,
 		// Fiber would otherwise trust X-Forwarded-For from anyone.
 		EnableIPValidation: true,
+		// Behind a reverse proxy, the client's address (what sign-in
+		// throttles count by) comes from X-Forwarded-For, and only when the
+		// connection is from one of TrustedProxies.
+		ProxyHeader:             proxyHeader(cfg.TrustedProxies),
+		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
+		TrustedProxies:          cfg.TrustedProxies,
 	})
 	mountRoutes(app, cfg, deps)
 	return app
+}
+
+func proxyHeader(trusted []string) string {
+	if len(trusted) == 0 {
+		return ""
+	}
+	return fiber.HeaderXForwardedFor
 }
 
 func orDefault(d, def time.Duration) time.Duration {

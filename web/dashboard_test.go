@@ -249,6 +249,27 @@ func TestLoginThrottlePerAddressAcrossInstances(t *testing.T) {
 	require.Equal(t, 20, limited)
 }
 
+// Behind a trusted proxy, each client's address has its own sign-in budget
+// (otherwise every client would share the proxy's).
+func TestLoginThrottleCountsTheClientBehindAProxy(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithTrustedProxies("127.0.0.1"))
+	attempt := func(client string, i int) int {
+		b := newBrowser(t, s)
+		token := b.csrf("/login")
+		return b.do("POST", "/login", url.Values{"email": {fmt.Sprintf("p%d@example.com", i)}, "password": {"guess-guess-guess"}, "_csrf": {token}},
+			map[string]string{"X-Forwarded-For": client}).status
+	}
+	if into := time.Since(time.Now().Truncate(time.Minute)); into > 45*time.Second {
+		time.Sleep(time.Minute - into)
+	}
+	for i := range 30 {
+		require.Equal(t, http.StatusUnauthorized, attempt("203.0.113.7", i))
+	}
+	require.Equal(t, http.StatusTooManyRequests, attempt("203.0.113.7", 30))
+	require.Equal(t, http.StatusUnauthorized, attempt("203.0.113.8", 31), "another client behind the same proxy")
+}
+
 func TestStaticAssetsAreServed(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t)

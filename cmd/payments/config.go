@@ -30,6 +30,8 @@ type config struct {
 	// MetricsAddr, when set, serves /metrics there too (a dispatcher-only
 	// process has no other listener); MetricsToken guards /metrics.
 	MetricsAddr, MetricsToken string
+	// TrustedProxies are reverse proxies whose X-Forwarded-For is believed.
+	TrustedProxies []string
 	// Tracing turns OpenTelemetry traces on (OTEL_EXPORTER_OTLP_ENDPOINT).
 	Tracing              tracing.Config
 	RateLimitLive        int
@@ -62,6 +64,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PSPToken:    getenv("PSP_TOKEN"),
 		DebugAddr:   getenv("DEBUG_ADDR"),
 		MetricsAddr: getenv("METRICS_ADDR"), MetricsToken: getenv("METRICS_TOKEN"),
+		TrustedProxies: splitList(getenv("TRUSTED_PROXIES")),
 		Tracing: tracing.Config{Endpoint: cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
 			ServiceName: getenv("OTEL_SERVICE_NAME")},
 		PixKey:  orDefault(getenv("PIX_KEY"), devPixKey),
@@ -129,6 +132,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.PSP, pspErrs = loadPSPConfig(getenv, getenv("PIX_KEY") != "")
 	errs = append(errs, pspErrs...)
 	return cfg, errors.Join(errs...)
+}
+
+// splitList reads a comma-separated list, blanks dropped.
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // MinEventRetention is the shortest EVENT_RETENTION: integrators can list

@@ -161,6 +161,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		CallbackToken:        cfg.PSP.CallbackToken,
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
 		MetricsToken:         cfg.MetricsToken,
+		TrustedProxies:       cfg.TrustedProxies,
 	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters, Tracer: tracer})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

@@ -85,6 +85,11 @@ type Options struct {
 	tracer             trace.Tracer
 }
 
+// WithTrustedProxies believes X-Forwarded-For from these addresses.
+func WithTrustedProxies(addrs ...string) Option {
+	return func(o *Options) { o.Config.TrustedProxies = addrs }
+}
+
 // WithTracer traces requests and delivery attempts with tracer.
 func WithTracer(tracer trace.Tracer) Option {
 	return func(o *Options) { o.tracer = tracer; o.Dispatcher.Tracer = tracer }
