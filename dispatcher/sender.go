@@ -110,8 +110,10 @@ func (s *Sender) Send(ctx context.Context, rawURL string, headers map[string]str
 	if err != nil {
 		return finish(ErrClassInsecureURL, err)
 	}
+	// The names go out as written (Header.Set would canonicalize each one,
+	// an allocation apiece for the Standard Webhooks' lower-case names).
 	for k, v := range headers {
-		req.Header.Set(k, v)
+		req.Header[k] = []string{v}
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
