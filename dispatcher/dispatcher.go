@@ -268,8 +268,8 @@ const maxChain = 64
 // failing receiver gets no more attempts than its claims give it.
 func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
 	now := d.cfg.Now()
+	var span trace.Span // nil when traces are off
 	if d.cfg.Tracer != nil {
-		var span trace.Span
 		ctx, span = d.startSpan(ctx, dl)
 		defer span.End()
 	}
@@ -277,8 +277,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	// is pointless (another dispatcher may have the delivery by then).
 	leaseEnd := time.Now().Add(d.cfg.Lease)
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
-	if d.cfg.Tracer != nil {
-		span := trace.SpanFromContext(ctx)
+	if span != nil {
 		span.SetAttributes(attribute.Int("http.response.status_code", attempt.result.StatusCode))
 		if !attempt.result.Success {
 			span.SetStatus(codes.Error, attempt.result.ErrClass)
@@ -291,7 +290,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		token = *dl.LeaseToken
 	}
 	if attempt.result.Success {
-		d.observe(dl, "succeeded", attempt.result.Duration, now)
+		d.observe(dl, metrics.OutcomeSucceeded, attempt.result.Duration, now)
 		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
 		var f store.Finished
 		untilDatabaseAnswers(leaseEnd, func(ctx context.Context) error {
@@ -310,11 +309,11 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	out := d.outcome(dl, attempt.result, d.cfg.Now())
 	switch {
 	case out.DisableReason != "":
-		d.observe(dl, "disabled", attempt.result.Duration, now)
+		d.observe(dl, metrics.OutcomeDisabled, attempt.result.Duration, now)
 	case out.Status == store.DeliveryFailed:
-		d.observe(dl, "failed", attempt.result.Duration, now)
+		d.observe(dl, metrics.OutcomeFailed, attempt.result.Duration, now)
 	default:
-		d.observe(dl, "retrying", attempt.result.Duration, now)
+		d.observe(dl, metrics.OutcomeRetrying, attempt.result.Duration, now)
 	}
 	var held bool
 	err := untilDatabaseAnswers(leaseEnd, func(ctx context.Context) (err error) {

@@ -53,8 +53,16 @@ type Metrics struct {
 	attemptSeries map[string]attemptSeries
 }
 
+// Outcomes of a webhook attempt, as Attempt counts them.
+const (
+	OutcomeSucceeded = "succeeded"
+	OutcomeRetrying  = "retrying" // failed; another attempt is scheduled
+	OutcomeFailed    = "failed"   // failed; retries are exhausted
+	OutcomeDisabled  = "disabled" // failed; the webhook was disabled (410 Gone, or failing for days)
+)
+
 // AttemptOutcomes are the outcomes Attempt counts.
-var AttemptOutcomes = []string{"succeeded", "retrying", "failed", "disabled"}
+var AttemptOutcomes = []string{OutcomeSucceeded, OutcomeRetrying, OutcomeFailed, OutcomeDisabled}
 
 type attemptSeries struct {
 	count    prometheus.Counter

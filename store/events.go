@@ -55,18 +55,6 @@ type Event struct {
 	StreamTx string `bun:"stream_tx,scanonly"`
 }
 
-// EventsForObject lists an object's events in the order they happened.
-func (s *Store) EventsForObject(ctx context.Context, scope Scope, objectID string) ([]Event, error) {
-	var events []Event
-	err := s.idb(ctx).NewSelect().Model(&events).
-		Where("account_id = ? AND livemode = ? AND object_id = ? AND NOT sample", scope.AccountID, scope.Livemode, objectID).
-		Order("created_at", "id").Scan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: events: %w", err)
-	}
-	return events, nil
-}
-
 // EventsForObjects lists the events of these objects (a payment, its
 // refunds and disputes) in one query, in the order they happened.
 func (s *Store) EventsForObjects(ctx context.Context, scope Scope, objectIDs []string) ([]Event, error) {

@@ -213,14 +213,11 @@ func (s *Store) RecoverEvents(ctx context.Context, scope Scope, webhookID string
 	return n, nil
 }
 
-// ResendEvent queues a new delivery of one event to the webhook named (or,
-// when webhookID is empty, to every enabled webhook of the scope subscribed
-// to its type) and returns the deliveries made.
-func (s *Store) ResendEvent(ctx context.Context, scope Scope, eventID, webhookID string) ([]Delivery, error) {
-	e, err := s.EventByID(ctx, scope, eventID)
-	if err != nil {
-		return nil, err
-	}
+// ResendEvent queues a new delivery of e (one of the scope's events, as
+// EventByID read it) to the webhook named (or, when webhookID is empty, to
+// every enabled webhook of the scope subscribed to its type) and returns the
+// deliveries made. ErrNotFound names the webhook.
+func (s *Store) ResendEvent(ctx context.Context, scope Scope, e *Event, webhookID string) ([]Delivery, error) {
 	var hooks []Webhook
 	if webhookID != "" {
 		w, err := s.Webhook(ctx, scope, webhookID)
@@ -240,7 +237,8 @@ func (s *Store) ResendEvent(ctx context.Context, scope Scope, eventID, webhookID
 		}
 	}
 	var made []Delivery
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
 		made, err = s.queueAgain(ctx, tx, hooks, []Event{*e})
 		return err
 	})

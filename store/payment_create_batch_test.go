@@ -43,7 +43,7 @@ func TestCreationsTogetherFailAlone(t *testing.T) {
 	for i, wantConflict := range []bool{true, false, false, true, false} {
 		p := batch[i]
 		_, readErr := f.st.Payment(ctx, f.scope, p.ID.String())
-		events, err := f.st.EventsForObject(ctx, f.scope, p.ID.String())
+		events, err := f.st.EventsForObjects(ctx, f.scope, []string{p.ID.String()})
 		require.NoError(t, err)
 		if wantConflict {
 			require.ErrorIs(t, errs[i], store.ErrConflict, "creation %d", i)
@@ -94,7 +94,7 @@ func TestCreationsInOneStatement(t *testing.T) {
 	require.Equal(t, []bool{false, true, true, false, true}, created)
 	for i, p := range batch {
 		got, readErr := st.Payment(ctx, scope, p.ID.String())
-		events, err := st.EventsForObject(ctx, scope, p.ID.String())
+		events, err := st.EventsForObjects(ctx, scope, []string{p.ID.String()})
 		require.NoError(t, err)
 		var deliveries []store.Delivery
 		require.NoError(t, st.DB().NewSelect().Model(&deliveries).Where("event_id IN (?)", st.DB().NewSelect().

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/subtle"
 	"net/http"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/metrics"
+	"payments/store"
 	"payments/web/reply"
 )
 
@@ -52,5 +54,14 @@ func metricsAccess(token string) fiber.Handler {
 			return reply.Forbidden("metrics_forbidden", "GET /metrics answers private addresses only, unless METRICS_TOKEN is set.")
 		}
 		return c.Next()
+	}
+}
+
+// QueueReader reads the outbound queues for each scrape of /metrics.
+func QueueReader(st *store.Store) func(context.Context) (metrics.Queue, error) {
+	return func(ctx context.Context) (metrics.Queue, error) {
+		q, err := st.QueueState(ctx, st.Now())
+		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
+			PSPPending: q.PSPPending, OldestDue: time.Duration(q.OldestDueSeconds * float64(time.Second))}, err
 	}
 }

@@ -99,11 +99,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		tracer = tp.Tracer(tracing.Name)
 		log.Info("traces on: OTLP/HTTP", "endpoint", cfg.Tracing.Endpoint)
 	}
-	meters := metrics.New(db.DB, func(ctx context.Context) (metrics.Queue, error) {
-		q, err := st.QueueState(ctx, st.Now())
-		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
-			PSPPending: q.PSPPending, OldestDue: time.Duration(q.OldestDueSeconds * float64(time.Second))}, err
-	})
+	meters := metrics.New(db.DB, web.QueueReader(st))
 	if cfg.MetricsAddr != "" {
 		go serveMetrics(ctx, cfg.MetricsAddr, meters, log)
 	}

@@ -143,13 +143,14 @@ func (a *API) ResendEvent(c *fiber.Ctx) error {
 		}
 	}
 	scope := request.Scope(c)
-	if _, err := a.Store.EventByID(c.UserContext(), scope, id); err != nil {
+	e, err := a.Store.EventByID(c.UserContext(), scope, id)
+	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return reply.NoSuch("event", "id", id)
 		}
 		return err
 	}
-	made, err := a.Store.ResendEvent(c.UserContext(), scope, id, webhook)
+	made, err := a.Store.ResendEvent(c.UserContext(), scope, e, webhook)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return reply.InvalidParam("resource_missing", "webhook", "No such webhook: '%s'", reply.Truncate(webhook))

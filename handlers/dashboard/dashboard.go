@@ -91,3 +91,11 @@ func (d *Dashboard) confirm(c *fiber.Ctx, active string, p views.Confirmation) e
 // when is t as the dashboard shows instants: dd/mm/aaaa HH:mm in the
 // account's time zone.
 func when(c *fiber.Ctx, at time.Time) string { return views.Time(c.UserContext(), at) }
+
+// localInput is the layout of a datetime-local field.
+const localInput = "2006-01-02T15:04"
+
+// localTime reads a datetime-local value in the account's time zone.
+func localTime(c *fiber.Ctx, value string) (time.Time, error) {
+	return time.ParseInLocation(localInput, value, views.LocaleOf(c.UserContext()).TZ)
+}

@@ -327,7 +327,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
 		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner, Notice: notice,
 		Statuses: store.DeliveryStatuses, EventTypes: testEventTypes(w),
-		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format("2006-01-02T15:04"),
+		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,
 			Backlog: backlog.Pending, Due: backlog.Due},
 	}
@@ -635,7 +635,7 @@ func (d *Dashboard) ResendFailed(c *fiber.Ctx) error {
 		return err
 	}
 	back := "/dashboard/webhooks/" + w.ID
-	since, err := time.ParseInLocation("2006-01-02T15:04", c.FormValue("since"), views.LocaleOf(c.UserContext()).TZ)
+	since, err := localTime(c, c.FormValue("since"))
 	if err != nil {
 		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "since", "bad time"))
 	}
@@ -655,14 +655,13 @@ func (d *Dashboard) RecoverEvents(c *fiber.Ctx) error {
 		return err
 	}
 	back := "/dashboard/webhooks/" + w.ID
-	tz := views.LocaleOf(c.UserContext()).TZ
-	since, err := time.ParseInLocation("2006-01-02T15:04", c.FormValue("since"), tz)
+	since, err := localTime(c, c.FormValue("since"))
 	if err != nil {
 		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "since", "bad time"))
 	}
 	until := d.Store.Now()
 	if v := c.FormValue("until"); v != "" {
-		if until, err = time.ParseInLocation("2006-01-02T15:04", v, tz); err != nil || until.Before(since) {
+		if until, err = localTime(c, v); err != nil || until.Before(since) {
 			return d.noticeOrErr(c, back, reply.InvalidParam("until_invalid", "until", "bad time"))
 		}
 		until = until.Add(time.Minute - time.Millisecond) // the whole minute it names

@@ -206,11 +206,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	o.Dispatcher.AllowPrivateNetworks = !o.privateNetworksOff
 	o.Dispatcher.Now = o.Now
 	o.Dispatcher.DatabaseURL = dbURL
-	meters := metrics.New(db.DB, func(ctx context.Context) (metrics.Queue, error) {
-		q, err := st.QueueState(ctx, st.Now())
-		return metrics.Queue{Due: q.Due, Pending: q.Pending, Leased: q.Leased, DisabledWebhooks: q.DisabledWebhooks,
-			PSPPending: q.PSPPending, OldestDue: time.Duration(q.OldestDueSeconds * float64(time.Second))}, err
-	})
+	meters := metrics.New(db.DB, web.QueueReader(st))
 	o.Dispatcher.Metrics = meters
 	disp := dispatcher.New(o.Dispatcher, st, log)
 	if o.RunDispatcher {
