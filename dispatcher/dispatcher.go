@@ -192,7 +192,7 @@ func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]s
 // out of reach (a dispatcher that lost its connection reclaims within
 // seconds of it answering again, not when the leases run out).
 func (d *Dispatcher) release(token string) {
-	err := untilDatabaseAnswers(time.Now().Add(d.cfg.Lease), func(ctx context.Context) error {
+	err := store.UntilAnswered(time.Now().Add(d.cfg.Lease), func(ctx context.Context) error {
 		n, err := d.store.ReleaseLeases(ctx, token)
 		if n > 0 {
 			d.log.Warn("dispatcher: released leases whose claim was not answered", "count", n)
@@ -293,7 +293,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		d.observe(dl, metrics.OutcomeSucceeded, attempt.result.Duration, now)
 		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
 		var f store.Finished
-		untilDatabaseAnswers(leaseEnd, func(ctx context.Context) error {
+		store.UntilAnswered(leaseEnd, func(ctx context.Context) error {
 			if chain {
 				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
 			}
@@ -316,7 +316,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		d.observe(dl, metrics.OutcomeRetrying, attempt.result.Duration, now)
 	}
 	var held bool
-	err := untilDatabaseAnswers(leaseEnd, func(ctx context.Context) (err error) {
+	err := store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
 		return err
 	})
@@ -345,26 +345,6 @@ func (d *Dispatcher) observe(dl *store.Delivery, outcome string, took time.Durat
 		lag = sent.Sub(dl.Event.CreatedAt)
 	}
 	d.cfg.Metrics.Attempt(outcome, took, lag)
-}
-
-// untilDatabaseAnswers runs finish, and runs it again, with a growing
-// pause (50 ms to 1 s), while it fails because the database is out of
-// reach (a restart, a cut connection) and the lease still holds. A finish
-// that gave up would leave its lease (and its place under the webhook's
-// cap) taken until the lease ran out: after a 3 s restart, deliveries
-// stopped for a minute. Any other error is returned at once.
-func untilDatabaseAnswers(leaseEnd time.Time, finish func(ctx context.Context) error) error {
-	pause := 50 * time.Millisecond
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := finish(ctx)
-		cancel()
-		if err == nil || !store.Unavailable(err) || time.Now().Add(pause).After(leaseEnd) {
-			return err
-		}
-		time.Sleep(pause)
-		pause = min(pause*2, time.Second)
-	}
 }
 
 // logFinish logs what went wrong when an attempt's outcome was recorded.

@@ -67,8 +67,10 @@ start_postgres() { # name port
   if ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
     say "starting PostgreSQL $name on 127.0.0.1:$port"
     # Durability settings are off: these are throwaway local instances.
+    # Commit timestamps are on for the timeline of `make bench`'s slowest
+    # deliveries (when each event's transaction committed).
     as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
-      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB" >/dev/null \
+      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB -c track_commit_timestamp=on" >/dev/null \
       || { say "PostgreSQL failed to start; log:"; tail -20 "$dir/postgres.log" >&2; exit 1; }
   fi
 }

@@ -43,8 +43,10 @@ type Delivery struct {
 	CreatedAt      time.Time  `bun:"created_at"`
 	UpdatedAt      time.Time  `bun:"updated_at"`
 	CompletedAt    *time.Time `bun:"completed_at"`
-	// WokenAt and ClaimedAt time the last claim (WokenAt is nil for a
-	// delivery a worker chained to after a success).
+	// WokenAt and ClaimedAt time the last claim: when the dispatcher woke
+	// for it (nil for a delivery a worker chained to after a success) and
+	// when the claim's statement ran in PostgreSQL (after its lock), so a
+	// wait between the two shows.
 	WokenAt   *time.Time `bun:"woken_at"`
 	ClaimedAt *time.Time `bun:"claimed_at"`
 	// Test marks a "send test": one attempt of a sample event.

@@ -73,7 +73,7 @@ const claimSQL = `
 	), leased AS (
 		UPDATE webhook_deliveries d
 		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
-			claimed_at = $1, woken_at = $6
+			claimed_at = clock_timestamp(), woken_at = $6
 		FROM picked WHERE d.id = picked.id
 		RETURNING d.*
 	), stamped AS (
@@ -381,7 +381,7 @@ const finishSuccessesSQL = `
 	), leased AS (
 		UPDATE webhook_deliveries d
 		SET lease_token = c.next_token, lease_expires_at = c.next_expiry, attempts = d.attempts + 1, updated_at = c.at,
-			claimed_at = c.at, woken_at = NULL
+			claimed_at = clock_timestamp(), woken_at = NULL
 		FROM picked p JOIN chaining c USING (webhook_id, rn)
 		WHERE d.id = p.id
 		RETURNING c.i, d.id, d.event_id, d.attempts, d.next_attempt_at

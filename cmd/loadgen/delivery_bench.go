@@ -123,12 +123,16 @@ func (r *receiver) slowest(n int) []arrival {
 }
 
 // timeline describes where the slowest deliveries spent their time, each
-// step in ms after the event's created_at (taken in its transaction, just
-// before its commit): the dispatcher woken (by the NOTIFY, its poll or a
-// freed worker; "chained" when a worker took it straight after a success
-// on the same webhook), the claim, the request sent, the answer read, the
-// body received (the receiver's clock).
-func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival) (string, error) {
+// step in ms after the event's created_at (taken in its transaction, before
+// the statements that save it): the transaction's commit (PostgreSQL's
+// commit timestamp, when track_commit_timestamp is on, as on `make bench`'s
+// server), the dispatcher woken (by the NOTIFY, its poll or a freed worker;
+// "chained" when a worker took it straight after a success on the same
+// webhook), the claim's statement running in PostgreSQL, the request sent,
+// the body received (the receiver's clock), the answer read. "at" is when
+// the event was made, in seconds since the phase began; below the table,
+// what PostgreSQL did in the background during the phase.
+func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival, phase phaseWindow) (string, error) {
 	if len(slow) == 0 {
 		return "", nil
 	}
@@ -136,7 +140,9 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival) (string, 
 	for i, a := range slow {
 		ids[i] = a.id
 	}
-	rows, err := pool.Query(ctx, `SELECT e.id, e.created_at, d.woken_at, d.claimed_at, a.created_at, a.duration_ms
+	rows, err := pool.Query(ctx, `SELECT e.id, e.created_at,
+			CASE WHEN current_setting('track_commit_timestamp')::bool THEN pg_xact_commit_timestamp(e.xmin) END,
+			d.woken_at, d.claimed_at, a.created_at, a.duration_ms
 		FROM events e JOIN webhook_deliveries d ON d.event_id = e.id JOIN delivery_attempts a ON a.delivery_id = d.id
 		WHERE e.id = ANY($1)`, ids)
 	if err != nil {
@@ -144,15 +150,15 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival) (string, 
 	}
 	defer rows.Close()
 	type step struct {
-		created, sent time.Time
-		woken, claim  *time.Time
-		took          int
+		created, sent           time.Time
+		committed, woken, claim *time.Time
+		took                    int
 	}
 	steps := map[string]step{}
 	for rows.Next() {
 		var id string
 		var s step
-		if err := rows.Scan(&id, &s.created, &s.woken, &s.claim, &s.sent, &s.took); err != nil {
+		if err := rows.Scan(&id, &s.created, &s.committed, &s.woken, &s.claim, &s.sent, &s.took); err != nil {
 			return "", err
 		}
 		steps[id] = s
@@ -160,28 +166,72 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival) (string, 
 	if err := rows.Err(); err != nil {
 		return "", err
 	}
-	after := func(s step, t time.Time) string {
+	after := func(s step, t *time.Time, none string) string {
+		if t == nil {
+			return none
+		}
 		return fmt.Sprintf("%.1f", float64(t.Sub(s.created).Microseconds())/1000)
 	}
 	var b strings.Builder
 	b.WriteString("\nThe slowest deliveries at 200 events/s, ms after the event's created_at:\n\n")
-	b.WriteString("| event | woken | claimed | sent | received | answered |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| event | at | committed | woken | claimed | sent | received | answered |\n|---|---|---|---|---|---|---|---|\n")
 	for _, a := range slow {
 		s, ok := steps[a.id]
 		if !ok {
 			continue
 		}
-		woken, claimed := "chained", "chained"
-		if s.woken != nil {
-			woken = after(s, *s.woken)
-		}
-		if s.claim != nil {
-			claimed = after(s, *s.claim)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", a.id, woken, claimed, after(s, s.sent), after(s, a.at),
-			after(s, s.sent.Add(time.Duration(s.took)*time.Millisecond)))
+		answered := s.sent.Add(time.Duration(s.took) * time.Millisecond)
+		fmt.Fprintf(&b, "| %s | %.2f s | %s | %s | %s | %s | %s | %s |\n", a.id, s.created.Sub(phase.start).Seconds(),
+			after(s, s.committed, "n/a"), after(s, s.woken, "chained"), after(s, s.claim, "n/a"), after(s, &s.sent, ""),
+			after(s, &a.at, ""), after(s, &answered, ""))
 	}
+	b.WriteString(phase.background)
 	return b.String(), nil
+}
+
+// phaseWindow is when a phase ran and what PostgreSQL did meanwhile besides
+// serving it.
+type phaseWindow struct {
+	start      time.Time
+	background string
+}
+
+// pgActivity counts PostgreSQL's checkpoints so far, to tell whether one
+// ran during a phase.
+func pgActivity(ctx context.Context, pool *pgxpool.Pool) (checkpoints int64) {
+	_ = pool.QueryRow(ctx, "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").Scan(&checkpoints)
+	return checkpoints
+}
+
+// backgroundDuring describes the checkpoints and the autovacuum runs
+// between start and now.
+func backgroundDuring(ctx context.Context, pool *pgxpool.Pool, start time.Time, checkpointsBefore int64) string {
+	var parts []string
+	if n := pgActivity(ctx, pool) - checkpointsBefore; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d checkpoint(s)", n))
+	}
+	rows, err := pool.Query(ctx, `SELECT relname, last_autovacuum, last_autoanalyze FROM pg_stat_user_tables
+		WHERE last_autovacuum >= $1 OR last_autoanalyze >= $1 ORDER BY relname`, start)
+	if err == nil {
+		for rows.Next() {
+			var name string
+			var vacuum, analyze *time.Time
+			if rows.Scan(&name, &vacuum, &analyze) != nil {
+				break
+			}
+			for what, at := range map[string]*time.Time{"autovacuum": vacuum, "autoanalyze": analyze} {
+				if at != nil && !at.Before(start) {
+					parts = append(parts, fmt.Sprintf("%s of %s at %.2f s", what, name, at.Sub(start).Seconds()))
+				}
+			}
+		}
+		rows.Close()
+	}
+	if len(parts) == 0 {
+		return "\nPostgreSQL during the phase: no checkpoint, no autovacuum.\n"
+	}
+	slices.Sort(parts)
+	return "\nPostgreSQL during the phase: " + strings.Join(parts, "; ") + ".\n"
 }
 
 func (r *receiver) waitFor(n int64, timeout time.Duration) error {

@@ -171,12 +171,15 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	settle(ctx, pool)
 	prof.during("steady", 2*phase)
 	var steady result
+	window := phaseWindow{start: time.Now()}
+	checkpoints := pgActivity(ctx, pool)
 	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending, 200, 2*phase); return steady })
 	if err != nil {
 		return err
 	}
+	window.background = backgroundDuring(ctx, pool, window.start, checkpoints)
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
-	if tl, err := timeline(ctx, pool, recv.slowest(5)); err == nil {
+	if tl, err := timeline(ctx, pool, recv.slowest(5), window); err == nil {
 		m.t.notes = append(m.t.notes, tl)
 	} else {
 		m.t.notes = append(m.t.notes, "\nThe slowest deliveries' timeline could not be read: "+err.Error()+"\n")

@@ -72,7 +72,6 @@ type Worker struct {
 	store  *store.Store
 	client *apipix.Client
 	log    *slog.Logger
-	token  string
 	slots  chan struct{}
 	wake   chan struct{}
 	wg     sync.WaitGroup
@@ -81,7 +80,7 @@ type Worker struct {
 // New returns a worker; Run starts it.
 func New(cfg Config, st *store.Store, client *apipix.Client, log *slog.Logger) *Worker {
 	cfg.defaults()
-	return &Worker{cfg: cfg, store: st, client: client, log: log, token: ids.New(ids.PrefixLease),
+	return &Worker{cfg: cfg, store: st, client: client, log: log,
 		slots: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
 }
 
@@ -109,7 +108,7 @@ func (w *Worker) Run(ctx context.Context) {
 // RunOnce claims and sends every due call (up to limit) and returns how
 // many it sent: tests drive the worker with it.
 func (w *Worker) RunOnce(ctx context.Context, limit int) int {
-	calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), limit, w.cfg.Lease, w.token)
+	calls, err := w.claim(ctx, limit)
 	if err != nil {
 		w.log.Error("psp: claim", "error", err.Error())
 		return 0
@@ -128,7 +127,7 @@ func (w *Worker) fill(ctx context.Context) {
 		if free == 0 {
 			return
 		}
-		calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), free, w.cfg.Lease, w.token)
+		calls, err := w.claim(ctx, free)
 		if err != nil {
 			if ctx.Err() == nil {
 				w.log.Error("psp: claim", "error", err.Error())
@@ -150,6 +149,34 @@ func (w *Worker) fill(ctx context.Context) {
 		if len(calls) < free {
 			return
 		}
+	}
+}
+
+// claim leases due calls under a token of its own: if the claim's answer is
+// lost, what it may have leased is released by that token rather than held
+// until the lease runs out.
+func (w *Worker) claim(ctx context.Context, limit int) ([]store.PSPCall, error) {
+	token := ids.New(ids.PrefixLease)
+	calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), limit, w.cfg.Lease, token)
+	if err != nil {
+		go w.release(token)
+	}
+	return calls, err
+}
+
+// release gives back the leases of token, retrying while the database is
+// out of reach.
+func (w *Worker) release(token string) {
+	err := store.UntilAnswered(time.Now().Add(w.cfg.Lease), func(ctx context.Context) error {
+		n, err := w.store.ReleasePSPLeases(ctx, token)
+		if n > 0 {
+			w.log.Warn("psp: released leases whose claim was not answered", "count", n)
+			w.signal()
+		}
+		return err
+	})
+	if err != nil {
+		w.log.Error("psp: release leases", "error", err.Error())
 	}
 }
 
@@ -240,6 +267,9 @@ func again(err error, request any, after time.Duration) result {
 // send makes one attempt at c and records its outcome.
 func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	began := time.Now()
+	// The lease was taken just before this attempt; finishing after it ends
+	// is pointless (the call may be another worker's by then).
+	leaseEnd := began.Add(w.cfg.Lease)
 	res := w.attempt(ctx, c)
 	w.cfg.Metrics.PSPCall(c.Kind, res.status, time.Since(began))
 	out := store.CallOutcome{Status: res.status}
@@ -262,9 +292,17 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	if res.response != nil {
 		out.Response, _ = json.Marshal(res.response)
 	}
-	finishCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	held, err := w.store.FinishPSPCall(finishCtx, c.ID, w.token, out)
+	token := ""
+	if c.LeaseToken != nil {
+		token = *c.LeaseToken
+	}
+	var held bool
+	// Retried while the database is out of reach, so that a restart does
+	// not leave the call leased (a charge's registration is waited on).
+	err := store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
+		held, err = w.store.FinishPSPCall(ctx, c.ID, token, out)
+		return err
+	})
 	switch {
 	case err != nil:
 		// The lease runs out and the call is made again: every call is
