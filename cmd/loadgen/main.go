@@ -169,11 +169,18 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	envelope := []byte(`{"id":"evt_x","type":"payment.paid","api_version":"v2","created":0,"created_at":"2026-01-01T00:00:00.000Z","livemode":false,"data":{"object":` +
 		string(first) + `},"source":"service"}`)
 	settle(ctx, pool)
-	prof.during("steady", 2*phase)
 	var steady result
+	const rate = 200
+	if len(pending) < rate {
+		return fmt.Errorf("need %d pending payments to warm up, have %d", rate, len(pending))
+	}
+	if err := warmUp(api, recv, pending[:rate], rate); err != nil {
+		return err
+	}
+	prof.during("steady", 2*phase)
 	window := phaseWindow{start: time.Now()}
 	checkpoints := pgActivity(ctx, pool)
-	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending, 200, 2*phase); return steady })
+	m.run("webhook e2e at 200 events/s", func() result { steady, err = benchSteady(api, recv, pending[rate:], rate, 2*phase); return steady })
 	if err != nil {
 		return err
 	}
