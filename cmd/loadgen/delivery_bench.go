@@ -189,25 +189,37 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival, phase pha
 	return b.String(), nil
 }
 
-// phaseWindow is when a phase ran and what PostgreSQL did meanwhile besides
-// serving it.
+// phaseWindow is when a phase began and what PostgreSQL did meanwhile
+// besides serving it.
 type phaseWindow struct {
 	start      time.Time
 	background string
 }
 
-// pgActivity counts PostgreSQL's checkpoints so far, to tell whether one
-// ran during a phase.
-func pgActivity(ctx context.Context, pool *pgxpool.Pool) (checkpoints int64) {
-	_ = pool.QueryRow(ctx, "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").Scan(&checkpoints)
-	return checkpoints
+// pgCounters are PostgreSQL's cumulative counters that tell what it did
+// during a phase besides serving it.
+type pgCounters struct {
+	checkpoints int64
+	blocksRead  int64   // read from outside shared buffers, into this database
+	readMS      float64 // the time those reads took (track_io_timing)
 }
 
-// backgroundDuring describes the checkpoints and the autovacuum runs
-// between start and now.
-func backgroundDuring(ctx context.Context, pool *pgxpool.Pool, start time.Time, checkpointsBefore int64) string {
-	var parts []string
-	if n := pgActivity(ctx, pool) - checkpointsBefore; n > 0 {
+func pgActivity(ctx context.Context, pool *pgxpool.Pool) (c pgCounters) {
+	_ = pool.QueryRow(ctx, `SELECT (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter), blks_read, blk_read_time
+		FROM pg_stat_database WHERE datname = current_database()`).Scan(&c.checkpoints, &c.blocksRead, &c.readMS)
+	return c
+}
+
+// backgroundDuring describes the checkpoints, block reads and autovacuum
+// runs between start (when the counters were before) and now.
+func backgroundDuring(ctx context.Context, pool *pgxpool.Pool, start time.Time, before pgCounters) string {
+	// Counters reach pg_stat_database when a backend's transaction ends,
+	// at most once a second: give the service's a moment.
+	time.Sleep(1100 * time.Millisecond)
+	after := pgActivity(ctx, pool)
+	parts := []string{fmt.Sprintf("%d blocks read from outside shared buffers in %.1f ms",
+		after.blocksRead-before.blocksRead, after.readMS-before.readMS)}
+	if n := after.checkpoints - before.checkpoints; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d checkpoint(s)", n))
 	}
 	rows, err := pool.Query(ctx, `SELECT relname, last_autovacuum, last_autoanalyze FROM pg_stat_user_tables
@@ -219,18 +231,15 @@ func backgroundDuring(ctx context.Context, pool *pgxpool.Pool, start time.Time, 
 			if rows.Scan(&name, &vacuum, &analyze) != nil {
 				break
 			}
-			for what, at := range map[string]*time.Time{"autovacuum": vacuum, "autoanalyze": analyze} {
-				if at != nil && !at.Before(start) {
-					parts = append(parts, fmt.Sprintf("%s of %s at %.2f s", what, name, at.Sub(start).Seconds()))
-				}
+			if vacuum != nil && !vacuum.Before(start) {
+				parts = append(parts, fmt.Sprintf("autovacuum of %s at %.2f s", name, vacuum.Sub(start).Seconds()))
+			}
+			if analyze != nil && !analyze.Before(start) {
+				parts = append(parts, fmt.Sprintf("autoanalyze of %s at %.2f s", name, analyze.Sub(start).Seconds()))
 			}
 		}
 		rows.Close()
 	}
-	if len(parts) == 0 {
-		return "\nPostgreSQL during the phase: no checkpoint, no autovacuum.\n"
-	}
-	slices.Sort(parts)
 	return "\nPostgreSQL during the phase: " + strings.Join(parts, "; ") + ".\n"
 }
 
