@@ -292,3 +292,31 @@ func deliveryQueues(t *testing.T, n, payments int) (*store.Store, []*store.Webho
 	}
 	return st, webhooks, queues
 }
+
+// A finish retried after its first try committed (only the answer was lost)
+// is harmless: no error, the lease no longer held, one attempt recorded.
+func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, _ := deliveryQueues(t, 1, 1)
+	wh := webhooks[0]
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: time.Now(), Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 1)
+	d := &claimed[0]
+	status := 200
+	attempt := &store.DeliveryAttempt{
+		ID: ids.New(ids.PrefixAttempt), DeliveryID: &d.ID, WebhookID: wh.ID, EventID: d.EventID,
+		EventType: d.EventType, Attempt: d.Attempts, RequestURL: wh.URL, RequestBody: "{}",
+		RequestHeaders: map[string]string{"Content-Type": "application/json"},
+		ResponseStatus: &status, CreatedAt: time.Now().UTC(),
+	}
+	for try, wantHeld := range []bool{true, false} {
+		held, _, err := st.FinishTogether(ctx, []*store.Delivery{d}, "lease_one", []*store.DeliveryAttempt{attempt}, nil)
+		require.NoError(t, err, "try %d", try)
+		require.Equal(t, []bool{wantHeld}, held, "try %d", try)
+	}
+	n, err := st.DB().NewSelect().Table("delivery_attempts").Where("delivery_id = ?", d.ID).Count(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, n)
+}
