@@ -294,6 +294,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
 		var f store.Finished
 		store.UntilAnswered(leaseEnd, func(ctx context.Context) error {
+			success.Again = f.Err != nil // the failed try may have committed
 			if chain {
 				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
 			}

@@ -293,8 +293,10 @@ func deliveryQueues(t *testing.T, n, payments int) (*store.Store, []*store.Webho
 	return st, webhooks, queues
 }
 
-// A finish retried after its first try committed (only the answer was lost)
-// is harmless: no error, the lease no longer held, one attempt recorded.
+// A finish tried again after its first try committed (only the answer was
+// lost) is harmless when marked Again: no error, the lease no longer held,
+// one attempt recorded. Unmarked, the same try is refused: the plain
+// statement, the one every other finish uses, does not look for the attempt.
 func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -311,11 +313,13 @@ func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
 		RequestHeaders: map[string]string{"Content-Type": "application/json"},
 		ResponseStatus: &status, CreatedAt: time.Now().UTC(),
 	}
-	for try, wantHeld := range []bool{true, false} {
-		held, _, err := st.FinishTogether(ctx, []*store.Delivery{d}, "lease_one", []*store.DeliveryAttempt{attempt}, nil)
-		require.NoError(t, err, "try %d", try)
-		require.Equal(t, []bool{wantHeld}, held, "try %d", try)
-	}
+	first := st.FinishOne(ctx, d, "lease_one", attempt, false)
+	require.NoError(t, first.Err)
+	require.True(t, first.Held)
+	require.Error(t, st.FinishOne(ctx, d, "lease_one", attempt, false).Err, "unmarked, the attempt is inserted again")
+	again := st.FinishOne(ctx, d, "lease_one", attempt, true)
+	require.NoError(t, again.Err)
+	require.False(t, again.Held, "the first try released the lease")
 	n, err := st.DB().NewSelect().Table("delivery_attempts").Where("delivery_id = ?", d.ID).Count(ctx)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)

@@ -39,6 +39,11 @@ func (s *Store) FinishEach(ctx context.Context, ds []*Delivery, token string, at
 	return held, following, nil
 }
 
+// FinishOne records one success, tried again (Again) or not.
+func (s *Store) FinishOne(ctx context.Context, d *Delivery, token string, attempt *DeliveryAttempt, again bool) Finished {
+	return s.FinishSuccesses(ctx, []Success{{Delivery: d, Token: token, Attempt: attempt, Again: again}})[0]
+}
+
 // ReadTogether reads payments by id as one batch (one statement), as
 // concurrent reads are, for the tests to check the batch statement directly.
 func (s *Store) ReadTogether(ctx context.Context, scopes []Scope, ids []uuid.UUID) ([]*Payment, []error) {
