@@ -111,7 +111,10 @@ func (s *Sender) Send(ctx context.Context, rawURL string, headers map[string]str
 		return finish(ErrClassInsecureURL, err)
 	}
 	// The names go out as written (Header.Set would canonicalize each one,
-	// an allocation apiece for the Standard Webhooks' lower-case names).
+	// an allocation apiece for the Standard Webhooks' lower-case names), into
+	// a map sized for them: eleven headers outgrow a map made empty, which
+	// then grows twice per attempt (seen in the drain's profile).
+	req.Header = make(http.Header, len(headers))
 	for k, v := range headers {
 		req.Header[k] = []string{v}
 	}
