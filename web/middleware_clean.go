@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -23,7 +22,7 @@ func refuseHostileBytes(c *fiber.Ctx) error {
 	var badHeader, badQuery string
 	c.Request().Header.VisitAll(func(name, value []byte) {
 		if badHeader == "" && (!request.IsText(value, false) || !request.IsText(name, false)) {
-			badHeader = safeName(name)
+			badHeader = request.Quotable(string(name))
 		}
 	})
 	if badHeader != "" {
@@ -32,21 +31,11 @@ func refuseHostileBytes(c *fiber.Ctx) error {
 	}
 	c.Context().QueryArgs().VisitAll(func(key, value []byte) {
 		if badQuery == "" && (!request.IsText(key, false) || !request.IsText(value, true)) {
-			badQuery = safeName(key)
+			badQuery = request.Quotable(string(key))
 		}
 	})
 	if badQuery != "" {
 		return reply.InvalidParam("parameter_invalid", badQuery, "The query parameter %s holds bytes that are not text.", badQuery)
 	}
 	return c.Next()
-}
-
-// safeName is a header or parameter name as an error may quote it.
-func safeName(b []byte) string {
-	return strings.ToValidUTF8(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return -1
-		}
-		return r
-	}, string(b)), "\uFFFD")
 }

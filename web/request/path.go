@@ -17,7 +17,7 @@ func Param(c *fiber.Ctx, name string) (value string, ok bool) {
 	raw := c.Params(name)
 	value, err := url.PathUnescape(raw)
 	if err != nil || !IsText([]byte(value), false) {
-		return strings.ToValidUTF8(strings.Map(printable, raw), "\uFFFD"), false
+		return Quotable(raw), false
 	}
 	if value == raw {
 		return string([]byte(raw)), true
@@ -25,10 +25,14 @@ func Param(c *fiber.Ctx, name string) (value string, ok bool) {
 	return value, true
 }
 
-// printable drops control characters from what an error quotes back.
-func printable(r rune) rune {
-	if unicode.IsControl(r) {
-		return -1
-	}
-	return r
+// Quotable is what an error may quote back of bytes a client sent that are
+// not text (a path parameter, a header or query parameter name): control
+// characters dropped, invalid UTF-8 replaced.
+func Quotable(raw string) string {
+	return strings.ToValidUTF8(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, raw), "\uFFFD")
 }
