@@ -546,11 +546,18 @@ func finishSuccessesArgs(batch []Success) []any {
 // database committed it), which no worker is attempting. Each is due again
 // at once, its attempt count as before the lease.
 func (s *Store) ReleaseLeases(ctx context.Context, token string) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries
+	return s.releaseLeases(ctx, "webhook_deliveries", token)
+}
+
+// releaseLeases gives back the pending rows of an outbound queue (a table
+// with lease_token, lease_expires_at and attempts: webhook_deliveries,
+// psp_calls) leased under token, their attempt uncounted.
+func (s *Store) releaseLeases(ctx context.Context, table, token string) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE ?
 		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)
-		WHERE lease_token = ? AND status = 'pending'`, token)
+		WHERE lease_token = ? AND status = 'pending'`, bun.Ident(table), token)
 	if err != nil {
-		return 0, fmt.Errorf("store: release leases: %w", err)
+		return 0, fmt.Errorf("store: release %s leases: %w", table, err)
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil

@@ -324,3 +324,34 @@ func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)
 }
+
+// The leases of a claim whose answer was lost are given back by its token:
+// due again at once, the attempt uncounted; another token's are kept.
+func TestReleaseLeasesByToken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _, _ := deliveryQueues(t, 1, 3)
+	now := time.Now()
+	_, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: now, Limit: 2, Lease: time.Minute, PerWebhook: 8, Token: "lease_lost"})
+	require.NoError(t, err)
+	_, err = st.ClaimDeliveries(ctx, store.ClaimParams{Now: now, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_kept"})
+	require.NoError(t, err)
+	n, err := st.ReleaseLeases(ctx, "lease_lost")
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	var rows []store.Delivery
+	require.NoError(t, st.DB().NewSelect().Model(&rows).Order("next_attempt_at", "id").Scan(ctx))
+	require.Len(t, rows, 3)
+	leased := 0
+	for _, d := range rows {
+		if d.LeaseToken != nil {
+			leased++
+			require.Equal(t, "lease_kept", *d.LeaseToken)
+			require.Equal(t, 1, d.Attempts)
+		} else {
+			require.Equal(t, 0, d.Attempts)
+			require.Nil(t, d.LeaseExpiresAt)
+		}
+	}
+	require.Equal(t, 1, leased)
+}

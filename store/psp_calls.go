@@ -258,12 +258,5 @@ func (s *Store) AdvanceCursor(ctx context.Context, name string, at time.Time) er
 // claim's answer was lost (the worker never saw the calls): they are due
 // again at once, their attempt uncounted. It reports how many it released.
 func (s *Store) ReleasePSPLeases(ctx context.Context, token string) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE psp_calls
-		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)
-		WHERE lease_token = ? AND status = 'pending'`, token)
-	if err != nil {
-		return 0, fmt.Errorf("store: release psp leases: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	return s.releaseLeases(ctx, "psp_calls", token)
 }
