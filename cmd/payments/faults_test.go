@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -104,7 +103,7 @@ func TestFaultSuite(t *testing.T) {
 	time.Sleep(5 * time.Second)
 	killedAt := time.Now()
 	inFlightAtKill := recv.recentlyBusy(killedAt, time.Second)
-	dispatchers[0].kill(t)
+	dispatchers[0].Kill(t)
 	time.Sleep(2 * time.Second)
 	dispatchers[0] = startProcess(t, bin, env, "--dispatcher")
 
@@ -137,7 +136,7 @@ func TestFaultSuite(t *testing.T) {
 		"delivery resumed %s after PostgreSQL accepted connections, API answers %v (every 503 with Retry-After)",
 		len(events), len(duplicates), recv.maxInFlight(), perWebhookCap, resumeAfter.Round(time.Millisecond), load.statuses)
 	for _, p := range append(apis, dispatchers...) {
-		require.NotContains(t, p.logs.String(), `"level":"ERROR","msg":"request failed"`, "no request failed with a 500")
+		require.NotContains(t, p.Logs.String(), `"level":"ERROR","msg":"request failed"`, "no request failed with a 500")
 	}
 }
 
@@ -207,9 +206,8 @@ func (p *privatePostgres) eventIDs(t *testing.T) []string {
 
 // process is `payments serve` in a role.
 type process struct {
-	cmd  *exec.Cmd
-	url  string
-	logs *syncBuffer
+	*testbin.Process
+	url string
 }
 
 func startProcess(t *testing.T, bin string, env []string, role string) *process {
@@ -218,25 +216,9 @@ func startProcess(t *testing.T, bin string, env []string, role string) *process 
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	p := &process{url: "http://" + addr, logs: &syncBuffer{}}
-	p.cmd = exec.Command(bin, "serve", role)
-	p.cmd.Env = append(append(os.Environ(), env...), "LISTEN_ADDR="+addr, "BASE_URL="+p.url)
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	require.NoError(t, p.cmd.Start())
-	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			_ = p.cmd.Process.Signal(syscall.SIGTERM)
-			_ = p.cmd.Wait()
-		}
-	})
-	return p
-}
-
-func (p *process) kill(t *testing.T) {
-	t.Helper()
-	require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
-	_ = p.cmd.Wait()
+	url := "http://" + addr
+	return &process{url: url,
+		Process: testbin.Start(t, bin, append(append(os.Environ(), env...), "LISTEN_ADDR="+addr, "BASE_URL="+url), "serve", role)}
 }
 
 func (p *process) waitHealthy(t *testing.T) {
@@ -248,7 +230,7 @@ func (p *process) waitHealthy(t *testing.T) {
 		}
 		_ = res.Body.Close()
 		return res.StatusCode == http.StatusOK
-	}, 20*time.Second, 50*time.Millisecond, "%s: %s", p.url, p.logs)
+	}, 20*time.Second, 50*time.Millisecond, "%s: %s", p.url, p.Logs)
 }
 
 var loadClient = &http.Client{Timeout: 20 * time.Second}

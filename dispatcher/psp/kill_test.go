@@ -4,10 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"os/exec"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,14 +14,9 @@ import (
 	"payments/web/webtest"
 )
 
-// workerProcess is `payments serve --dispatcher` for a test server: the
+// startWorker starts `payments serve --dispatcher` for a test server: the
 // webhook dispatcher and the PSP worker in a process of their own.
-type workerProcess struct {
-	cmd  *exec.Cmd
-	logs *lockedBuffer
-}
-
-func startWorker(t *testing.T, s *webtest.Server) *workerProcess {
+func startWorker(t *testing.T, s *webtest.Server) *testbin.Process {
 	t.Helper()
 	cc := s.PSP.ClientConfig()
 	env := map[string]string{
@@ -36,42 +27,12 @@ func startWorker(t *testing.T, s *webtest.Server) *workerProcess {
 		// A killed worker's leases run out soon, so the next one takes over.
 		"PSP_CALL_LEASE": "2s", "PSP_TIMEOUT": "1s", "PSP_RECONCILE_INTERVAL": "2s", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "true",
 	}
-	w := &workerProcess{logs: &lockedBuffer{}}
-	w.cmd = exec.Command(testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments"), "serve", "--dispatcher")
+	var environ []string
 	for k, v := range env {
-		w.cmd.Env = append(w.cmd.Env, k+"="+v)
+		environ = append(environ, k+"="+v)
 	}
-	w.cmd.Stdout, w.cmd.Stderr = w.logs, w.logs
-	w.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	require.NoError(t, w.cmd.Start())
-	t.Cleanup(func() {
-		if w.cmd.ProcessState == nil {
-			_ = w.cmd.Process.Signal(syscall.SIGTERM)
-			_ = w.cmd.Wait()
-		}
-	})
-	return w
+	return testbin.Start(t, testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments"), environ, "serve", "--dispatcher")
 }
-
-func (w *workerProcess) kill(t *testing.T) {
-	t.Helper()
-	require.NoError(t, w.cmd.Process.Signal(syscall.SIGKILL))
-	err := w.cmd.Wait()
-	require.Error(t, err, "killed, not exited")
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 func TestWorkerKilledMidwayMakesOneDevolucaoPerRefund(t *testing.T) {
 	t.Parallel()
@@ -100,7 +61,7 @@ func TestWorkerKilledMidwayMakesOneDevolucaoPerRefund(t *testing.T) {
 	})
 	eventually(t, 20*time.Second, func() bool { return s.PSP.State().Counts["devolucao"] >= n/3 },
 		func() string { return fmt.Sprint(s.PSP.State().Counts) })
-	first.kill(t)
+	first.Kill(t)
 	atKill := s.PSP.State().Counts["devolucao"]
 	t.Logf("killed the worker with %d of %d devoluções at the PSP", atKill, n)
 	require.Less(t, atKill, n, "the kill came in the middle")
@@ -119,10 +80,10 @@ func TestWorkerKilledMidwayMakesOneDevolucaoPerRefund(t *testing.T) {
 	s.LedgerMatchesBalance(liveScope(s))
 
 	// Nothing the worker logged, nor the service, holds a secret.
-	for name, logs := range map[string]string{"first worker": first.logs.String(), "second worker": second.logs.String(), "service": s.Logs.String()} {
+	for name, logs := range map[string]string{"first worker": first.Logs.String(), "second worker": second.Logs.String(), "service": s.Logs.String()} {
 		for _, secret := range []string{s.PSP.ClientSecret, s.LiveKey, s.TestKey, "Bearer ", "BEGIN EC PRIVATE KEY"} {
 			require.NotContains(t, logs, secret, "%s logs", name)
 		}
 	}
-	require.Contains(t, first.logs.String(), `"msg":"live mode on"`)
+	require.Contains(t, first.Logs.String(), `"msg":"live mode on"`)
 }
