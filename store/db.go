@@ -151,6 +151,14 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) er
 	})
 }
 
+// execIn runs a prepared statement in tx; what names it in the error.
+func execIn(ctx context.Context, tx bun.Tx, what string, st pg.Statement) error {
+	if _, err := tx.Tx.ExecContext(ctx, st.SQL, pg.Prepared(st.Args...)...); err != nil {
+		return fmt.Errorf("store: %s: %w", what, translate(err))
+	}
+	return nil
+}
+
 // hotRow runs a prepared query (see doc.go) and scans its first row into
 // dest; no row is an error that errors.Is sql.ErrNoRows. In an ambient
 // transaction it runs there, else on a pooled connection as pgx's own.

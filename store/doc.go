@@ -15,7 +15,9 @@
 // payment's creation, read and status changes (payments_prepared.go), the
 // outbox write every state change makes (events_prepared.go), the ledger
 // posting (ledger_prepared.go) and the dispatcher's claim and finish
-// (deliveries_prepared.go). Everything else (lists, the dashboard, admin
+// (deliveries_prepared.go). A payment's status change runs its statements
+// in two pipelines, the lock and then the writes with the commit
+// (transition). Everything else (lists, the dashboard, admin
 // commands, maintenance) goes through bun in <table>.go: its queries carry
 // their values in the SQL text and are planned on every call, which is
 // fine off the hot paths and reads better.

@@ -61,16 +61,23 @@ const recordEventSQL = `WITH source AS (
 func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID string, livemode bool,
 	objectID string, object any, at time.Time,
 ) error {
+	st, err := recordEventStatement(ctx, eventType, accountID, livemode, objectID, object, at)
+	if err != nil {
+		return err
+	}
+	return execIn(ctx, tx, "record event", st)
+}
+
+// recordEventStatement is recordEvent's statement.
+func recordEventStatement(ctx context.Context, eventType, accountID string, livemode bool,
+	objectID string, object any, at time.Time,
+) (pg.Statement, error) {
 	data, err := json.Marshal(object)
 	if err != nil {
-		return fmt.Errorf("store: snapshot %s: %w", eventType, err)
+		return pg.Statement{}, fmt.Errorf("store: snapshot %s: %w", eventType, err)
 	}
-	_, err = tx.Tx.ExecContext(ctx, recordEventSQL, pg.Prepared(ids.New(ids.PrefixEvent), accountID, livemode,
-		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx))...)
-	if err != nil {
-		return fmt.Errorf("store: record event: %w", err)
-	}
-	return nil
+	return pg.Statement{SQL: recordEventSQL, Args: []any{ids.New(ids.PrefixEvent), accountID, livemode,
+		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx)}}, nil
 }
 
 // recordEventsSQL records a batch of events: arrays of equal length, one

@@ -36,9 +36,37 @@ type posting struct {
 // tx. The balance row is every payment's of the account, so it is written
 // last, in one statement, and stays locked only until the commit that
 // follows: concurrent confirmations queue on it for one round trip each, not
-// three. Covered debits queue on that lock too, and each sees the previous
-// one's result.
+// three (none, when the commit goes in the same write: see transition).
+// Covered debits queue on that lock too, and each sees the previous one's
+// result.
 func (s *Store) post(ctx context.Context, tx bun.Tx, p posting) error {
+	stmts := p.statements()
+	if len(stmts) == 0 {
+		return nil
+	}
+	if err := execIn(ctx, tx, "ledger entries", stmts[0]); err != nil {
+		return err
+	}
+	if !p.covered {
+		return execIn(ctx, tx, "update balance", stmts[1])
+	}
+	res, err := tx.Tx.ExecContext(ctx, stmts[1].SQL, pg.Prepared(stmts[1].Args...)...)
+	if err != nil {
+		return fmt.Errorf("store: update balance: %w", err)
+	}
+	// A covered debit needs money already there, so a balance row too:
+	// none (no row updated) is as insufficient as too little.
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrBalanceInsufficient
+	}
+	return nil
+}
+
+// statements are the posting's two statements, its entries and then its
+// balance, or none when it moves nothing. A covered posting's balance
+// statement updates no row when the balance does not cover it, which its
+// runner must check (post does).
+func (p posting) statements() []pg.Statement {
 	// The entries travel as three parallel arrays, in the posting's order:
 	// one prepared statement whatever their number.
 	var dAvailable, dPending int64
@@ -58,36 +86,19 @@ func (s *Store) post(ctx context.Context, tx bun.Tx, p posting) error {
 	if len(amounts) == 0 {
 		return nil
 	}
-	_, err := tx.Tx.ExecContext(ctx, `INSERT INTO ledger_entries (account_id, livemode, balance, type, amount_cents, source_id, created_at)
+	entries := pg.Statement{SQL: `INSERT INTO ledger_entries (account_id, livemode, balance, type, amount_cents, source_id, created_at)
 		SELECT $1, $2, l.balance, l.type, l.amount_cents, $3, $4
 		FROM unnest($5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY AS l(balance, type, amount_cents, i)
-		ORDER BY l.i`,
-		pg.Prepared(p.scope.AccountID, p.scope.Livemode, p.sourceID, p.at, balances, kinds, amounts)...)
-	if err != nil {
-		return fmt.Errorf("store: ledger entries: %w", translate(err))
-	}
-	if p.covered {
-		// A covered debit needs money already there, so a balance row too:
-		// none (no row updated) is as insufficient as too little.
-		res, err := tx.Tx.ExecContext(ctx, `UPDATE balances
-			SET available_cents = available_cents + $3, pending_cents = pending_cents + $4, updated_at = $5
-			WHERE account_id = $1 AND livemode = $2 AND available_cents + $3 >= 0`,
-			pg.Prepared(p.scope.AccountID, p.scope.Livemode, dAvailable, dPending, p.at)...)
-		if err != nil {
-			return fmt.Errorf("store: update balance: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrBalanceInsufficient
-		}
-		return nil
-	}
-	_, err = tx.Tx.ExecContext(ctx, `INSERT INTO balances AS b (account_id, livemode, available_cents, pending_cents, updated_at)
+		ORDER BY l.i`, Args: []any{p.scope.AccountID, p.scope.Livemode, p.sourceID, p.at, balances, kinds, amounts}}
+	balance := pg.Statement{SQL: `INSERT INTO balances AS b (account_id, livemode, available_cents, pending_cents, updated_at)
 		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (account_id, livemode) DO UPDATE SET available_cents = b.available_cents + EXCLUDED.available_cents,
-			pending_cents = b.pending_cents + EXCLUDED.pending_cents, updated_at = EXCLUDED.updated_at`,
-		pg.Prepared(p.scope.AccountID, p.scope.Livemode, dAvailable, dPending, p.at)...)
-	if err != nil {
-		return fmt.Errorf("store: update balance: %w", err)
+			pending_cents = b.pending_cents + EXCLUDED.pending_cents, updated_at = EXCLUDED.updated_at`}
+	if p.covered {
+		balance.SQL = `UPDATE balances
+			SET available_cents = available_cents + $3, pending_cents = pending_cents + $4, updated_at = $5
+			WHERE account_id = $1 AND livemode = $2 AND available_cents + $3 >= 0`
 	}
-	return nil
+	balance.Args = []any{p.scope.AccountID, p.scope.Livemode, dAvailable, dPending, p.at}
+	return []pg.Statement{entries, balance}
 }

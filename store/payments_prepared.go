@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -402,21 +403,33 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 // lockPayment finds the payment ref names in scope and locks it for tx: a
 // UUID equal to a payment's id wins over an equal external_id.
 func lockPayment(ctx context.Context, tx bun.Tx, scope Scope, ref string) (*Payment, error) {
+	return lockPaymentBy(ctx, tx, lockPaymentStatement(scope, ref))
+}
+
+// lockPaymentStatement selects, locking it, the payment ref names in scope.
+func lockPaymentStatement(scope Scope, ref string) pg.Statement {
 	if id, ok := ParsePaymentID(ref); ok {
-		return lockPaymentWhere(ctx, tx, `account_id = $1 AND livemode = $2 AND (id = $4 OR external_id = $3)
+		return lockPaymentWhereStatement(`account_id = $1 AND livemode = $2 AND (id = $4 OR external_id = $3)
 			ORDER BY id = $4 DESC`, scope.AccountID, scope.Livemode, ref, pg.UUID(id))
 	}
-	return lockPaymentWhere(ctx, tx, `account_id = $1 AND livemode = $2 AND external_id = $3`,
+	return lockPaymentWhereStatement(`account_id = $1 AND livemode = $2 AND external_id = $3`,
 		scope.AccountID, scope.Livemode, ref)
 }
 
 // lockPaymentWhere locks for tx the first payment where (a condition on
 // $1.., optionally ordered) selects; none is ErrNotFound.
 func lockPaymentWhere(ctx context.Context, tx bun.Tx, where string, args ...any) (*Payment, error) {
+	return lockPaymentBy(ctx, tx, lockPaymentWhereStatement(where, args...))
+}
+
+func lockPaymentWhereStatement(where string, args ...any) pg.Statement {
+	return pg.Statement{SQL: `SELECT ` + paymentColumns + ` FROM payments WHERE ` + where + ` LIMIT 1 FOR UPDATE`, Args: args}
+}
+
+// lockPaymentBy runs a locking select of one payment in tx; none is ErrNotFound.
+func lockPaymentBy(ctx context.Context, tx bun.Tx, st pg.Statement) (*Payment, error) {
 	var r paymentRow
-	err := tx.Tx.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments WHERE `+where+` LIMIT 1 FOR UPDATE`,
-		pg.Prepared(args...)...).Scan(r.dest()...)
-	if err != nil {
+	if err := tx.Tx.QueryRowContext(ctx, st.SQL, pg.Prepared(st.Args...)...).Scan(r.dest()...); err != nil {
 		return nil, fmt.Errorf("store: payment: %w", translate(err))
 	}
 	return r.payment()
@@ -425,13 +438,13 @@ func lockPaymentWhere(ctx context.Context, tx bun.Tx, where string, args ...any)
 // updatePaymentStatus saves a locked payment's status and lifecycle times,
 // all that a change of status moves.
 func updatePaymentStatus(ctx context.Context, tx bun.Tx, p *Payment) error {
-	_, err := tx.Tx.ExecContext(ctx, `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
+	return execIn(ctx, tx, "update payment", updatePaymentStatusStatement(p))
+}
+
+func updatePaymentStatusStatement(p *Payment) pg.Statement {
+	return pg.Statement{SQL: `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
 		canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,
-		pg.Prepared(pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt)...)
-	if err != nil {
-		return fmt.Errorf("store: update payment: %w", err)
-	}
-	return nil
+		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt}}
 }
 
 // CancelPayment cancels a pending payment. Canceling a canceled payment
@@ -488,18 +501,44 @@ func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Pa
 // saved.
 type paymentChange func(p *Payment, now time.Time) (event string, refusal error)
 
-// transition locks the payment ref names and applies change to it.
+// transition locks the payment ref names and applies change to it, in two
+// round trips: the lock (with the transaction's begin), then every write
+// with the commit. The account's balance row, every payment's, is locked
+// across no round trip between the service and PostgreSQL (the payment's
+// own row across one): under load, a confirmation queued on it waits for
+// PostgreSQL's work only, not for the holder's goroutine and backend to be
+// scheduled again and again (it took seven round trips, five of them with
+// the payment locked). In an ambient transaction (InTx) it runs statement
+// by statement there.
 func (s *Store) transition(ctx context.Context, scope Scope, ref string, change paymentChange) (*Payment, error) {
 	var p *Payment
 	var refusal error
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
+	var err error
+	if _, ok := ambientTx(ctx); ok {
+		err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
+				return err
+			}
+			refusal, err = s.apply(ctx, tx, p, change)
 			return err
-		}
-		refusal, err = s.apply(ctx, tx, p, change)
-		return err
-	})
+		})
+	} else {
+		err = pg.WithConn(ctx, s.db.DB, func(conn *pgx.Conn) error {
+			return pg.Transaction(ctx, conn, func() error {
+				if p, err = lockPaymentOn(ctx, conn, scope, ref); err != nil {
+					return err
+				}
+				var writes []pg.Statement
+				if writes, refusal, err = s.changeStatements(ctx, p, change); err != nil {
+					return err
+				}
+				if err := pg.Pipeline(ctx, conn, append(writes, pg.Commit), ignoreRows); err != nil {
+					return fmt.Errorf("store: record payment change: %w", translate(err))
+				}
+				return nil
+			})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -509,43 +548,75 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, change 
 	return p, nil
 }
 
+// lockPaymentOn begins a transaction on conn and locks in it the payment
+// ref names in scope, in one round trip; none is ErrNotFound.
+func lockPaymentOn(ctx context.Context, conn *pgx.Conn, scope Scope, ref string) (*Payment, error) {
+	var r paymentRow
+	found := false
+	err := pg.Pipeline(ctx, conn, []pg.Statement{pg.Begin, lockPaymentStatement(scope, ref)}, func(i int, rows pgx.Rows) error {
+		if i == 1 && rows.Next() {
+			found = true
+			return rows.Scan(r.dest()...)
+		}
+		return nil
+	})
+	if err == nil && !found {
+		err = sql.ErrNoRows
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: payment: %w", translate(err))
+	}
+	return r.payment()
+}
+
+func ignoreRows(int, pgx.Rows) error { return nil }
+
 // apply runs change on the payment p tx locked and, when it causes an
 // event, saves the payment, records the event and posts the money it
 // moves, all in tx. It returns change's refusal.
 func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange) (refusal error, err error) {
-	now := s.Now()
-	eventType, refusal := change(p, now)
-	if eventType == "" {
-		return refusal, nil
-	}
-	p.UpdatedAt = now
-	if err := updatePaymentStatus(ctx, tx, p); err != nil {
+	writes, refusal, err := s.changeStatements(ctx, p, change)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.recordPaymentEvent(ctx, tx, eventType, p); err != nil {
-		return nil, err
-	}
-	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
-		// The charge at the PSP must stop being payable too.
-		if err := s.queueCall(ctx, tx, &p.AccountID, CallCobRemove, p.ID.String(), time.Time{}); err != nil {
+	for _, st := range writes {
+		if err := execIn(ctx, tx, "record payment change", st); err != nil {
 			return nil, err
 		}
 	}
-	// Last, so the account's balance row stays locked only until commit.
-	return refusal, s.settlePayment(ctx, tx, eventType, p)
+	return refusal, nil
 }
 
-// settlePayment posts the money a payment's change moves, in the change's
-// transaction: a paid charge credits its amount and debits its fee.
-// (Refunds post their own: refunds.go.)
-func (s *Store) settlePayment(ctx context.Context, tx bun.Tx, eventType string, p *Payment) error {
-	if eventType != EventPaymentPaid {
-		return nil
+// changeStatements runs change on the locked payment p and returns the
+// statements that record it (none when it causes no event): the payment,
+// its event, the PSP call a canceled charge needs, and last the money it
+// moves, so that the account's balance row (every payment's) stays locked
+// only until the commit. It returns change's refusal.
+func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, refusal error, err error) {
+	now := s.Now()
+	eventType, refusal := change(p, now)
+	if eventType == "" {
+		return nil, refusal, nil
 	}
-	return s.post(ctx, tx, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
-		{BalanceAvailable, EntryPayment, p.AmountCents},
-		{BalanceAvailable, EntryFee, -p.FeeCents},
-	}})
+	p.UpdatedAt = now
+	event, err := recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
+	if err != nil {
+		return nil, nil, err
+	}
+	writes = append(writes, updatePaymentStatusStatement(p), event)
+	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
+		// The charge at the PSP must stop being payable too.
+		writes = append(writes, s.queueCallStatement(&p.AccountID, CallCobRemove, p.ID.String(), time.Time{}))
+	}
+	if eventType == EventPaymentPaid {
+		// A paid charge credits its amount and debits its fee. (Refunds
+		// post their own: refunds.go.)
+		writes = append(writes, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+			{BalanceAvailable, EntryPayment, p.AmountCents},
+			{BalanceAvailable, EntryFee, -p.FeeCents},
+		}}.statements()...)
+	}
+	return writes, refusal, nil
 }
 
 // expireOverdueSQL moves up to $2 pending payments whose expiry has passed

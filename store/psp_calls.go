@@ -66,19 +66,7 @@ type PSPCall struct {
 // sends it (a charge's expiry counts from then) and records it with the
 // outcome.
 func (s *Store) queueCall(ctx context.Context, tx bun.Tx, accountID *string, kind, objectID string, at time.Time) error {
-	now := s.Now()
-	if at.IsZero() {
-		at = now
-	}
-	c := &PSPCall{ID: ids.New(PrefixPSPCall), AccountID: accountID, Kind: kind, ObjectID: objectID, Status: CallPending,
-		NextAttemptAt: at, CreatedAt: now, UpdatedAt: now}
-	if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
-		return fmt.Errorf("store: queue psp call %s: %w", kind, translate(err))
-	}
-	if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, '')", PSPCallsChannel); err != nil {
-		return fmt.Errorf("store: wake the psp worker: %w", err)
-	}
-	return nil
+	return execIn(ctx, tx, "queue psp call "+kind, s.queueCallStatement(accountID, kind, objectID, at))
 }
 
 // QueueCall queues a call apart from any state change: the next step of

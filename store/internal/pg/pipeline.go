@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -54,37 +55,68 @@ func Row(ctx context.Context, db *sql.DB, query string, args []any, dest ...any)
 // after it). each reads statement i's rows. This is how coalesced calls
 // share a round trip while every statement keeps its own cached plan.
 func Pipelined(ctx context.Context, db *sql.DB, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
-	return WithConn(ctx, db, func(conn *pgx.Conn) error {
-		batch := &pgconn.Batch{}
-		// One builder for all: each statement's encoding is copied out
-		// before the next is built.
-		var eqb pgx.ExtendedQueryBuilder
-		for _, st := range stmts {
-			// Prepared once per connection (named after the query's digest).
-			sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
-			if err != nil {
-				return err
-			}
-			if err := eqb.Build(conn.TypeMap(), sd, st.Args); err != nil {
-				return err
-			}
-			batch.ExecPrepared(sd.Name, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+	return WithConn(ctx, db, func(conn *pgx.Conn) error { return Pipeline(ctx, conn, stmts, each) })
+}
+
+// Pipeline is Pipelined on a connection already borrowed (see Transaction).
+func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
+	batch := &pgconn.Batch{}
+	// One builder for all: each statement's encoding is copied out
+	// before the next is built.
+	var eqb pgx.ExtendedQueryBuilder
+	for _, st := range stmts {
+		// Prepared once per connection (named after the query's digest).
+		sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
+		if err != nil {
+			return err
 		}
-		results := conn.PgConn().ExecBatch(ctx, batch)
-		for i := 0; results.NextResult(); i++ {
-			rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
-			err := each(i, rows)
-			rows.Close()
-			if err == nil {
-				err = rows.Err()
-			}
-			if err != nil {
-				_ = results.Close()
-				return err
-			}
+		if err := eqb.Build(conn.TypeMap(), sd, st.Args); err != nil {
+			return err
 		}
-		return results.Close()
-	})
+		batch.ExecPrepared(sd.Name, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+	}
+	results := conn.PgConn().ExecBatch(ctx, batch)
+	for i := 0; results.NextResult(); i++ {
+		rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
+		err := each(i, rows)
+		rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+		if err != nil {
+			_ = results.Close()
+			return err
+		}
+	}
+	return results.Close()
+}
+
+// Begin and Commit open and close a transaction that spans pipelines: a
+// pipeline that starts with Begin leaves it open after its round trip, and
+// one that ends with Commit closes it in the same write as its last
+// statement, so locks its statements took are held for no round trip at
+// all (see Transaction).
+var (
+	Begin  = Statement{SQL: "begin"}
+	Commit = Statement{SQL: "commit"}
+)
+
+// Transaction runs fn, whose pipelines on conn open a transaction (Begin)
+// and close it (Commit), and rolls back whatever fn leaves open when it
+// fails, so the connection goes back to the pool outside any transaction
+// (or closed, when even the rollback fails).
+func Transaction(ctx context.Context, conn *pgx.Conn, fn func() error) error {
+	err := fn()
+	if err != nil && !conn.IsClosed() && conn.PgConn().TxStatus() != 'I' {
+		// Even when ctx is done: the connection must not go back to the
+		// pool in a transaction (database/sql would discard it).
+		rbCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if _, rbErr := conn.Exec(rbCtx, "rollback"); rbErr != nil {
+			_ = conn.Close(rbCtx)
+		}
+		cancel()
+	}
+	return err
 }
 
 // Separately runs prepared statements that return no rows in one round
