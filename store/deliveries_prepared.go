@@ -37,7 +37,10 @@ type ClaimParams struct {
 // claimSQL leases due deliveries and returns them with their events. Each
 // enabled webhook gets room for PerWebhook ($2) leases less those it holds
 // and, when it has a rate limit, for rate_limit claims less those it made in
-// the last rateWindow; its earliest due deliveries fill the room (one probe
+// the last rateWindow (by PostgreSQL's clock once the claim runs: the
+// caller's $1 was read before it waited for the pool and the claim lock, and
+// a claim stamped with that stale time let the next one, in the same real
+// second, see room again); its earliest due deliveries fill the room (one probe
 // of webhook_deliveries_claim_idx per webhook), and the earliest of all those
 // are taken, up to Limit ($3). A limited webhook's claims are stamped in
 // rate_claims. Claims run one at a time across every dispatcher process
@@ -50,12 +53,14 @@ type ClaimParams struct {
 const claimSQL = `
 	WITH relax AS (
 		SELECT ` + pg.RelaxedCommit + `
+	), clock AS MATERIALIZED (
+		SELECT clock_timestamp() AS now
 	), room AS (
 		SELECT w.id AS webhook_id, w.rate_limit, least($2 - (
 			SELECT count(*) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
 		), coalesce(w.rate_limit - (
-			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > $1 - ` + rateWindowSQL + `
+			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
 		), $2)) AS n
 		FROM webhooks w WHERE w.enabled
 	), picked AS (
@@ -78,8 +83,8 @@ const claimSQL = `
 		RETURNING d.*
 	), stamped AS (
 		UPDATE webhooks w SET rate_claims = array(
-			SELECT t FROM unnest(w.rate_claims) t WHERE t > $1 - ` + rateWindowSQL + `
-			UNION ALL SELECT $1 FROM generate_series(1, p.n))
+			SELECT t FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
+			UNION ALL SELECT (SELECT now FROM clock) FROM generate_series(1, p.n))
 		FROM (SELECT webhook_id, count(*) AS n FROM picked WHERE rate_limit IS NOT NULL GROUP BY webhook_id) p
 		WHERE w.id = p.webhook_id
 	)
