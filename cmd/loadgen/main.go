@@ -174,6 +174,8 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	if len(pending) < rate {
 		return fmt.Errorf("need %d pending payments to warm up, have %d", rate, len(pending))
 	}
+	const probe = time.Second
+	taken := hostTaken(probe)
 	if err := warmUp(api, recv, pending[:rate], rate); err != nil {
 		return err
 	}
@@ -186,6 +188,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	}
 	window.background = backgroundDuring(ctx, pool, window.start, before)
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
+	m.t.notes = append(m.t.notes, hostTakenNote(probe, taken))
 	if tl, err := timeline(ctx, pool, recv.slowest(5), window); err == nil {
 		m.t.notes = append(m.t.notes, tl)
 	} else {
