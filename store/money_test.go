@@ -40,7 +40,21 @@ func newLiveMoneyFixture(t *testing.T) *moneyFixture {
 
 func newFixture(t *testing.T, livemode bool) *moneyFixture {
 	t.Helper()
-	db := storetest.DB(t)
+	return fixtureOn(t, storetest.DB(t), livemode)
+}
+
+// oneConnectionFixture is a fixture whose store has one connection to
+// dbURL: every call after the first finds its statements prepared.
+func oneConnectionFixture(t *testing.T, dbURL string) *moneyFixture {
+	t.Helper()
+	db, err := store.Open(context.Background(), dbURL, 1)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	return fixtureOn(t, db, false)
+}
+
+func fixtureOn(t *testing.T, db *bun.DB, livemode bool) *moneyFixture {
+	t.Helper()
 	st, err := store.New(db, store.Options{SecretKey: make([]byte, 32)}) // the key: for the tests that add webhooks
 	require.NoError(t, err)
 	acct, err := st.CreateAccount(context.Background(), store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})

@@ -73,14 +73,8 @@ func countWrites(t *testing.T, dbURL string) (*writeCounter, string) {
 func TestPaymentConfirmationTakesTwoRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	wc, proxied := countWrites(t, storetest.URL(t))
-	db, err := store.Open(ctx, proxied, 1) // one connection: warm after the first confirmation
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = db.Close() })
-	st, err := store.New(db, store.Options{})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	f := &moneyFixture{t: t, db: db, st: st, scope: store.Scope{AccountID: acct.ID}, acct: acct}
+	f := oneConnectionFixture(t, proxied)
+	st, db := f.st, f.db
 	f.paidPayment(10_000) // prepares the statements on the connection
 	p := f.createPayment(5_000)
 
@@ -103,20 +97,14 @@ func TestPaymentConfirmationTakesTwoRoundTrips(t *testing.T) {
 // connection outside any transaction for the next caller.
 func TestFailedConfirmationWritesNothing(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, storetest.URL(t), 1)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = db.Close() })
-	st, err := store.New(db, store.Options{})
-	require.NoError(t, err)
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
-	require.NoError(t, err)
-	f := &moneyFixture{t: t, db: db, st: st, scope: store.Scope{AccountID: acct.ID}, acct: acct}
+	f := oneConnectionFixture(t, storetest.URL(t))
+	st, db := f.st, f.db
 	f.paidPayment(10_000)
 	doomed := f.createPayment(5_000)
 	var pid, pidAfter int
 	require.NoError(t, db.NewRaw("SELECT pg_backend_pid()").Scan(ctx, &pid))
 	// The event's insert, the second of the writes, fails for this payment.
-	_, err = db.ExecContext(ctx, `CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
+	_, err := db.ExecContext(ctx, `CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN IF NEW.object_id = '`+doomed.ID.String()+`' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$;
 		CREATE TRIGGER refuse_event BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_event()`)
 	require.NoError(t, err)
