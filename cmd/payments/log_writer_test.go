@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"payments/internal/testbin"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
-	held := &syncBuffer{}
+	held := &testbin.Buffer{}
 	slow := newLogWriter(held, time.Hour)
 	_, err := slow.Write([]byte("held\n"))
 	require.NoError(t, err)
@@ -19,7 +20,7 @@ func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
 	require.NoError(t, slow.Close())
 	require.Equal(t, "held\n", held.String(), "Close writes what waits")
 
-	out := &syncBuffer{}
+	out := &testbin.Buffer{}
 	w := newLogWriter(out, 20*time.Millisecond)
 	_, err = w.Write([]byte("first\n"))
 	require.NoError(t, err)

@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"payments/internal/testbin"
 	"payments/store/storetest"
 )
 
@@ -61,25 +61,12 @@ func TestAdminCommandsPrintJSON(t *testing.T) {
 	require.ErrorContains(t, err, "--account")
 }
 
-// syncBuffer is a bytes.Buffer safe for a logger writing while a test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 func TestServeAnswersThenShutsDownCleanly(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"DATABASE_URL": storetest.URL(t), "LISTEN_ADDR": "127.0.0.1:0", "SHUTDOWN_TIMEOUT": "5s",
 		"SECRET_KEY": strings.Repeat("7f", 32)}
 	ctx, cancel := context.WithCancel(context.Background())
-	var logs syncBuffer
+	var logs testbin.Buffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"serve"}, envOf(env), &bytes.Buffer{}, &logs) }()
 

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -52,7 +51,7 @@ type Sandbox struct {
 	PKI          string
 	ClientSecret string
 	cmd          *exec.Cmd
-	stderr       *syncBuffer
+	stderr       *testbin.Buffer
 	http         *http.Client
 }
 
@@ -64,7 +63,7 @@ func Start(t testing.TB) *Sandbox {
 	out, err := exec.Command(bin, "certs", "-dir", pki).CombinedOutput()
 	require.NoError(t, err, "psp-sandbox certs: %s", out)
 	sb := &Sandbox{t: t, PKI: pki, ClientSecret: "sandbox-secret-" + fmt.Sprint(time.Now().UnixNano()),
-		stderr: &syncBuffer{}, http: &http.Client{Timeout: 10 * time.Second}}
+		stderr: &testbin.Buffer{}, http: &http.Client{Timeout: 10 * time.Second}}
 	sb.cmd = exec.Command(bin, "serve", "-api-addr", "127.0.0.1:0", "-payer-addr", "127.0.0.1:0",
 		"-tls-dir", pki, "-mtls", "-client-id", ClientID, "-chave", Chave)
 	sb.cmd.Env = append(os.Environ(), "PSP_SANDBOX_CLIENT_SECRET="+sb.ClientSecret)
@@ -208,21 +207,4 @@ func (sb *Sandbox) post(path string, in, out any) {
 	if out != nil {
 		require.NoError(sb.t, json.Unmarshal(answer, out))
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
