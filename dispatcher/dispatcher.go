@@ -101,9 +101,6 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 	}
 }
 
-// Sender is the dispatcher's HTTP sender, shared with "send test".
-func (d *Dispatcher) Sender() *Sender { return d.sender }
-
 // Run delivers until ctx is canceled, then stops claiming and waits up to
 // DrainTimeout for attempts in flight before abandoning them to their leases.
 func (d *Dispatcher) Run(ctx context.Context) {

@@ -149,14 +149,6 @@ func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID st
 	return n, nil
 }
 
-// StuckDeliveries counts pending deliveries whose lease expired more than
-// grace ago: a healthy dispatcher leaves none.
-func (s *Store) StuckDeliveries(ctx context.Context, now time.Time, grace time.Duration) (int, error) {
-	n, err := s.db.NewSelect().Model((*Delivery)(nil)).
-		Where("status = 'pending' AND lease_token IS NOT NULL AND lease_expires_at < ?", now.Add(-grace)).Count(ctx)
-	return int(n), err
-}
-
 // LastDeliveries returns each webhook's most recently updated delivery.
 func (s *Store) LastDeliveries(ctx context.Context, webhookIDs []string) (map[string]Delivery, error) {
 	out := map[string]Delivery{}

@@ -87,12 +87,6 @@ func (s *Store) CreateWithdrawal(ctx context.Context, w *Withdrawal) error {
 	})
 }
 
-// WithdrawalByPayoutID returns the withdrawal whose payout id at the PSP
-// this is (a callback names payouts so).
-func (s *Store) WithdrawalByPayoutID(ctx context.Context, payoutID string) (*Withdrawal, error) {
-	return s.WithdrawalByID(ctx, ids.PrefixWithdrawal+"_"+payoutID)
-}
-
 // WithdrawalByID returns the withdrawal id of any account, for the PSP worker.
 func (s *Store) WithdrawalByID(ctx context.Context, id string) (*Withdrawal, error) {
 	w := new(Withdrawal)

@@ -44,16 +44,6 @@ func (m obj) with(kv ...any) obj {
 	return out
 }
 
-// get is the value of key, or nil.
-func (m obj) get(key string) any {
-	for _, f := range m {
-		if f.key == key {
-			return f.value
-		}
-	}
-	return nil
-}
-
 // MarshalJSON writes the fields in order.
 func (m obj) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

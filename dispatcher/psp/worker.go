@@ -105,22 +105,6 @@ func (w *Worker) Run(ctx context.Context) {
 	}
 }
 
-// RunOnce claims and sends every due call (up to limit) and returns how
-// many it sent: tests drive the worker with it.
-func (w *Worker) RunOnce(ctx context.Context, limit int) int {
-	calls, err := w.claim(ctx, limit)
-	if err != nil {
-		w.log.Error("psp: claim", "error", err.Error())
-		return 0
-	}
-	var wg sync.WaitGroup
-	for i := range calls {
-		wg.Go(func() { w.send(ctx, &calls[i]) })
-	}
-	wg.Wait()
-	return len(calls)
-}
-
 func (w *Worker) fill(ctx context.Context) {
 	for ctx.Err() == nil {
 		free := cap(w.slots) - len(w.slots)
