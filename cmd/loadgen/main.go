@@ -95,6 +95,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	rssCtx, stopRSS := context.WithCancel(ctx)
 	defer stopRSS()
 	defer svc.stop()
+	defer prof.wait() // before the service stops
 	go svc.sampleRSS(rssCtx)
 	api := newAPIClient(svc.baseURL, key)
 	t := &table{}

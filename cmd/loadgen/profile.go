@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -14,6 +15,7 @@ import (
 // -profile names a directory (the service then serves pprof on debugAddr).
 type profiler struct {
 	dir, debugAddr string
+	running        sync.WaitGroup
 }
 
 // during profiles the next d seconds into dir/name.pprof in the background.
@@ -21,7 +23,7 @@ func (p *profiler) during(name string, d time.Duration) {
 	if p == nil || p.dir == "" {
 		return
 	}
-	go func() {
+	p.running.Go(func() {
 		url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.debugAddr, max(int(d/time.Second), 1))
 		res, err := http.Get(url)
 		if err != nil {
@@ -36,5 +38,14 @@ func (p *profiler) during(name string, d time.Duration) {
 		}
 		defer f.Close()
 		_, _ = io.Copy(f, res.Body)
-	}()
+	})
+}
+
+// wait returns when every profile has been written: a phase shorter than
+// its profile (the four-webhook drain takes about 4 s of a 5 s profile)
+// would otherwise see the service stopped under it and lose the profile.
+func (p *profiler) wait() {
+	if p != nil {
+		p.running.Wait()
+	}
 }
