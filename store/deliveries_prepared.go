@@ -219,12 +219,13 @@ func attemptArgs(a *DeliveryAttempt) []any {
 // headersJSON renders an attempt's headers for their jsonb column with
 // appendMap, or nil (NULL) when there are none. Every attempt writes two
 // header maps; encoding/json's reflection was a twentieth of the
-// dispatcher's CPU.
+// dispatcher's CPU. A delivery's eleven request headers take about 600
+// bytes, so the buffer starts at 64 a header rather than growing twice.
 func headersJSON[M ~map[string]V, V any](m M, appendMap func([]byte, M) []byte) *string {
 	if m == nil {
 		return nil
 	}
-	s := string(appendMap(make([]byte, 0, 256), m))
+	s := string(appendMap(make([]byte, 0, 64*len(m)+2), m))
 	return &s
 }
 

@@ -44,14 +44,7 @@ func Compute(payload []byte, secret string, t time.Time) string {
 
 // Sign returns the header value for payload sent at t, with one v1 entry per secret.
 func Sign(payload []byte, t time.Time, secrets ...string) string {
-	var b strings.Builder
-	b.WriteString("t=")
-	b.WriteString(strconv.FormatInt(t.Unix(), 10))
-	for _, s := range secrets {
-		b.WriteString(",v1=")
-		b.WriteString(Compute(payload, s, t))
-	}
-	return b.String()
+	return newSigning("", t).seed(payload, secrets)
 }
 
 // Verify checks header against payload and secret, with the timestamp within
