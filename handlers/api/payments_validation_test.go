@@ -53,6 +53,8 @@ func TestCreatePaymentValidationRules(t *testing.T) {
 		{"json array", "[1,2]", 400, "invalid_json", ""},
 		{"json null", "null", 400, "invalid_json", ""},
 		{"trailing garbage", `{"amount_cents": 100} x`, 400, "invalid_json", ""},
+		{"invalid UTF-8 in a string", "{\"amount_cents\": 100, \"description\": \"caf\xe9\"}", 400, "invalid_json", ""},
+		{"invalid UTF-8 in a key", "{\"amount_cents\": 100, \"metadata\": {\"\xff\": \"v\"}}", 400, "invalid_json", ""},
 		{"unknown field", with("amount", 100), 400, "parameter_unknown", "amount"},
 		{"unknown customer field", with("customer.cpf", "1"), 400, "parameter_unknown", "customer.cpf"},
 		{"amount missing", with("amount_cents", nil), 400, "parameter_missing", "amount_cents"},

@@ -60,6 +60,11 @@ func DecodeObject(body []byte) (Object, *reply.Error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return Object{}, reply.InvalidParam("invalid_json", "", "The request body must be a JSON object.")
 	}
+	// JSON is UTF-8 (RFC 8259); encoding/json would turn each bad byte into
+	// U+FFFD and store what the client never sent.
+	if !utf8.Valid(body) {
+		return Object{}, reply.InvalidParam("invalid_json", "", "The request body is not valid UTF-8.")
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
 		var syntax *json.SyntaxError
