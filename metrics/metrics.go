@@ -43,6 +43,7 @@ type Metrics struct {
 	deliveryLag     prometheus.Histogram
 	pspCalls        *prometheus.CounterVec
 	pspDuration     *prometheus.HistogramVec
+	refusals        *prometheus.CounterVec
 	// httpSeries caches each (route, method, status)'s counter and
 	// histogram: finding them by label values hashes and checks every
 	// value, a few microseconds on each request (measured on get and
@@ -111,12 +112,16 @@ func New(db *sql.DB, queue func(context.Context) (Queue, error)) *Metrics {
 		pspDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "payments_psp_call_duration_seconds", Help: "Time a PSP call took, by operation.", Buckets: latency,
 		}, []string{"operation"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "payments_limit_refusals_total",
+			Help: "Requests refused by a limit on a shared resource: event_streams_per_key, event_streams_per_account, invalid_api_key (per address), sign_in (per address or account).",
+		}, []string{"limit"}),
 	}
 	m.attemptSeries = map[string]attemptSeries{}
 	for _, o := range AttemptOutcomes {
 		m.attemptSeries[o] = attemptSeries{count: m.attempts.WithLabelValues(o), duration: m.attemptDuration.WithLabelValues(o)}
 	}
-	reg.MustRegister(m.httpRequests, m.httpDuration, m.attempts, m.attemptDuration, m.deliveryLag, m.pspCalls, m.pspDuration,
+	reg.MustRegister(m.httpRequests, m.httpDuration, m.attempts, m.attemptDuration, m.deliveryLag, m.pspCalls, m.pspDuration, m.refusals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(db, "payments"))
@@ -176,6 +181,35 @@ func (m *Metrics) PSPCall(operation, outcome string, took time.Duration) {
 	}
 	m.pspCalls.WithLabelValues(operation, outcome).Inc()
 	m.pspDuration.WithLabelValues(operation).Observe(took.Seconds())
+}
+
+// Limits a request can be refused by (Refused's label).
+const (
+	LimitStreamsPerKey     = "event_streams_per_key"
+	LimitStreamsPerAccount = "event_streams_per_account"
+	LimitInvalidAPIKey     = "invalid_api_key"
+	LimitSignIn            = "sign_in"
+)
+
+// Refused counts a request refused by limit.
+func (m *Metrics) Refused(limit string) {
+	if m == nil {
+		return
+	}
+	m.refusals.WithLabelValues(limit).Inc()
+}
+
+// WatchStreams reports the event streams open now and the store reads
+// their feeds made, read when Prometheus scrapes.
+func (m *Metrics) WatchStreams(open func() float64, storeReads func() float64) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "payments_event_streams_open",
+			Help: "Event streams (GET /api/v1/events/stream) open in this process."}, open),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "payments_event_stream_store_reads_total",
+			Help: "Reads of the events table by the streams' shared feeds and by streams catching up."}, storeReads))
 }
 
 // queueCollector reads the queues when Prometheus scrapes.

@@ -49,8 +49,16 @@ func HashAPIKey(secret string) []byte {
 	return sum[:]
 }
 
+// MaxActiveAPIKeys is how many keys, of both modes, an account may hold
+// unrevoked at once.
+const MaxActiveAPIKeys = 20
+
+// ErrAPIKeyLimit refuses a key beyond MaxActiveAPIKeys: revoke one first.
+var ErrAPIKeyLimit = fmt.Errorf("store: the account holds %d active API keys, the most it may", MaxActiveAPIKeys)
+
 // CreateAPIKey makes a key for the account and returns it with its secret,
-// which is not stored and cannot be shown again.
+// which is not stored and cannot be shown again. An account holding
+// MaxActiveAPIKeys unrevoked keys is ErrAPIKeyLimit.
 func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode bool) (*APIKey, string, error) {
 	secret := "sk_" + ModeName(livemode) + "_" + pix.RandomBase62(apiKeySecretLength)
 	k := &APIKey{
@@ -61,8 +69,28 @@ func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode boo
 		Redacted:   secret[:8] + "…" + secret[len(secret)-4:],
 		CreatedAt:  s.Now(),
 	}
-	if _, err := s.idb(ctx).NewInsert().Model(k).Exec(ctx); err != nil {
-		return nil, "", fmt.Errorf("store: create api key: %w", translate(err))
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		// The account's row serializes concurrent creations, so together
+		// they cannot pass the limit; the count is a statement of its own, to
+		// see the keys of the creations it waited for.
+		var id string
+		if err := tx.NewRaw(`SELECT id FROM accounts WHERE id = ? FOR UPDATE`, accountID).Scan(ctx, &id); err != nil {
+			return fmt.Errorf("store: create api key: %w", translate(err))
+		}
+		active, err := tx.NewSelect().Model((*APIKey)(nil)).Where("account_id = ? AND revoked_at IS NULL", accountID).Count(ctx)
+		switch {
+		case err != nil:
+			return fmt.Errorf("store: create api key: %w", translate(err))
+		case active >= MaxActiveAPIKeys:
+			return ErrAPIKeyLimit
+		}
+		if _, err := tx.NewInsert().Model(k).Exec(ctx); err != nil {
+			return fmt.Errorf("store: create api key: %w", translate(err))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return k, secret, nil
 }

@@ -27,9 +27,12 @@ var DisputeStatuses = []string{DisputeOpen, DisputeWon, DisputeLost}
 // DisputeReasons are the grounds PIX MED accepts for claiming a transfer back.
 var DisputeReasons = []string{"fraud", "operational_failure"}
 
-// Dispute is a PIX MED claim on a paid payment. While open its amount is held
-// in the pending balance; won releases it, lost returns it to the payer and
-// refunds the payment.
+// Dispute is a PIX MED claim on a paid payment. It holds, in the pending
+// balance, what is still the merchant's of the payment: its amount less
+// what its refunds returned or are returning (a refund that fails while the
+// dispute is open adds to the hold). Won releases the hold; lost returns it
+// to the payer as a refund, with its share of the fee. While it is open the
+// payment takes no new refund.
 type Dispute struct {
 	bun.BaseModel `bun:"table:disputes"`
 
@@ -65,21 +68,26 @@ func (s *Store) OpenDispute(ctx context.Context, scope Scope, ref, reason string
 	return d, err
 }
 
-// openDispute holds the locked payment p's amount under a new dispute.
+// openDispute holds, under a new dispute, what is still the merchant's of
+// the locked payment p.
 func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason string, pspRef *string) (*Dispute, error) {
 	if p.Status != StatusPaid {
 		return nil, &InvalidTransitionError{Status: p.Status}
 	}
+	sums, err := refundSums(ctx, tx, p.ID)
+	if err != nil {
+		return nil, err
+	}
 	now := s.Now()
 	d := &Dispute{
 		ID: ids.New(ids.PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
-		AmountCents: p.AmountCents, Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
+		AmountCents: max(p.AmountCents-sums.outstanding, 0), Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store: insert dispute: %w", translate(err))
 	}
-	err := s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+	err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
 		{BalanceAvailable, EntryDisputeHold, -d.AmountCents},
 		{BalancePending, EntryDisputeHold, d.AmountCents},
 	}})
@@ -95,13 +103,11 @@ func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason s
 func (s *Store) CloseDispute(ctx context.Context, scope Scope, id, status string) (*Dispute, error) {
 	d := new(Dispute)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewSelect().Model(d).
-			Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).
-			For("UPDATE").Scan(ctx)
+		p, err := lockDisputed(ctx, tx, d, "id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode)
 		if err != nil {
-			return fmt.Errorf("store: dispute: %w", translate(err))
+			return err
 		}
-		return s.closeDispute(ctx, tx, d, status)
+		return s.closeDispute(ctx, tx, d, p, status)
 	})
 	if err != nil {
 		return nil, err
@@ -109,10 +115,28 @@ func (s *Store) CloseDispute(ctx context.Context, scope Scope, id, status string
 	return d, nil
 }
 
-// closeDispute settles the locked dispute d. Lost refunds its payment: the
-// held amount goes back to the payer and the fee back to the merchant.
-// Locks are taken dispute first, then payment; nothing locks them the other way.
-func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, status string) error {
+// lockDisputed locks, for tx, the payment of the dispute where selects and
+// then the dispute, read into d: payment first, as every path that locks
+// both does (a refund's end locks the payment before it grows the hold).
+func lockDisputed(ctx context.Context, tx bun.Tx, d *Dispute, where string, args ...any) (*Payment, error) {
+	if err := tx.NewSelect().Model(d).Where(where, args...).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: dispute: %w", translate(err))
+	}
+	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(d.PaymentID))
+	if err != nil {
+		return nil, fmt.Errorf("store: disputed payment: %w", err)
+	}
+	if err := tx.NewSelect().Model(d).WherePK().For("UPDATE").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: dispute: %w", translate(err))
+	}
+	return p, nil
+}
+
+// closeDispute settles the locked dispute d of the locked payment p. Won
+// releases the hold. Lost returns the hold to the payer: a refund of what
+// it held (none when it held nothing) with its share of the fee, and the
+// payment becomes refunded once its refunds that succeeded add up to it.
+func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Payment, status string) error {
 	switch {
 	case d.Status == status:
 		return nil
@@ -135,32 +159,27 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, status 
 		return s.recordEvent(ctx, tx, EventDisputeWon, d.AccountID, d.Livemode, d.ID, d, now)
 	}
 
-	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(d.PaymentID))
-	if err != nil {
-		return fmt.Errorf("store: disputed payment: %w", err)
-	}
-	if p.Status != StatusPaid {
-		// Refunds are refused while a dispute is open, so this cannot happen.
-		return fmt.Errorf("store: disputed payment %s is %s", p.ID, p.Status)
-	}
-	p.Status, p.RefundedAt, p.UpdatedAt = StatusRefunded, &now, now
-	if err := updatePaymentStatus(ctx, tx, p); err != nil {
-		return fmt.Errorf("store: refund disputed payment: %w", err)
-	}
-	if _, err := s.insertRefund(ctx, tx, p, RefundDisputeLost, &d.ID); err != nil {
-		return err
-	}
-	err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
-		{BalancePending, EntryDisputeLoss, -d.AmountCents},
-		{BalanceAvailable, EntryFeeRefund, p.FeeCents},
-	}})
-	if err != nil {
-		return err
+	if d.AmountCents > 0 {
+		sums, err := refundSums(ctx, tx, p.ID)
+		if err != nil {
+			return err
+		}
+		r, err := s.insertLostDisputeRefund(ctx, tx, p, d, sums.feeShare(p, d.AmountCents), now)
+		if err != nil {
+			return err
+		}
+		err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+			{BalancePending, EntryDisputeLoss, -d.AmountCents},
+			{BalanceAvailable, EntryFeeRefund, r.FeeCents},
+		}})
+		if err != nil {
+			return err
+		}
 	}
 	if err := s.recordEvent(ctx, tx, EventDisputeLost, d.AccountID, d.Livemode, d.ID, d, now); err != nil {
 		return err
 	}
-	return s.recordPaymentEvent(ctx, tx, EventPaymentRefunded, p)
+	return s.refundedInFull(ctx, tx, p)
 }
 
 // PSPDispute is the PSP's word on a dispute: its own reference, the PIX
@@ -181,37 +200,54 @@ type PSPDispute struct {
 func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute, duplicate bool, err error) {
 	d = new(Dispute)
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewSelect().Model(d).Where("psp_reference = ?", in.Reference).For("UPDATE").Scan(ctx)
+		p, err := lockDisputed(ctx, tx, d, "psp_reference = ?", in.Reference)
 		switch {
-		case errors.Is(err, sql.ErrNoRows):
+		case errors.Is(err, ErrNotFound):
 			p, err := lockPaymentWhere(ctx, tx,
 				"id = (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = $1 AND outcome = $2)", in.EndToEndID, PixPaid)
 			if err != nil {
 				return fmt.Errorf("store: payment by endToEndId: %w", err)
+			}
+			// The same notification, delivered twice at once, opened it
+			// while this one waited for the payment.
+			err = tx.NewSelect().Model(d).Where("psp_reference = ?", in.Reference).For("UPDATE").Scan(ctx)
+			if err == nil {
+				return s.applyPSPStatus(ctx, tx, d, p, in.Status, &duplicate)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("store: dispute by reference: %w", err)
 			}
 			opened, err := s.openDispute(ctx, tx, p, in.Reason, &in.Reference)
 			if err != nil {
 				return err
 			}
 			*d = *opened
+			if in.Status == DisputeOpen {
+				return nil
+			}
+			return s.closeDispute(ctx, tx, d, p, in.Status)
 		case err != nil:
 			return fmt.Errorf("store: dispute by reference: %w", err)
-		case d.Status == in.Status:
-			duplicate = true
-			return nil
 		}
-		if in.Status == DisputeOpen {
-			if d.Status != DisputeOpen {
-				return &InvalidTransitionError{Object: "dispute", Status: d.Status} // a closed dispute never reopens
-			}
-			return nil
-		}
-		return s.closeDispute(ctx, tx, d, in.Status)
+		return s.applyPSPStatus(ctx, tx, d, p, in.Status, &duplicate)
 	})
 	if err != nil {
 		return nil, false, err
 	}
 	return d, duplicate, nil
+}
+
+// applyPSPStatus moves the locked dispute d of the locked payment p to the
+// status the PSP reports; the status it has already is a duplicate.
+func (s *Store) applyPSPStatus(ctx context.Context, tx bun.Tx, d *Dispute, p *Payment, status string, duplicate *bool) error {
+	switch {
+	case d.Status == status:
+		*duplicate = true
+		return nil
+	case status == DisputeOpen:
+		return &InvalidTransitionError{Object: "dispute", Status: d.Status} // a closed dispute never reopens
+	}
+	return s.closeDispute(ctx, tx, d, p, status)
 }
 
 // Dispute returns one of the scope's disputes.

@@ -168,14 +168,19 @@ func (s *Store) StreamEvents(ctx context.Context, scope Scope, pos StreamPositio
 	if err := q.OrderExpr("event.tx, event.id").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, pos, fmt.Errorf("store: stream events: %w", err)
 	}
-	for _, e := range events {
-		n, err := strconv.ParseUint(e.StreamTx, 10, 64)
-		if err != nil {
+	for i := range events {
+		if _, err := strconv.ParseUint(events[i].StreamTx, 10, 64); err != nil {
 			return nil, pos, fmt.Errorf("store: stream events: %w", err)
 		}
-		pos = StreamPosition{Tx: n, ID: e.ID, Created: e.CreatedAt}
+		pos = PositionOf(&events[i])
 	}
 	return events, pos, nil
+}
+
+// PositionOf is the stream position of an event StreamEvents returned.
+func PositionOf(e *Event) StreamPosition {
+	n, _ := strconv.ParseUint(e.StreamTx, 10, 64)
+	return StreamPosition{Tx: n, ID: e.ID, Created: e.CreatedAt}
 }
 
 // ErrWebhookDisabled refuses to queue deliveries for a disabled webhook:

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -112,13 +113,11 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	if disputed {
 		return nil, ErrPaymentDisputed
 	}
-	var before int64
-	err = tx.NewSelect().Model((*Refund)(nil)).ColumnExpr("coalesce(sum(amount_cents), 0)").
-		Where("payment_id = ? AND status <> ?", p.ID, RefundFailed).Scan(ctx, &before)
+	sums, err := refundSums(ctx, tx, p.ID)
 	if err != nil {
-		return nil, fmt.Errorf("store: refunded so far: %w", err)
+		return nil, err
 	}
-	left := p.AmountCents - before
+	left := p.AmountCents - sums.outstanding
 	amount := in.AmountCents
 	switch {
 	case left <= 0:
@@ -131,7 +130,7 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	now := s.Now()
 	r := &Refund{
 		ID: ids.New(ids.PrefixRefund), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
-		AmountCents: amount, FeeCents: feeShare(p.FeeCents, p.AmountCents, before, amount), Reason: RefundRequested,
+		AmountCents: amount, FeeCents: sums.feeShare(p, amount), Reason: RefundRequested,
 		Status: RefundPending, Description: in.Description, CreatedAt: now, UpdatedAt: now,
 	}
 	if p.Livemode {
@@ -162,12 +161,36 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	return r, nil
 }
 
-// feeShare is the part of a payment's fee a refund of amount gives back
-// when before was refunded already: its share of the fee, rounded down so
-// that the shares of refunds adding up to the whole amount add up to the
-// whole fee.
-func feeShare(fee, paid, before, amount int64) int64 {
-	return fee*(before+amount)/paid - fee*before/paid
+// refundTotals adds up a payment's refunds that did not fail: outstanding
+// is their amount (returned or being returned), fee the part of the fee
+// they gave back, succeeded the amount already back with the payer.
+type refundTotals struct {
+	outstanding, fee, succeeded int64
+}
+
+func refundSums(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (refundTotals, error) {
+	var t refundTotals
+	err := tx.NewSelect().Model((*Refund)(nil)).
+		ColumnExpr("coalesce(sum(amount_cents), 0), coalesce(sum(fee_cents), 0)").
+		ColumnExpr("coalesce(sum(amount_cents) FILTER (WHERE status = ?), 0)", RefundSucceeded).
+		Where("payment_id = ? AND status <> ?", paymentID, RefundFailed).Scan(ctx, &t.outstanding, &t.fee, &t.succeeded)
+	if err != nil {
+		return t, fmt.Errorf("store: refunds so far: %w", err)
+	}
+	return t, nil
+}
+
+// feeShare is the part of p's fee that returning amount more gives back:
+// what brings the fee returned so far to the fee's share of everything
+// returned, rounded down. So the fee comes back pro rata, never more than
+// once: refunds adding up to the whole amount give back exactly the fee,
+// whatever failed in between.
+func (t refundTotals) feeShare(p *Payment, amount int64) int64 {
+	if p.AmountCents <= 0 {
+		return 0
+	}
+	due := p.FeeCents * (t.outstanding + amount) / p.AmountCents
+	return min(max(due-t.fee, 0), p.FeeCents-t.fee)
 }
 
 // RefundResult is how a pending refund ended.
@@ -223,12 +246,14 @@ func (s *Store) settleRefund(ctx context.Context, tx bun.Tx, r *Refund, res Refu
 	if err != nil {
 		return fmt.Errorf("store: settle refund: %w", err)
 	}
+	// The payment is locked before anything else it owns (its dispute):
+	// every path that touches both takes them in that order.
+	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(r.PaymentID))
+	if err != nil {
+		return err
+	}
 	if res.Status == RefundFailed {
-		err := s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, lines: []movement{
-			{BalanceAvailable, EntryRefundReversal, r.AmountCents},
-			{BalanceAvailable, EntryFeeRefundReversal, -r.FeeCents},
-		}})
-		if err != nil {
+		if err := s.reverseRefund(ctx, tx, r, now); err != nil {
 			return err
 		}
 		return s.recordEvent(ctx, tx, event, r.AccountID, r.Livemode, r.ID, r, now)
@@ -236,18 +261,45 @@ func (s *Store) settleRefund(ctx context.Context, tx bun.Tx, r *Refund, res Refu
 	if err := s.recordEvent(ctx, tx, event, r.AccountID, r.Livemode, r.ID, r, now); err != nil {
 		return err
 	}
-	// Fully refunded: the payment says so.
-	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(r.PaymentID))
+	return s.refundedInFull(ctx, tx, p)
+}
+
+// reverseRefund brings a failed refund's amount back, and takes back the
+// part of the fee it returned. While a dispute is open on the payment the
+// amount is the merchant's again and so under the payer's claim: it joins
+// the dispute's hold, in pending, instead of the available balance.
+func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now time.Time) error {
+	var disputeID string
+	err := tx.NewRaw(`UPDATE disputes SET amount_cents = amount_cents + ?, updated_at = ?
+		WHERE payment_id = ? AND status = ? RETURNING id`, r.AmountCents, now, r.PaymentID, DisputeOpen).Scan(ctx, &disputeID)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		disputeID = ""
+	case err != nil:
+		return fmt.Errorf("store: grow the dispute's hold: %w", err)
+	}
+	lines := []movement{
+		{BalanceAvailable, EntryRefundReversal, r.AmountCents},
+		{BalanceAvailable, EntryFeeRefundReversal, -r.FeeCents},
+	}
+	if disputeID != "" {
+		lines = append(lines, movement{BalanceAvailable, EntryDisputeHold, -r.AmountCents},
+			movement{BalancePending, EntryDisputeHold, r.AmountCents})
+	}
+	return s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, lines: lines})
+}
+
+// refundedInFull makes the locked paid payment p refunded (with its event)
+// once the refunds that succeeded add up to its amount.
+func (s *Store) refundedInFull(ctx context.Context, tx bun.Tx, p *Payment) error {
+	if p.Status != StatusPaid {
+		return nil
+	}
+	sums, err := refundSums(ctx, tx, p.ID)
 	if err != nil {
 		return err
 	}
-	var refunded int64
-	err = tx.NewSelect().Model((*Refund)(nil)).ColumnExpr("coalesce(sum(amount_cents), 0)").
-		Where("payment_id = ? AND status = ?", r.PaymentID, RefundSucceeded).Scan(ctx, &refunded)
-	if err != nil {
-		return fmt.Errorf("store: refunded: %w", err)
-	}
-	if refunded < p.AmountCents || p.Status != StatusPaid {
+	if sums.succeeded < p.AmountCents {
 		return nil
 	}
 	_, err = s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {
@@ -284,13 +336,14 @@ func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Pa
 	return p, nil
 }
 
-// insertRefund records the refund of a lost dispute: the payment's whole
-// amount, done (the payer's bank took the money back).
-func (s *Store) insertRefund(ctx context.Context, tx bun.Tx, p *Payment, reason string, disputeID *string) (*Refund, error) {
+// insertLostDisputeRefund records what a lost dispute returned to the
+// payer: the amount it held, done (the payer's bank took it back), with
+// its share of the fee.
+func (s *Store) insertLostDisputeRefund(ctx context.Context, tx bun.Tx, p *Payment, d *Dispute, feeCents int64, now time.Time) (*Refund, error) {
 	r := &Refund{
 		ID: ids.New(ids.PrefixRefund), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
-		AmountCents: p.AmountCents, FeeCents: p.FeeCents, Reason: reason, Status: RefundSucceeded, DisputeID: disputeID,
-		CreatedAt: p.UpdatedAt, UpdatedAt: p.UpdatedAt, CompletedAt: &p.UpdatedAt,
+		AmountCents: d.AmountCents, FeeCents: feeCents, Reason: RefundDisputeLost, Status: RefundSucceeded, DisputeID: &d.ID,
+		CreatedAt: now, UpdatedAt: now, CompletedAt: &now,
 	}
 	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store: insert refund: %w", translate(err))

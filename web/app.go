@@ -58,7 +58,19 @@ type Config struct {
 	// SandboxPayerURL is the PSP sandbox's payer page (development only):
 	// the checkout of a live charge links to it.
 	SandboxPayerURL string
+	// StreamsPerKey and StreamsPerAccount bound the event streams open at
+	// once in this process (0: DefaultStreamsPerKey, DefaultStreamsPerAccount).
+	StreamsPerKey, StreamsPerAccount int
 }
+
+// Default limits on event streams open at once, per process.
+const (
+	DefaultStreamsPerKey     = 10
+	DefaultStreamsPerAccount = 25
+)
+
+// streamPoll is how often an account's event feed looks for new events.
+const streamPoll = 250 * time.Millisecond
 
 // Deps are the services the handlers use. Redis is nil when not configured.
 type Deps struct {

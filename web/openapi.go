@@ -410,7 +410,7 @@ func paths() obj {
 				"responses", responses(200, ok("One page of events.", "EventList"), getErrors...))),
 		"/api/v1/events/stream", o(
 			"get", op("streamEvents", "Receive events as they happen (Server-Sent Events)", "Events",
-				"description", "One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.",
+				"description", "One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads. A key may hold 10 streams open at once and an account 25 (per service process, EVENT_STREAMS_PER_KEY and EVENT_STREAMS_PER_ACCOUNT): beyond them, 429 `too_many_streams` with `Retry-After: 1`. A stream the client closes gives its place back at once.",
 				"parameters", []any{
 					queryParam("type", "Event types, repeated or comma-separated (default: all).", ref("EventType")),
 					queryParam("api_version", "The body's shape.", enum(store.APIVersions).with("default", "v2")),

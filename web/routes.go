@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,6 +12,7 @@ import (
 	"payments/handlers/checkout"
 	"payments/handlers/ops"
 	"payments/handlers/psp"
+	"payments/store/eventfeed"
 	"payments/web/request"
 )
 
@@ -51,8 +53,12 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	if deps.Redis != nil {
 		counter = &redisCounter{client: deps.Redis, prefix: cfg.CounterPrefix}
 	}
+	streams := eventfeed.New(deps.Store, deps.Log, streamPoll, eventfeed.Limits{
+		PerKey: cmp.Or(cfg.StreamsPerKey, DefaultStreamsPerKey), PerAccount: cmp.Or(cfg.StreamsPerAccount, DefaultStreamsPerAccount)})
+	deps.Metrics.WatchStreams(func() float64 { return float64(streams.Stats().Open) },
+		func() float64 { return float64(streams.Stats().StoreReads) })
 	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks,
-		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait, Closing: deps.Closing}
+		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))

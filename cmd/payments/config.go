@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"payments/tracing"
+	"payments/web"
 )
 
 // config is read from the environment once, in main, and passed down.
@@ -36,6 +37,8 @@ type config struct {
 	Tracing              tracing.Config
 	RateLimitLive        int
 	RateLimitTest        int
+	StreamsPerKey        int
+	StreamsPerAccount    int
 	APIKeyCacheTTL       time.Duration
 	PixKey               string
 	PixCity              string
@@ -99,6 +102,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}{
 		{"RATE_LIMIT_LIVE", 100, 1, &cfg.RateLimitLive},
 		{"RATE_LIMIT_TEST", 25, 1, &cfg.RateLimitTest},
+		{"EVENT_STREAMS_PER_KEY", web.DefaultStreamsPerKey, 1, &cfg.StreamsPerKey},
+		{"EVENT_STREAMS_PER_ACCOUNT", web.DefaultStreamsPerAccount, 1, &cfg.StreamsPerAccount},
 		{"DB_MAX_CONNS", 20, 2, &cfg.DBMaxConns},
 		{"DISPATCHER_WORKERS", 32, 1, &cfg.DispatcherWorkers},
 		{"DISPATCHER_PER_WEBHOOK", 8, 1, &cfg.DispatcherPerWebhook},

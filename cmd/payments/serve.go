@@ -148,6 +148,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		BaseURL:              cfg.BaseURL,
 		RateLimitLive:        cfg.RateLimitLive,
 		RateLimitTest:        cfg.RateLimitTest,
+		StreamsPerKey:        cfg.StreamsPerKey,
+		StreamsPerAccount:    cfg.StreamsPerAccount,
 		APIKeyCacheTTL:       cfg.APIKeyCacheTTL,
 		AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
 		PSPToken:             cfg.PSPToken,

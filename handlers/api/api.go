@@ -10,7 +10,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/metrics"
 	"payments/store"
+	"payments/store/eventfeed"
 	"payments/web/reply"
 	"payments/web/request"
 )
@@ -30,6 +32,11 @@ type API struct {
 	ChargeWait time.Duration
 	// Closing ends event streams when the server shuts down (nil: never).
 	Closing <-chan struct{}
+	// Streams shares one reader of each account's events among its event
+	// streams and bounds how many are open.
+	Streams *eventfeed.Hub
+	// Metrics counts refusals (nil: none).
+	Metrics *metrics.Metrics
 }
 
 // requireLiveModeOn refuses a live key a money-moving call when no PSP is

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/metrics"
 	"payments/store"
+	"payments/store/eventfeed"
 	"payments/store/jsonw"
 	"payments/web/reply"
 	"payments/web/request"
@@ -193,10 +196,10 @@ func parseTypesQuery(c *fiber.Ctx) ([]string, *reply.Error) {
 
 var streamEventsQuery = []string{"type", "api_version", "starting_after"}
 
-// Stream pacing: how often the stream looks for new events, how often an
-// idle stream says it is alive, and how many events one read hands out.
+// Stream pacing: how often an idle stream says it is alive, and how many
+// events one read hands out. How often the account's feed looks for new
+// events is the hub's (eventfeed).
 const (
-	streamPoll      = 250 * time.Millisecond
 	streamKeepAlive = 15 * time.Second
 	streamBatch     = 100
 )
@@ -206,7 +209,9 @@ const (
 // body a webhook of api_version receives). A client that reconnects with
 // Last-Event-ID (or starting_after) gets every event after that one, with
 // no gap and no repeat: events are handed out in the order their
-// transactions allow (see store.StreamPosition).
+// transactions allow (see store.StreamPosition). The streams of one
+// account share one reader of its events (eventfeed); beyond the streams a
+// key or an account may hold, 429 too_many_streams.
 func (a *API) StreamEvents(c *fiber.Ctx) error {
 	if _, _, apiErr := parseListQuery(c, streamEventsQuery, nil); apiErr != nil {
 		return apiErr
@@ -224,8 +229,17 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 		after, param = v, "starting_after"
 	}
 	scope := request.Scope(c)
+	sub, err := a.Streams.Subscribe(scope, request.APIKey(c).ID)
+	var limit *eventfeed.LimitError
+	if errors.As(err, &limit) {
+		a.Metrics.Refused(map[string]string{"key": metrics.LimitStreamsPerKey, "account": metrics.LimitStreamsPerAccount}[limit.Of])
+		c.Set(fiber.HeaderRetryAfter, "1")
+		return reply.InvalidRequest(http.StatusTooManyRequests, "too_many_streams",
+			"This %s has %d event streams open, the most it may: close one first (see the README's limits).", limit.Of, limit.Limit)
+	}
 	pos, err := a.Store.StreamFrom(c.UserContext(), scope, after)
 	if err != nil {
+		sub.Close()
 		if errors.Is(err, store.ErrNotFound) {
 			return reply.InvalidParam("resource_missing", param, "No such event: '%s'", reply.Truncate(after))
 		}
@@ -234,12 +248,17 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("X-Accel-Buffering", "no")
+	// The connection ends with the stream: nothing else is read from it.
+	c.Context().SetConnectionClose()
 	conn := c.Context().Conn()
 	log, closing := a.Log, a.Closing
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		// A fresh context: the request's ends when the handler returns.
+		defer sub.Close()
+		// A fresh context (the request's ends when the handler returns),
+		// canceled as soon as the client hangs up.
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		defer watchHangUp(conn, cancel)()
 		send := func(format string, args ...any) bool {
 			// The server's write timeout is for ordinary answers: a stream
 			// extends it at every write.
@@ -250,12 +269,17 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 		if !send("retry: 1000\n: ready\n\n") {
 			return
 		}
-		quiet := time.Now()
+		keepAlive := time.NewTimer(streamKeepAlive)
+		defer keepAlive.Stop()
 		for {
+			changed := sub.Changed()
 			readCtx, done := context.WithTimeout(ctx, 10*time.Second)
-			events, next, err := a.Store.StreamEvents(readCtx, scope, pos, types, streamBatch)
+			events, next, err := sub.Read(readCtx, pos, types, streamBatch)
 			done()
-			if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
 				log.Error("events stream: read", "error", err.Error())
 				send(": the service could not read events; reconnect with Last-Event-ID\n\n")
 				return
@@ -271,21 +295,42 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 				continue
 			}
 			if len(events) > 0 {
-				quiet = time.Now()
-			} else if time.Since(quiet) >= streamKeepAlive {
-				if !send(": keep-alive\n\n") {
-					return
-				}
-				quiet = time.Now()
+				keepAlive.Reset(streamKeepAlive)
 			}
 			select {
 			case <-closing:
 				return
-			case <-time.After(streamPoll):
+			case <-ctx.Done():
+				return
+			case <-changed:
+			case <-keepAlive.C:
+				if !send(": keep-alive\n\n") {
+					return
+				}
+				keepAlive.Reset(streamKeepAlive)
 			}
 		}
 	})
 	return nil
+}
+
+// watchHangUp cancels the stream as soon as its client closes the
+// connection (a read returns), not at the next write, which may be a
+// keep-alive 15 s away. Nothing else reads the connection while the stream
+// runs. The function it returns stops the watch and waits for it to end.
+func watchHangUp(conn net.Conn, hangUp context.CancelFunc) func() {
+	_ = conn.SetReadDeadline(time.Time{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		hangUp()
+	}()
+	return func() {
+		_ = conn.SetReadDeadline(time.Now())
+		<-done
+	}
 }
 
 // recoverJSON answers a recovery.

@@ -45,6 +45,9 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 		return reply.InvalidParam("parameter_invalid", "mode", "mode must be test or live.")
 	}
 	_, secret, err := d.Store.CreateAPIKey(c.UserContext(), dashScope(c).AccountID, mode == "live")
+	if errors.Is(err, store.ErrAPIKeyLimit) {
+		return d.noticeOrErr(c, "/dashboard/api-keys", reply.InvalidRequest(http.StatusConflict, "api_key_limit", "%s", err))
+	}
 	if err != nil {
 		return err
 	}

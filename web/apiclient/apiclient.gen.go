@@ -2481,7 +2481,7 @@ type ClientInterface interface {
 
 	// StreamEvents Receive events as they happen (Server-Sent Events)
 	//
-	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads. A key may hold 10 streams open at once and an account 25 (per service process, EVENT_STREAMS_PER_KEY and EVENT_STREAMS_PER_ACCOUNT): beyond them, 429 `too_many_streams` with `Retry-After: 1`. A stream the client closes gives its place back at once.
 	//
 	// Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3010,7 +3010,7 @@ func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEd
 
 // StreamEvents Receive events as they happen (Server-Sent Events)
 //
-// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads. A key may hold 10 streams open at once and an account 25 (per service process, EVENT_STREAMS_PER_KEY and EVENT_STREAMS_PER_ACCOUNT): beyond them, 429 `too_many_streams` with `Retry-After: 1`. A stream the client closes gives its place back at once.
 //
 // Corresponds with GET /api/v1/events/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6660,7 +6660,7 @@ type ClientWithResponsesInterface interface {
 
 	// StreamEventsWithResponse Receive events as they happen (Server-Sent Events)
 	//
-	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+	// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads. A key may hold 10 streams open at once and an account 25 (per service process, EVENT_STREAMS_PER_KEY and EVENT_STREAMS_PER_ACCOUNT): beyond them, 429 `too_many_streams` with `Retry-After: 1`. A stream the client closes gives its place back at once.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14897,7 +14897,7 @@ func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, params
 
 // StreamEventsWithResponse Receive events as they happen (Server-Sent Events)
 //
-// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads.
+// One SSE message per event: `id:` the event id, `event:` its type, `data:` the body a webhook of api_version receives. Comments (`: keep-alive`) every 15 s when idle. Reconnect with `Last-Event-ID` (or starting_after) to get every event after that one, none missed and none repeated. This is what `paymentsctl listen` reads. A key may hold 10 streams open at once and an account 25 (per service process, EVENT_STREAMS_PER_KEY and EVENT_STREAMS_PER_ACCOUNT): beyond them, 429 `too_many_streams` with `Retry-After: 1`. A stream the client closes gives its place back at once.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1,0 +1,281 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"payments/pix"
+	"payments/store"
+	"payments/store/ids"
+	"payments/store/storetest"
+)
+
+// moneyMachine drives the store's money operations in random order over a
+// handful of payments of one account and checks the money model's
+// invariants (storetest.MoneyViolations) after every step. Each operation
+// must succeed or refuse with one of the documented refusals: any other
+// error is what a caller would see as a 500.
+type moneyMachine struct {
+	st    *store.Store
+	scope store.Scope
+	log   []string
+
+	payments    []*store.Payment
+	refunds     []string // pending
+	disputes    []string // open
+	withdrawals []string // pending
+}
+
+func newMoneyMachine(t require.TestingT, st *store.Store, livemode bool) *moneyMachine {
+	acct, err := st.CreateAccount(context.Background(), store.NewAccount{Name: "Loja", Email: "loja-" + strings.ToLower(pix.RandomBase62(12)) + "@example.com", FeeBPS: 99})
+	require.NoError(t, err)
+	return &moneyMachine{st: st, scope: store.Scope{AccountID: acct.ID, Livemode: livemode}}
+}
+
+// refusals are the documented answers an operation may give instead of
+// doing it; each maps to a 4xx.
+var refusals = []error{store.ErrInvalidTransition, store.ErrConflict, store.ErrPaymentDisputed, store.ErrRefundTooLarge,
+	store.ErrNothingToRefund, store.ErrBalanceInsufficient}
+
+func (m *moneyMachine) did(t require.TestingT, step string, err error) bool {
+	if err == nil {
+		m.log = append(m.log, step)
+		return true
+	}
+	for _, r := range refusals {
+		if errors.Is(err, r) {
+			m.log = append(m.log, step+" (refused: "+strings.TrimPrefix(r.Error(), "store: ")+")")
+			return false
+		}
+	}
+	require.NoError(t, err, "%s: not a documented refusal, after %q", step, m.log)
+	return false
+}
+
+func (m *moneyMachine) Create(t require.TestingT, amount int64) {
+	ctx := context.Background()
+	now := m.st.Now()
+	acct, err := m.st.Account(ctx, m.scope.AccountID)
+	require.NoError(t, err)
+	p := &store.Payment{
+		AccountID: m.scope.AccountID, Livemode: m.scope.Livemode, Status: store.StatusPending, AmountCents: amount,
+		Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: acct.Fee(amount),
+		BRCode: "x", QRCodeURL: "http://x/qr.png", CheckoutURL: "http://x/pay", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(3600e9),
+	}
+	p.ID = ids.NewPayment(now)
+	require.NoError(t, m.st.CreatePayment(ctx, p))
+	m.payments = append(m.payments, p)
+	m.log = append(m.log, fmt.Sprintf("create p%d %d", len(m.payments)-1, amount))
+}
+
+func (m *moneyMachine) Pay(t require.TestingT, i int) {
+	p := m.payments[i]
+	var err error
+	if m.scope.Livemode {
+		// A transfer the PSP confirmed.
+		err = m.st.RecordPixNotification(context.Background(), &store.PixNotification{
+			EndToEndID: "E" + pix.RandomBase62(31), TxID: p.CorrelationID, AmountCents: p.AmountCents, Raw: []byte(`{}`)})
+	} else {
+		_, err = m.st.MarkPaymentPaid(context.Background(), m.scope, p.ID.String())
+	}
+	m.did(t, fmt.Sprintf("pay p%d", i), err)
+}
+
+// Refund asks for amount back (0: all that is left), pending until settled.
+func (m *moneyMachine) Refund(t require.TestingT, i int, amount int64) {
+	r, err := m.st.CreateRefund(context.Background(), m.scope, m.payments[i].ID.String(), store.NewRefund{AmountCents: amount})
+	if m.did(t, fmt.Sprintf("refund p%d %d", i, amount), err) {
+		m.refunds = append(m.refunds, r.ID)
+	}
+}
+
+// RefundInFull is the one-call refund: in test mode it succeeds at once.
+func (m *moneyMachine) RefundInFull(t require.TestingT, i int) {
+	_, err := m.st.RefundPayment(context.Background(), m.scope, m.payments[i].ID.String())
+	if m.did(t, fmt.Sprintf("refund in full p%d", i), err) && m.scope.Livemode {
+		refunds, err := m.st.RefundsForPayment(context.Background(), m.scope, m.payments[i].ID)
+		require.NoError(t, err)
+		m.refunds = append(m.refunds, refunds[len(refunds)-1].ID)
+	}
+}
+
+// SettleRefund ends the j-th pending refund.
+func (m *moneyMachine) SettleRefund(t require.TestingT, j int, succeeded bool) {
+	res := store.RefundResult{Status: store.RefundSucceeded}
+	if !succeeded {
+		reason := "NAO_REALIZADO"
+		res = store.RefundResult{Status: store.RefundFailed, FailureReason: &reason}
+	}
+	_, _, err := m.st.SettleRefund(context.Background(), &m.scope, m.refunds[j], res)
+	m.did(t, fmt.Sprintf("refund #%d %s", j, res.Status), err)
+	m.refunds = slices.Delete(m.refunds, j, j+1)
+}
+
+func (m *moneyMachine) OpenDispute(t require.TestingT, i int) {
+	d, err := m.st.OpenDispute(context.Background(), m.scope, m.payments[i].ID.String(), "fraud")
+	if m.did(t, fmt.Sprintf("open dispute p%d", i), err) {
+		m.disputes = append(m.disputes, d.ID)
+	}
+}
+
+// CloseDispute ends the j-th open dispute.
+func (m *moneyMachine) CloseDispute(t require.TestingT, j int, won bool) {
+	status := store.DisputeLost
+	if won {
+		status = store.DisputeWon
+	}
+	_, err := m.st.CloseDispute(context.Background(), m.scope, m.disputes[j], status)
+	m.did(t, fmt.Sprintf("dispute #%d %s", j, status), err)
+	m.disputes = slices.Delete(m.disputes, j, j+1)
+}
+
+func (m *moneyMachine) Withdraw(t require.TestingT, amount int64) {
+	w := &store.Withdrawal{AccountID: m.scope.AccountID, Livemode: m.scope.Livemode, AmountCents: amount, PixKey: "a@example.com", PixKeyType: "email"}
+	if m.did(t, fmt.Sprintf("withdraw %d", amount), m.st.CreateWithdrawal(context.Background(), w)) {
+		m.withdrawals = append(m.withdrawals, w.ID)
+	}
+}
+
+func (m *moneyMachine) FinishWithdrawal(t require.TestingT, j int, completed bool) {
+	res := store.WithdrawalResult{Status: store.WithdrawalCompleted}
+	if !completed {
+		reason := "rejected"
+		res = store.WithdrawalResult{Status: store.WithdrawalFailed, FailureReason: &reason}
+	}
+	_, _, err := m.st.FinishWithdrawal(context.Background(), &m.scope, m.withdrawals[j], res)
+	m.did(t, fmt.Sprintf("withdrawal #%d %s", j, res.Status), err)
+	m.withdrawals = slices.Delete(m.withdrawals, j, j+1)
+}
+
+// Check fails with every broken invariant and the steps that led there.
+func (m *moneyMachine) Check(t require.TestingT) {
+	broken, err := storetest.MoneyViolations(context.Background(), m.st.DB(), m.scope)
+	require.NoError(t, err)
+	require.Empty(t, broken, "after %q", m.log)
+}
+
+// actions draws each step's arguments and runs it.
+func (m *moneyMachine) actions() map[string]func(*rapid.T) {
+	payment := func(t *rapid.T) int { return rapid.IntRange(0, len(m.payments)-1).Draw(t, "payment") }
+	needPayments := func(t *rapid.T) {
+		if len(m.payments) == 0 {
+			t.Skip("no payment yet")
+		}
+	}
+	return map[string]func(*rapid.T){
+		"create": func(t *rapid.T) {
+			if len(m.payments) >= 4 {
+				t.Skip("enough payments")
+			}
+			m.Create(t, rapid.Int64Range(1, 20_000).Draw(t, "amount"))
+		},
+		"pay": func(t *rapid.T) { needPayments(t); m.Pay(t, payment(t)) },
+		"refund": func(t *rapid.T) {
+			needPayments(t)
+			i := payment(t)
+			m.Refund(t, i, rapid.Int64Range(0, m.payments[i].AmountCents+1).Draw(t, "amount"))
+		},
+		"refund in full": func(t *rapid.T) { needPayments(t); m.RefundInFull(t, payment(t)) },
+		"settle refund": func(t *rapid.T) {
+			if len(m.refunds) == 0 {
+				t.Skip("no pending refund")
+			}
+			m.SettleRefund(t, rapid.IntRange(0, len(m.refunds)-1).Draw(t, "refund"), rapid.Bool().Draw(t, "succeeded"))
+		},
+		"open dispute": func(t *rapid.T) { needPayments(t); m.OpenDispute(t, payment(t)) },
+		"close dispute": func(t *rapid.T) {
+			if len(m.disputes) == 0 {
+				t.Skip("no open dispute")
+			}
+			m.CloseDispute(t, rapid.IntRange(0, len(m.disputes)-1).Draw(t, "dispute"), rapid.Bool().Draw(t, "won"))
+		},
+		"withdraw": func(t *rapid.T) { m.Withdraw(t, rapid.Int64Range(1, 30_000).Draw(t, "amount")) },
+		"finish withdrawal": func(t *rapid.T) {
+			if len(m.withdrawals) == 0 {
+				t.Skip("no pending withdrawal")
+			}
+			m.FinishWithdrawal(t, rapid.IntRange(0, len(m.withdrawals)-1).Draw(t, "withdrawal"), rapid.Bool().Draw(t, "completed"))
+		},
+		"": func(t *rapid.T) { m.Check(t) },
+	}
+}
+
+// TestMoneyModelHoldsUnderRandomSequences is the money model's property
+// test: rapid's sequences (100 by default, about 30 steps each) of every
+// money operation, each on a fresh account of one database, in test mode
+// and in live mode (payments paid by the PSP's transfers, refunds pending
+// until their devolução ends), shrunk to a minimal sequence on failure.
+// cmd/payments's TestLiveMoneyModelHoldsAgainstThePSP runs the same
+// operations through the API against the PSP sandbox.
+func TestMoneyModelHoldsUnderRandomSequences(t *testing.T) {
+	t.Parallel()
+	for _, livemode := range []bool{false, true} {
+		t.Run(map[bool]string{false: "test", true: "live"}[livemode], func(t *testing.T) {
+			t.Parallel()
+			st := newMoneyFixture(t).st
+			rapid.Check(t, func(t *rapid.T) {
+				m := newMoneyMachine(t, st, livemode)
+				t.Repeat(m.actions())
+			})
+		})
+	}
+}
+
+// The property test's first findings, kept as the minimal sequences it
+// shrank them to.
+func TestMoneyModelRegressions(t *testing.T) {
+	t.Parallel()
+	st := newMoneyFixture(t).st
+	for _, tc := range []struct {
+		name     string
+		livemode bool
+		steps    func(t *testing.T, m *moneyMachine)
+	}{
+		{"a lost dispute after a partial refund returns only what is left", false, func(t *testing.T, m *moneyMachine) {
+			m.Create(t, 10_000)
+			m.Pay(t, 0)
+			m.Refund(t, 0, 4_000)
+			m.SettleRefund(t, 0, true)
+			m.Check(t)
+			m.OpenDispute(t, 0)
+			m.Check(t)
+			m.CloseDispute(t, 0, false)
+		}},
+		{"a dispute lost after a full refund pending at its opening succeeded", true, func(t *testing.T, m *moneyMachine) {
+			m.Create(t, 10_000)
+			m.Pay(t, 0)
+			m.Refund(t, 0, 0)
+			m.OpenDispute(t, 0)
+			m.Check(t)
+			m.SettleRefund(t, 0, true)
+			m.Check(t)
+			m.CloseDispute(t, 0, false)
+		}},
+		{"a refund failing while a dispute is open joins the hold", true, func(t *testing.T, m *moneyMachine) {
+			m.Create(t, 10_000)
+			m.Pay(t, 0)
+			m.Refund(t, 0, 3_000)
+			m.OpenDispute(t, 0)
+			m.SettleRefund(t, 0, false)
+			m.Check(t)
+			m.CloseDispute(t, 0, false)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMoneyMachine(t, st, tc.livemode)
+			tc.steps(t, m)
+			m.Check(t)
+			require.Empty(t, m.refunds, "every refund ended")
+			for _, step := range m.log {
+				require.NotContains(t, step, "refused", "every step was done: %q", m.log)
+			}
+		})
+	}
+}

@@ -1,0 +1,173 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"payments/store"
+)
+
+// MoneyViolations reads every payment, refund, dispute, withdrawal, ledger
+// entry and the balance of scope and returns each broken invariant of the
+// money model (README, "The money model"), one line each; none is nil.
+//
+//  1. Per payment: refunds that succeeded (lost disputes included) never add
+//     up to more than was received; neither do the refunds that did not fail
+//     (returned or being returned) plus what an open dispute holds.
+//  2. The fee comes back at most once and pro rata: the fee shares of the
+//     refunds that did not fail are each at least zero, never add up to more
+//     than the fee, add up to the whole fee once the whole amount is
+//     returned, and stay within a cent per refund of the fee's share of what
+//     was returned.
+//  3. A payment is refunded exactly when its refunds that succeeded add up to
+//     its amount; refunds and disputes exist only on payments that were paid.
+//  4. The balance row equals the sum of its ledger entries, and both equal
+//     what the objects say: available is what paid payments brought in, less
+//     refunds that did not fail (net of the fee they give back), what open
+//     disputes hold and withdrawals that did not fail; pending is what open
+//     disputes hold.
+//  5. Available is never below zero but for what disputes took (the holds of
+//     disputes not won): refunds and withdrawals need it covered.
+func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]string, error) {
+	type row struct {
+		Kind      string `bun:"kind"`
+		PaymentID string `bun:"payment_id"`
+		Status    string `bun:"status"`
+		Amount    int64  `bun:"amount"`
+		Fee       int64  `bun:"fee"`
+		Reason    string `bun:"reason"`
+	}
+	var rows []row
+	err := db.NewRaw(`
+		SELECT 'payment' AS kind, id::text AS payment_id, status, amount_cents AS amount, fee_cents AS fee, '' AS reason
+			FROM payments WHERE account_id = ?0 AND livemode = ?1
+		UNION ALL SELECT 'refund', payment_id::text, status, amount_cents, fee_cents, reason
+			FROM refunds WHERE account_id = ?0 AND livemode = ?1
+		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, 0, ''
+			FROM disputes WHERE account_id = ?0 AND livemode = ?1
+		UNION ALL SELECT 'withdrawal', '', status, amount_cents, 0, ''
+			FROM withdrawals WHERE account_id = ?0 AND livemode = ?1
+		UNION ALL SELECT 'ledger_' || balance, '', '', coalesce(sum(amount_cents), 0), count(*), ''
+			FROM ledger_entries WHERE account_id = ?0 AND livemode = ?1 GROUP BY balance
+		UNION ALL SELECT 'balance', '', '', available_cents, pending_cents, ''
+			FROM balances WHERE account_id = ?0 AND livemode = ?1`,
+		scope.AccountID, scope.Livemode).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("storetest: money rows: %w", err)
+	}
+
+	type paymentSums struct {
+		status                    string
+		amount, fee               int64
+		succeeded, outstanding    int64
+		feeBack, nonFailedRefunds int64
+		held                      int64
+		disputes                  int
+	}
+	payments := map[string]*paymentSums{}
+	var refunds, disputes []row
+	var ledgerAvailable, ledgerPending, balanceAvailable, balancePending, withdrawn int64
+	for _, r := range rows {
+		switch r.Kind {
+		case "payment":
+			payments[r.PaymentID] = &paymentSums{status: r.Status, amount: r.Amount, fee: r.Fee}
+		case "refund":
+			refunds = append(refunds, r)
+		case "dispute":
+			disputes = append(disputes, r)
+		case "withdrawal":
+			if r.Status != store.WithdrawalFailed {
+				withdrawn += r.Amount
+			}
+		case "ledger_" + store.BalanceAvailable:
+			ledgerAvailable = r.Amount
+		case "ledger_" + store.BalancePending:
+			ledgerPending = r.Amount
+		case "balance":
+			balanceAvailable, balancePending = r.Amount, r.Fee
+		}
+	}
+
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	var wantAvailable, wantPending, notWon int64
+	for _, r := range refunds {
+		p := payments[r.PaymentID]
+		if r.Status == store.RefundFailed {
+			continue
+		}
+		if r.Fee < 0 {
+			bad("payment %s: refund of %d gives back a negative fee share %d", r.PaymentID, r.Amount, r.Fee)
+		}
+		p.outstanding += r.Amount
+		p.feeBack += r.Fee
+		p.nonFailedRefunds++
+		if r.Status == store.RefundSucceeded {
+			p.succeeded += r.Amount
+		}
+		wantAvailable -= r.Amount - r.Fee
+	}
+	for _, d := range disputes {
+		p := payments[d.PaymentID]
+		p.disputes++
+		if d.Amount < 0 {
+			bad("payment %s: dispute holds %d", d.PaymentID, d.Amount)
+		}
+		if d.Status == store.DisputeOpen {
+			p.held += d.Amount
+			wantAvailable -= d.Amount
+			wantPending += d.Amount
+		}
+		if d.Status != store.DisputeWon {
+			notWon += d.Amount
+		}
+	}
+	for id, p := range payments {
+		wasPaid := p.status == store.StatusPaid || p.status == store.StatusRefunded
+		if wasPaid {
+			wantAvailable += p.amount - p.fee
+		}
+		switch {
+		case !wasPaid && (p.outstanding > 0 || p.disputes > 0):
+			bad("payment %s is %s but has refunds (%d) or disputes (%d)", id, p.status, p.outstanding, p.disputes)
+		case p.disputes > 1:
+			bad("payment %s has %d disputes", id, p.disputes)
+		}
+		if p.succeeded > p.amount {
+			bad("payment %s: refunds that succeeded add up to %d of %d received", id, p.succeeded, p.amount)
+		}
+		if p.outstanding+p.held > p.amount {
+			bad("payment %s: refunds returned or returning %d and its open dispute holds %d, of %d received", id, p.outstanding, p.held, p.amount)
+		}
+		if p.feeBack > p.fee {
+			bad("payment %s: %d of its fee %d given back", id, p.feeBack, p.fee)
+		}
+		if p.amount > 0 && p.outstanding == p.amount && p.feeBack != p.fee {
+			bad("payment %s: returned in full but %d of its fee %d given back", id, p.feeBack, p.fee)
+		}
+		if p.amount > 0 {
+			// Pro rata: within a cent per refund of the fee's share.
+			exact := float64(p.fee) * float64(p.outstanding) / float64(p.amount)
+			if d := float64(p.feeBack) - exact; d > float64(p.nonFailedRefunds) || d < -float64(p.nonFailedRefunds)-1 {
+				bad("payment %s: %d of its fee %d given back for %d of %d returned (pro rata %.2f)", id, p.feeBack, p.fee, p.outstanding, p.amount, exact)
+			}
+		}
+		if (p.status == store.StatusRefunded) != (p.succeeded == p.amount && p.amount > 0) {
+			bad("payment %s is %s with %d of %d back with the payer", id, p.status, p.succeeded, p.amount)
+		}
+	}
+	wantAvailable -= withdrawn
+	if balanceAvailable != ledgerAvailable || balancePending != ledgerPending {
+		bad("balance %d/%d (available/pending) but its ledger adds up to %d/%d", balanceAvailable, balancePending, ledgerAvailable, ledgerPending)
+	}
+	if balanceAvailable != wantAvailable || balancePending != wantPending {
+		bad("balance %d/%d (available/pending) but payments, refunds, disputes and withdrawals make %d/%d",
+			balanceAvailable, balancePending, wantAvailable, wantPending)
+	}
+	if balanceAvailable+notWon < 0 {
+		bad("available %d is below zero by more than disputes took (%d)", balanceAvailable, notWon)
+	}
+	return out, nil
+}
