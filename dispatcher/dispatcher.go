@@ -6,8 +6,10 @@ package dispatcher
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -427,17 +429,67 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 	return a
 }
 
-// sanitizeHeaders keeps response headers storable as JSON text.
+// TruncatedHeader is the entry that stands for the response headers not
+// kept beyond MaxStoredResponseHeaders. Its name cannot be a real header's
+// (HTTP field names have no spaces or parentheses).
+const TruncatedHeader = "(truncated)"
+
+// sanitizeHeaders keeps response headers storable as JSON text, and at most
+// MaxStoredResponseHeaders bytes of them (names and values, in name order):
+// a header that does not fit whole is cut, the rest left out, and
+// TruncatedHeader says how much was.
 func sanitizeHeaders(h map[string][]string) map[string][]string {
-	out := make(map[string][]string, len(h))
+	size := 0
 	for k, vs := range h {
-		clean := make([]string, len(vs))
-		for i, v := range vs {
-			clean[i] = strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "")
+		for _, v := range vs {
+			size += len(k) + len(v)
 		}
-		out[strings.ToValidUTF8(k, "")] = clean
+	}
+	if size <= MaxStoredResponseHeaders {
+		// Every answer but a rare one: all of it, in any order.
+		out := make(map[string][]string, len(h))
+		for k, vs := range h {
+			clean := make([]string, len(vs))
+			for i, v := range vs {
+				clean[i] = cleanHeaderValue(v)
+			}
+			out[strings.ToValidUTF8(k, "")] = clean
+		}
+		return out
+	}
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make(map[string][]string, len(h))
+	room := MaxStoredResponseHeaders
+	var leftHeaders, leftBytes int
+	for _, k := range names {
+		for _, v := range h[k] {
+			if room <= len(k) {
+				leftHeaders, leftBytes = leftHeaders+1, leftBytes+len(k)+len(v)
+				continue
+			}
+			room -= len(k)
+			if len(v) > room {
+				leftBytes += len(v) - room
+				v = strings.ToValidUTF8(v[:room], "")
+			}
+			room -= len(v)
+			name := strings.ToValidUTF8(k, "")
+			out[name] = append(out[name], cleanHeaderValue(v))
+		}
+	}
+	if leftBytes > 0 {
+		out[TruncatedHeader] = []string{fmt.Sprintf("%d headers and %d bytes not kept: the first %d KiB of headers are",
+			leftHeaders, leftBytes, MaxStoredResponseHeaders>>10)}
 	}
 	return out
+}
+
+func cleanHeaderValue(v string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "")
 }
 
 func strPtr(s string) *string { return &s }

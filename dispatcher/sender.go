@@ -19,6 +19,11 @@ const (
 	ConnectTimeout  = 5 * time.Second
 	AttemptTimeout  = 15 * time.Second
 	MaxResponseBody = 16 << 10
+	// MaxResponseHeaderBytes bounds what is read of an answer's headers:
+	// more fails the attempt (network). Of what is read, the first
+	// MaxStoredResponseHeaders bytes (names and values) are kept.
+	MaxResponseHeaderBytes   = 1 << 20
+	MaxStoredResponseHeaders = 8 << 10
 )
 
 // Error classes recorded on failed attempts.
@@ -54,14 +59,15 @@ func NewSender(allowPrivate bool) *Sender {
 		dialer.Control = guardedControl
 	}
 	transport := &http.Transport{
-		Proxy:                 nil, // an environment proxy would bypass the address guard
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   ConnectTimeout,
-		ResponseHeaderTimeout: AttemptTimeout,
-		MaxIdleConns:          512,
-		MaxIdleConnsPerHost:   64,
-		IdleConnTimeout:       90 * time.Second,
-		ForceAttemptHTTP2:     true,
+		Proxy:                  nil, // an environment proxy would bypass the address guard
+		DialContext:            dialer.DialContext,
+		TLSHandshakeTimeout:    ConnectTimeout,
+		ResponseHeaderTimeout:  AttemptTimeout,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+		MaxIdleConns:           512,
+		MaxIdleConnsPerHost:    64,
+		IdleConnTimeout:        90 * time.Second,
+		ForceAttemptHTTP2:      true,
 	}
 	return &Sender{
 		allowPrivate: allowPrivate,
