@@ -36,6 +36,7 @@ ensure_packages() {
     case "$want" in
       redis) command -v redis-server >/dev/null || missing+=(redis-server) ;;
       chromium) command -v chromium >/dev/null || missing+=(chromium) ;;
+      nginx) [ -x /usr/sbin/nginx ] || missing+=(nginx) ;;
     esac
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -98,8 +99,9 @@ case "${1:-}" in
     fi
     ;;
   test)
-    # Browser tests drive Debian's Chromium.
-    ensure_packages chromium
+    # Browser tests drive Debian's Chromium; the reverse-proxy tests run
+    # Debian's nginx in front of the service (each test its own, on a free port).
+    ensure_packages chromium nginx
     if [ -z "${TEST_DATABASE_URL:-}" ]; then
       ensure_packages redis
       start_postgres pg-test 54329

@@ -39,8 +39,12 @@ func countRequests(m *metrics.Metrics) fiber.Handler {
 }
 
 // metricsAccess lets Prometheus in: with a token, whoever shows it;
-// without, only loopback and private addresses (the scraper's network).
-func metricsAccess(token string) fiber.Handler {
+// without, only a direct connection from a loopback or private address
+// (the scraper's network). A request a reverse proxy forwarded is never
+// direct, whatever address the proxy connects from: it comes from a
+// trusted proxy or carries a forwarding header. Behind a proxy, scrape
+// with METRICS_TOKEN or on METRICS_ADDR.
+func metricsAccess(token string, trustedProxies bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if token != "" {
 			given := c.Get(fiber.HeaderAuthorization)
@@ -50,11 +54,24 @@ func metricsAccess(token string) fiber.Handler {
 			}
 			return c.Next()
 		}
-		if ip := c.Context().RemoteIP(); !ip.IsLoopback() && !ip.IsPrivate() {
-			return reply.Forbidden("metrics_forbidden", "GET /metrics answers private addresses only, unless METRICS_TOKEN is set.")
+		if ip := c.Context().RemoteIP(); !ip.IsLoopback() && !ip.IsPrivate() || forwarded(c) || trustedProxies && c.IsProxyTrusted() {
+			return reply.Forbidden("metrics_forbidden",
+				"GET /metrics answers direct connections from private addresses only, unless METRICS_TOKEN is set.")
 		}
 		return c.Next()
 	}
+}
+
+// forwardingHeaders are what proxies add to a request they pass on.
+var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Real-Ip", "Via"}
+
+func forwarded(c *fiber.Ctx) bool {
+	for _, h := range forwardingHeaders {
+		if len(c.Request().Header.Peek(h)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // QueueReader reads the outbound queues for each scrape of /metrics.

@@ -34,7 +34,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		health.Checks["redis"] = func(ctx context.Context) error { return deps.Redis.Ping(ctx).Err() }
 	}
 	if deps.Metrics != nil {
-		app.Get("/metrics", metricsAccess(cfg.MetricsToken), adaptor.HTTPHandler(deps.Metrics.Handler()))
+		app.Get("/metrics", metricsAccess(cfg.MetricsToken, len(cfg.TrustedProxies) > 0), adaptor.HTTPHandler(deps.Metrics.Handler()))
 	}
 	app.Get("/healthz", health.Live)
 	app.Get("/readyz", health.Ready)
