@@ -3,6 +3,8 @@
 package web
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -58,6 +60,9 @@ type Config struct {
 	// SandboxPayerURL is the PSP sandbox's payer page (development only):
 	// the checkout of a live charge links to it.
 	SandboxPayerURL string
+	// DeviceKey signs the device cookies of sign-in (derived from
+	// SECRET_KEY; nil: none are issued, every sign-in counts as untrusted).
+	DeviceKey []byte
 	// StreamsPerKey and StreamsPerAccount bound the event streams open at
 	// once in this process (0: DefaultStreamsPerKey, DefaultStreamsPerAccount).
 	StreamsPerKey, StreamsPerAccount int
@@ -145,4 +150,13 @@ func encodeJSON(v any) ([]byte, error) {
 		return m.MarshalJSON()
 	}
 	return json.Marshal(v)
+}
+
+// DeviceKey derives the key of sign-in device cookies from SECRET_KEY, so
+// that every instance accepts the cookies of the others and the key is no
+// other use's.
+func DeviceKey(secretKey []byte) []byte {
+	mac := hmac.New(sha256.New, secretKey)
+	mac.Write([]byte("payments: dashboard device cookies"))
+	return mac.Sum(nil)
 }

@@ -14,6 +14,7 @@ import (
 	redisstorage "github.com/gofiber/storage/redis/v3"
 
 	"payments/handlers/dashboard"
+	"payments/metrics"
 	"payments/static"
 	"payments/store"
 	"payments/views"
@@ -70,15 +71,31 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	dash := &dashboard.Dashboard{
 		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
 		AllowPrivateNetworks: cfg.AllowPrivateNetworks, LiveMode: cfg.LiveMode,
-		AllowLogin: func(ctx context.Context, ip, email string) (bool, error) {
+		AllowLogin: func(ctx context.Context, ip, email, device string) (bool, error) {
 			window := time.Now().Truncate(dashboard.LoginWindow)
+			if device != "" {
+				byDevice, err := counter.hit(ctx, "login:device:"+device, window, dashboard.LoginWindow)
+				if err != nil {
+					return false, err
+				}
+				if byDevice <= dashboard.LoginDeviceLimit {
+					return true, nil
+				}
+				// A device over its own limit is one more browser without
+				// the cookie: counted with them.
+			}
 			byIP, err := counter.hit(ctx, "login:ip:"+ip, window, dashboard.LoginWindow)
 			if err != nil {
 				return false, err
 			}
 			byEmail, err := counter.hit(ctx, "login:email:"+email, window, dashboard.LoginWindow)
-			return byIP <= dashboard.LoginIPLimit && byEmail <= dashboard.LoginLimit, err
+			allowed := byIP <= dashboard.LoginIPLimit && byEmail <= dashboard.LoginLimit
+			if !allowed {
+				deps.Metrics.Refused(metrics.LimitSignIn)
+			}
+			return allowed, err
 		},
+		Devices: dashboard.DeviceCookies{Key: cfg.DeviceKey, Secure: secure},
 	}
 	app.Get("/favicon.ico", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=86400")

@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
 
+	"payments/handlers/dashboard"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -63,6 +64,23 @@ func (b *browser) do(method, path string, form url.Values, headers map[string]st
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
 	require.NoError(b.t, err)
 	return page{status: res.StatusCode, header: res.Header, body: string(raw), doc: doc}
+}
+
+// url is path on the browser's server.
+func (b *browser) url(path string) *url.URL {
+	u, err := url.Parse(b.base + path)
+	require.NoError(b.t, err)
+	return u
+}
+
+// cookie is the browser's cookie name for path, or nil.
+func (b *browser) cookie(path, name string) *http.Cookie {
+	for _, c := range b.client.Jar.Cookies(b.url(path)) {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 func (b *browser) csrf(path string) string {
@@ -228,25 +246,41 @@ func TestLoginThrottlePerAddressAcrossInstances(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t, webtest.WithRedis(t))
 	other := s.Sibling(t)
-	if into := time.Since(time.Now().Truncate(time.Minute)); into > 45*time.Second {
-		time.Sleep(time.Minute - into) // all 50 in one counting window
-	}
-	limited := 0
-	for i := range 50 {
-		srv := s
-		if i%2 == 1 {
-			srv = other
+	var limited int
+	inOneLoginWindow(t, func(round int) {
+		limited = 0
+		for i := range 50 {
+			srv := s
+			if i%2 == 1 {
+				srv = other
+			}
+			b := newBrowser(t, srv)
+			token := b.csrf("/login")
+			r := b.do("POST", "/login", url.Values{"email": {fmt.Sprintf("who%d-%d@example.com", round, i)}, "password": {"guess-guess-guess"}, "_csrf": {token}}, nil)
+			if r.status == http.StatusTooManyRequests {
+				limited++
+			} else {
+				require.Equal(t, http.StatusUnauthorized, r.status)
+			}
 		}
-		b := newBrowser(t, srv)
-		token := b.csrf("/login")
-		r := b.do("POST", "/login", url.Values{"email": {fmt.Sprintf("who%d@example.com", i)}, "password": {"guess-guess-guess"}, "_csrf": {token}}, nil)
-		if r.status == http.StatusTooManyRequests {
-			limited++
-		} else {
-			require.Equal(t, http.StatusUnauthorized, r.status)
-		}
-	}
+	})
 	require.Equal(t, 20, limited)
+}
+
+// inOneLoginWindow runs fn until one run falls within a single counting
+// window of the sign-in throttle (fixed windows: a run that crosses into
+// the next one starts with fresh counts, whatever the machine's speed).
+func inOneLoginWindow(t *testing.T, fn func(round int)) {
+	t.Helper()
+	for round := range 3 {
+		start := time.Now().Truncate(dashboard.LoginWindow)
+		fn(round)
+		if time.Now().Truncate(dashboard.LoginWindow).Equal(start) {
+			return
+		}
+		t.Logf("round %d crossed a counting window; again", round)
+	}
+	t.Fatal("three rounds crossed a counting window")
 }
 
 // Behind a trusted proxy, each client's address has its own sign-in budget
@@ -260,14 +294,84 @@ func TestLoginThrottleCountsTheClientBehindAProxy(t *testing.T) {
 		return b.do("POST", "/login", url.Values{"email": {fmt.Sprintf("p%d@example.com", i)}, "password": {"guess-guess-guess"}, "_csrf": {token}},
 			map[string]string{"X-Forwarded-For": client}).status
 	}
-	if into := time.Since(time.Now().Truncate(time.Minute)); into > 45*time.Second {
-		time.Sleep(time.Minute - into)
-	}
+	var statuses []int
+	inOneLoginWindow(t, func(round int) {
+		statuses = statuses[:0]
+		client := fmt.Sprintf("203.0.113.%d", 7+2*round)
+		for i := range 31 {
+			statuses = append(statuses, attempt(client, i))
+		}
+		statuses = append(statuses, attempt(fmt.Sprintf("203.0.113.%d", 8+2*round), 31))
+	})
 	for i := range 30 {
-		require.Equal(t, http.StatusUnauthorized, attempt("203.0.113.7", i))
+		require.Equal(t, http.StatusUnauthorized, statuses[i], "attempt %d", i)
 	}
-	require.Equal(t, http.StatusTooManyRequests, attempt("203.0.113.7", 30))
-	require.Equal(t, http.StatusUnauthorized, attempt("203.0.113.8", 31), "another client behind the same proxy")
+	require.Equal(t, http.StatusTooManyRequests, statuses[30])
+	require.Equal(t, http.StatusUnauthorized, statuses[31], "another client behind the same proxy")
+}
+
+// The owner signs in from a device that signed in before while an
+// attacker's wrong passwords for the same e-mail, from 50 addresses, are
+// throttled; without the device cookie the owner would wait like anyone
+// else, and the device's own guesses have a limit of their own.
+func TestOwnerSignsInFromAKnownDeviceWhileGuessesAreThrottled(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithTrustedProxies("127.0.0.1"))
+	from := func(addr string) map[string]string { return map[string]string{"X-Forwarded-For": addr} }
+	signIn := func(b *browser, addr, email, password string) int {
+		token := b.csrf("/login")
+		return b.do("POST", "/login", url.Values{"email": {email}, "password": {password}, "_csrf": {token}}, from(addr)).status
+	}
+	var attacked, afterwards, untrusted, ownDevice []int
+	inOneLoginWindow(t, func(round int) {
+		email := fmt.Sprintf("dona%d@example.com", round)
+		ownerFor(t, s, s.Account.ID, email)
+		owner := newBrowser(t, s)
+		first := owner.do("POST", "/login", url.Values{"email": {email}, "password": {"correct-horse-battery"}, "_csrf": {owner.csrf("/login")}},
+			from("198.51.100.1"))
+		require.Equal(t, http.StatusSeeOther, first.status)
+		var set string
+		for _, c := range first.header.Values("Set-Cookie") {
+			if strings.HasPrefix(c, dashboard.DeviceCookie+"=") {
+				set = c
+			}
+		}
+		require.Contains(t, set, "path=/login")
+		require.Contains(t, strings.ToLower(set), "httponly")
+		device := owner.cookie("/login", dashboard.DeviceCookie)
+		require.NotNil(t, device, "a sign-in leaves a device cookie")
+
+		attacked = attacked[:0]
+		for i := range 50 {
+			attacked = append(attacked, signIn(newBrowser(t, s), fmt.Sprintf("203.0.113.%d", 100+i), email, "guess-guess-guess"))
+		}
+		afterwards = []int{signIn(owner, "198.51.100.2", email, "correct-horse-battery")}
+		untrusted = []int{signIn(newBrowser(t, s), "198.51.100.3", email, "correct-horse-battery")}
+		// The device's own guesses: ten attempts in all (the owner's sign-in
+		// from it was one), then it counts as any browser.
+		thief := newBrowser(t, s)
+		thief.client.Jar.SetCookies(owner.url("/login"), []*http.Cookie{device})
+		ownDevice = ownDevice[:0]
+		for range dashboard.LoginDeviceLimit {
+			ownDevice = append(ownDevice, signIn(thief, "198.51.100.4", email, "guess-guess-guess"))
+		}
+	})
+	limited := 0
+	for i, status := range attacked {
+		if status == http.StatusTooManyRequests {
+			limited++
+		} else {
+			require.Equal(t, http.StatusUnauthorized, status, "attempt %d", i)
+		}
+	}
+	require.Equal(t, 50-(dashboard.LoginLimit-1), limited, "guesses throttled (the owner's first sign-in counted too)")
+	require.Equal(t, []int{http.StatusSeeOther}, afterwards, "the owner, from the known device, at a new address")
+	require.Equal(t, []int{http.StatusTooManyRequests}, untrusted, "the right password from a browser without the cookie waits")
+	for i := range dashboard.LoginDeviceLimit - 1 {
+		require.Equal(t, http.StatusUnauthorized, ownDevice[i], "the device's guesses: %v", ownDevice)
+	}
+	require.Equal(t, http.StatusTooManyRequests, ownDevice[dashboard.LoginDeviceLimit-1], "past its own limit the device is throttled with the rest")
+	require.Positive(t, s.MetricValue(`payments_limit_refusals_total{limit="sign_in"}`))
 }
 
 func TestStaticAssetsAreServed(t *testing.T) {

@@ -14,25 +14,34 @@ import (
 
 // apiKeyAuth authenticates /api/v1 requests by `Authorization: Bearer <key>`
 // or `X-API-Key: <key>`. Both at once must name the same key.
-func apiKeyAuth(keys *keyCache) fiber.Handler {
+// Invalid keys are throttled per client address (invalidKeyThrottle).
+func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
+		ip := c.IP()
+		if err := throttle.refusing(c, ip); err != nil {
+			return err
+		}
 		secret, apiErr := presentedKey(c)
 		if apiErr != nil {
+			if apiErr.Code == "api_key_invalid" {
+				return throttle.failed(c.UserContext(), c, ip, apiErr)
+			}
 			return apiErr
 		}
 		if !strings.HasPrefix(secret, "sk_live_") && !strings.HasPrefix(secret, "sk_test_") {
-			return invalidKey()
+			return throttle.failed(c.UserContext(), c, ip, invalidKey())
 		}
 		k, err := keys.lookup(c.UserContext(), secret)
 		if errors.Is(err, store.ErrNotFound) {
-			return invalidKey()
+			return throttle.failed(c.UserContext(), c, ip, invalidKey())
 		}
 		if err != nil {
 			return err
 		}
 		if k.RevokedAt != nil {
-			return authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard.")
+			return throttle.failed(c.UserContext(), c, ip,
+				authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard."))
 		}
 		request.SetAPIKey(c, k)
 		return c.Next()

@@ -148,6 +148,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		BaseURL:              cfg.BaseURL,
 		RateLimitLive:        cfg.RateLimitLive,
 		RateLimitTest:        cfg.RateLimitTest,
+		DeviceKey:            web.DeviceKey(cfg.SecretKey),
 		StreamsPerKey:        cfg.StreamsPerKey,
 		StreamsPerAccount:    cfg.StreamsPerAccount,
 		APIKeyCacheTTL:       cfg.APIKeyCacheTTL,

@@ -1,12 +1,9 @@
 package api_test
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,24 +11,6 @@ import (
 
 	"payments/web/webtest"
 )
-
-// metricValue reads one sample of the service's /metrics (loopback may).
-func metricValue(t *testing.T, s *webtest.Server, name string) float64 {
-	t.Helper()
-	res, err := http.Get(s.URL + "/metrics")
-	require.NoError(t, err)
-	defer res.Body.Close()
-	sc := bufio.NewScanner(res.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			require.NoError(t, err)
-			return f
-		}
-	}
-	t.Fatalf("no %s in /metrics", name)
-	return 0
-}
 
 // rawStream opens an event stream with key and returns its answer and a
 // function that hangs up.
@@ -84,15 +63,15 @@ func TestEventStreamsAreLimitedAndShareOneFeed(t *testing.T) {
 	refused(secondKey, "account")
 	other, hangUpOther := rawStream(t, s, otherAccountKey)
 	require.Equal(t, http.StatusOK, other.StatusCode, "another account's streams are its own")
-	require.Equal(t, float64(6), metricValue(t, s, "payments_event_streams_open"))
-	require.Equal(t, float64(2), metricValue(t, s, `payments_limit_refusals_total{limit="event_streams_per_key"}`)+
-		metricValue(t, s, `payments_limit_refusals_total{limit="event_streams_per_account"}`))
+	require.Equal(t, float64(6), s.MetricValue("payments_event_streams_open"))
+	require.Equal(t, float64(2), s.MetricValue(`payments_limit_refusals_total{limit="event_streams_per_key"}`)+
+		s.MetricValue(`payments_limit_refusals_total{limit="event_streams_per_account"}`))
 
 	// Six idle streams of two accounts for a second: two feeds polling four
 	// times a second, not six.
-	before := metricValue(t, s, "payments_event_stream_store_reads_total")
+	before := s.MetricValue("payments_event_stream_store_reads_total")
 	time.Sleep(time.Second)
-	reads := metricValue(t, s, "payments_event_stream_store_reads_total") - before
+	reads := s.MetricValue("payments_event_stream_store_reads_total") - before
 	require.LessOrEqual(t, reads, float64(2*6), "store reads in a second of six idle streams")
 
 	// Every stream of the account still sees a new event.
@@ -102,11 +81,11 @@ func TestEventStreamsAreLimitedAndShareOneFeed(t *testing.T) {
 		hangUp()
 	}
 	hangUpOther()
-	require.Eventually(t, func() bool { return metricValue(t, s, "payments_event_streams_open") == 0 },
+	require.Eventually(t, func() bool { return s.MetricValue("payments_event_streams_open") == 0 },
 		2*time.Second, 20*time.Millisecond, "hung-up streams close at once, not at their next keep-alive")
-	after := metricValue(t, s, "payments_event_stream_store_reads_total")
+	after := s.MetricValue("payments_event_stream_store_reads_total")
 	time.Sleep(time.Second)
-	require.Equal(t, after, metricValue(t, s, "payments_event_stream_store_reads_total"), "no reads once every stream closed")
+	require.Equal(t, after, s.MetricValue("payments_event_stream_store_reads_total"), "no reads once every stream closed")
 
 	// Their places are free again.
 	res, _ := rawStream(t, s, s.TestKey)

@@ -25,7 +25,8 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	form := views.LoginForm{Email: email, CSRFToken: request.CSRFToken(c)}
 	ctx := c.UserContext()
 
-	allowed, err := d.AllowLogin(ctx, c.IP(), strings.ToLower(email))
+	device := d.Devices.Trusted(c, strings.ToLower(email))
+	allowed, err := d.AllowLogin(ctx, c.IP(), strings.ToLower(email), device)
 	if err != nil {
 		return err
 	}
@@ -65,6 +66,9 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	sess.Set(SessionLivemode, false)
 	sess.Set(SessionEpoch, u.SessionEpoch)
 	if err := sess.Save(); err != nil {
+		return err
+	}
+	if err := d.Devices.Issue(c, strings.ToLower(email)); err != nil {
 		return err
 	}
 	return c.Redirect("/dashboard", http.StatusSeeOther)

@@ -26,14 +26,17 @@ const (
 	SessionEpoch = "epoch"
 )
 
-// Sign-in attempts allowed per LoginWindow: for one e-mail (from any
-// address), and from one address (for any e-mails). They are counted where
-// the API's rate limits are: in Redis when it is configured, so every
-// instance shares them.
+// Sign-in attempts allowed per LoginWindow: for one e-mail from browsers
+// without its device cookie (from any address), from one address (for any
+// e-mails), and from one device that signed in to the e-mail before
+// (DeviceCookies), which counts apart. They are counted where the API's
+// rate limits are: in Redis when it is configured, so every instance
+// shares them.
 const (
-	LoginLimit   = 10
-	LoginIPLimit = 30
-	LoginWindow  = time.Minute
+	LoginLimit       = 10
+	LoginIPLimit     = 30
+	LoginDeviceLimit = 10
+	LoginWindow      = time.Minute
 )
 
 // Dashboard serves the signed-in pages and the login form.
@@ -41,9 +44,12 @@ type Dashboard struct {
 	Store    *store.Store
 	Sessions *session.Store
 	Log      *slog.Logger
-	// AllowLogin counts a sign-in attempt from ip for email and reports
-	// whether both are within their limits.
-	AllowLogin func(ctx context.Context, ip, email string) (bool, error)
+	// AllowLogin counts a sign-in attempt for email and reports whether it
+	// is within its limits: on its own counter when it comes from device
+	// (a trusted device's id), else on the e-mail's and the address ip's.
+	AllowLogin func(ctx context.Context, ip, email, device string) (bool, error)
+	// Devices makes and checks the device cookies of sign-in.
+	Devices DeviceCookies
 	Tester     *dispatcher.Dispatcher
 	BaseURL    string
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).

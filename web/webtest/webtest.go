@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,6 +195,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	secretKey := randomKey()
+	if o.Config.DeviceKey == nil {
+		o.Config.DeviceKey = web.DeviceKey(secretKey)
+	}
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
 		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
 	}})
@@ -380,4 +385,20 @@ func (s *Server) EventTypes(objectID string) []string {
 	err := s.DB.NewRaw("SELECT type FROM events WHERE object_id = ? ORDER BY created_at, id", objectID).Scan(context.Background(), &types)
 	require.NoError(s.t, err)
 	return types
+}
+
+// MetricValue reads one sample of what the service exports on /metrics
+// (its registry, read in-process: /metrics itself may refuse the test).
+func (s *Server) MetricValue(name string) float64 {
+	s.t.Helper()
+	rec := httptest.NewRecorder()
+	s.Metrics.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for line := range strings.Lines(rec.Body.String()) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			require.NoError(s.t, err)
+			return f
+		}
+	}
+	return 0
 }
