@@ -50,8 +50,8 @@ type Dashboard struct {
 	AllowLogin func(ctx context.Context, ip, email, device string) (bool, error)
 	// Devices makes and checks the device cookies of sign-in.
 	Devices DeviceCookies
-	Tester     *dispatcher.Dispatcher
-	BaseURL    string
+	Tester  *dispatcher.Dispatcher
+	BaseURL string
 	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
 	AllowPrivateNetworks bool
 	// LiveMode says a PSP is configured: without one, live money does not move.
