@@ -1,11 +1,13 @@
 package dispatcher
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -23,8 +25,10 @@ var forbiddenPrefixes = mustPrefixes(
 	"198.51.100.0/24",    // documentation
 	"203.0.113.0/24",     // documentation
 	"240.0.0.0/4",        // reserved, broadcast
-	"64:ff9b::/96",       // NAT64: embeds an IPv4 address
+	"::/96",              // IPv4-compatible IPv6 (deprecated): ::127.0.0.1
+	"::ffff:0:0:0/96",    // IPv4-translated (SIIT)
 	"64:ff9b:1::/48",     // local-use NAT64
+	"2001::/32",          // Teredo: embeds an IPv4 address
 	"2001:db8::/32",      // documentation
 	"2002::/16",          // 6to4: embeds an IPv4 address
 	"fec0::/10",          // deprecated site-local
@@ -40,11 +44,22 @@ func mustPrefixes(ss ...string) []netip.Prefix {
 	return out
 }
 
+// nat64 is the well-known NAT64 prefix: a DNS64 resolver answers an
+// IPv4-only host's address inside it, so it is judged as that IPv4 address.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
 // CheckAddress refuses loopback, private (RFC 1918, ULA fc00::/7),
 // link-local, CGNAT, multicast, unspecified, metadata and other
-// non-public addresses. IPv4-mapped IPv6 addresses are judged as IPv4.
+// non-public addresses. Every IPv6 form that embeds an IPv4 address is
+// judged as that address (IPv4-mapped, well-known NAT64) or refused
+// outright (IPv4-compatible, IPv4-translated, local-use NAT64, 6to4,
+// Teredo): none reaches an address its IPv4 form could not.
 func CheckAddress(addr netip.Addr) error {
 	addr = addr.Unmap()
+	if nat64.Contains(addr) {
+		b := addr.As16()
+		addr = netip.AddrFrom4([4]byte(b[12:16]))
+	}
 	switch {
 	case !addr.IsValid(),
 		addr.IsLoopback(),
@@ -99,7 +114,8 @@ func CheckURL(raw string, allowPrivate bool) error {
 	if allowPrivate {
 		return nil
 	}
-	host := strings.ToLower(u.Hostname())
+	// A resolver ignores one final dot: "localhost." is localhost.
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") {
 		return bad("url must point to a public host, not %s.", host)
 	}
@@ -107,6 +123,56 @@ func CheckURL(raw string, allowPrivate bool) error {
 		if err := CheckAddress(addr); err != nil {
 			return bad("url must point to a public address, not %s.", addr)
 		}
+		return nil
+	}
+	// Spellings of an IPv4 address that C resolvers accept (inet_aton:
+	// 2130706433, 0x7f.1, 0177.0.0.1, 127.1) are refused: an address is
+	// written as four decimal numbers, which the check above judged.
+	if addr, ok := legacyIPv4(host); ok {
+		return bad("url must write an IPv4 address as four decimal numbers (a.b.c.d), not %s (%s).", host, addr)
 	}
 	return nil
+}
+
+// legacyIPv4 reads host as inet_aton does: one to four parts separated by
+// dots, each decimal, octal (leading 0) or hexadecimal (0x), the last
+// filling the bytes left. ok is false for anything else (a hostname).
+func legacyIPv4(host string) (netip.Addr, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var vals []uint64
+	for _, p := range parts {
+		base, digits := 10, p
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			base, digits = 16, p[2:]
+		case len(p) > 1 && p[0] == '0':
+			base, digits = 8, p[1:]
+		}
+		if digits == "" && base != 16 || len(digits) > 32 {
+			return netip.Addr{}, false
+		}
+		v, err := strconv.ParseUint(cmp.Or(digits, "0"), base, 64)
+		if err != nil {
+			return netip.Addr{}, false
+		}
+		vals = append(vals, v)
+	}
+	var n uint64
+	for i, v := range vals {
+		if i < len(vals)-1 {
+			if v > 0xff {
+				return netip.Addr{}, false
+			}
+			n |= v << (8 * (3 - i))
+			continue
+		}
+		if room := uint(8 * (4 - i)); v >= 1<<room {
+			return netip.Addr{}, false
+		}
+		n |= v
+	}
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
 }
