@@ -152,8 +152,8 @@ func TestDashboardFormsTakeAnyInput(t *testing.T) {
 		fields []string
 	}{
 		{"/dashboard/payments", []string{"amount", "description", "external_id", "expires_in", "customer_name", "customer_email", "customer_document"}},
-		{"/dashboard/balance/withdrawals", []string{"amount", "pix_key", "description", "confirmed"}},
-		{"/dashboard/payments/" + paid + "/refund", []string{"amount", "confirmed"}},
+		{"/dashboard/balance/withdrawals", []string{"amount", "pix_key", "description", "confirmed", "confirm_token"}},
+		{"/dashboard/payments/" + paid + "/refund", []string{"amount", "confirmed", "confirm_token"}},
 		{"/dashboard/webhooks", []string{"name", "url", "secret", "api_version", "events", "rate_limit"}},
 		{"/dashboard/webhooks/" + hook + "/edit", []string{"name", "url", "events", "rate_limit"}},
 		{"/dashboard/webhooks/" + hook + "/test", []string{"event_type"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,7 +39,7 @@ func TestBalancePageWithdrawals(t *testing.T) {
 	token := pg.doc.Find(`input[name="_csrf"]`).First().AttrOr("value", "")
 
 	withdraw := func(amount, key string) page {
-		return b.do("POST", "/dashboard/balance/withdrawals", url.Values{"_csrf": {token}, "amount": {amount}, "pix_key": {key}, "confirmed": {"1"}}, nil)
+		return b.do("POST", "/dashboard/balance/withdrawals", url.Values{"_csrf": {token}, "amount": {amount}, "pix_key": {key}}, nil)
 	}
 	bad := withdraw("dez reais", "ana@example.com")
 	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
@@ -48,8 +49,9 @@ func TestBalancePageWithdrawals(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
 	require.NotEmpty(t, bad.doc.Find(`[data-testid="pix-key-error"]`).Text())
 	bad = withdraw("990,11", "ana@example.com")
-	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status, "more than is available is said before any confirmation")
 	require.Equal(t, "Este valor é maior que o saldo disponível.", bad.doc.Find(`[data-testid="amount-error"]`).Text())
+	require.Zero(t, bad.doc.Find(`[data-testid="confirmation"]`).Length())
 
 	// The first post of a valid form asks first: amount in figures and in words, and the key.
 	ask := b.do("POST", "/dashboard/balance/withdrawals", url.Values{"_csrf": {token}, "amount": {"500,00"}, "pix_key": {"Ana@Example.com"}}, nil)
@@ -60,7 +62,7 @@ func TestBalancePageWithdrawals(t *testing.T) {
 	require.Contains(t, summary, "ana@example.com (E-mail)")
 	require.Equal(t, "R$ 990,10", b.do("GET", "/dashboard/balance", nil, nil).doc.Find(`[data-testid="balance-available"]`).Text(), "nothing moved yet")
 
-	ok := withdraw("500,00", "Ana@Example.com")
+	ok := b.do("POST", "/dashboard/balance/withdrawals", confirmForm(t, ask), nil)
 	require.Equal(t, http.StatusSeeOther, ok.status)
 	pg = b.do("GET", ok.header.Get("Location"), nil, nil)
 	require.Contains(t, pg.doc.Find(`[data-testid="notice"]`).Text(), "Saque de R$ 500,00 para ana@example.com criado")
@@ -115,7 +117,7 @@ func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
 	require.Equal(t, 1, p.doc.Find(`[data-event-type="dispute.opened"]`).Length(), "the dispute's events are on the payment's timeline")
 
 	// A refund forced past the hidden button is refused with a notice.
-	r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {"100,00"}, "confirmed": {"1"}}, nil)
+	r := b.confirm("/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {"100,00"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	require.Contains(t, detail().doc.Find(`[data-testid="notice"]`).Text(), "disputa aberta")
 
@@ -139,13 +141,16 @@ func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
 	require.Equal(t, http.StatusOK, ask.status)
 	require.Contains(t, ask.doc.Find(`[data-testid="confirm-summary"]`).Text(), "dez reais")
 	r = b.do("POST", "/dashboard/payments/"+other+"/refund", url.Values{"_csrf": {token}, "amount": {"10,00"}, "confirmed": {"1"}}, nil)
+	require.Equal(t, http.StatusOK, r.status, "confirmed without the page's token: asked again")
+	require.Equal(t, 1, r.doc.Find(`[data-testid="confirmation"]`).Length())
+	r = b.do("POST", "/dashboard/payments/"+other+"/refund", confirmForm(t, ask), nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	p = b.do("GET", "/dashboard/payments/"+other, nil, nil)
 	require.Equal(t, "Devolução de R$ 10,00 concluída.", p.doc.Find(`[data-testid="notice"]`).Text())
 	require.Contains(t, p.doc.Find(`[data-testid="refund"]`).Text(), "Devolução solicitada")
 	require.Equal(t, "20,00", p.doc.Find(`#refund-amount`).AttrOr("value", ""), "what is left")
 	require.Equal(t, "paid", p.doc.Find(`h1 + [data-testid="status"]`).AttrOr("data-status", ""))
-	r = b.do("POST", "/dashboard/payments/"+other+"/refund", url.Values{"_csrf": {token}, "amount": {"20,00"}, "confirmed": {"1"}}, nil)
+	r = b.confirm("/dashboard/payments/"+other+"/refund", url.Values{"_csrf": {token}, "amount": {"20,00"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	p = b.do("GET", "/dashboard/payments/"+other, nil, nil)
 	require.Equal(t, "refunded", p.doc.Find(`h1 + [data-testid="status"]`).AttrOr("data-status", ""))
@@ -203,7 +208,7 @@ func TestDashboardShowsPSPSteps(t *testing.T) {
 	b.login("owner@example.com", "correct-horse-battery")
 	token := b.csrf("/dashboard/payments")
 	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
-	r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {b.csrf("/dashboard/payments/" + id)}, "amount": {"80,00"}, "confirmed": {"1"}}, nil)
+	r := b.confirm("/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {b.csrf("/dashboard/payments/" + id)}, "amount": {"80,00"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	w := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.LiveKey, Body: map[string]any{"amount_cents": 1, "pix_key": "ana@example.com"}})
 	require.Equal(t, http.StatusConflict, w.Status, "the refund took the whole balance: %s", w.Body)
@@ -234,4 +239,60 @@ func TestDashboardShowsPSPSteps(t *testing.T) {
 	w = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.LiveKey, Body: map[string]any{"amount_cents": 1_000, "pix_key": "ana@example.com"}})
 	require.Equal(t, http.StatusCreated, w.Status, "%s", w.Body)
 	require.Eventually(t, func() bool { return steps("/dashboard/balance")["payout.create"] == "succeeded" }, 10*time.Second, 50*time.Millisecond)
+}
+
+// A confirmed money-moving form does its work once: the same confirmation
+// posted again, twenty times at once and then once more, makes one refund
+// (and one withdrawal) and shows the first result; the token does not
+// confirm another amount.
+func TestConfirmedMoneyFormsRunOnce(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id := payTest(t, s, 100_000)
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+	token := b.csrf("/dashboard/payments/" + id)
+
+	count := func(table string) int {
+		n, err := s.DB.NewSelect().TableExpr(table).Where("account_id = ?", s.Account.ID).Count(t.Context())
+		require.NoError(t, err)
+		return int(n)
+	}
+	for _, c := range []struct {
+		path, table, notice string
+		form                url.Values
+	}{
+		{"/dashboard/payments/" + id + "/refund", "refunds", "Devolução de R$ 10,00 concluída.", url.Values{"_csrf": {token}, "amount": {"10,00"}}},
+		{"/dashboard/balance/withdrawals", "withdrawals", "Saque de R$ 20,00 para ana@example.com criado",
+			url.Values{"_csrf": {token}, "amount": {"20,00"}, "pix_key": {"ana@example.com"}}},
+	} {
+		ask := b.do("POST", c.path, c.form, nil)
+		require.Equal(t, http.StatusOK, ask.status)
+		form := confirmForm(t, ask)
+		statuses := make(chan int, 20)
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() { statuses <- b.do("POST", c.path, form, nil).status })
+		}
+		wg.Wait()
+		close(statuses)
+		for status := range statuses {
+			require.Equal(t, http.StatusSeeOther, status)
+		}
+		require.Equal(t, 1, count(c.table), "%s: twenty posts of one confirmation", c.path)
+
+		again := b.do("POST", c.path, form, nil)
+		require.Equal(t, http.StatusSeeOther, again.status)
+		shown := b.do("GET", again.header.Get("Location"), nil, nil)
+		require.Contains(t, shown.doc.Find(`[data-testid="notice"]`).Text(), c.notice, "the first result, shown again")
+		require.Equal(t, 1, count(c.table))
+
+		form.Set("amount", "30,00") // the same token for another amount
+		other := b.do("POST", c.path, form, nil)
+		require.Equal(t, http.StatusSeeOther, other.status)
+		require.Equal(t, 1, count(c.table), "a token confirms one form only")
+		require.Equal(t, "Esta confirmação já foi usada para outra ação. Comece de novo.",
+			b.do("GET", other.header.Get("Location"), nil, nil).doc.Find(`[data-testid="notice"]`).Text())
+	}
 }

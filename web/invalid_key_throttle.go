@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -32,6 +33,9 @@ type invalidKeyThrottle struct {
 
 	mu      sync.Mutex
 	blocked map[string]time.Time // address -> end of its window
+	// blockedUntil is when the last block ends (Unix ns): past it every
+	// request skips the lock, which is nearly always.
+	blockedUntil atomic.Int64
 }
 
 func newInvalidKeyThrottle(counter rateCounter, m *metrics.Metrics, log *slog.Logger) *invalidKeyThrottle {
@@ -40,13 +44,15 @@ func newInvalidKeyThrottle(counter rateCounter, m *metrics.Metrics, log *slog.Lo
 
 // refusing answers 429 when ip is over the limit in this window.
 func (th *invalidKeyThrottle) refusing(c *fiber.Ctx, ip string) error {
+	if time.Now().UnixNano() >= th.blockedUntil.Load() {
+		return nil
+	}
 	th.mu.Lock()
 	until, ok := th.blocked[ip]
+	th.mu.Unlock()
 	if ok && !time.Now().Before(until) {
-		delete(th.blocked, ip)
 		ok = false
 	}
-	th.mu.Unlock()
 	if !ok {
 		return nil
 	}
@@ -66,10 +72,11 @@ func (th *invalidKeyThrottle) failed(ctx context.Context, c *fiber.Ctx, ip strin
 	}
 	until := window.Add(InvalidKeyWindow)
 	th.mu.Lock()
-	if len(th.blocked) >= 100_000 {
-		th.blocked = map[string]time.Time{}
+	if now.UnixNano() >= th.blockedUntil.Load() || len(th.blocked) >= 100_000 {
+		th.blocked = map[string]time.Time{} // every earlier block has ended
 	}
 	th.blocked[ip] = until
+	th.blockedUntil.Store(max(th.blockedUntil.Load(), until.UnixNano()))
 	th.mu.Unlock()
 	th.metrics.Refused(metrics.LimitInvalidAPIKey)
 	if n == InvalidKeyLimit+1 {

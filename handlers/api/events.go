@@ -234,6 +234,8 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 	if errors.As(err, &limit) {
 		a.Metrics.Refused(map[string]string{"key": metrics.LimitStreamsPerKey, "account": metrics.LimitStreamsPerAccount}[limit.Of])
 		c.Set(fiber.HeaderRetryAfter, "1")
+		// A refused client does not keep the connection (and its buffers).
+		c.Context().SetConnectionClose()
 		return reply.InvalidRequest(http.StatusTooManyRequests, "too_many_streams",
 			"This %s has %d event streams open, the most it may: close one first (see the README's limits).", limit.Of, limit.Limit)
 	}

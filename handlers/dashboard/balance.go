@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -101,7 +102,17 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 	if !ok {
 		return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 	}
-	if !confirmed(c) {
+	if !confirmedOnce(c) {
+		// More than is available is said beside the amount now, not after
+		// the person confirmed.
+		b, err := d.Store.Balance(c.UserContext(), scope)
+		if err != nil {
+			return err
+		}
+		if w.AmountCents > b.AvailableCents {
+			form.AmountError = t(c, "withdraw.more_than_available")
+			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
+		}
 		lines := []views.ConfirmLine{
 			{Label: t(c, "field.amount"), Value: pix.FormatBRL(w.AmountCents)},
 			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(w.AmountCents, views.LocaleOf(c.UserContext()).Lang)},
@@ -110,7 +121,8 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 		if w.Description != nil {
 			lines = append(lines, views.ConfirmLine{Label: t(c, "field.description"), Value: *w.Description})
 		}
-		fields := []views.Field{{Name: "amount", Value: form.Amount}, {Name: "pix_key", Value: form.PixKey}, {Name: "description", Value: form.Description}}
+		fields := []views.Field{{Name: "amount", Value: form.Amount}, {Name: "pix_key", Value: form.PixKey}, {Name: "description", Value: form.Description},
+			newConfirmToken()}
 		warning := t(c, "withdraw.warning_test")
 		if scope.Livemode {
 			warning = t(c, "withdraw.warning_live")
@@ -119,18 +131,18 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 			Fields: fields, Button: t(c, "withdraw.confirm_button"), CancelURL: "/dashboard/balance", Danger: true})
 	}
 	w.AccountID, w.Livemode = scope.AccountID, scope.Livemode
-	if err := d.Store.CreateWithdrawal(c.UserContext(), w); err != nil {
-		if errors.Is(err, store.ErrBalanceInsufficient) {
-			form.AmountError = t(c, "withdraw.more_than_available")
-			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
+	back := "/dashboard/balance"
+	return d.once(c, scope, back, func(ctx context.Context) (outcome, error) {
+		if err := d.Store.CreateWithdrawal(ctx, w); err != nil {
+			if errors.Is(err, store.ErrBalanceInsufficient) {
+				// The balance moved between the confirmation and the click.
+				return outcome{Notice: t(c, "withdraw.more_than_available"), Error: true, Location: back}, nil
+			}
+			return outcome{}, err
 		}
-		return err
-	}
-	notice := t(c, "withdraw.created", "Amount", pix.FormatBRL(w.AmountCents), "Key", pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType)))
-	if err := d.setFlash(c, flashNotice, notice); err != nil {
-		return err
-	}
-	return c.Redirect("/dashboard/balance", http.StatusSeeOther)
+		return outcome{Notice: t(c, "withdraw.created", "Amount", pix.FormatBRL(w.AmountCents), "Key", pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType))),
+			Location: back}, nil
+	})
 }
 
 // readWithdrawForm checks the withdraw form by a withdrawal's rules (the

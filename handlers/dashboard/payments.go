@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -379,7 +380,7 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	if !ok || cents < 1 {
 		return d.noticeOrErr(c, back, reply.InvalidParam("amount_format", "amount", "bad amount"))
 	}
-	if !confirmed(c) {
+	if !confirmedOnce(c) {
 		lines := []views.ConfirmLine{
 			{Label: t(c, "field.amount"), Value: pix.FormatBRL(cents)},
 			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(cents, views.LocaleOf(ctx).Lang)},
@@ -395,25 +396,25 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 			warning = t(c, "refund.warning_live")
 		}
 		return d.confirm(c, "payments", views.Confirmation{Title: t(c, "refund.confirm_title"), Lines: lines, Warning: warning,
-			Fields: []views.Field{{Name: "amount", Value: pix.FormatBRLInput(cents)}}, Button: t(c, "refund.confirm_button"),
+			Fields:    []views.Field{{Name: "amount", Value: pix.FormatBRLInput(cents)}, newConfirmToken()},
+			Button:    t(c, "refund.confirm_button"),
 			CancelURL: back, Danger: true})
 	}
-	r, err := d.Store.CreateRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents})
-	if err != nil {
-		return d.noticeOrErr(c, back, reply.Refund(err, ref))
-	}
-	notice := t(c, "refund.requested_live", "Amount", pix.FormatBRL(r.AmountCents))
-	if !p.Livemode {
-		// Test mode has no bank to wait for: the refund succeeds at once.
-		if _, _, err := d.Store.SettleRefund(ctx, &scope, r.ID, store.RefundResult{Status: store.RefundSucceeded}); err != nil {
-			return err
+	return d.once(c, scope, back, func(ctx context.Context) (outcome, error) {
+		r, err := d.Store.CreateRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents})
+		if err != nil {
+			return refusal(c, back, reply.Refund(err, ref))
 		}
-		notice = t(c, "refund.done", "Amount", pix.FormatBRL(r.AmountCents))
-	}
-	if err := d.setFlash(c, flashNotice, notice); err != nil {
-		return err
-	}
-	return c.Redirect(back, http.StatusSeeOther)
+		notice := t(c, "refund.requested_live", "Amount", pix.FormatBRL(r.AmountCents))
+		if !p.Livemode {
+			// Test mode has no bank to wait for: the refund succeeds at once.
+			if _, _, err := d.Store.SettleRefund(ctx, &scope, r.ID, store.RefundResult{Status: store.RefundSucceeded}); err != nil {
+				return outcome{}, err
+			}
+			notice = t(c, "refund.done", "Amount", pix.FormatBRL(r.AmountCents))
+		}
+		return outcome{Notice: notice, Location: back}, nil
+	})
 }
 
 // orderSuffix names p's order after its amount, when it has one.
