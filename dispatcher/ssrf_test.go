@@ -26,7 +26,7 @@ func TestCheckAddressRefusesNonPublicAddresses(t *testing.T) {
 		"0.0.0.0", "::", "224.0.0.1", "ff02::1", "255.255.255.255", // unspecified, multicast, broadcast
 		"64:ff9b::7f00:1", "2002:7f00:1::1", // NAT64 and 6to4 embedding 127.0.0.1
 		"64:ff9b::a9fe:a9fe", "64:ff9b::a00:1", // NAT64 embedding the metadata address, 10.0.0.1
-		"64:ff9b:1::808:808",                  // local-use NAT64, even of a public address
+		"64:ff9b:1::808:808",                                                      // local-use NAT64, even of a public address
 		"::127.0.0.1", "::7f00:1", "::10.0.0.1", "::169.254.169.254", "::8.8.8.8", // IPv4-compatible (deprecated)
 		"::ffff:0:127.0.0.1", "::ffff:0:808:808", // IPv4-translated
 		"2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001::1", // Teredo
