@@ -685,8 +685,8 @@ func schemas() obj {
 			"request", object(o("url", str(), "headers", headers(str()), "body", str())),
 			"response", o("oneOf", []any{o("type", "null"), object(o(
 				"status", integer(),
-				"headers", describe(headers(arrayOf(str())), fmt.Sprintf("At most %d KiB of names and values, in name order; beyond them a `%s` entry says how many headers and bytes were not kept. An answer with more than %d KiB of headers is not read: the attempt fails (network).",
-					dispatcher.MaxStoredResponseHeaders>>10, dispatcher.TruncatedHeader, dispatcher.MaxResponseHeaderBytes>>10)),
+				"headers", describe(headers(arrayOf(str())), fmt.Sprintf("At most %d KiB of names and values, in name order; beyond them a `%s` entry says how many headers and bytes were not kept. An answer with more than %d MiB of headers is not read: the attempt fails (network).",
+					dispatcher.MaxStoredResponseHeaders>>10, dispatcher.TruncatedHeader, dispatcher.MaxResponseHeaderBytes>>20)),
 				"body", describe(str(), fmt.Sprintf("The first %d KiB.", dispatcher.MaxResponseBody>>10))))}),
 			"duration_ms", o("type", "integer", "minimum", 0),
 			"error", o("oneOf", []any{o("type", "null"), object(o("class", str(), "message", str()))}),

@@ -1083,7 +1083,9 @@ type Attempt struct {
 	} `json:"request"`
 	Response *struct {
 		// Body The first 16 KiB.
-		Body    string              `json:"body"`
+		Body string `json:"body"`
+
+		// Headers At most 8 KiB of names and values, in name order; beyond them a `(truncated)` entry says how many headers and bytes were not kept. An answer with more than 1 MiB of headers is not read: the attempt fails (network).
 		Headers map[string][]string `json:"headers"`
 		Status  int                 `json:"status"`
 	} `json:"response"`
