@@ -70,19 +70,9 @@ func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode boo
 		CreatedAt:  s.Now(),
 	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		// The account's row serializes concurrent creations, so together
-		// they cannot pass the limit; the count is a statement of its own, to
-		// see the keys of the creations it waited for.
-		var id string
-		if err := tx.NewRaw(`SELECT id FROM accounts WHERE id = ? FOR UPDATE`, accountID).Scan(ctx, &id); err != nil {
-			return fmt.Errorf("store: create api key: %w", translate(err))
-		}
-		active, err := tx.NewSelect().Model((*APIKey)(nil)).Where("account_id = ? AND revoked_at IS NULL", accountID).Count(ctx)
-		switch {
-		case err != nil:
-			return fmt.Errorf("store: create api key: %w", translate(err))
-		case active >= MaxActiveAPIKeys:
-			return ErrAPIKeyLimit
+		count := tx.NewSelect().Model((*APIKey)(nil)).Where("account_id = ? AND revoked_at IS NULL", accountID)
+		if err := withinAccountCap(ctx, tx, accountID, count, MaxActiveAPIKeys, ErrAPIKeyLimit); err != nil {
+			return err
 		}
 		if _, err := tx.NewInsert().Model(k).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create api key: %w", translate(err))

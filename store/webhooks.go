@@ -142,16 +142,9 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	}
 	w.SecretSealed = sealed
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var locked string
-		if err := tx.NewSelect().Table("accounts").Column("id").Where("id = ?", w.AccountID).For("UPDATE").Scan(ctx, &locked); err != nil {
-			return fmt.Errorf("store: lock account: %w", translate(err))
-		}
-		n, err := tx.NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", w.AccountID).Count(ctx)
-		if err != nil {
-			return fmt.Errorf("store: count webhooks: %w", err)
-		}
-		if n >= MaxWebhooksPerAccount {
-			return ErrWebhookLimit
+		count := tx.NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", w.AccountID)
+		if err := withinAccountCap(ctx, tx, w.AccountID, count, MaxWebhooksPerAccount, ErrWebhookLimit); err != nil {
+			return err
 		}
 		if _, err := tx.NewInsert().Model(w).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create webhook: %w", translate(err))

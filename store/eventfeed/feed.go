@@ -43,6 +43,10 @@ func (e *LimitError) Is(target error) bool { return target == ErrTooManyStreams 
 
 // Hub holds the feeds of the scopes that have streams open.
 type Hub struct {
+	// Keep is how many of a scope's latest events each feed holds; a stream
+	// further behind reads the store until it catches up.
+	Keep int
+
 	store  *store.Store
 	log    *slog.Logger
 	poll   time.Duration
@@ -57,15 +61,16 @@ type Hub struct {
 	reads atomic.Int64
 }
 
-// keep is how many of a scope's latest events a feed holds for its streams.
-const keep = 2048
+// DefaultKeep is how many of a scope's latest events a feed holds for its
+// streams (Hub.Keep).
+const DefaultKeep = 2048
 
 // readBatch is how many events a feed reads from the store at once.
 const readBatch = 500
 
 // New makes a hub whose feeds read the store every poll.
 func New(st *store.Store, log *slog.Logger, poll time.Duration, limits Limits) *Hub {
-	return &Hub{store: st, log: log, poll: poll, limits: limits,
+	return &Hub{Keep: DefaultKeep, store: st, log: log, poll: poll, limits: limits,
 		feeds: map[store.Scope]*feed{}, perKey: map[string]int{}, perAccount: map[string]int{}}
 }
 
@@ -161,11 +166,21 @@ func (s *Subscription) Read(ctx context.Context, pos store.StreamPosition, types
 	if err != nil {
 		return nil, pos, err
 	}
+	if len(events) == limit {
+		return events, next, nil
+	}
 	// Fewer than asked: every event up to the read's snapshot was seen, so
-	// the stream may go on from where the feed's memory starts (when
-	// that is ahead; transaction ids compare without collation).
-	if len(events) < limit && next.Tx < from.Tx && from.Tx <= head.Tx {
+	// the stream goes on from where the feed's memory starts (when that is
+	// ahead; transaction ids compare without collation), and takes what
+	// the feed holds after it now rather than at the next change.
+	if next.Tx < from.Tx && from.Tx <= head.Tx {
 		next = from
+	}
+	f.mu.Lock()
+	more, after, ok := f.after(next, types, limit-len(events))
+	f.mu.Unlock()
+	if ok {
+		events, next = append(events, more...), after
 	}
 	return events, next, nil
 }
@@ -246,7 +261,7 @@ func (h *Hub) run(ctx context.Context, f *feed) {
 		case err != nil:
 			h.log.Error("events feed: read", "error", err.Error())
 		case len(events) > 0:
-			f.append(events, next)
+			f.append(events, next, h.Keep)
 			if len(events) == readBatch {
 				continue
 			}
@@ -270,7 +285,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // append adds events read after head (next is the position after them)
 // and forgets the oldest beyond keep.
-func (f *feed) append(events []store.Event, next store.StreamPosition) {
+func (f *feed) append(events []store.Event, next store.StreamPosition, keep int) {
 	f.mu.Lock()
 	positions := streamPositions(events, f.head)
 	f.events = append(f.events, events...)
