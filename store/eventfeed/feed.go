@@ -247,6 +247,7 @@ func (h *Hub) run(ctx context.Context, f *feed) {
 	f.mu.Unlock()
 	// Streams waiting for the start position learn it now.
 	f.broadcast()
+	failing := false
 	for {
 		f.mu.Lock()
 		head := f.head
@@ -259,12 +260,18 @@ func (h *Hub) run(ctx context.Context, f *feed) {
 		case ctx.Err() != nil:
 			return
 		case err != nil:
-			h.log.Error("events feed: read", "error", err.Error())
+			if !failing { // once per outage, not at every poll
+				h.log.Error("events feed: read; retrying", "error", err.Error())
+			}
+			failing = true
 		case len(events) > 0:
 			f.append(events, next, h.Keep)
+			failing = false
 			if len(events) == readBatch {
 				continue
 			}
+		default:
+			failing = false
 		}
 		if !sleep(ctx, h.poll) {
 			return
