@@ -309,18 +309,19 @@ func (s *Store) refundedInFull(ctx context.Context, tx bun.Tx, p *Payment) error
 	return err
 }
 
-// RefundPayment refunds a paid payment in full, in one call: in test mode
-// the refund succeeds at once (the payment is refunded when it returns); in
-// live mode it is pending while the devolução is at the PSP, and the
-// payment becomes refunded when it succeeds.
-func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
+// RefundPayment refunds a paid payment in one call, in full or as in asks
+// (AmountCents 0: all that is left): in test mode the refund succeeds at
+// once (the payment is refunded when that makes it whole); in live mode it
+// is pending while the devolução is at the PSP, and the payment becomes
+// refunded when its refunds that succeeded add up to it.
+func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string, in NewRefund) (*Payment, error) {
 	var p *Payment
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
 			return err
 		}
-		r, err := s.createRefund(ctx, tx, p, NewRefund{})
+		r, err := s.createRefund(ctx, tx, p, in)
 		if err != nil || p.Livemode {
 			return err
 		}

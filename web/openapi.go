@@ -295,10 +295,13 @@ func paths() obj {
 				"responses", responses(200, ok("The canceled payment.", "Payment"), with(getErrors, 404, 409)...))),
 		"/api/v1/payments/{id_or_external_id}/refund", o(
 			"parameters", []any{paymentRef},
-			"post", op("refundPayment", "Refund a paid payment in full", "Payments",
-				"description", "Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.",
+			"post", op("refundPayment", "Refund a paid payment, in full or in part", "Payments",
+				"description", "Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.",
 				"parameters", []any{idempotencyKey},
-				"responses", responses(200, posted("The payment: refunded in test mode, still paid in live mode until the devolução succeeds.", "Payment"), with(postErrors, 403, 404)...))),
+				"requestBody", body(false, object(o(
+					"amount_cents", describe(o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents), "Omitted: all the payment has left to refund."),
+					"description", describe(o("type", "string", "maxLength", store.MaxRefundDescription), "Shown to the payer by their bank.")), optional...)),
+				"responses", responses(200, posted("The payment: refunded in test mode when the refund makes it whole, still paid in live mode until the devoluções succeed.", "Payment"), with(postErrors, 403, 404, 415)...))),
 		"/api/v1/test_helpers/payments/{id_or_external_id}/pay", o(
 			"parameters", []any{paymentRef},
 			"post", op("testHelperPayPayment", "Test mode: confirm a payment as the PSP would", "Test helpers",

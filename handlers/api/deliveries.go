@@ -44,6 +44,9 @@ func (a *API) GetDelivery(c *fiber.Ctx) error {
 
 // ResendDelivery handles POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend.
 func (a *API) ResendDelivery(c *fiber.Ctx) error {
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr // it takes no parameters: a body that sends some is refused, not ignored
+	}
 	return a.deliveryAction(c, a.Store.ResendDelivery)
 }
 

@@ -139,7 +139,8 @@ func (a *API) CancelPayment(c *fiber.Ctx) error {
 }
 
 // RefundPayment handles POST /api/v1/payments/{id_or_external_id}/refund: a
-// paid payment is refunded in full.
+// paid payment is refunded, in full or by the optional {"amount_cents",
+// "description"} (the same refund as POST /api/v1/refunds), and answered.
 func (a *API) RefundPayment(c *fiber.Ctx) error {
 	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
 		return apiErr
@@ -148,7 +149,15 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.Store.RefundPayment(c.UserContext(), request.Scope(c), ref)
+	o, apiErr := request.OptionalBody(c, refundPaymentFields...)
+	if apiErr != nil {
+		return apiErr
+	}
+	in, apiErr := readRefund(o)
+	if apiErr != nil {
+		return apiErr
+	}
+	p, err := a.Store.RefundPayment(c.UserContext(), request.Scope(c), ref, in)
 	if err != nil {
 		return reply.Refund(err, ref)
 	}

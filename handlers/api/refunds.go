@@ -11,7 +11,11 @@ import (
 	"payments/web/request"
 )
 
-var createRefundFields = []string{"payment", "amount_cents", "description"}
+var (
+	createRefundFields = []string{"payment", "amount_cents", "description"}
+	// refundPaymentFields are the optional body of POST /api/v1/payments/{id}/refund.
+	refundPaymentFields = []string{"amount_cents", "description"}
+)
 
 // CreateRefund handles POST /api/v1/refunds: {"payment", "amount_cents"?,
 // "description"?} refunds (part of) a paid payment. The refund is pending:
@@ -32,7 +36,24 @@ func (a *API) CreateRefund(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
+	in, apiErr := readRefund(o)
+	if apiErr != nil {
+		return apiErr
+	}
+	r, err := a.Store.CreateRefund(c.UserContext(), request.Scope(c), ref, in)
+	if err != nil {
+		return reply.Refund(err, ref)
+	}
+	c.Location("/api/v1/refunds/" + r.ID)
+	return c.Status(http.StatusCreated).JSON(r)
+}
+
+// readRefund reads what a refund asks for, the same in POST /api/v1/refunds
+// and POST /api/v1/payments/{id}/refund: amount_cents (all that is left
+// when absent) and description.
+func readRefund(o request.Object) (store.NewRefund, *reply.Error) {
 	var in store.NewRefund
+	var apiErr *reply.Error
 	if o.Present("amount_cents") {
 		tooSmall := func() *reply.Error {
 			return reply.InvalidParam("amount_too_small", "amount_cents", "amount_cents must be at least 1.")
@@ -41,22 +62,17 @@ func (a *API) CreateRefund(c *fiber.Ctx) error {
 			return reply.InvalidParam("amount_too_large", "amount_cents", "amount_cents is more than a payment can be.")
 		}
 		if in.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents, tooSmall, tooLarge); apiErr != nil {
-			return apiErr
+			return in, apiErr
 		}
 	}
 	if o.Present("description") {
 		d, apiErr := o.Str("description", store.MaxRefundDescription)
 		if apiErr != nil {
-			return apiErr
+			return in, apiErr
 		}
 		in.Description = &d
 	}
-	r, err := a.Store.CreateRefund(c.UserContext(), request.Scope(c), ref, in)
-	if err != nil {
-		return reply.Refund(err, ref)
-	}
-	c.Location("/api/v1/refunds/" + r.ID)
-	return c.Status(http.StatusCreated).JSON(r)
+	return in, nil
 }
 
 // ListRefunds handles GET /api/v1/refunds.

@@ -32,6 +32,10 @@ func (a *API) movePayment(c *fiber.Ctx, target string,
 	if apiErr := requireTestMode(c); apiErr != nil {
 		return apiErr
 	}
+	// It takes no parameters: a body that sends some is refused, not ignored.
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
 	ref, err := paymentRef(c)
 	if err != nil {
 		return err

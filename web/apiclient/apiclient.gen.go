@@ -1794,6 +1794,15 @@ type CreatePaymentParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// RefundPaymentJSONBody defines parameters for RefundPayment.
+type RefundPaymentJSONBody struct {
+	// AmountCents Omitted: all the payment has left to refund.
+	AmountCents *int `json:"amount_cents,omitempty"`
+
+	// Description Shown to the payer by their bank.
+	Description *string `json:"description,omitempty"`
+}
+
 // RefundPaymentParams defines parameters for RefundPayment.
 type RefundPaymentParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
@@ -2100,6 +2109,9 @@ type ResendEventJSONRequestBody ResendEventJSONBody
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
+
+// RefundPaymentJSONRequestBody defines body for RefundPayment for application/json ContentType.
+type RefundPaymentJSONRequestBody RefundPaymentJSONBody
 
 // CreateRefundJSONRequestBody defines body for CreateRefund for application/json ContentType.
 type CreateRefundJSONRequestBody CreateRefundJSONBody
@@ -2553,12 +2565,23 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/payments/{id_or_external_id} (the `GetPayment` operationId).
 	GetPayment(ctx context.Context, idOrExternalId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// RefundPayment Refund a paid payment in full
+	// RefundPaymentWithBody Refund a paid payment, in full or in part
 	//
-	// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+	// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+	//
+	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
-	RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RefundPaymentWithBody(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundPayment Refund a paid payment, in full or in part
+	//
+	// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
+	RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRefunds List refunds, newest first
 	//
@@ -3182,13 +3205,34 @@ func (c *Client) GetPayment(ctx context.Context, idOrExternalId string, reqEdito
 	return c.Client.Do(req)
 }
 
-// RefundPayment Refund a paid payment in full
+// RefundPaymentWithBody Refund a paid payment, in full or in part
 //
-// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+//
+// Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
-func (c *Client) RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRefundPaymentRequest(c.Server, idOrExternalId, params)
+func (c *Client) RefundPaymentWithBody(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundPaymentRequestWithBody(c.Server, idOrExternalId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefundPayment Refund a paid payment, in full or in part
+//
+// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
+func (c *Client) RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundPaymentRequest(c.Server, idOrExternalId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4812,8 +4856,19 @@ func NewGetPaymentRequest(server string, idOrExternalId string) (*http.Request, 
 	return req, nil
 }
 
-// NewRefundPaymentRequest constructs an http.Request for the RefundPayment method
-func NewRefundPaymentRequest(server string, idOrExternalId string, params *RefundPaymentParams) (*http.Request, error) {
+// NewRefundPaymentRequest calls the generic RefundPayment builder with application/json body
+func NewRefundPaymentRequest(server string, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRefundPaymentRequestWithBody(server, idOrExternalId, params, "application/json", bodyReader)
+}
+
+// NewRefundPaymentRequestWithBody constructs an http.Request for the RefundPayment method, with any body, and a specified content type
+func NewRefundPaymentRequestWithBody(server string, idOrExternalId string, params *RefundPaymentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -4838,10 +4893,12 @@ func NewRefundPaymentRequest(server string, idOrExternalId string, params *Refun
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	if params != nil {
 
@@ -6744,14 +6801,23 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/payments/{id_or_external_id} (the `GetPayment` operationId).
 	GetPaymentWithResponse(ctx context.Context, idOrExternalId string, reqEditors ...RequestEditorFn) (*GetPaymentResponse, error)
 
-	// RefundPaymentWithResponse Refund a paid payment in full
+	// RefundPaymentWithBodyWithResponse Refund a paid payment, in full or in part
 	//
-	// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+	// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
-	RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
+	RefundPaymentWithBodyWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
+
+	// RefundPaymentWithResponse Refund a paid payment, in full or in part
+	//
+	// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
+	RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
 
 	// ListRefundsWithResponse List refunds, newest first
 	//
@@ -9035,6 +9101,12 @@ type RefundPaymentResponse413Headers struct {
 	XRequestId *string
 }
 
+// RefundPaymentResponse415Headers the declared response headers of an HTTP 415 response for RefundPayment
+type RefundPaymentResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // RefundPaymentResponse422Headers the declared response headers of an HTTP 422 response for RefundPayment
 type RefundPaymentResponse422Headers struct {
 	RetryAfter *int
@@ -9076,6 +9148,8 @@ type RefundPaymentResponse struct {
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -9098,6 +9172,8 @@ type RefundPaymentResponse struct {
 	Headers409 *RefundPaymentResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *RefundPaymentResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *RefundPaymentResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *RefundPaymentResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9141,6 +9217,11 @@ func (r RefundPaymentResponse) GetJSON409() *Error {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r RefundPaymentResponse) GetJSON413() *Error {
 	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r RefundPaymentResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -15041,15 +15122,30 @@ func (c *ClientWithResponses) GetPaymentWithResponse(ctx context.Context, idOrEx
 	return ParseGetPaymentResponse(rsp)
 }
 
-// RefundPaymentWithResponse Refund a paid payment in full
+// RefundPaymentWithBodyWithResponse Refund a paid payment, in full or in part
 //
-// Creates a refund of everything the payment has left to refund (see POST /api/v1/refunds). Test mode: it succeeds at once and the payment is refunded in the answer. Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when it succeeds. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient.
+// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
 //
-// Returns a wrapper object for the known response body format(s).
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
-func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error) {
-	rsp, err := c.RefundPayment(ctx, idOrExternalId, params, reqEditors...)
+func (c *ClientWithResponses) RefundPaymentWithBodyWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error) {
+	rsp, err := c.RefundPaymentWithBody(ctx, idOrExternalId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefundPaymentResponse(rsp)
+}
+
+// RefundPaymentWithResponse Refund a paid payment, in full or in part
+//
+// Creates a refund (the same as POST /api/v1/refunds) of amount_cents, or of everything the payment has left to refund when the body is empty or has no amount_cents. Test mode: it succeeds at once and the answer is the payment (refunded once its refunds add up to it). Live mode: the refund is pending while the PSP returns the money (devolução); the payment becomes refunded, with payment.refunded, when its refunds that succeeded add up to it. Any other status than paid is 409 payment_not_refundable; an open dispute is 409 payment_disputed; more than is left, 400 amount_too_large; refunds already adding up to the amount, 409 payment_not_refundable; an available balance that cannot cover the amount less the fee is 409 balance_insufficient; an unknown parameter, 400 parameter_unknown.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
+func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error) {
+	rsp, err := c.RefundPayment(ctx, idOrExternalId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -18491,6 +18587,13 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18662,6 +18765,23 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers RefundPaymentResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers RefundPaymentResponse422Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

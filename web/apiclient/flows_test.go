@@ -87,9 +87,13 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	refused, err := c.CancelPaymentWithResponse(ctx, "order:1001")
 	require.NoError(t, err)
 	require.Equal(t, "payment_not_cancelable", refused.JSON409.Error.Code)
-	refunded, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil)
+	part := 1_000
+	partly, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, apiclient.RefundPaymentJSONRequestBody{AmountCents: &part})
 	require.NoError(t, err)
-	require.Equal(t, apiclient.PaymentStatus("refunded"), refunded.JSON200.Status)
+	require.Equal(t, apiclient.PaymentStatus("paid"), partly.JSON200.Status, "R$ 10,00 back of more: still paid")
+	refunded, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, apiclient.RefundPaymentJSONRequestBody{})
+	require.NoError(t, err)
+	require.Equal(t, apiclient.PaymentStatus("refunded"), refunded.JSON200.Status, "the rest")
 
 	// Webhooks: create, send a test, list deliveries (no status filter), rotate.
 	hook, err := c.CreateWebhookWithResponse(ctx, nil, apiclient.CreateWebhookJSONRequestBody{
