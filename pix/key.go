@@ -34,14 +34,17 @@ const maxEmailKey = 77
 
 // NormalizeKey recognises a PIX key and returns it in the DICT's form: a CPF
 // or CNPJ as digits (punctuation stripped, check digits valid), an e-mail in
-// lower case, a phone as +<country><number>, a random key as a lower-case UUID.
+// lower case, a phone as +<country><number> (written as Brazilians write
+// phones: see phoneKey), a random key as a lower-case UUID.
 func NormalizeKey(s string) (key string, kind KeyType, ok bool) {
 	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "+") || strings.ContainsAny(s, "() ") || looksLikePhone(s) {
+		if key, ok := phoneKey(s); ok {
+			return key, KeyPhone, true
+		}
+	}
 	switch {
 	case strings.HasPrefix(s, "+"):
-		if phoneKeyPattern.MatchString(s) {
-			return s, KeyPhone, true
-		}
 	case strings.Contains(s, "@"):
 		addr, err := mail.ParseAddress(s)
 		at := strings.LastIndexByte(s, '@')
@@ -59,4 +62,15 @@ func NormalizeKey(s string) (key string, kind KeyType, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// looksLikePhone is digits written with dashes only, as phones are
+// ("61-98888-0000") and CPFs, CNPJs and random keys are not, unless it is a
+// valid CPF written so ("529982247-25").
+func looksLikePhone(s string) bool {
+	if !strings.Contains(s, "-") || strings.Trim(s, "0123456789-") != "" {
+		return false
+	}
+	_, _, isDocument := NormalizeDocument(s)
+	return !isDocument
 }

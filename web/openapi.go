@@ -253,7 +253,7 @@ func createWithdrawalBody() obj {
 	return object(o(
 		"amount_cents", o("type", "integer", "minimum", 1, "maximum", int64(store.MaxWithdrawalCents)),
 		"pix_key", describe(o("type", "string", "maxLength", store.MaxPixKeyInput),
-			"CPF or CNPJ (check digits valid; . - / stripped), e-mail, phone as +5561988880000, or a random key (UUID)."),
+			"CPF or CNPJ (check digits valid; . - / stripped), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it."),
 		"description", nullableStr().with("maxLength", store.MaxWithdrawalDescription),
 		"metadata", metadataInput(),
 	), "amount_cents", "pix_key")

@@ -2047,7 +2047,7 @@ type CreateWithdrawalJSONBody struct {
 	Description *string            `json:"description,omitempty"`
 	Metadata    *map[string]string `json:"metadata,omitempty"`
 
-	// PixKey CPF or CNPJ (check digits valid; . - / stripped), e-mail, phone as +5561988880000, or a random key (UUID).
+	// PixKey CPF or CNPJ (check digits valid; . - / stripped), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it.
 	PixKey string `json:"pix_key"`
 }
 
