@@ -146,10 +146,10 @@ func TestNormalizeKey(t *testing.T) {
 		{"61-98888-0000", "+5561988880000", pix.KeyPhone},
 		{"(11) 3333-4444", "+551133334444", pix.KeyPhone}, // a landline
 		{"+1 (415) 555-0100", "+14155550100", pix.KeyPhone},
-		{"(20) 98888-0000", "", ""},      // no such area code
-		{"(61) 8888-0000", "", ""},       // a mobile without its 9, or a landline starting 8
-		{"(61) 98888-00000", "", ""},     // a digit too many
-		{"+55 61 8888-00000", "", ""},    // +55 and not a Brazilian number
+		{"(20) 98888-0000", "", ""},   // no such area code
+		{"(61) 8888-0000", "", ""},    // a mobile without its 9, or a landline starting 8
+		{"(61) 98888-00000", "", ""},  // a digit too many
+		{"+55 61 8888-00000", "", ""}, // +55 and not a Brazilian number
 		{"(61) 98888-0000 ramal 2", "", ""},
 		{"529982247-25", "52998224725", pix.KeyCPF}, // a CPF with only its dash
 		{"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000", pix.KeyEVP},
