@@ -119,8 +119,8 @@ func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
 	require.Zero(t, p.doc.Find(`[data-testid="simulate-dispute"]`).Length())
 	require.Equal(t, 1, p.doc.Find(`[data-event-type="dispute.opened"]`).Length(), "the dispute's events are on the payment's timeline")
 
-	// A refund forced past the hidden button is refused with a notice.
-	r := b.confirm("/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {"100,00"}}, nil)
+	// A refund forced past the hidden button is refused with a notice, before any confirmation.
+	r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {"100,00"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	require.Contains(t, detail().doc.Find(`[data-testid="notice"]`).Text(), "disputa aberta")
 
@@ -298,4 +298,28 @@ func TestConfirmedMoneyFormsRunOnce(t *testing.T) {
 		require.Equal(t, "Esta confirmação já foi usada para outra ação. Comece de novo.",
 			b.do("GET", other.header.Get("Location"), nil, nil).doc.Find(`[data-testid="notice"]`).Text())
 	}
+}
+
+// A refund that cannot be made is refused on the form, in words, before
+// any confirmation is asked for (more than the payment, more than is left).
+func TestImpossibleRefundIsRefusedBeforeConfirmation(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id := payTest(t, s, 246_912)
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+	token := b.csrf("/dashboard/payments/" + id)
+	for _, amount := range []string{"99.999.999,00", "2.469,13"} {
+		r := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {amount}}, nil)
+		require.Equal(t, http.StatusSeeOther, r.status, "%s: no confirmation page", amount)
+		page := b.do("GET", r.header.Get("Location"), nil, nil)
+		require.Equal(t, "O valor é maior do que o que resta a devolver deste pagamento.", page.doc.Find(`[data-testid="notice"]`).Text(), amount)
+	}
+	ask := b.do("POST", "/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {token}, "amount": {"2.469,12"}}, nil)
+	require.Equal(t, http.StatusOK, ask.status, "the whole amount is asked about")
+	require.Equal(t, 1, ask.doc.Find(`[data-testid="confirmation"]`).Length())
+	n, err := s.DB.NewSelect().Table("refunds").Where("account_id = ?", s.Account.ID).Count(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, n, "asking wrote nothing")
 }

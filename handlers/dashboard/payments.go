@@ -381,6 +381,11 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 		return d.noticeOrErr(c, back, reply.InvalidParam("amount_format", "amount", "bad amount"))
 	}
 	if !confirmedOnce(c) {
+		// Asked only for a refund that would be made: an impossible one is
+		// refused now, in words, not after the person confirmed.
+		if err := d.Store.CheckRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents}); err != nil {
+			return d.noticeOrErr(c, back, reply.Refund(err, ref))
+		}
 		lines := []views.ConfirmLine{
 			{Label: t(c, "field.amount"), Value: pix.FormatBRL(cents)},
 			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(cents, views.LocaleOf(ctx).Lang)},
