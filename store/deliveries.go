@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,25 @@ const (
 
 // DeliveryStatuses lists every delivery status.
 var DeliveryStatuses = []string{DeliveryPending, DeliverySucceeded, DeliveryFailed}
+
+// DeliveryFailing is a filter, not a status: every delivery whose last
+// attempt failed, given up (failed) or still retrying (pending after an
+// attempt: one that succeeded would have ended it).
+const DeliveryFailing = "failing"
+
+// DeliveryFilters are the values a list of deliveries filters status by.
+var DeliveryFilters = append(slices.Clone(DeliveryStatuses), DeliveryFailing)
+
+// whereDeliveryStatus narrows q to deliveries of status, or failing.
+func whereDeliveryStatus(q *bun.SelectQuery, status string) *bun.SelectQuery {
+	switch status {
+	case "":
+		return q
+	case DeliveryFailing:
+		return q.Where("(delivery.status = ? OR (delivery.status = ? AND delivery.attempts > 0))", DeliveryFailed, DeliveryPending)
+	}
+	return q.Where("delivery.status = ?", status)
+}
 
 // Delivery is one event queued for one webhook: the queue the dispatcher
 // claims from. Its attempts are DeliveryAttempts.
@@ -72,9 +92,7 @@ func (s *Store) Deliveries(ctx context.Context, p DeliveryListParams) ([]Deliver
 	q := s.idb(ctx).NewSelect().Model(&out).
 		Relation("AttemptsList", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("created_at", "id") }).
 		Where("delivery.webhook_id = ? AND delivery.account_id = ? AND delivery.livemode = ?", p.WebhookID, p.Scope.AccountID, p.Scope.Livemode)
-	if p.Status != "" {
-		q = q.Where("delivery.status = ?", p.Status)
-	}
+	q = whereDeliveryStatus(q, p.Status)
 	if p.StartingAfter != "" {
 		q = q.Where("(delivery.created_at, delivery.id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = ?)", p.StartingAfter)
 	}
@@ -121,8 +139,9 @@ func (s *Store) ResendDelivery(ctx context.Context, scope Scope, webhookID, id s
 	return s.Delivery(ctx, scope, webhookID, id)
 }
 
-// ResendFailedSince queues every failed delivery of the webhook created at
-// or after since, and returns how many.
+// ResendFailedSince queues every delivery of the webhook created at or after
+// since whose last attempt failed, given up or still waiting to retry (not
+// one being attempted now), for an attempt now, and returns how many.
 func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID string, since time.Time) (int, error) {
 	if _, err := s.Webhook(ctx, scope, webhookID); err != nil {
 		return 0, err
@@ -133,7 +152,8 @@ func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID st
 		err := tx.NewRaw(`
 			WITH requeued AS (
 				UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0
-				WHERE webhook_id = ?1 AND status = 'failed' AND created_at >= ?2
+				WHERE webhook_id = ?1 AND created_at >= ?2
+					AND (status = 'failed' OR (status = 'pending' AND attempts > 0 AND next_attempt_at > ?0 AND lease_token IS NULL))
 				RETURNING 1
 			)
 			SELECT count(*) FROM requeued`, now, webhookID, since).Scan(ctx, &n)
@@ -252,9 +272,7 @@ func (s *Store) DeliveryConsole(ctx context.Context, f DeliveryFilter) ([]Delive
 		Join(`LEFT JOIN payments AS p ON p.id = CASE WHEN e.object_id ~ '^[0-9a-f]{8}-' THEN e.object_id::uuid
 			WHEN (e.data ->> 'payment_id') ~ '^[0-9a-f]{8}-' THEN (e.data ->> 'payment_id')::uuid END`).
 		Where("delivery.webhook_id = ? AND delivery.account_id = ? AND delivery.livemode = ?", f.WebhookID, f.Scope.AccountID, f.Scope.Livemode)
-	if f.Status != "" {
-		q = q.Where("delivery.status = ?", f.Status)
-	}
+	q = whereDeliveryStatus(q, f.Status)
 	if f.EventType != "" {
 		q = q.Where("delivery.event_type = ?", f.EventType)
 	}

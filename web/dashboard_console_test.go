@@ -83,6 +83,8 @@ func TestDeliveryConsole(t *testing.T) {
 	require.Equal(t, 1, count("q="+paymentID))
 	require.Equal(t, 1, count("q="+first.AttrOr("data-event-id", "")))
 	require.Equal(t, 25, count("status=failed"), "a page of them")
+	require.Equal(t, 25, count("status=failing"), "given up or retrying: the one filter that finds every failure")
+	require.Equal(t, 1, p.doc.Find(`#dstatus option[value="failing"]`).Length())
 	require.Zero(t, count("status=succeeded"))
 	require.Zero(t, count("event_type=payment.paid"))
 	require.Equal(t, 25, count("event_type=payment.created&from=2000-01-01"))

@@ -483,7 +483,7 @@ func paths() obj {
 		"/api/v1/webhooks/{id}/deliveries", o(
 			"parameters", []any{webhookID},
 			"get", op("listWebhookDeliveries", "List a webhook's deliveries with every attempt, newest first", "Webhooks",
-				"parameters", idList(ref("DeliveryStatus"), "A delivery id (whd_...)."),
+				"parameters", idList(describe(enum(store.DeliveryFilters), "A status, or failing: every delivery whose last attempt failed, given up (failed) or still retrying (pending after an attempt)."), "A delivery id (whd_...)."),
 				"responses", responses(200, ok("One page of deliveries.", "DeliveryList"), with(getErrors, 404)...))),
 		"/api/v1/webhooks/{id}/deliveries/{delivery_id}", o(
 			"parameters", []any{webhookID, deliveryID},

@@ -17,7 +17,7 @@ func (a *API) ListDeliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := parseIDList(c, "delivery", store.DeliveryStatuses, nil)
+	list, err := parseIDList(c, "delivery", store.DeliveryFilters, nil)
 	if err != nil {
 		return err
 	}

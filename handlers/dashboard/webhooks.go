@@ -326,7 +326,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
 		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner, Notice: notice,
-		Statuses: store.DeliveryStatuses, EventTypes: testEventTypes(w),
+		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,
 			Backlog: backlog.Pending, Due: backlog.Due},
@@ -372,7 +372,7 @@ func (d *Dashboard) deliveryConsole(c *fiber.Ctx, w *store.Webhook, page *views.
 	f := store.DeliveryFilter{Scope: w.Scope(), WebhookID: w.ID, Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q")),
 		StartingAfter: c.Query("starting_after")}
 	page.Filter.Query = f.Search
-	if s := c.Query("status"); slices.Contains(store.DeliveryStatuses, s) {
+	if s := c.Query("status"); slices.Contains(store.DeliveryFilters, s) {
 		f.Status, page.Filter.Status = s, s
 	}
 	if e := c.Query("event_type"); slices.Contains(store.EventTypes, e) {

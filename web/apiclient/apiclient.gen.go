@@ -1059,6 +1059,30 @@ func (e UpdateWebhookJSONBodyApiVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListWebhookDeliveriesParamsStatus.
+const (
+	ListWebhookDeliveriesParamsStatusFailed    ListWebhookDeliveriesParamsStatus = "failed"
+	ListWebhookDeliveriesParamsStatusFailing   ListWebhookDeliveriesParamsStatus = "failing"
+	ListWebhookDeliveriesParamsStatusPending   ListWebhookDeliveriesParamsStatus = "pending"
+	ListWebhookDeliveriesParamsStatusSucceeded ListWebhookDeliveriesParamsStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the ListWebhookDeliveriesParamsStatus enum.
+func (e ListWebhookDeliveriesParamsStatus) Valid() bool {
+	switch e {
+	case ListWebhookDeliveriesParamsStatusFailed:
+		return true
+	case ListWebhookDeliveriesParamsStatusFailing:
+		return true
+	case ListWebhookDeliveriesParamsStatusPending:
+		return true
+	case ListWebhookDeliveriesParamsStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int       `json:"attempt"`
@@ -1969,12 +1993,15 @@ type UpdateWebhookJSONBodyApiVersion string
 
 // ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
 type ListWebhookDeliveriesParams struct {
-	Limit  *int            `form:"limit,omitempty" json:"limit,omitempty"`
-	Status *DeliveryStatus `form:"status,omitempty" json:"status,omitempty"`
+	Limit  *int                               `form:"limit,omitempty" json:"limit,omitempty"`
+	Status *ListWebhookDeliveriesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// StartingAfter A delivery id (whd_...).
 	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
 }
+
+// ListWebhookDeliveriesParamsStatus defines parameters for ListWebhookDeliveries.
+type ListWebhookDeliveriesParamsStatus string
 
 // ResendWebhookDeliveryParams defines parameters for ResendWebhookDelivery.
 type ResendWebhookDeliveryParams struct {
