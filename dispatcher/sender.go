@@ -55,8 +55,9 @@ type Sender struct {
 // unless allowPrivate (dev/test only), which also permits plain http.
 func NewSender(allowPrivate bool) *Sender {
 	dialer := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
-	if !allowPrivate {
-		dialer.Control = guardedControl
+	dialer.Control = guardedControl
+	if allowPrivate {
+		dialer.Control = devControl // never link-local or cloud metadata, even in development
 	}
 	transport := &http.Transport{
 		Proxy:                  nil, // an environment proxy would bypass the address guard

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/net/idna"
 )
 
 // ErrForbiddenAddress is returned when a webhook's host resolves to an
@@ -93,45 +95,117 @@ func guardedControl(_, address string, _ syscall.RawConn) error {
 	return CheckAddress(addr)
 }
 
-// CheckURL gives early, clear feedback on a webhook URL, for the API and
-// the dashboard; the dialer's guard is the real one, applied after DNS
-// resolution on every attempt. The error's text is the client's message.
-func CheckURL(raw string, allowPrivate bool) error {
-	bad := func(format string, args ...any) error { return fmt.Errorf(format, args...) }
+// MaxURL is the longest webhook URL, as the client wrote it.
+const MaxURL = 2048
+
+// URLError says why a webhook URL was refused: Problem names it for a
+// page's words ("invalid", "too_long", "scheme", "credentials", "fragment",
+// "host"), Error is the API's message.
+type URLError struct {
+	Problem string
+	msg     string
+}
+
+func (e *URLError) Error() string { return e.msg }
+
+// CheckURL is the one rule for a webhook URL, the API's and the dashboard's
+// alike: it returns the URL as it is stored (an internationalized host in
+// punycode, scheme and host in lower case) or a *URLError. The dialer's
+// guard is the real one, applied after DNS resolution on every attempt;
+// this gives early, clear feedback. With allowPrivate (development) http,
+// loopback and private addresses pass, link-local and cloud-metadata
+// addresses never do.
+func CheckURL(raw string, allowPrivate bool) (string, error) {
+	bad := func(problem, format string, args ...any) (string, error) {
+		return "", &URLError{Problem: problem, msg: fmt.Sprintf(format, args...)}
+	}
+	if len(raw) > MaxURL {
+		return bad("too_long", "url must be at most %d characters.", MaxURL)
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return bad("url must be an absolute URL like https://example.com/webhooks.")
+		return bad("invalid", "url must be an absolute URL like https://example.com/webhooks.")
 	}
+	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "https" && !(allowPrivate && u.Scheme == "http") {
-		return bad("url must use https.")
+		return bad("scheme", "url must use https.")
 	}
 	if u.User != nil {
-		return bad("url must not contain credentials.")
+		return bad("credentials", "url must not contain credentials.")
 	}
 	if u.Fragment != "" {
-		return bad("url must not contain a fragment.")
+		return bad("fragment", "url must not contain a fragment.")
 	}
-	if allowPrivate {
-		return nil
-	}
-	// A resolver ignores one final dot: "localhost." is localhost.
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") {
-		return bad("url must point to a public host, not %s.", host)
-	}
-	if addr, err := netip.ParseAddr(host); err == nil {
-		if err := CheckAddress(addr); err != nil {
-			return bad("url must point to a public address, not %s.", addr)
+	hostname := u.Hostname()
+	if addr, err := netip.ParseAddr(hostname); err == nil {
+		if err := checkURLAddress(addr, allowPrivate); err != nil {
+			return bad("host", "url must point to a public address, not %s.", addr)
 		}
-		return nil
+		u.Host = strings.ToLower(u.Host)
+		return u.String(), nil
+	}
+	ascii, err := idna.Lookup.ToASCII(hostname)
+	if err != nil {
+		return bad("invalid", "url's host %q is not a valid host name.", hostname)
+	}
+	if ascii != hostname {
+		u.Host = strings.Replace(u.Host, hostname, ascii, 1)
+	}
+	u.Host = strings.ToLower(u.Host)
+	// A resolver ignores one final dot: "localhost." is localhost.
+	host := strings.TrimSuffix(strings.ToLower(ascii), ".")
+	if addr, err := netip.ParseAddr(host); err == nil {
+		if err := checkURLAddress(addr, allowPrivate); err != nil {
+			return bad("host", "url must point to a public address, not %s.", addr)
+		}
+		return u.String(), nil
 	}
 	// Spellings of an IPv4 address that C resolvers accept (inet_aton:
 	// 2130706433, 0x7f.1, 0177.0.0.1, 127.1) are refused: an address is
 	// written as four decimal numbers, which the check above judged.
 	if addr, ok := legacyIPv4(host); ok {
-		return bad("url must write an IPv4 address as four decimal numbers (a.b.c.d), not %s (%s).", host, addr)
+		return bad("host", "url must write an IPv4 address as four decimal numbers (a.b.c.d), not %s (%s).", host, addr)
+	}
+	if !allowPrivate && (host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local")) {
+		return bad("host", "url must point to a public host, not %s.", host)
+	}
+	return u.String(), nil
+}
+
+// checkURLAddress judges an address written in a URL: CheckAddress, or in
+// development only never link-local (the cloud metadata service lives there).
+func checkURLAddress(addr netip.Addr, allowPrivate bool) error {
+	if !allowPrivate {
+		return CheckAddress(addr)
+	}
+	return checkDevAddress(addr)
+}
+
+// checkDevAddress is the development guard: loopback and private networks
+// are allowed, link-local and cloud-metadata addresses are not.
+func checkDevAddress(addr netip.Addr) error {
+	a := addr.Unmap()
+	if nat64.Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte(b[12:16]))
+	}
+	if a.IsLinkLocalUnicast() || a == netip.MustParseAddr("fd00:ec2::254") {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, addr)
 	}
 	return nil
+}
+
+// devControl is the dialer's guard in development: what checkDevAddress allows.
+func devControl(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+	}
+	return checkDevAddress(addr)
 }
 
 // legacyIPv4 reads host as inet_aton does: one to four parts separated by

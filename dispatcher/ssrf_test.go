@@ -83,12 +83,48 @@ func TestCheckURLRefusesEveryNumericSpelling(t *testing.T) {
 		"[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "[::ffff:0:10.0.0.1]",
 		"127.0.0.1.", "localhost.", "[::1]",
 	} {
-		require.Error(t, dispatcher.CheckURL("https://"+host+"/hook", false), host)
+		_, err := dispatcher.CheckURL("https://"+host+"/hook", false)
+		require.Error(t, err, host)
 	}
 	for _, host := range []string{
 		"8.8.8.8", "example.com", "0x7f.example.com", "127.example.com", "1.2.3.4.example.com", "api.loja-01.com.br",
-		"[2606:4700:4700::1111]", "[64:ff9b::808:808]", "xn--loja-bla.com.br",
+		"[2606:4700:4700::1111]", "[64:ff9b::808:808]", "xn--loj-gla.com.br",
 	} {
-		require.NoError(t, dispatcher.CheckURL("https://"+host+"/hook", false), host)
+		_, err := dispatcher.CheckURL("https://"+host+"/hook", false)
+		require.NoError(t, err, host)
 	}
+}
+
+// One rule for both doors: the URL as stored (internationalized hosts in
+// punycode, scheme and host in lower case), its length, and in development
+// (private networks allowed) still no link-local or cloud-metadata address.
+func TestCheckURLNormalizesAndHoldsInDevelopment(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"https://Lojá.Example.COM.br/Hooks?a=B": "https://xn--loj-gla.example.com.br/Hooks?a=B",
+		"HTTPS://example.com:8443/x":            "https://example.com:8443/x",
+		"https://例え.jp/hook":                    "https://xn--r8jz45g.jp/hook",
+	} {
+		got, err := dispatcher.CheckURL(in, false)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	_, err := dispatcher.CheckURL("https://example.com/"+strings.Repeat("a", 3_000), false)
+	var problem *dispatcher.URLError
+	require.ErrorAs(t, err, &problem)
+	require.Equal(t, "too_long", problem.Problem)
+
+	for _, raw := range []string{"http://169.254.169.254/latest", "http://[fe80::1]/x", "http://169.254.1.1/x",
+		"http://[::ffff:169.254.169.254]/x", "http://[fd00:ec2::254]/x"} {
+		_, err := dispatcher.CheckURL(raw, true)
+		require.ErrorAs(t, err, &problem, raw)
+		require.Equal(t, "host", problem.Problem, raw)
+	}
+	for _, raw := range []string{"http://127.0.0.1:3000/hooks", "http://localhost:3000/hooks", "http://10.0.0.5/x"} {
+		_, err := dispatcher.CheckURL(raw, true)
+		require.NoError(t, err, raw)
+	}
+	// The dialer holds the same line in development, whatever a name resolves to.
+	res := dispatcher.NewSender(true).Send(context.Background(), "http://169.254.169.254/latest/meta-data", nil, []byte("{}"))
+	require.Equal(t, dispatcher.ErrClassForbiddenAddress, res.ErrClass, res.ErrMessage)
 }

@@ -53,7 +53,8 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		if apiErr != nil {
 			return p, apiErr
 		}
-		if err := dispatcher.CheckURL(u, allowPrivate); err != nil {
+		u, err := dispatcher.CheckURL(u, allowPrivate)
+		if err != nil {
 			return p, reply.InvalidParam("parameter_invalid", "url", "%s", err.Error())
 		}
 		p.URL = &u

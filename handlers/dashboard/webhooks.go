@@ -117,8 +117,10 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	}
 	if form.URL == "" {
 		form.Errors["url"] = t(c, "form.url_missing")
-	} else if err := dispatcher.CheckURL(form.URL, d.AllowPrivateNetworks); err != nil {
-		form.Errors["url"] = urlProblem(c, form.URL, d.AllowPrivateNetworks)
+	} else if u, err := dispatcher.CheckURL(form.URL, d.AllowPrivateNetworks); err != nil {
+		form.Errors["url"] = urlProblem(c, err, d.AllowPrivateNetworks)
+	} else {
+		form.URL = u // as it is stored: the API's rule, to the letter
 	}
 	switch err := store.CheckCustomSecret(secret); {
 	case errors.Is(err, store.ErrSecretLength):
@@ -153,18 +155,23 @@ func formRateLimit(v string) (int, bool) {
 }
 
 // urlProblem says in words why a webhook URL was refused: its scheme (http
-// is allowed only where the development flag is on), or its host.
-func urlProblem(c *fiber.Ctx, raw string, allowPrivate bool) string {
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil || u.Host == "":
+// is allowed only where the development flag is on), its length, or its host.
+func urlProblem(c *fiber.Ctx, err error, allowPrivate bool) string {
+	var problem *dispatcher.URLError
+	if !errors.As(err, &problem) {
 		return t(c, "form.url_invalid")
-	case u.Scheme != "https" && allowPrivate && u.Scheme != "http":
-		return t(c, "form.url_scheme_dev")
-	case u.Scheme != "https" && !allowPrivate:
-		return t(c, "form.url_scheme")
 	}
-	return t(c, "form.url_host")
+	switch {
+	case problem.Problem == "scheme" && allowPrivate:
+		return t(c, "form.url_scheme_dev")
+	case problem.Problem == "scheme":
+		return t(c, "form.url_scheme")
+	case problem.Problem == "too_long":
+		return t(c, "form.too_long", "Max", dispatcher.MaxURL)
+	case problem.Problem == "host":
+		return t(c, "form.url_host")
+	}
+	return t(c, "form.url_invalid")
 }
 
 // CreateWebhook handles POST /dashboard/webhooks: the same rules as the
