@@ -11,7 +11,9 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
 
+	"payments/pix"
 	"payments/store"
+	"payments/store/ids"
 	"payments/web/webtest"
 )
 
@@ -322,4 +324,32 @@ func TestImpossibleRefundIsRefusedBeforeConfirmation(t *testing.T) {
 	n, err := s.DB.NewSelect().Table("refunds").Where("account_id = ?", s.Account.ID).Count(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, n, "asking wrote nothing")
+}
+
+// A live payment's link opens it whatever mode the session shows: the mode
+// follows the payment, with a notice; a payment in neither mode is not found.
+func TestPaymentLinkFollowsThePaymentsMode(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	now := s.Store.Now()
+	live := &store.Payment{ID: ids.NewPayment(now), AccountID: s.Account.ID, Livemode: true, Status: store.StatusPending,
+		AmountCents: 4_200, Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: 42,
+		BRCode: "x", QRCodeURL: "http://x/qr.png", CheckoutURL: "http://x/pay", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	require.NoError(t, s.Store.CreatePayment(t.Context(), live))
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("owner@example.com", "correct-horse-battery").status)
+	path := "/dashboard/payments/" + live.ID.String()
+
+	r := b.do("GET", path, nil, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, "a session in test mode")
+	require.Equal(t, path, r.header.Get("Location"))
+	p := b.do("GET", path, nil, nil)
+	require.Equal(t, http.StatusOK, p.status)
+	require.Equal(t, "Este pagamento é do modo real: o painel passou para o modo real.", p.doc.Find(`[data-testid="notice"]`).Text())
+	require.Equal(t, "Modo real", p.doc.Find(`[data-testid="mode"]`).First().Text())
+	require.Contains(t, p.doc.Find("h1").Text(), "42,00")
+
+	other := b.do("GET", "/dashboard/payments/"+ids.NewPayment(now).String(), nil, nil)
+	require.Equal(t, http.StatusNotFound, other.status)
 }

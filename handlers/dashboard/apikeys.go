@@ -110,3 +110,20 @@ func (d *Dashboard) SwitchMode(c *fiber.Ctx) error {
 	}
 	return c.Redirect(back, http.StatusSeeOther)
 }
+
+// switchModeTo moves the session to live or test data and goes to, saying so.
+func (d *Dashboard) switchModeTo(c *fiber.Ctx, live bool, to string) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set(SessionLivemode, live)
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	notice := t(c, "mode.followed_test")
+	if live {
+		notice = t(c, "mode.followed_live")
+	}
+	return d.noticeAndGo(c, notice, to)
+}

@@ -213,6 +213,13 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	scope := dashScope(c)
 	p, err := d.Store.Payment(c.UserContext(), scope, ref)
 	if errors.Is(err, store.ErrNotFound) {
+		// A link to a payment of the other mode (a live payment opened while
+		// the session shows test data): the mode follows the payment, and
+		// the person is told.
+		other := store.Scope{AccountID: scope.AccountID, Livemode: !scope.Livemode}
+		if _, err := d.Store.Payment(c.UserContext(), other, ref); err == nil {
+			return d.switchModeTo(c, other.Livemode, c.OriginalURL())
+		}
 		return reply.NoSuchPayment(ref)
 	}
 	if err != nil {
