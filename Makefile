@@ -15,7 +15,7 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	@set -e; eval "$$(scripts/services.sh test)"; \
 	unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi; \
-	$(GO) vet ./... && \
+	$(GO) vet ./... && $(GO) tool staticcheck ./... && \
 	$(GO) build -o bin/payments ./cmd/payments && $(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox && \
 	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl && \
 	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox PAYMENTSCTL_BIN=$(CURDIR)/bin/paymentsctl $(GO) test -count=1 -race -timeout 15m ./...

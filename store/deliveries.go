@@ -177,7 +177,7 @@ func (s *Store) LastDeliveries(ctx context.Context, webhookIDs []string) (map[st
 	}
 	var rows []Delivery
 	err := s.idb(ctx).NewSelect().Model(&rows).DistinctOn("webhook_id").
-		Where("webhook_id IN (?)", bun.In(webhookIDs)).OrderExpr("webhook_id, updated_at DESC").Scan(ctx)
+		Where("webhook_id IN (?)", bun.List(webhookIDs)).OrderExpr("webhook_id, updated_at DESC").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: last deliveries: %w", err)
 	}
@@ -194,7 +194,7 @@ func (s *Store) DeliveriesForEvents(ctx context.Context, scope Scope, eventIDs [
 	}
 	var out []Delivery
 	err := s.idb(ctx).NewSelect().Model(&out).
-		Where("event_id IN (?) AND account_id = ? AND livemode = ?", bun.In(eventIDs), scope.AccountID, scope.Livemode).
+		Where("event_id IN (?) AND account_id = ? AND livemode = ?", bun.List(eventIDs), scope.AccountID, scope.Livemode).
 		Order("created_at", "id").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: deliveries for events: %w", err)

@@ -63,7 +63,7 @@ func (s *Store) EventsForObjects(ctx context.Context, scope Scope, objectIDs []s
 		return events, nil
 	}
 	err := s.idb(ctx).NewSelect().Model(&events).
-		Where("account_id = ? AND livemode = ? AND object_id IN (?) AND NOT sample", scope.AccountID, scope.Livemode, bun.In(objectIDs)).
+		Where("account_id = ? AND livemode = ? AND object_id IN (?) AND NOT sample", scope.AccountID, scope.Livemode, bun.List(objectIDs)).
 		Order("created_at", "id").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: events: %w", err)

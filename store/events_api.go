@@ -47,7 +47,7 @@ func (s *Store) ListEvents(ctx context.Context, p EventListParams) ([]Event, boo
 	q := s.idb(ctx).NewSelect().Model(&page).
 		Where("event.account_id = ? AND event.livemode = ? AND NOT event.sample", p.Scope.AccountID, p.Scope.Livemode)
 	if len(p.Types) > 0 {
-		q = q.Where("event.type IN (?)", bun.In(p.Types))
+		q = q.Where("event.type IN (?)", bun.List(p.Types))
 	}
 	if p.CreatedGTE != nil {
 		q = q.Where("event.created_at >= ?", *p.CreatedGTE)
@@ -163,7 +163,7 @@ func (s *Store) StreamEvents(ctx context.Context, scope Scope, pos StreamPositio
 		Where("(event.tx, event.id) > (?::xid8, ?)", strconv.FormatUint(pos.Tx, 10), pos.ID).
 		Where("event.tx < pg_snapshot_xmin(pg_current_snapshot())")
 	if len(types) > 0 {
-		q = q.Where("event.type IN (?)", bun.In(types))
+		q = q.Where("event.type IN (?)", bun.List(types))
 	}
 	if err := q.OrderExpr("event.tx, event.id").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, pos, fmt.Errorf("store: stream events: %w", err)
@@ -202,7 +202,7 @@ func (s *Store) RecoverEvents(ctx context.Context, scope Scope, webhookID string
 		}
 		var events []Event
 		err = tx.NewSelect().Model(&events).Column("id", "type").
-			Where("account_id = ? AND livemode = ? AND NOT sample AND type IN (?)", scope.AccountID, scope.Livemode, bun.In(w.Events)).
+			Where("account_id = ? AND livemode = ? AND NOT sample AND type IN (?)", scope.AccountID, scope.Livemode, bun.List(w.Events)).
 			Where("created_at >= ? AND created_at <= ?", since, until).
 			Order("created_at", "id").Scan(ctx)
 		if err != nil {
@@ -298,10 +298,10 @@ func (s *Store) PruneEvents(ctx context.Context, before time.Time, limit int) (i
 		if err != nil || len(gone) == 0 {
 			return err
 		}
-		if _, err := tx.NewDelete().Model((*Delivery)(nil)).Where("event_id IN (?)", bun.In(gone)).Exec(ctx); err != nil {
+		if _, err := tx.NewDelete().Model((*Delivery)(nil)).Where("event_id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
 			return err
 		}
-		res, err := tx.NewDelete().Model((*Event)(nil)).Where("id IN (?)", bun.In(gone)).Exec(ctx)
+		res, err := tx.NewDelete().Model((*Event)(nil)).Where("id IN (?)", bun.List(gone)).Exec(ctx)
 		if err != nil {
 			return err
 		}

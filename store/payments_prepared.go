@@ -435,12 +435,8 @@ func lockPaymentBy(ctx context.Context, tx bun.Tx, st pg.Statement) (*Payment, e
 	return r.payment()
 }
 
-// updatePaymentStatus saves a locked payment's status and lifecycle times,
-// all that a change of status moves.
-func updatePaymentStatus(ctx context.Context, tx bun.Tx, p *Payment) error {
-	return execIn(ctx, tx, "update payment", updatePaymentStatusStatement(p))
-}
-
+// updatePaymentStatusStatement saves a locked payment's status and
+// lifecycle times, all that a change of status moves.
 func updatePaymentStatusStatement(p *Payment) pg.Statement {
 	return pg.Statement{SQL: `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
 		canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,

@@ -85,7 +85,7 @@ func (s *Store) WakeCalls(ctx context.Context, kind string, objectIDs []string) 
 	}
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*PSPCall)(nil)).Set("next_attempt_at = ?", s.Now()).
-			Where("kind = ? AND object_id IN (?) AND status = ?", kind, bun.In(objectIDs), CallPending).Exec(ctx)
+			Where("kind = ? AND object_id IN (?) AND status = ?", kind, bun.List(objectIDs), CallPending).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("store: wake psp calls: %w", err)
 		}
@@ -192,7 +192,7 @@ func (s *Store) CallsForObjects(ctx context.Context, objectIDs []string) ([]PSPC
 		return nil, nil
 	}
 	var out []PSPCall
-	err := s.idb(ctx).NewSelect().Model(&out).Where("object_id IN (?)", bun.In(objectIDs)).Order("created_at", "id").Scan(ctx)
+	err := s.idb(ctx).NewSelect().Model(&out).Where("object_id IN (?)", bun.List(objectIDs)).Order("created_at", "id").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: psp calls: %w", err)
 	}

@@ -92,7 +92,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "mode": k.Mode(), "key": secret})
 	case "apikeys revoke":
 		if *accountID == "" || *keyID == "" {
-			return errors.New("apikeys revoke needs --account acct_... and --key key_...")
+			return errors.New("apikeys revoke needs --account <acct_id> and --key <key_id>")
 		}
 		k, err := st.RevokeAPIKey(ctx, *accountID, *keyID)
 		if err != nil {
@@ -157,7 +157,7 @@ func createUser(ctx context.Context, st *store.Store, stdout io.Writer, role, em
 	case role == store.RoleSupport && accountID != "":
 		return errors.New("support users see every account: omit --account")
 	case role == store.RoleOwner && accountID == "":
-		return errors.New("owner users need --account acct_...")
+		return errors.New("owner users need --account <acct_id>")
 	case role != store.RoleSupport && role != store.RoleOwner:
 		return errors.New("--role must be support or owner")
 	}

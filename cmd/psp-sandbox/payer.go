@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"html/template"
 	"net/http"
 	"strings"
@@ -97,18 +96,18 @@ func (sb *sandbox) payJSON(w http.ResponseWriter, r *http.Request) {
 func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
 	d, err := pix.Decode(code)
 	if err != nil {
-		return nil, errors.New("Este não é um Pix copia e cola válido: " + err.Error())
+		return nil, payerMessage("Este não é um Pix copia e cola válido: " + err.Error())
 	}
 	location := d.MerchantAccount["25"]
 	i := strings.LastIndex(location, "/qr/v2/")
 	if i < 0 {
-		return nil, errors.New("Este código não aponta para uma cobrança deste PSP.")
+		return nil, payerMessage("Este código não aponta para uma cobrança deste PSP.")
 	}
 	sb.st.mu.Lock()
 	c, ok := sb.st.byLoc[location[i+len("/qr/v2/"):]]
 	sb.st.mu.Unlock()
 	if !ok {
-		return nil, errors.New("Cobrança não encontrada neste PSP.")
+		return nil, payerMessage("Cobrança não encontrada neste PSP.")
 	}
 	return sb.payTxID(c.TxID)
 }
@@ -120,19 +119,19 @@ func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 	c, ok := sb.st.cobs[txid]
 	if !ok {
 		sb.st.mu.Unlock()
-		return nil, errors.New("Cobrança não encontrada neste PSP.")
+		return nil, payerMessage("Cobrança não encontrada neste PSP.")
 	}
 	expires := c.created.Add(time.Duration(c.Calendario.Expiracao) * time.Second)
 	switch {
 	case c.Status == apipix.CobCompleted:
 		sb.st.mu.Unlock()
-		return nil, errors.New("Esta cobrança já foi paga.")
+		return nil, payerMessage("Esta cobrança já foi paga.")
 	case c.Status != apipix.CobActive:
 		sb.st.mu.Unlock()
-		return nil, errors.New("Esta cobrança foi removida pelo recebedor.")
+		return nil, payerMessage("Esta cobrança foi removida pelo recebedor.")
 	case time.Now().After(expires):
 		sb.st.mu.Unlock()
-		return nil, errors.New("Esta cobrança expirou.")
+		return nil, payerMessage("Esta cobrança expirou.")
 	}
 	c.Status = apipix.CobCompleted
 	p := sb.receive(txid, c.Valor.Original, c.Chave)
@@ -240,3 +239,9 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, out)
 }
+
+// payerMessage is what the payer's bank tells the person paying: a sentence
+// in Portuguese, shown as it is.
+type payerMessage string
+
+func (m payerMessage) Error() string { return string(m) }

@@ -29,7 +29,7 @@ func newSigning(msgID string, t time.Time) signing {
 	buf = strconv.AppendInt(buf, t.Unix(), 10)
 	ts := string(buf[at:])
 	buf = append(buf, '.')
-	return signing{ts: ts, seedPrefix: buf[at:], standardPrefix: buf, sum: buf[len(buf):len(buf)]}
+	return signing{ts: ts, seedPrefix: buf[at:], standardPrefix: buf, sum: buf[len(buf):]}
 }
 
 // seed is the X-Service-Signature value: t=<t>, then ,v1=<hex> per secret.

@@ -294,7 +294,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // and forgets the oldest beyond keep.
 func (f *feed) append(events []store.Event, next store.StreamPosition, keep int) {
 	f.mu.Lock()
-	positions := streamPositions(events, f.head)
+	positions := streamPositions(events)
 	f.events = append(f.events, events...)
 	f.positions = append(f.positions, positions...)
 	f.head = next
@@ -311,12 +311,11 @@ func (f *feed) append(events []store.Event, next store.StreamPosition, keep int)
 	f.broadcast()
 }
 
-// streamPositions are the positions of events read in order after pos.
-func streamPositions(events []store.Event, pos store.StreamPosition) []store.StreamPosition {
+// streamPositions are the positions of events read in stream order.
+func streamPositions(events []store.Event) []store.StreamPosition {
 	out := make([]store.StreamPosition, len(events))
 	for i := range events {
-		pos = store.PositionOf(&events[i])
-		out[i] = pos
+		out[i] = store.PositionOf(&events[i])
 	}
 	return out
 }
