@@ -29,7 +29,7 @@ build: ## build bin/payments, bin/psp-sandbox and bin/paymentsctl (the integrato
 	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl
 
 generate: ## regenerate the templ components, the OpenAPI document (from Go) and the Go client generated from it
-	$(GO) tool templ generate -path views
+	$(GO) tool templ generate -include-version=false -path views
 	$(GO) run ./cmd/openapi web/openapi.json
 	$(GO) tool oapi-codegen -config web/apiclient/oapi-codegen.yaml web/openapi.json
 
