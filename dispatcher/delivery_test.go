@@ -17,7 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher/jobs"
+	"payments/dispatcher/maintenance"
 	"payments/dispatcher/signature"
 	"payments/store"
 	"payments/store/ids"
@@ -343,7 +343,7 @@ func TestRetentionPrunesOldAttempts(t *testing.T) {
 	clk.Advance(31 * 24 * time.Hour)
 	s.CreatePayment(map[string]any{"amount_cents": 100})
 	s.Dispatcher.RunOnce(context.Background(), 10)
-	require.Equal(t, 1, jobs.PruneAttempts(context.Background(), s.Store, 30*24*time.Hour, slog.New(slog.DiscardHandler)))
+	require.Equal(t, 1, maintenance.PruneAttempts(context.Background(), s.Store, 30*24*time.Hour, slog.New(slog.DiscardHandler)))
 	var left int
 	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM delivery_attempts").Scan(context.Background(), &left))
 	require.Equal(t, 1, left)

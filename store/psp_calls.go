@@ -39,7 +39,7 @@ const PSPCallsChannel = "psp_calls"
 const PrefixPSPCall = "psc"
 
 // PSPCall is one call to the PSP: written in the transaction of the state
-// change that needs it, sent by the PSP worker (dispatcher/psp) with
+// change that needs it, sent by the PSP worker (dispatcher/pspcalls) with
 // retries under a lease.
 type PSPCall struct {
 	bun.BaseModel `bun:"table:psp_calls"`

@@ -16,8 +16,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
-	"payments/dispatcher/jobs"
-	"payments/dispatcher/psp"
+	"payments/dispatcher/maintenance"
+	"payments/dispatcher/pspcalls"
 	"payments/metrics"
 	"payments/pix"
 	"payments/pix/apipix"
@@ -121,14 +121,14 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	var wg sync.WaitGroup
 	if *workerRole {
 		wg.Go(func() {
-			jobs.Run(jobsCtx, jobs.Config{
+			maintenance.Run(jobsCtx, maintenance.Config{
 				ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
 				EventRetention: cfg.EventRetention,
 			}, st, log)
 		})
 		wg.Go(func() { disp.Run(jobsCtx) })
 		if pspClient != nil {
-			worker := psp.New(psp.Config{
+			worker := pspcalls.New(pspcalls.Config{
 				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
 				DatabaseURL: cfg.DatabaseURL, Metrics: meters,
 			}, st, pspClient, log)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher/jobs"
+	"payments/dispatcher/maintenance"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -185,12 +185,12 @@ func TestExpirySweeper(t *testing.T) {
 	paid := s.CreatePayment(map[string]any{"amount_cents": 100, "expires_in": 300})
 	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey})
 
-	require.Zero(t, jobs.ExpireOverdue(context.Background(), s.Store, discardLogger()))
+	require.Zero(t, maintenance.ExpireOverdue(context.Background(), s.Store, discardLogger()))
 	mu.Lock()
 	now = now.Add(10 * time.Minute)
 	mu.Unlock()
-	require.Equal(t, 1, jobs.ExpireOverdue(context.Background(), s.Store, discardLogger()))
-	require.Zero(t, jobs.ExpireOverdue(context.Background(), s.Store, discardLogger()), "a second sweep finds nothing")
+	require.Equal(t, 1, maintenance.ExpireOverdue(context.Background(), s.Store, discardLogger()))
+	require.Zero(t, maintenance.ExpireOverdue(context.Background(), s.Store, discardLogger()), "a second sweep finds nothing")
 
 	status := func(p map[string]any) string {
 		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + p["id"].(string), Key: s.TestKey}).JSON(t)["status"].(string)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher/psp"
+	"payments/dispatcher/pspcalls"
 	"payments/pix/apipix"
 	"payments/pix/apipix/sandboxtest"
 	"payments/store"
@@ -31,7 +31,7 @@ type PSPOptions struct {
 	MTLS bool
 	// Worker tunes the PSP worker; NoWorker starts none (the test runs one
 	// itself, in this process with RunOnce or apart).
-	Worker   psp.Config
+	Worker   pspcalls.Config
 	NoWorker bool
 	// ChargeWait bounds a live creation's wait for its charge.
 	ChargeWait time.Duration
@@ -48,9 +48,9 @@ type PSP struct {
 	// Client is the service's API Pix client, configured as the server's.
 	Client *apipix.Client
 	// Worker sends the queued calls (running unless NoWorker).
-	Worker *psp.Worker
+	Worker *pspcalls.Worker
 	// WorkerConfig is the worker's configuration, for a test that runs one apart.
-	WorkerConfig psp.Config
+	WorkerConfig pspcalls.Config
 	// CallbackURL is the webhookUrl registered at the sandbox.
 	CallbackURL string
 }
@@ -70,7 +70,7 @@ func (s *Server) startPSP(sb *sandboxtest.Sandbox, log *slog.Logger) *PSP {
 	cfg := s.opts.PSP.Worker
 	cfg.Key, cfg.DatabaseURL, cfg.Now, cfg.Metrics = sandboxtest.Chave, s.DBURL, s.opts.Now, s.Metrics
 	p.WorkerConfig = cfg
-	p.Worker = psp.New(cfg, s.Store, client, log)
+	p.Worker = pspcalls.New(cfg, s.Store, client, log)
 	if !s.opts.PSP.NoWorker {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

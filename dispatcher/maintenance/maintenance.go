@@ -1,7 +1,7 @@
-// Package jobs runs the periodic maintenance the service needs besides
+// Package maintenance runs the periodic maintenance the service needs besides
 // serving requests: expiring overdue payments and pruning old idempotency
 // keys, delivery attempts and events.
-package jobs
+package maintenance
 
 import (
 	"context"

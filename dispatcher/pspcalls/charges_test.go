@@ -1,4 +1,4 @@
-package psp_test
+package pspcalls_test
 
 import (
 	"encoding/json"

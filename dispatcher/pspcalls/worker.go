@@ -1,10 +1,10 @@
-// Package psp sends the service's calls to its payment service provider:
+// Package pspcalls sends the service's calls to its payment service provider:
 // the outbound queue (psp_calls) written in the transactions of the state
 // changes that need them, worked off under leases with retries, each
 // idempotent at the PSP by the service's own ids (txid, devolução id,
 // idEnvio); and the reconciler, which walks the PSP's received Pix so that a
 // lost callback delays a credit, never loses it.
-package psp
+package pspcalls
 
 import (
 	"context"

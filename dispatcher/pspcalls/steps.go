@@ -1,4 +1,4 @@
-package psp
+package pspcalls
 
 import (
 	"context"

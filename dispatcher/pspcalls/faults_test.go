@@ -1,4 +1,4 @@
-package psp_test
+package pspcalls_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher/psp"
+	"payments/dispatcher/pspcalls"
 	"payments/pix/apipix/sandboxtest"
 	"payments/web/webtest"
 )
@@ -58,7 +58,7 @@ func TestFaultyPSPLosesNoMoneyAndDuplicatesNothing(t *testing.T) {
 	const payments, refunds, withdrawals = 500, 40, 20
 	const reconcile = 5 * time.Second
 	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{ChargeWait: 2 * time.Second,
-		Worker: psp.Config{Workers: 32, ReconcileInterval: reconcile}}))
+		Worker: pspcalls.Config{Workers: 32, ReconcileInterval: reconcile}}))
 	s.PSP.SetFaults(faulty)
 	began := time.Now()
 
