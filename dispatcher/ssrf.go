@@ -181,6 +181,10 @@ func checkURLAddress(addr netip.Addr, allowPrivate bool) error {
 	return checkDevAddress(addr)
 }
 
+// metadataV6 is the cloud metadata service's IPv6 address (a ULA, which
+// development otherwise allows).
+var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+
 // checkDevAddress is the development guard: loopback and private networks
 // are allowed, link-local and cloud-metadata addresses are not.
 func checkDevAddress(addr netip.Addr) error {
@@ -189,7 +193,7 @@ func checkDevAddress(addr netip.Addr) error {
 		b := a.As16()
 		a = netip.AddrFrom4([4]byte(b[12:16]))
 	}
-	if a.IsLinkLocalUnicast() || a == netip.MustParseAddr("fd00:ec2::254") {
+	if a.IsLinkLocalUnicast() || a == metadataV6 {
 		return fmt.Errorf("%w: %s", ErrForbiddenAddress, addr)
 	}
 	return nil
