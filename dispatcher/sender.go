@@ -55,9 +55,9 @@ type Sender struct {
 // unless allowPrivate (dev/test only), which also permits plain http.
 func NewSender(allowPrivate bool) *Sender {
 	dialer := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
-	dialer.Control = guardedControl
+	dialer.Control = dialGuard(CheckAddress)
 	if allowPrivate {
-		dialer.Control = devControl // never link-local or cloud metadata, even in development
+		dialer.Control = dialGuard(checkDevAddress) // never link-local or cloud metadata, even in development
 	}
 	transport := &http.Transport{
 		Proxy:                  nil, // an environment proxy would bypass the address guard

@@ -50,6 +50,17 @@ func mustPrefixes(ss ...string) []netip.Prefix {
 // IPv4-only host's address inside it, so it is judged as that IPv4 address.
 var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 
+// asIPv4 is the IPv4 address an IPv4-mapped or well-known NAT64 address
+// carries; any other address as it is.
+func asIPv4(addr netip.Addr) netip.Addr {
+	addr = addr.Unmap()
+	if nat64.Contains(addr) {
+		b := addr.As16()
+		return netip.AddrFrom4([4]byte(b[12:16]))
+	}
+	return addr
+}
+
 // CheckAddress refuses loopback, private (RFC 1918, ULA fc00::/7),
 // link-local, CGNAT, multicast, unspecified, metadata and other
 // non-public addresses. Every IPv6 form that embeds an IPv4 address is
@@ -57,11 +68,7 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 // outright (IPv4-compatible, IPv4-translated, local-use NAT64, 6to4,
 // Teredo): none reaches an address its IPv4 form could not.
 func CheckAddress(addr netip.Addr) error {
-	addr = addr.Unmap()
-	if nat64.Contains(addr) {
-		b := addr.As16()
-		addr = netip.AddrFrom4([4]byte(b[12:16]))
-	}
+	addr = asIPv4(addr)
 	switch {
 	case !addr.IsValid(),
 		addr.IsLoopback(),
@@ -81,18 +88,21 @@ func CheckAddress(addr netip.Addr) error {
 	return nil
 }
 
-// guardedControl runs after DNS resolution, on the exact address about to be
-// dialed, so neither a hostname nor a DNS rebinding can reach a forbidden one.
-func guardedControl(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+// dialGuard makes a dialer's Control that runs after DNS resolution, on the
+// exact address about to be dialed, so neither a hostname nor a DNS
+// rebinding can reach an address check refuses.
+func dialGuard(check func(netip.Addr) error) func(network, address string, c syscall.RawConn) error {
+	return func(_, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+		}
+		addr, err := netip.ParseAddr(host)
+		if err != nil {
+			return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+		}
+		return check(addr)
 	}
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
-	}
-	return CheckAddress(addr)
 }
 
 // MaxURL is the longest webhook URL, as the client wrote it.
@@ -188,28 +198,10 @@ var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
 // checkDevAddress is the development guard: loopback and private networks
 // are allowed, link-local and cloud-metadata addresses are not.
 func checkDevAddress(addr netip.Addr) error {
-	a := addr.Unmap()
-	if nat64.Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte(b[12:16]))
-	}
-	if a.IsLinkLocalUnicast() || a == metadataV6 {
+	if a := asIPv4(addr); a.IsLinkLocalUnicast() || a == metadataV6 {
 		return fmt.Errorf("%w: %s", ErrForbiddenAddress, addr)
 	}
 	return nil
-}
-
-// devControl is the dialer's guard in development: what checkDevAddress allows.
-func devControl(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
-	}
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
-	}
-	return checkDevAddress(addr)
 }
 
 // legacyIPv4 reads host as inet_aton does: one to four parts separated by
