@@ -200,14 +200,11 @@ func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 // page at back, in the person's words for its code; anything else is the
 // request's error.
 func (d *Dashboard) noticeOrErr(c *fiber.Ctx, back string, err error) error {
-	var apiErr *reply.Error
-	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError {
-		if ferr := d.setFlash(c, flashNoticeErr, views.ErrorText(c.UserContext(), apiErr.Code)); ferr != nil {
-			return ferr
-		}
-		return c.Redirect(back, http.StatusSeeOther)
+	o, err := refusal(c, back, err)
+	if err != nil {
+		return err
 	}
-	return err
+	return d.show(c, o)
 }
 
 // takeNotice returns the notice an action left for the next page.

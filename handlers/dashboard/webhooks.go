@@ -247,10 +247,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 
 // noticeAndGo leaves notice for the next page and goes there.
 func (d *Dashboard) noticeAndGo(c *fiber.Ctx, notice, to string) error {
-	if err := d.setFlash(c, flashNotice, notice); err != nil {
-		return err
-	}
-	return c.Redirect(to, http.StatusSeeOther)
+	return d.show(c, outcome{Notice: notice, Location: to})
 }
 
 // revealOnce keeps the new secret for the next view of the webhook's page

@@ -201,12 +201,11 @@ type feed struct {
 
 	refs   int // guarded by the hub's mu
 	cancel context.CancelFunc
-	done   chan struct{}
 }
 
 func (h *Hub) startFeed(scope store.Scope) *feed {
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &feed{scope: scope, index: map[string]int{}, changed: make(chan struct{}), cancel: cancel, done: make(chan struct{})}
+	f := &feed{scope: scope, index: map[string]int{}, changed: make(chan struct{}), cancel: cancel}
 	go h.run(ctx, f)
 	return f
 }
@@ -214,21 +213,7 @@ func (h *Hub) startFeed(scope store.Scope) *feed {
 // stop ends the feed's reads; it returns at once.
 func (f *feed) stop() { f.cancel() }
 
-// Wait returns once every feed stopped reading (for Stop and tests).
-func (h *Hub) Wait() {
-	h.mu.Lock()
-	feeds := make([]*feed, 0, len(h.feeds))
-	for _, f := range h.feeds {
-		feeds = append(feeds, f)
-	}
-	h.mu.Unlock()
-	for _, f := range feeds {
-		<-f.done
-	}
-}
-
 func (h *Hub) run(ctx context.Context, f *feed) {
-	defer close(f.done)
 	h.reads.Add(1)
 	start, err := h.store.StreamFrom(ctx, f.scope, "")
 	for err != nil {
