@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -141,6 +142,24 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 		return tx.RunInTx(ctx, nil, fn)
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
+}
+
+// errDryRun rolls back a transaction whose only purpose was to ask.
+var errDryRun = errors.New("store: dry run")
+
+// dryRun runs fn in a transaction that is always rolled back and returns
+// fn's error: whether an operation would succeed now, by its own rules.
+func (s *Store) dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		return errDryRun
+	})
+	if errors.Is(err, errDryRun) {
+		return nil
+	}
+	return err
 }
 
 // InTx runs fn in one transaction: every store call made with the context fn

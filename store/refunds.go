@@ -102,27 +102,18 @@ func (s *Store) CreateRefund(ctx context.Context, scope Scope, ref string, in Ne
 	return r, err
 }
 
-// errDryRun rolls back a transaction whose only purpose was to ask.
-var errDryRun = errors.New("store: dry run")
-
 // CheckRefund says whether CreateRefund would make this refund now, by
 // making it in a transaction that is rolled back: the same rules, every one
 // of them, for a page that asks before it moves money. nil: it would.
 func (s *Store) CheckRefund(ctx context.Context, scope Scope, ref string, in NewRefund) error {
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.dryRun(ctx, func(ctx context.Context, tx bun.Tx) error {
 		p, err := lockPayment(ctx, tx, scope, ref)
 		if err != nil {
 			return err
 		}
-		if _, err := s.createRefund(ctx, tx, p, in); err != nil {
-			return err
-		}
-		return errDryRun
+		_, err = s.createRefund(ctx, tx, p, in)
+		return err
 	})
-	if errors.Is(err, errDryRun) {
-		return nil
-	}
-	return err
 }
 
 func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewRefund) (*Refund, error) {

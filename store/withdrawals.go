@@ -62,6 +62,12 @@ func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemo
 // allows letters and digits only: the id without its prefix.
 func (w *Withdrawal) PayoutID() string { return strings.TrimPrefix(w.ID, ids.PrefixWithdrawal+"_") }
 
+// CheckWithdrawal says whether CreateWithdrawal would make w now (nil: it
+// would), by making a copy of it in a transaction that is rolled back.
+func (s *Store) CheckWithdrawal(ctx context.Context, w Withdrawal) error {
+	return s.dryRun(ctx, func(ctx context.Context, _ bun.Tx) error { return s.CreateWithdrawal(ctx, &w) })
+}
+
 // CreateWithdrawal inserts a pending withdrawal and debits its amount from the
 // available balance in one transaction (in live mode with the payout queued
 // for the PSP); more than is available is ErrBalanceInsufficient and

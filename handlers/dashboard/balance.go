@@ -105,13 +105,14 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 	if !confirmedOnce(c) {
 		// More than is available is said beside the amount now, not after
 		// the person confirmed.
-		b, err := d.Store.Balance(c.UserContext(), scope)
-		if err != nil {
-			return err
-		}
-		if w.AmountCents > b.AvailableCents {
+		ask := *w
+		ask.AccountID, ask.Livemode = scope.AccountID, scope.Livemode
+		switch err := d.Store.CheckWithdrawal(c.UserContext(), ask); {
+		case errors.Is(err, store.ErrBalanceInsufficient):
 			form.AmountError = t(c, "withdraw.more_than_available")
 			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
+		case err != nil:
+			return err
 		}
 		lines := []views.ConfirmLine{
 			{Label: t(c, "field.amount"), Value: pix.FormatBRL(w.AmountCents)},
