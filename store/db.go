@@ -149,9 +149,10 @@ var errDryRun = errors.New("store: dry run")
 
 // dryRun runs fn in a transaction that is always rolled back and returns
 // fn's error: whether an operation would succeed now, by its own rules.
+// Store calls made with the context fn receives join the transaction.
 func (s *Store) dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := fn(ctx, tx); err != nil {
+		if err := fn(context.WithValue(ctx, ambientTxKey{}, tx), tx); err != nil {
 			return err
 		}
 		return errDryRun
