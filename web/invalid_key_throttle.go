@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -63,7 +62,8 @@ func (th *invalidKeyThrottle) refusing(c *fiber.Ctx, ip string) error {
 // failed counts an invalid key from ip and returns err, or the 429 that
 // replaces it once the address is over the limit. The first refusal of a
 // window is logged as one warning; the others are counted only.
-func (th *invalidKeyThrottle) failed(ctx context.Context, c *fiber.Ctx, ip string, err error) error {
+func (th *invalidKeyThrottle) failed(c *fiber.Ctx, ip string, err error) error {
+	ctx := c.UserContext()
 	now := time.Now()
 	window := now.Truncate(InvalidKeyWindow)
 	n, cerr := th.counter.hit(ctx, "badkey:"+ip, window, InvalidKeyWindow)

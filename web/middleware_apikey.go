@@ -25,22 +25,22 @@ func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle) fiber.Handler {
 		secret, apiErr := presentedKey(c)
 		if apiErr != nil {
 			if apiErr.Code == "api_key_invalid" {
-				return throttle.failed(c.UserContext(), c, ip, apiErr)
+				return throttle.failed(c, ip, apiErr)
 			}
 			return apiErr
 		}
 		if !strings.HasPrefix(secret, "sk_live_") && !strings.HasPrefix(secret, "sk_test_") {
-			return throttle.failed(c.UserContext(), c, ip, invalidKey())
+			return throttle.failed(c, ip, invalidKey())
 		}
 		k, err := keys.lookup(c.UserContext(), secret)
 		if errors.Is(err, store.ErrNotFound) {
-			return throttle.failed(c.UserContext(), c, ip, invalidKey())
+			return throttle.failed(c, ip, invalidKey())
 		}
 		if err != nil {
 			return err
 		}
 		if k.RevokedAt != nil {
-			return throttle.failed(c.UserContext(), c, ip,
+			return throttle.failed(c, ip,
 				authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard."))
 		}
 		request.SetAPIKey(c, k)
