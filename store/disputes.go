@@ -168,6 +168,9 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Paym
 		if err != nil {
 			return err
 		}
+		if err := addRefunded(ctx, tx, p, r); err != nil {
+			return err
+		}
 		err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
 			{BalancePending, EntryDisputeLoss, -d.AmountCents},
 			{BalanceAvailable, EntryFeeRefund, r.FeeCents},
@@ -266,6 +269,26 @@ func (s *Store) DisputesForPayment(ctx context.Context, scope Scope, paymentID u
 	out, err := ofPayment[Dispute](ctx, s.idb(ctx), scope, paymentID, "id")
 	if err != nil {
 		return nil, fmt.Errorf("store: disputes of payment: %w", err)
+	}
+	return out, nil
+}
+
+// UnderOpenDispute returns which of the scope's payments ids have an open
+// dispute: what a list of payments needs to show them as disputed.
+func (s *Store) UnderOpenDispute(ctx context.Context, scope Scope, ids []uuid.UUID) (map[uuid.UUID]bool, error) {
+	out := map[uuid.UUID]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var disputed []uuid.UUID
+	err := s.idb(ctx).NewSelect().Model((*Dispute)(nil)).Column("payment_id").
+		Where("account_id = ? AND livemode = ? AND status = ? AND payment_id IN (?)", scope.AccountID, scope.Livemode, DisputeOpen, bun.In(ids)).
+		Scan(ctx, &disputed)
+	if err != nil {
+		return nil, fmt.Errorf("store: payments under open dispute: %w", err)
+	}
+	for _, id := range disputed {
+		out[id] = true
 	}
 	return out, nil
 }

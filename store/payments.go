@@ -96,6 +96,10 @@ type Payment struct {
 	// ChargeState is where the charge stands (ChargeLocal ...); a live
 	// charge has no BR Code until the PSP registered it.
 	ChargeState string `bun:"charge_state"`
+	// AmountRefundedCents is what the refunds that succeeded gave back to
+	// the payer; FeeRefundedCents the part of the fee they returned.
+	AmountRefundedCents int64 `bun:"amount_refunded_cents"`
+	FeeRefundedCents    int64 `bun:"fee_refunded_cents"`
 	// CreationKey and CreationHash are a live creation's Idempotency-Key
 	// and its request's hash.
 	CreationKey  *string `bun:"creation_key"`
@@ -105,6 +109,13 @@ type Payment struct {
 // Payable reports whether a payer can pay the charge now: pending, with a
 // BR Code (a live charge has one once the PSP registered it).
 func (p *Payment) Payable() bool { return p.Status == StatusPending && p.BRCode != "" }
+
+// NetCents is what the payment leaves the merchant: its amount less its
+// fee and less what its refunds gave back, each refund having returned its
+// share of the fee.
+func (p *Payment) NetCents() int64 {
+	return p.AmountCents - p.FeeCents - p.AmountRefundedCents + p.FeeRefundedCents
+}
 
 // Scope is the account and mode the payment belongs to.
 func (p *Payment) Scope() Scope { return Scope{AccountID: p.AccountID, Livemode: p.Livemode} }

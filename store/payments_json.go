@@ -40,6 +40,10 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = jsonw.AppendString(b, p.CorrelationID)
 	b = append(b, `,"fee_cents":`...)
 	b = strconv.AppendInt(b, p.FeeCents, 10)
+	b = append(b, `,"amount_refunded_cents":`...)
+	b = strconv.AppendInt(b, p.AmountRefundedCents, 10)
+	b = append(b, `,"net_cents":`...)
+	b = strconv.AppendInt(b, p.NetCents(), 10)
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)

@@ -30,6 +30,8 @@ type referencePayment struct {
 	Metadata      map[string]string `json:"metadata"`
 	CorrelationID string            `json:"correlation_id"`
 	FeeCents      int64             `json:"fee_cents"`
+	Refunded      int64             `json:"amount_refunded_cents"`
+	Net           int64             `json:"net_cents"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -51,6 +53,7 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 		AmountCents: p.AmountCents, AmountLabel: pix.FormatBRL(p.AmountCents), Currency: p.Currency,
 		PaymentMethod: p.PaymentMethod, ExternalID: p.ExternalID, Description: p.Description,
 		Customer: p.Customer, Metadata: p.Metadata, CorrelationID: p.CorrelationID, FeeCents: p.FeeCents,
+		Refunded: p.AmountRefundedCents, Net: p.AmountCents - p.FeeCents - p.AmountRefundedCents + p.FeeRefundedCents,
 		CheckoutURL: p.CheckoutURL, CreatedAt: jsonw.FormatTime(p.CreatedAt), UpdatedAt: jsonw.FormatTime(p.UpdatedAt),
 		PaidAt: jsonw.FormatTimePtr(p.PaidAt), ExpiresAt: jsonw.FormatTimePtr(&p.ExpiresAt), CanceledAt: jsonw.FormatTimePtr(p.CanceledAt),
 		ExpiredAt: jsonw.FormatTimePtr(p.ExpiredAt), RefundedAt: jsonw.FormatTimePtr(p.RefundedAt),
@@ -86,7 +89,7 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 	full := &Payment{
 		ID: uuid.MustParse("0f8fad5b-d9cb-469f-a165-70867728950e"), Livemode: true, Status: "paid",
 		AmountCents: 123456789, Currency: "BRL", PaymentMethod: "pix", ExternalID: ptr("order-1"),
-		Description: ptr("a <b>&c</b>"), CorrelationID: "corr", FeeCents: 99, BRCode: "000201...6304ABCD",
+		Description: ptr("a <b>&c</b>"), CorrelationID: "corr", FeeCents: 99, AmountRefundedCents: 1000, FeeRefundedCents: 1, BRCode: "000201...6304ABCD",
 		QRCodeURL: "https://x.test/qr?a=1&b=2", CheckoutURL: "https://x.test/c/1",
 		Customer:  &Customer{Name: "Zé", Email: "z@x.test", Document: "12345678909", Phone: ptr("+5511999999999")},
 		Metadata:  map[string]string{"b": "2", "a": "1", "": "empty key", "Z": "<>", "é": "\u2028"},

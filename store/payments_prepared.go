@@ -28,7 +28,8 @@ import (
 // paymentColumns are what paymentRow reads, in its order.
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state`
+	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
+	amount_refunded_cents, fee_refunded_cents`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
@@ -42,7 +43,7 @@ func (r *paymentRow) dest() []any {
 	return []any{&r.id, &p.AccountID, &p.Livemode, &p.Status, &p.AmountCents, &p.Currency,
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
-		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState}
+		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents}
 }
 
 // payment decodes the JSON columns and returns the payment.

@@ -177,17 +177,16 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 
 // refundTotals adds up a payment's refunds that did not fail: outstanding
 // is their amount (returned or being returned), fee the part of the fee
-// they gave back, succeeded the amount already back with the payer.
+// they gave back.
 type refundTotals struct {
-	outstanding, fee, succeeded int64
+	outstanding, fee int64
 }
 
 func refundSums(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (refundTotals, error) {
 	var t refundTotals
 	err := tx.NewSelect().Model((*Refund)(nil)).
 		ColumnExpr("coalesce(sum(amount_cents), 0), coalesce(sum(fee_cents), 0)").
-		ColumnExpr("coalesce(sum(amount_cents) FILTER (WHERE status = ?), 0)", RefundSucceeded).
-		Where("payment_id = ? AND status <> ?", paymentID, RefundFailed).Scan(ctx, &t.outstanding, &t.fee, &t.succeeded)
+		Where("payment_id = ? AND status <> ?", paymentID, RefundFailed).Scan(ctx, &t.outstanding, &t.fee)
 	if err != nil {
 		return t, fmt.Errorf("store: refunds so far: %w", err)
 	}
@@ -275,7 +274,20 @@ func (s *Store) settleRefund(ctx context.Context, tx bun.Tx, r *Refund, res Refu
 	if err := s.recordEvent(ctx, tx, event, r.AccountID, r.Livemode, r.ID, r, now); err != nil {
 		return err
 	}
+	if err := addRefunded(ctx, tx, p, r); err != nil {
+		return err
+	}
 	return s.refundedInFull(ctx, tx, p)
+}
+
+// addRefunded counts the succeeded refund r on its locked payment p: the
+// amount back with the payer and the fee share it returned.
+func addRefunded(ctx context.Context, tx bun.Tx, p *Payment, r *Refund) error {
+	p.AmountRefundedCents += r.AmountCents
+	p.FeeRefundedCents += r.FeeCents
+	return execIn(ctx, tx, "count the refund on its payment", pg.Statement{
+		SQL:  `UPDATE payments SET amount_refunded_cents = $2, fee_refunded_cents = $3 WHERE id = $1`,
+		Args: []any{pg.UUID(p.ID), p.AmountRefundedCents, p.FeeRefundedCents}})
 }
 
 // reverseRefund brings a failed refund's amount back, and takes back the
@@ -309,14 +321,10 @@ func (s *Store) refundedInFull(ctx context.Context, tx bun.Tx, p *Payment) error
 	if p.Status != StatusPaid {
 		return nil
 	}
-	sums, err := refundSums(ctx, tx, p.ID)
-	if err != nil {
-		return err
-	}
-	if sums.succeeded < p.AmountCents {
+	if p.AmountRefundedCents < p.AmountCents {
 		return nil
 	}
-	_, err = s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {
+	_, err := s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {
 		p.Status, p.RefundedAt = StatusRefunded, &now
 		return EventPaymentRefunded, nil
 	})

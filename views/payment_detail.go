@@ -3,11 +3,16 @@ package views
 // PaymentDetail is one payment with its money, its events and their deliveries.
 type PaymentDetail struct {
 	Nav         Nav
-	ID          string
-	Status      string
+	ID     string
+	Status string
+	// Standing is the state a person reads (PaymentStanding): partly
+	// refunded and disputed are shown apart from plain paid.
+	Standing    string
 	AmountLabel string
 	FeeLabel    string
 	NetLabel    string
+	// RefundedLabel is what refunds gave back, empty when nothing was.
+	RefundedLabel string
 	ExternalID  string
 	Description string
 	Customer    *CustomerView
@@ -17,7 +22,11 @@ type PaymentDetail struct {
 	QRCodeURL   string
 	CheckoutURL string
 	CreatedAt   string
-	ExpiresAt   string
+	PaidAt      string
+	// ExpiresAt is shown while the charge can still be paid, and the
+	// payment link with it (ShowLink).
+	ExpiresAt string
+	ShowLink  bool
 	// Payable: pending with a BR Code, so the code and QR are shown;
 	// Preparing: a live charge the PSP has not registered yet.
 	Payable   bool

@@ -13,8 +13,8 @@ import (
 )
 
 // Every page of the dashboard (owner's and support's) and of the checkout,
-// with data on it, on a laptop and a phone: in Portuguese, and no serious
-// or critical axe-core violation.
+// with data on it, on a laptop and a phone: in Portuguese, no serious or
+// critical axe-core violation, and nothing that scrolls sideways.
 func TestBrowserEveryPageIsPortugueseAndAccessible(t *testing.T) {
 	t.Parallel()
 	for _, vp := range viewports {
@@ -53,6 +53,7 @@ func everyPage(t *testing.T, vp viewport) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(s.URL+path), chromedp.WaitVisible(wait, chromedp.ByQuery)), path)
 		checkPage(t, ctx, path)
 	}
+	visit("/login", `#email`)
 	require.NoError(t, chromedp.Run(ctx, signIn(s, "dona@example.com")))
 	visit("/dashboard/payments", `[data-testid="payments-table"]`)
 	visit("/dashboard/payments?q=ninguem", `[data-testid="payments-empty"]`)
@@ -62,6 +63,9 @@ func everyPage(t *testing.T, vp viewport) {
 		clickAndWait(`[data-testid="submit-payment"]`, `[data-testid="error-amount"]`)))
 	checkPage(t, ctx, "new payment, with errors")
 	visit("/dashboard/payments/"+paidID, `[data-testid="refunds"]`)
+	require.NoError(t, chromedp.Run(ctx, chromedp.SetValue(`#refund-amount`, "10,00", chromedp.ByQuery),
+		clickAndWait(`[data-testid="refund-payment"]`, `[data-testid="confirmation"]`)))
+	checkPage(t, ctx, "refund confirmation")
 	visit("/dashboard/payments/"+disputed, `[data-testid="disputes"]`)
 	visit("/dashboard/balance", `[data-testid="withdrawals"]`)
 	visit("/dashboard/webhooks", `[data-testid="webhooks-list"]`)
@@ -71,6 +75,10 @@ func everyPage(t *testing.T, vp viewport) {
 	visit("/dashboard/webhooks/"+hook+"/deliveries/"+deliveryID, `[data-testid="attempt"]`)
 	visit("/dashboard/webhooks/events", `[data-testid="catalog-event"]`)
 	visit("/dashboard/api-keys", `[data-testid="keys-table"]`)
+	var revokeRight, screen float64
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector('[data-testid="revoke-key"]').getBoundingClientRect().right`, &revokeRight),
+		chromedp.Evaluate(`document.documentElement.clientWidth`, &screen)))
+	require.LessOrEqual(t, revokeRight, screen, "Revogar is on screen without scrolling the table")
 	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="revoke-key"]`, `[data-testid="confirmation"]`)))
 	checkPage(t, ctx, "revoke confirmation")
 	visit("/dashboard/webhooks/"+hook, `[data-testid="action-delete"]`)

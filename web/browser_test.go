@@ -170,9 +170,35 @@ func checkPortuguese(t *testing.T, ctx context.Context, page string) {
 	require.Empty(t, rawCode.FindAllString(text, -1), "raw codes on %s:\n%s", page, text)
 }
 
+// checkNoSideScroll fails if the page is wider than the screen: on a
+// phone nothing may need a sideways scroll to be read or reached. Tables
+// scroll inside their own box (overflow-x-auto), which is allowed; the
+// innermost elements that stick out, outside such a box, are named.
+func checkNoSideScroll(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	var out struct {
+		Over     int      `json:"over"`
+		Culprits []string `json:"culprits"`
+	}
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const w = document.documentElement.clientWidth;
+		const over = document.documentElement.scrollWidth - w;
+		// What sticks out: an element past the right edge, or one whose own
+		// content (a long word) overflows it; the innermost of them.
+		const sticksOut = e => getComputedStyle(e).overflowX === 'visible' &&
+			(e.getBoundingClientRect().right > w + 1 || e.scrollWidth > e.clientWidth + 1) && !e.closest('.overflow-x-auto');
+		const culprits = over <= 0 ? [] : [...document.body.querySelectorAll('*')]
+			.filter(e => sticksOut(e) && ![...e.children].some(sticksOut))
+			.slice(0, 8).map(e => e.tagName.toLowerCase() + (e.dataset.testid ? '[' + e.dataset.testid + ']' : '') + '.' + e.className + ' ' + JSON.stringify(e.innerText.slice(0, 40)));
+		return {over, culprits};
+	})()`, &out)), page)
+	require.LessOrEqual(t, out.Over, 0, "%s scrolls sideways by %d px: %v", page, out.Over, out.Culprits)
+}
+
 // checkPage is every check, for a page a merchant or payer reads.
 func checkPage(t *testing.T, ctx context.Context, page string) {
 	t.Helper()
+	checkNoSideScroll(t, ctx, page)
 	checkCSP(t, ctx, page)
 	checkPortuguese(t, ctx, page)
 	checkAccessible(t, ctx, page)

@@ -599,6 +599,10 @@ func schemas() obj {
 			"metadata", metadata(),
 			"correlation_id", describe(o("type", "string", "pattern", "^[A-Za-z0-9]{26,35}$"), "The PIX txid carried in the BR Code."),
 			"fee_cents", o("type", "integer", "minimum", 0),
+			"amount_refunded_cents", describe(o("type", "integer", "minimum", 0),
+				"What the refunds that succeeded gave back to the payer (a lost dispute's included); equal to amount_cents once the payment is refunded."),
+			"net_cents", describe(o("type", "integer"),
+				"What the payment leaves the merchant: amount_cents - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid."),
 			"pix", object(o(
 				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
 				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),

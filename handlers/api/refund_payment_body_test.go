@@ -26,7 +26,14 @@ func TestRefundPaymentTakesAnAmount(t *testing.T) {
 
 	r := refund(map[string]any{"amount_cents": 2_345, "description": "Troca do tamanho"})
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	require.Equal(t, "paid", r.JSON(t)["status"], "partly refunded is still paid")
+	paid := r.JSON(t)
+	require.Equal(t, "paid", paid["status"], "partly refunded is still paid")
+	// The payment says what went back and what it still leaves: the fee
+	// comes back pro rata (rounded down) with the amount.
+	fee := int64(paid["fee_cents"].(float64))
+	require.Positive(t, fee)
+	require.Equal(t, float64(2_345), paid["amount_refunded_cents"])
+	require.Equal(t, float64(10_000-fee-2_345+fee*2_345/10_000), paid["net_cents"])
 	got := refunds()
 	require.Len(t, got, 1)
 	require.Equal(t, float64(2_345), got[0].(map[string]any)["amount_cents"])
@@ -52,7 +59,10 @@ func TestRefundPaymentTakesAnAmount(t *testing.T) {
 
 	r = refund(nil)
 	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
-	require.Equal(t, "refunded", r.JSON(t)["status"], "no body: all that is left")
+	refunded := r.JSON(t)
+	require.Equal(t, "refunded", refunded["status"], "no body: all that is left")
+	require.Equal(t, float64(10_000), refunded["amount_refunded_cents"])
+	require.Equal(t, float64(0), refunded["net_cents"], "all returned, the fee with it: nothing left")
 	require.Equal(t, float64(7_655), refunds()[0].(map[string]any)["amount_cents"])
 }
 

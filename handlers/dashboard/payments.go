@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"payments/pix"
 	"payments/store"
@@ -72,9 +73,19 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	if toOK {
 		model.To = to.Format(time.DateOnly)
 	}
+	paidIDs := make([]uuid.UUID, 0, len(page))
+	for i := range page {
+		if page[i].Status == store.StatusPaid {
+			paidIDs = append(paidIDs, page[i].ID)
+		}
+	}
+	disputed, err := d.Store.UnderOpenDispute(c.UserContext(), params.Scope, paidIDs)
+	if err != nil {
+		return err
+	}
 	for i := range page {
 		p := &page[i]
-		row := views.PaymentRow{ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents), CreatedAt: when(c, p.CreatedAt)}
+		row := views.PaymentRow{ID: p.ID.String(), Status: views.PaymentStanding(p.Status, p.AmountRefundedCents, disputed[p.ID]), AmountLabel: pix.FormatBRL(p.AmountCents), CreatedAt: when(c, p.CreatedAt)}
 		if p.ExternalID != nil {
 			row.ExternalID = *p.ExternalID
 		}
@@ -308,10 +319,23 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	}
 	m := views.PaymentDetail{
 		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
-		FeeLabel: pix.FormatBRL(p.FeeCents), NetLabel: pix.FormatBRL(p.AmountCents - p.FeeCents), TxID: p.CorrelationID,
+		FeeLabel: pix.FormatBRL(p.FeeCents), NetLabel: pix.FormatBRL(p.NetCents()), TxID: p.CorrelationID,
 		BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
-		CreatedAt: when(c, p.CreatedAt), ExpiresAt: when(c, p.ExpiresAt),
-		Payable: p.Payable(), Preparing: p.Status == store.StatusPending && p.BRCode == "",
+		CreatedAt: when(c, p.CreatedAt),
+		Payable:   p.Payable(), Preparing: p.Status == store.StatusPending && p.BRCode == "",
+	}
+	disputed := slices.ContainsFunc(disputes, func(d store.Dispute) bool { return d.Status == store.DisputeOpen })
+	m.Standing = views.PaymentStanding(p.Status, p.AmountRefundedCents, disputed)
+	if p.AmountRefundedCents > 0 {
+		m.RefundedLabel = pix.FormatBRL(p.AmountRefundedCents)
+	}
+	if p.PaidAt != nil {
+		m.PaidAt = when(c, *p.PaidAt)
+	}
+	// Expiry and link matter only while the charge can be paid: a paid,
+	// refunded, expired or canceled one has no use for either.
+	if p.Status == store.StatusPending {
+		m.ExpiresAt, m.ShowLink = when(c, p.ExpiresAt), true
 	}
 	if p.ExternalID != nil {
 		m.ExternalID = *p.ExternalID

@@ -38,20 +38,24 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		Amount    int64  `bun:"amount"`
 		Fee       int64  `bun:"fee"`
 		Reason    string `bun:"reason"`
+		// Refunded and FeeRefunded: the sums a payment row keeps.
+		Refunded    int64 `bun:"refunded"`
+		FeeRefunded int64 `bun:"fee_refunded"`
 	}
 	var rows []row
 	err := db.NewRaw(`
-		SELECT 'payment' AS kind, id::text AS payment_id, status, amount_cents AS amount, fee_cents AS fee, '' AS reason
+		SELECT 'payment' AS kind, id::text AS payment_id, status, amount_cents AS amount, fee_cents AS fee, '' AS reason,
+				amount_refunded_cents AS refunded, fee_refunded_cents AS fee_refunded
 			FROM payments WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'refund', payment_id::text, status, amount_cents, fee_cents, reason
+		UNION ALL SELECT 'refund', payment_id::text, status, amount_cents, fee_cents, reason, 0, 0
 			FROM refunds WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, 0, ''
+		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, 0, '', 0, 0
 			FROM disputes WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'withdrawal', '', status, amount_cents, 0, ''
+		UNION ALL SELECT 'withdrawal', '', status, amount_cents, 0, '', 0, 0
 			FROM withdrawals WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'ledger_' || balance, '', '', coalesce(sum(amount_cents), 0), count(*), ''
+		UNION ALL SELECT 'ledger_' || balance, '', '', coalesce(sum(amount_cents), 0), count(*), '', 0, 0
 			FROM ledger_entries WHERE account_id = ?0 AND livemode = ?1 GROUP BY balance
-		UNION ALL SELECT 'balance', '', '', available_cents, pending_cents, ''
+		UNION ALL SELECT 'balance', '', '', available_cents, pending_cents, '', 0, 0
 			FROM balances WHERE account_id = ?0 AND livemode = ?1`,
 		scope.AccountID, scope.Livemode).Scan(ctx, &rows)
 	if err != nil {
@@ -63,6 +67,8 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		amount, fee               int64
 		succeeded, outstanding    int64
 		feeBack, nonFailedRefunds int64
+		feeBackSucceeded          int64
+		keptRefunded, keptFee     int64
 		held                      int64
 		disputes                  int
 	}
@@ -72,7 +78,8 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 	for _, r := range rows {
 		switch r.Kind {
 		case "payment":
-			payments[r.PaymentID] = &paymentSums{status: r.Status, amount: r.Amount, fee: r.Fee}
+			payments[r.PaymentID] = &paymentSums{status: r.Status, amount: r.Amount, fee: r.Fee,
+				keptRefunded: r.Refunded, keptFee: r.FeeRefunded}
 		case "refund":
 			refunds = append(refunds, r)
 		case "dispute":
@@ -106,6 +113,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		p.nonFailedRefunds++
 		if r.Status == store.RefundSucceeded {
 			p.succeeded += r.Amount
+			p.feeBackSucceeded += r.Fee
 		}
 		wantAvailable -= r.Amount - r.Fee
 	}
@@ -140,6 +148,10 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		}
 		if p.outstanding+p.held > p.amount {
 			bad("payment %s: refunds returned or returning %d and its open dispute holds %d, of %d received", id, p.outstanding, p.held, p.amount)
+		}
+		if p.keptRefunded != p.succeeded || p.keptFee != p.feeBackSucceeded {
+			bad("payment %s says %d refunded (fee %d) but its refunds that succeeded add up to %d (fee %d)",
+				id, p.keptRefunded, p.keptFee, p.succeeded, p.feeBackSucceeded)
 		}
 		if p.feeBack > p.fee {
 			bad("payment %s: %d of its fee %d given back", id, p.feeBack, p.fee)

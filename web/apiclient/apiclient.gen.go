@@ -1404,9 +1404,12 @@ type Payment struct {
 	AmountCents int `json:"amount_cents"`
 
 	// AmountLabel Examples: R$ 1.234,56
-	AmountLabel string     `json:"amount_label"`
-	CanceledAt  *time.Time `json:"canceled_at"`
-	CheckoutUrl string     `json:"checkout_url"`
+	AmountLabel string `json:"amount_label"`
+
+	// AmountRefundedCents What the refunds that succeeded gave back to the payer (a lost dispute's included); equal to amount_cents once the payment is refunded.
+	AmountRefundedCents int        `json:"amount_refunded_cents"`
+	CanceledAt          *time.Time `json:"canceled_at"`
+	CheckoutUrl         string     `json:"checkout_url"`
 
 	// CorrelationId The PIX txid carried in the BR Code.
 	CorrelationId string          `json:"correlation_id"`
@@ -1420,9 +1423,12 @@ type Payment struct {
 	FeeCents      int             `json:"fee_cents"`
 
 	// Id UUIDv7: time-ordered.
-	Id            openapi_types.UUID   `json:"id"`
-	Livemode      bool                 `json:"livemode"`
-	Metadata      map[string]string    `json:"metadata"`
+	Id       openapi_types.UUID `json:"id"`
+	Livemode bool               `json:"livemode"`
+	Metadata map[string]string  `json:"metadata"`
+
+	// NetCents What the payment leaves the merchant: amount_cents - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid.
+	NetCents      int                  `json:"net_cents"`
 	Object        PaymentObject        `json:"object"`
 	PaidAt        *time.Time           `json:"paid_at"`
 	PaymentMethod PaymentPaymentMethod `json:"payment_method"`
