@@ -2,7 +2,7 @@ package views
 
 // PaymentDetail is one payment with its money, its events and their deliveries.
 type PaymentDetail struct {
-	Nav         Nav
+	Nav    Nav
 	ID     string
 	Status string
 	// Standing is the state a person reads (PaymentStanding): partly
@@ -13,16 +13,16 @@ type PaymentDetail struct {
 	NetLabel    string
 	// RefundedLabel is what refunds gave back, empty when nothing was.
 	RefundedLabel string
-	ExternalID  string
-	Description string
-	Customer    *CustomerView
-	Metadata    []KV
-	TxID        string
-	BRCode      string
-	QRCodeURL   string
-	CheckoutURL string
-	CreatedAt   string
-	PaidAt      string
+	ExternalID    string
+	Description   string
+	Customer      *CustomerView
+	Metadata      []KV
+	TxID          string
+	BRCode        string
+	QRCodeURL     string
+	CheckoutURL   string
+	CreatedAt     string
+	PaidAt        string
 	// ExpiresAt is shown while the charge can still be paid, and the
 	// payment link with it (ShowLink).
 	ExpiresAt string
