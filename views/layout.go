@@ -18,7 +18,13 @@ type ErrorPage struct {
 	RequestID string
 	BackURL   string
 	BackLabel string
+	// English repeats the title and message in English, for a request
+	// whose language could not be read (its headers were never read).
+	English *ErrorLines
 }
+
+// ErrorLines is an error's title and message in one language.
+type ErrorLines struct{ Title, Message string }
 
 // Notice is a one-line message after an action (Error: it failed).
 type Notice struct {

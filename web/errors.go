@@ -52,6 +52,13 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		if apiErr.RetryAfter > 0 {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(apiErr.RetryAfter))
 		}
+		if errors.Is(err, fiber.ErrRequestHeaderFieldsTooLarge) {
+			// Fasthttp could not read the request's headers at all (a URL or
+			// cookie past its read buffer): with no path, Accept or language
+			// to go by, a person's browser as likely as an API client sent
+			// it, so the answer is a page, in Portuguese and English.
+			return unreadRequestPage(c, apiErr, requestID)
+		}
 		if wantsHTML(c) {
 			return htmlError(c, apiErr, requestID)
 		}
@@ -115,4 +122,15 @@ func htmlError(c *fiber.Ctx, apiErr *reply.Error, requestID string) error {
 		page.BackURL, page.BackLabel = "/dashboard", views.T(ctx, "error.back")
 	}
 	return reply.Page(c, apiErr.Status, views.Error(page))
+}
+
+// unreadRequestPage is the error page of a request whose headers were never
+// read: in Portuguese, the product's language, with the English beside it.
+func unreadRequestPage(c *fiber.Ctx, apiErr *reply.Error, requestID string) error {
+	pt := views.WithLocale(c.UserContext(), views.NewLocale("pt-BR", ""))
+	en := views.WithLocale(c.UserContext(), views.NewLocale("en", ""))
+	c.SetUserContext(pt)
+	return reply.Page(c, apiErr.Status, views.Error(views.ErrorPage{Status: apiErr.Status,
+		Title: views.HTTPTitle(pt, apiErr.Status), Message: views.ErrorText(pt, apiErr.Code), RequestID: requestID,
+		English: &views.ErrorLines{Title: views.HTTPTitle(en, apiErr.Status), Message: views.ErrorText(en, apiErr.Code)}}))
 }
