@@ -282,7 +282,7 @@ func (s *Store) UnderOpenDispute(ctx context.Context, scope Scope, ids []uuid.UU
 	}
 	var disputed []uuid.UUID
 	err := s.idb(ctx).NewSelect().Model((*Dispute)(nil)).Column("payment_id").
-		Where("account_id = ? AND livemode = ? AND status = ? AND payment_id IN (?)", scope.AccountID, scope.Livemode, DisputeOpen, bun.In(ids)).
+		Where("account_id = ? AND livemode = ? AND status = ? AND payment_id IN (?)", scope.AccountID, scope.Livemode, DisputeOpen, bun.List(ids)).
 		Scan(ctx, &disputed)
 	if err != nil {
 		return nil, fmt.Errorf("store: payments under open dispute: %w", err)

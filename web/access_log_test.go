@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/request"
 )
 
 // slogLine is what slog's JSON handler writes for a "request" record.

@@ -14,12 +14,12 @@ import (
 	redisstorage "github.com/gofiber/storage/redis/v3"
 
 	"payments/handlers/dashboard"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/metrics"
 	"payments/static"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // sessionLifetime is how long a dashboard session lasts without use.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
 )
 
 type errorBody struct {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/metrics"
-	"payments/web/reply"
 )
 
 // Invalid API keys (unknown, malformed or revoked) allowed from one address

@@ -5,8 +5,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/web/reply"
-	"payments/web/request"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 )
 
 // refuseHostileBytes answers 400, in the error shape, a request whose path,

@@ -7,9 +7,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 const (

@@ -8,9 +8,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/metrics"
 	"payments/store"
-	"payments/web/reply"
 )
 
 // countRequests records every answer by route template (never the raw

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/web/reply"
-	"payments/web/request"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 )
 
 // rateCounter counts requests per key in fixed windows.

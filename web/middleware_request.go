@@ -9,9 +9,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/request"
 	"payments/store/ids"
 	"payments/store/jsonw"
-	"payments/web/request"
 )
 
 // HeaderRequestID carries the request id on every response.

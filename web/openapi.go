@@ -11,9 +11,9 @@ import (
 	"payments/dispatcher"
 	"payments/handlers/api"
 	"payments/handlers/psp"
+	"payments/handlers/reply"
 	"payments/pix"
 	"payments/store"
-	"payments/web/reply"
 )
 
 // OpenAPIDocument is the OpenAPI 3.1 description of every JSON route, as

@@ -12,8 +12,8 @@ import (
 	"payments/handlers/checkout"
 	"payments/handlers/ops"
 	"payments/handlers/psp"
+	"payments/handlers/request"
 	"payments/store/eventfeed"
-	"payments/web/request"
 )
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {

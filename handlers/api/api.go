@@ -10,11 +10,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/metrics"
 	"payments/store"
 	"payments/store/eventfeed"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // API serves /api/v1.

@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"payments/web/request"
+	"payments/handlers/request"
 )
 
 // GetBalance handles GET /api/v1/balance: the key's account and mode.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // ListDeliveries handles GET /api/v1/webhooks/{id}/deliveries.

@@ -15,12 +15,12 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/metrics"
 	"payments/store"
 	"payments/store/eventfeed"
 	"payments/store/jsonw"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 var listEventsQuery = []string{"limit", "type", "created[gte]", "created[lte]", "delivery_success", "starting_after", "ending_before"}

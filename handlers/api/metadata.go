@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // parseMetadata reads the metadata field of a payment or a withdrawal by

@@ -3,8 +3,8 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"payments/web/reply"
-	"payments/web/request"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 )
 
 // The ids a path names, percent-decoded; one that is not a valid escape

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"time"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // maxPhoneInput bounds a customer phone as sent, punctuation included.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // The test-mode helpers under /api/v1/test_helpers: with a test key they

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"payments/dispatcher"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // webhookParams is a validated create or update body; nil means "not given".

@@ -7,10 +7,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix"
 	"payments/store"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 var createWithdrawalFields = []string{"amount_cents", "pix_key", "description", "metadata"}

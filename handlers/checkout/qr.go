@@ -12,8 +12,8 @@ import (
 	"github.com/boombuler/barcode/qr"
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/store"
-	"payments/web/reply"
 )
 
 // qrSize is about the PNG's side in pixels (whole pixels per module make it

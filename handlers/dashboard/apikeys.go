@@ -7,9 +7,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
 )
 
 // APIKeys handles GET /dashboard/api-keys.

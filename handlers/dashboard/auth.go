@@ -7,10 +7,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // LoginPage handles GET /login.

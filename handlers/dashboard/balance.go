@@ -9,10 +9,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
 )
 
 const balancePageRows = 25

@@ -12,10 +12,10 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
 )
 
 // A confirmation page that moves money carries a one-time token

@@ -12,10 +12,10 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/session"
 
 	"payments/dispatcher"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // Session keys.

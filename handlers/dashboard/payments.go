@@ -13,11 +13,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 const dashPageSize = 25

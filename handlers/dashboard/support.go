@@ -6,11 +6,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 const supportResults = 50

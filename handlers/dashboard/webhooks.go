@@ -15,12 +15,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix"
 	"payments/store"
 	"payments/store/ids"
 	"payments/views"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // healthWindow is how far back a webhook's health looks.

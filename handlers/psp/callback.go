@@ -9,11 +9,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/pix/apipix"
 	"payments/store"
 	"payments/store/ids"
-	"payments/web/reply"
-	"payments/web/request"
 )
 
 // MaxPixPerNotification bounds one callback's body.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/handlers/reply"
 	"payments/store"
-	"payments/web/reply"
 )
 
 // ReferencePattern is the PSP's id for a dispute.

@@ -1,4 +1,4 @@
-package apiclient_test
+package apiclient
 
 import (
 	"context"
@@ -8,14 +8,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"payments/web/apiclient"
 	"payments/web/webtest"
 )
 
 // client is the generated client, authenticated with key.
-func client(t *testing.T, baseURL, key string) *apiclient.ClientWithResponses {
+func client(t *testing.T, baseURL, key string) *ClientWithResponses {
 	t.Helper()
-	c, err := apiclient.NewClientWithResponses(baseURL, apiclient.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+	c, err := NewClientWithResponses(baseURL, WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+key)
 		return nil
 	}))
@@ -31,21 +30,21 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	receiver := webtest.NewReceiver(t, nil)
 	c := client(t, s.URL, s.TestKey)
 	ctx := context.Background()
-	key := func(k string) *apiclient.IdempotencyKey { return &k }
+	key := func(k string) *IdempotencyKey { return &k }
 	str := func(v string) *string { return &v }
 
 	// Create with an Idempotency-Key, then the same again: one payment, replayed.
-	body := apiclient.CreatePaymentJSONRequestBody{AmountCents: 12990, Description: str("Pedido #1001"), ExternalId: str("order:1001"),
+	body := CreatePaymentJSONRequestBody{AmountCents: 12990, Description: str("Pedido #1001"), ExternalId: str("order:1001"),
 		Metadata: &map[string]string{"cart": "c_77"}}
-	body.Customer = &apiclient.CustomerInput{Document: "529.982.247-25", Email: "maria@example.com", Name: "Maria Silva"}
-	created, err := c.CreatePaymentWithResponse(ctx, &apiclient.CreatePaymentParams{IdempotencyKey: key("order-1001-create")}, body)
+	body.Customer = &CustomerInput{Document: "529.982.247-25", Email: "maria@example.com", Name: "Maria Silva"}
+	created, err := c.CreatePaymentWithResponse(ctx, &CreatePaymentParams{IdempotencyKey: key("order-1001-create")}, body)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), "%s", created.Body)
 	p := created.JSON201
-	require.Equal(t, apiclient.PaymentStatus("pending"), p.Status)
+	require.Equal(t, PaymentStatus("pending"), p.Status)
 	require.Equal(t, "R$ 129,90", p.AmountLabel)
 	require.Equal(t, "52998224725", p.Customer.Document)
-	again, err := c.CreatePaymentWithResponse(ctx, &apiclient.CreatePaymentParams{IdempotencyKey: key("order-1001-create")}, body)
+	again, err := c.CreatePaymentWithResponse(ctx, &CreatePaymentParams{IdempotencyKey: key("order-1001-create")}, body)
 	require.NoError(t, err)
 	require.Equal(t, "true", again.HTTPResponse.Header.Get("Idempotent-Replayed"))
 	require.Equal(t, p.Id, again.JSON201.Id)
@@ -61,16 +60,16 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 
 	// List with cursors, and with the optional filters left out.
 	for i := range 3 {
-		_, err := c.CreatePaymentWithResponse(ctx, nil, apiclient.CreatePaymentJSONRequestBody{AmountCents: 100 + i})
+		_, err := c.CreatePaymentWithResponse(ctx, nil, CreatePaymentJSONRequestBody{AmountCents: 100 + i})
 		require.NoError(t, err)
 	}
 	limit := 2
-	first, err := c.ListPaymentsWithResponse(ctx, &apiclient.ListPaymentsParams{Limit: &limit})
+	first, err := c.ListPaymentsWithResponse(ctx, &ListPaymentsParams{Limit: &limit})
 	require.NoError(t, err)
 	require.Len(t, first.JSON200.Data, 2)
 	require.True(t, first.JSON200.HasMore)
 	after := first.JSON200.Data[1].Id
-	next, err := c.ListPaymentsWithResponse(ctx, &apiclient.ListPaymentsParams{Limit: &limit, StartingAfter: &after})
+	next, err := c.ListPaymentsWithResponse(ctx, &ListPaymentsParams{Limit: &limit, StartingAfter: &after})
 	require.NoError(t, err)
 	require.NotEqual(t, after, next.JSON200.Data[0].Id)
 	all, err := c.ListPaymentsWithResponse(ctx, nil)
@@ -80,53 +79,53 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	// Cancel a pending payment; a paid one refuses, and is refunded.
 	canceled, err := c.CancelPaymentWithResponse(ctx, next.JSON200.Data[0].Id.String())
 	require.NoError(t, err)
-	require.Equal(t, apiclient.PaymentStatus("canceled"), canceled.JSON200.Status)
+	require.Equal(t, PaymentStatus("canceled"), canceled.JSON200.Status)
 	paid, err := c.TestHelperPayPaymentWithResponse(ctx, "order:1001", nil)
 	require.NoError(t, err)
-	require.Equal(t, apiclient.PaymentStatus("paid"), paid.JSON200.Status)
+	require.Equal(t, PaymentStatus("paid"), paid.JSON200.Status)
 	refused, err := c.CancelPaymentWithResponse(ctx, "order:1001")
 	require.NoError(t, err)
 	require.Equal(t, "payment_not_cancelable", refused.JSON409.Error.Code)
 	part := 1_000
-	partly, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, apiclient.RefundPaymentJSONRequestBody{AmountCents: &part})
+	partly, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, RefundPaymentJSONRequestBody{AmountCents: &part})
 	require.NoError(t, err)
-	require.Equal(t, apiclient.PaymentStatus("paid"), partly.JSON200.Status, "R$ 10,00 back of more: still paid")
-	refunded, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, apiclient.RefundPaymentJSONRequestBody{})
+	require.Equal(t, PaymentStatus("paid"), partly.JSON200.Status, "R$ 10,00 back of more: still paid")
+	refunded, err := c.RefundPaymentWithResponse(ctx, "order:1001", nil, RefundPaymentJSONRequestBody{})
 	require.NoError(t, err)
-	require.Equal(t, apiclient.PaymentStatus("refunded"), refunded.JSON200.Status, "the rest")
+	require.Equal(t, PaymentStatus("refunded"), refunded.JSON200.Status, "the rest")
 
 	// Webhooks: create, send a test, list deliveries (no status filter), rotate.
-	hook, err := c.CreateWebhookWithResponse(ctx, nil, apiclient.CreateWebhookJSONRequestBody{
-		Url: receiver.URL, Name: str("Orders"), Events: []apiclient.EventType{"payment.paid", "payment.expired"}})
+	hook, err := c.CreateWebhookWithResponse(ctx, nil, CreateWebhookJSONRequestBody{
+		Url: receiver.URL, Name: str("Orders"), Events: []EventType{"payment.paid", "payment.expired"}})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, hook.StatusCode(), "%s", hook.Body)
 	require.True(t, strings.HasPrefix(hook.JSON201.Secret, "whsec_"))
-	tested, err := c.TestWebhookWithResponse(ctx, hook.JSON201.Id, nil, apiclient.TestWebhookJSONRequestBody{})
+	tested, err := c.TestWebhookWithResponse(ctx, hook.JSON201.Id, nil, TestWebhookJSONRequestBody{})
 	require.NoError(t, err)
 	require.True(t, tested.JSON200.Success, "%s", tested.Body)
 	deliveries, err := c.ListWebhookDeliveriesWithResponse(ctx, hook.JSON201.Id, nil)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, deliveries.StatusCode(), "%s", deliveries.Body)
-	rotated, err := c.RotateWebhookSecretWithResponse(ctx, hook.JSON201.Id, nil, apiclient.RotateWebhookSecretJSONRequestBody{})
+	rotated, err := c.RotateWebhookSecretWithResponse(ctx, hook.JSON201.Id, nil, RotateWebhookSecretJSONRequestBody{})
 	require.NoError(t, err)
 	require.NotEqual(t, hook.JSON201.Secret, rotated.JSON200.Secret)
 	require.NotNil(t, rotated.JSON200.PreviousSecretExpiresAt)
 
 	// Withdraw: too much is refused; what is there goes out and completes.
-	broke, err := c.CreateWithdrawalWithResponse(ctx, nil, apiclient.CreateWithdrawalJSONRequestBody{AmountCents: 100_000_000, PixKey: "+5561988880000"})
+	broke, err := c.CreateWithdrawalWithResponse(ctx, nil, CreateWithdrawalJSONRequestBody{AmountCents: 100_000_000, PixKey: "+5561988880000"})
 	require.NoError(t, err)
 	require.Equal(t, "balance_insufficient", broke.JSON409.Error.Code)
-	funded, err := c.CreatePaymentWithResponse(ctx, nil, apiclient.CreatePaymentJSONRequestBody{AmountCents: 5000})
+	funded, err := c.CreatePaymentWithResponse(ctx, nil, CreatePaymentJSONRequestBody{AmountCents: 5000})
 	require.NoError(t, err)
 	_, err = c.TestHelperPayPaymentWithResponse(ctx, funded.JSON201.Id.String(), nil)
 	require.NoError(t, err)
-	wd, err := c.CreateWithdrawalWithResponse(ctx, &apiclient.CreateWithdrawalParams{IdempotencyKey: key("payout-1")},
-		apiclient.CreateWithdrawalJSONRequestBody{AmountCents: 2000, PixKey: "+5561988880000", Description: str("Saque")})
+	wd, err := c.CreateWithdrawalWithResponse(ctx, &CreateWithdrawalParams{IdempotencyKey: key("payout-1")},
+		CreateWithdrawalJSONRequestBody{AmountCents: 2000, PixKey: "+5561988880000", Description: str("Saque")})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, wd.StatusCode(), "%s", wd.Body)
-	done, err := c.TestHelperCompleteWithdrawalWithResponse(ctx, wd.JSON201.Id, nil, apiclient.TestHelperCompleteWithdrawalJSONRequestBody{})
+	done, err := c.TestHelperCompleteWithdrawalWithResponse(ctx, wd.JSON201.Id, nil, TestHelperCompleteWithdrawalJSONRequestBody{})
 	require.NoError(t, err)
-	require.Equal(t, apiclient.WithdrawalStatus("completed"), done.JSON200.Status)
+	require.Equal(t, WithdrawalStatus("completed"), done.JSON200.Status)
 	balance, err := c.GetBalanceWithResponse(ctx)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, balance.StatusCode())

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"payments/web/reply"
+	"payments/handlers/reply"
 )
 
 // RequireJSON refuses bodies that do not declare themselves JSON.
