@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"payments/dispatcher/service"
 	"payments/dispatcher/signature"
 	"payments/metrics"
 	"payments/store"
@@ -84,22 +85,28 @@ type Dispatcher struct {
 	store  *store.Store
 	sender *Sender
 	log    *slog.Logger
-	// completer records successes in batches.
-	completer *completer
-	slots     chan struct{}
-	wake      chan struct{}
-	wg        sync.WaitGroup
+	slots  chan struct{}
+	wake   chan struct{}
+	wg     sync.WaitGroup
+	svc    service.Service
 }
 
-// New returns a dispatcher; Run starts it.
+// Start delivers in the background until Stop.
+func (d *Dispatcher) Start(ctx context.Context) { d.svc.Start(ctx, d.Run) }
+
+// Stop stops claiming, waits up to DrainTimeout for the attempts in flight
+// (then abandons them to their leases), and returns once every goroutine
+// the dispatcher started has ended.
+func (d *Dispatcher) Stop() { d.svc.Stop() }
+
+// New returns a dispatcher; Start (or Run) starts it.
 func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 	cfg.defaults()
 	return &Dispatcher{
 		cfg: cfg, store: st, log: log,
-		sender:    NewSender(cfg.AllowPrivateNetworks),
-		completer: newCompleter(st),
-		slots:     make(chan struct{}, cfg.Workers),
-		wake:      make(chan struct{}, 1),
+		sender: NewSender(cfg.AllowPrivateNetworks),
+		slots:  make(chan struct{}, cfg.Workers),
+		wake:   make(chan struct{}, 1),
 	}
 }
 
@@ -108,8 +115,10 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 func (d *Dispatcher) Run(ctx context.Context) {
 	attemptCtx, cancelAttempts := context.WithCancel(context.Background())
 	defer cancelAttempts()
+	var listener sync.WaitGroup
+	defer listener.Wait()
 	if d.cfg.DatabaseURL != "" {
-		go d.listen(ctx)
+		listener.Go(func() { d.listen(ctx) })
 	}
 	ticker := time.NewTicker(d.cfg.PollInterval)
 	defer ticker.Stop()
@@ -182,7 +191,7 @@ func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]s
 		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token, WokenAt: woken,
 	})
 	if err != nil {
-		go d.release(token)
+		d.wg.Go(func() { d.release(token) })
 	}
 	return claimed, err
 }
@@ -259,7 +268,7 @@ func (d *Dispatcher) listen(ctx context.Context) {
 const maxChain = 64
 
 // deliver makes one attempt and records its outcome: a success with the
-// completer's next batch, anything else at once. After a success, with
+// next batch of successes (store.FinishSuccess), anything else at once. After a success, with
 // chain, it also leases the webhook's next due delivery and returns it: the
 // webhook's leases stay as many as before, so its in-flight cap holds, and a
 // busy webhook's queue flows without a round through the claim per
@@ -297,9 +306,10 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 			if chain {
 				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
 			}
-			f = d.completer.complete(ctx, success)
+			f = d.store.FinishSuccess(ctx, success)
 			if f.Err != nil && success.Next != nil {
-				go d.release(success.Next.Token) // the chain's lease may have been taken
+				next := success.Next.Token // the chain's lease may have been taken
+				d.wg.Go(func() { d.release(next) })
 			}
 			return f.Err
 		})

@@ -62,6 +62,8 @@ type Store struct {
 	reads *paymentReads
 	// creates batches payment creations (payments_prepared.go).
 	creates *paymentCreates
+	// successes batches the dispatcher's successes (deliveries_prepared.go).
+	successes *successBatches
 	// decoy is a password hash made once, for sign-ins of unknown e-mails.
 	decoy decoyHash
 }
@@ -96,7 +98,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges}
-	s.reads, s.creates = newPaymentReads(s), newPaymentCreates(s)
+	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	return s, nil
 }
 
@@ -139,7 +141,10 @@ func (s *Store) idb(ctx context.Context) bun.IDB {
 // and the outer request can still record its response.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if tx, ok := ambientTx(ctx); ok {
-		return tx.RunInTx(ctx, nil, fn)
+		// bun hands a savepoint's function the context its transaction
+		// began with, not this one: what ctx carries since (who asked, the
+		// request's span) would be lost.
+		return tx.RunInTx(ctx, nil, func(_ context.Context, sp bun.Tx) error { return fn(ctx, sp) })
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
 }

@@ -206,7 +206,7 @@ func (s *Store) DeliveriesForEvents(ctx context.Context, scope Scope, eventIDs [
 // (marked, so that timelines and event lists leave it out), a delivery
 // marked test that ended with the attempt, and the attempt.
 func (s *Store) RecordTestSend(ctx context.Context, e *Event, a *DeliveryAttempt, succeeded bool) (*Delivery, error) {
-	e.Sample = true
+	e.Sample, e.Actor = true, actorOf(ctx)
 	d := &Delivery{
 		ID: ids.NewStem(ids.PrefixDelivery) + "t", EventID: e.ID, WebhookID: a.WebhookID, AccountID: e.AccountID, Livemode: e.Livemode,
 		EventType: e.Type, Status: DeliveryFailed, Attempts: 1, NextAttemptAt: a.CreatedAt, LastStatusCode: a.ResponseStatus,

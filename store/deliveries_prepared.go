@@ -429,6 +429,40 @@ type Finished struct {
 	Err  error
 }
 
+// FinishSuccess records one success with whatever others are being
+// recorded at the same time: a success is the dispatcher's common case and
+// its bookkeeping most of a delivery's database work, and one statement for
+// a batch (FinishSuccesses) costs PostgreSQL far less than one per success.
+// The same batcher as payment creations' (pg.Coalescer): nothing waits to
+// fill a batch, a lone success is recorded at once, and no goroutine runs
+// while none is being recorded. Two batches at a time: one batch is one
+// statement, whose start-up costs more than its rows, so bigger batches cost
+// less per success; one at a time cost less still but left the machine a
+// third idle, and would let one batch waiting on a lock hold up every
+// webhook's successes (BENCHMARKS.md).
+func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
+	f, err := s.successes.Do(ctx, success)
+	if err != nil && f.Err == nil {
+		f.Err = err
+	}
+	return f
+}
+
+// successBatches coalesces concurrent FinishSuccess calls.
+type successBatches = pg.Coalescer[Success, Finished]
+
+func newSuccessBatches(s *Store) *successBatches {
+	return &successBatches{MaxInFlight: 2, MaxBatch: 32, Timeout: 10 * time.Second,
+		Serve: func(ctx context.Context, batch []Success) []pg.Outcome[Finished] {
+			finished := s.FinishSuccesses(ctx, batch)
+			outs := make([]pg.Outcome[Finished], len(batch))
+			for i, f := range finished {
+				outs[i] = pg.Outcome[Finished]{Out: f}
+			}
+			return outs
+		}}
+}
+
 // FinishSuccesses records a batch of successes in one statement and one
 // round trip (finishSuccessesSQL), one Finished per success, in order.
 func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished {

@@ -98,7 +98,7 @@ func (m *moneyMachine) Refund(t require.TestingT, i int, amount int64) {
 
 // RefundInFull is the one-call refund: in test mode it succeeds at once.
 func (m *moneyMachine) RefundInFull(t require.TestingT, i int) {
-	_, err := m.st.RefundPayment(context.Background(), m.scope, m.payments[i].ID.String(), store.NewRefund{})
+	_, _, err := m.st.RefundPayment(context.Background(), m.scope, m.payments[i].ID.String(), store.NewRefund{})
 	if m.did(t, fmt.Sprintf("refund in full p%d", i), err) && m.scope.Livemode {
 		refunds, err := m.st.RefundsForPayment(context.Background(), m.scope, m.payments[i].ID)
 		require.NoError(t, err)

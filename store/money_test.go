@@ -183,7 +183,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	})
 	f.checkBalance(9_900, 0)
 	f.step("refund", []string{"payment.refunded", "refund.succeeded"}, []string{"refund available -10000", "fee_refund available 100"}, func() error {
-		_, err := f.st.RefundPayment(ctx, s, p.ID.String(), store.NewRefund{})
+		_, _, err := f.st.RefundPayment(ctx, s, p.ID.String(), store.NewRefund{})
 		return err
 	})
 	f.checkBalance(0, 0)
@@ -200,7 +200,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	})
 	f.checkBalance(4_950-5_000, 5_000)
 	f.refused("refund while disputed", store.ErrPaymentDisputed, func() error {
-		_, err := f.st.RefundPayment(ctx, s, won.ID.String(), store.NewRefund{})
+		_, _, err := f.st.RefundPayment(ctx, s, won.ID.String(), store.NewRefund{})
 		return err
 	})
 	f.step("dispute won", []string{"dispute.won"}, []string{"dispute_release pending -5000", "dispute_release available 5000"}, func() error {
@@ -247,7 +247,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	require.NoError(t, f.st.CreateWithdrawal(ctx, w2))
 	f.checkBalance(0, 0)
 	f.refused("refund with nothing available", store.ErrBalanceInsufficient, func() error {
-		_, err := f.st.RefundPayment(ctx, s, won.ID.String(), store.NewRefund{})
+		_, _, err := f.st.RefundPayment(ctx, s, won.ID.String(), store.NewRefund{})
 		return err
 	})
 	reason := "key not found"

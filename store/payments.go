@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -221,7 +220,7 @@ type PaymentListParams struct {
 	Limit         int
 	StartingAfter *uuid.UUID
 	EndingBefore  *uuid.UUID
-	// Search matches an exact external_id, payment id or customer e-mail (any case).
+	// Search finds payments by what wherePaymentMatches reads.
 	Search string
 }
 
@@ -237,11 +236,7 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 		q = q.Where("status = ?", params.Status)
 	}
 	if term := strings.TrimSpace(params.Search); term != "" {
-		if id, ok := ParsePaymentID(term); ok {
-			q = q.Where("(id = ? OR external_id = ?)", id, term)
-		} else {
-			q = q.Where("(external_id = ? OR lower(customer ->> 'email') = lower(?))", term, term)
-		}
+		q = wherePaymentMatches(q, term)
 	}
 	if params.CreatedGTE != nil {
 		q = q.Where("created_at >= ?", *params.CreatedGTE)
@@ -286,12 +281,8 @@ type SupportResult struct {
 	AccountName string `bun:"account_name,scanonly"`
 }
 
-// SearchPayments finds payments of any account, in either mode, by
-// whatever a payer or a merchant reads out, newest first: the payment's id,
-// its external_id, its PIX txid, the endToEndId of a transfer that paid or
-// a devolução that returned it, the customer's e-mail (any case), CPF or
-// CNPJ (with or without punctuation), or the start of the customer's name
-// (three characters at least, any case).
+// SearchPayments finds payments of any account, in either mode, newest
+// first, by what the merchant's list finds them by (wherePaymentMatches).
 func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]SupportResult, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -300,30 +291,7 @@ func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]Supp
 	var out []SupportResult
 	query := s.idb(ctx).NewSelect().Model(&out).ColumnExpr("payment.*").ColumnExpr("a.name AS account_name").
 		Join("JOIN accounts AS a ON a.id = payment.account_id")
-	digits := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(".-/ ", r) {
-			return -1
-		}
-		return r
-	}, q)
-	switch id, isID := ParsePaymentID(q); {
-	case isID:
-		query = query.Where("payment.id = ? OR payment.external_id = ?", id, q)
-	case strings.Contains(q, "@"):
-		query = query.Where("payment.customer IS NOT NULL AND lower(payment.customer ->> 'email') = lower(?)", q)
-	case (len(digits) == 11 || len(digits) == 14) && strings.Trim(digits, "0123456789") == "":
-		query = query.Where("(payment.customer IS NOT NULL AND payment.customer ->> 'document' = ?) OR payment.external_id = ?", digits, q)
-	default:
-		query = query.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
-			w = w.Where("payment.external_id = ?", q).WhereOr("payment.correlation_id = ?", q).
-				WhereOr("payment.id IN (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ? AND payment_id IS NOT NULL)", q).
-				WhereOr("payment.id IN (SELECT payment_id FROM refunds WHERE end_to_end_id = ? OR return_id = ?)", q, q)
-			if utf8.RuneCountInString(q) >= 3 {
-				w = w.WhereOr("payment.customer IS NOT NULL AND lower(payment.customer ->> 'name') LIKE ? || '%'", strings.ToLower(escapeLike(q)))
-			}
-			return w
-		})
-	}
+	query = wherePaymentMatches(query, q)
 	if err := query.OrderExpr("payment.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: search payments: %w", err)
 	}

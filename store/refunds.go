@@ -335,15 +335,17 @@ func (s *Store) refundedInFull(ctx context.Context, tx bun.Tx, p *Payment) error
 // (AmountCents 0: all that is left): in test mode the refund succeeds at
 // once (the payment is refunded when that makes it whole); in live mode it
 // is pending while the devolução is at the PSP, and the payment becomes
-// refunded when its refunds that succeeded add up to it.
-func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string, in NewRefund) (*Payment, error) {
+// refunded when its refunds that succeeded add up to it. It returns the
+// refund and the payment after it.
+func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string, in NewRefund) (*Refund, *Payment, error) {
 	var p *Payment
+	var r *Refund
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
 			return err
 		}
-		r, err := s.createRefund(ctx, tx, p, in)
+		r, err = s.createRefund(ctx, tx, p, in)
 		if err != nil || p.Livemode {
 			return err
 		}
@@ -354,9 +356,9 @@ func (s *Store) RefundPayment(ctx context.Context, scope Scope, ref string, in N
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p, nil
+	return r, p, nil
 }
 
 // insertLostDisputeRefund records what a lost dispute returned to the

@@ -8,7 +8,10 @@ type PSPStep struct {
 	Status    string
 	Attempts  int
 	LastError string
-	At        string
+	// Trouble says in words what LastError is (apipix.Trouble), the raw
+	// text staying behind a details toggle.
+	Trouble string
+	At      string
 }
 
 // pspOperations are the API Pix (or payout port) operations of each kind

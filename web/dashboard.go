@@ -17,6 +17,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/metrics"
+	"payments/operations"
 	"payments/static"
 	"payments/store"
 	"payments/views"
@@ -26,7 +27,7 @@ import (
 const sessionLifetime = 12 * time.Hour
 
 // mountDashboard mounts the static files, the login form and the signed-in pages.
-func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) {
+func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.Operations, counter rateCounter) {
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
 	secure := strings.HasPrefix(cfg.BaseURL, "https://")
@@ -69,8 +70,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, counter rateCounter) 
 	})
 
 	dash := &dashboard.Dashboard{
-		Store: deps.Store, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
-		AllowPrivateNetworks: cfg.AllowPrivateNetworks, LiveMode: cfg.LiveMode,
+		Store: deps.Store, Ops: rulebook, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
+		ChargeWait: cfg.ChargeWait,
 		AllowLogin: func(ctx context.Context, ip, email, device string) (bool, error) {
 			window := time.Now().Truncate(dashboard.LoginWindow)
 			if device != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/pix"
+	"payments/pix/apipix/sandboxtest"
 	"payments/store"
 	"payments/store/ids"
 	"payments/web/webtest"
@@ -154,7 +156,7 @@ func TestPaymentDetailShowsDisputesAndRefunds(t *testing.T) {
 	require.Equal(t, "Devolução de R$ 10,00 concluída.", p.doc.Find(`[data-testid="notice"]`).Text())
 	require.Contains(t, p.doc.Find(`[data-testid="refund"]`).Text(), "Devolução solicitada")
 	require.Equal(t, "20,00", p.doc.Find(`#refund-amount`).AttrOr("value", ""), "what is left")
-	require.Equal(t, "paid", p.doc.Find(`h1 + [data-testid="status"]`).AttrOr("data-status", ""))
+	require.Equal(t, "partially_refunded", p.doc.Find(`h1 + [data-testid="status"]`).AttrOr("data-status", ""), "R$ 10,00 of R$ 30,00 back")
 	r = b.confirm("/dashboard/payments/"+other+"/refund", url.Values{"_csrf": {token}, "amount": {"20,00"}}, nil)
 	require.Equal(t, http.StatusSeeOther, r.status)
 	p = b.do("GET", "/dashboard/payments/"+other, nil, nil)
@@ -352,4 +354,29 @@ func TestPaymentLinkFollowsThePaymentsMode(t *testing.T) {
 
 	other := b.do("GET", "/dashboard/payments/"+ids.NewPayment(now).String(), nil, nil)
 	require.Equal(t, http.StatusNotFound, other.status)
+}
+
+// A live charge made while the PSP is down says it is still being
+// registered, offers no payment link yet, and its page says in words what
+// the PSP's trouble is, the PSP's own text behind a details toggle.
+func TestLiveChargeDuringAPSPOutageSaysSoInWords(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{ChargeWait: 300 * time.Millisecond}))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	s.PSP.SetFaults(sandboxtest.Faults{ErrorRate: 1})
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/payments")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
+	r := b.do("POST", "/dashboard/payments", url.Values{"_csrf": {b.csrf("/dashboard/payments/new")}, "amount": {"25,00"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, "%s", r.body)
+	page := b.do("GET", r.header.Get("Location"), nil, nil)
+	require.Contains(t, page.doc.Find(`[data-testid="notice"]`).Text(), "O PSP ainda está registrando-a")
+	require.Zero(t, page.doc.Find(`[data-testid="checkout-link"]`).Length(), "no link to a charge nobody can pay yet")
+	require.Equal(t, 1, page.doc.Find(`[data-testid="payment-preparing"]`).Length())
+	require.Eventually(t, func() bool {
+		step := b.do("GET", r.header.Get("Location"), nil, nil).doc.Find(`[data-testid="psp-step"][data-kind="cob.create"] [data-testid="psp-trouble"]`)
+		return strings.Contains(step.Text(), "O PSP está fora do ar no momento. Nova tentativa automática.") &&
+			strings.Contains(step.Find(`details [data-testid="psp-raw-error"]`).Text(), ": 503 Serviço Indisponível")
+	}, 10*time.Second, 100*time.Millisecond)
 }

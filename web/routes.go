@@ -13,10 +13,14 @@ import (
 	"payments/handlers/ops"
 	"payments/handlers/psp"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store/eventfeed"
 )
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
+	// The one maker of changes, behind the API's and the dashboard's doors.
+	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode,
+		Webhooks: operations.Webhooks{AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	app.Use(requestID, accessLog(deps.AccessLog), countRequests(deps.Metrics), recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
@@ -44,7 +48,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/pay/:id/status", payer.Status)
 	app.Get("/pay/:id", payer.Page)
 
-	callbacks := &psp.PSP{Store: deps.Store, Token: cfg.PSPToken, CallbackMTLS: cfg.CallbackMTLS, CallbackToken: cfg.CallbackToken}
+	callbacks := &psp.PSP{Store: deps.Store, Ops: rulebook, Token: cfg.PSPToken, CallbackMTLS: cfg.CallbackMTLS, CallbackToken: cfg.CallbackToken}
 	app.Post("/psp/webhook/pix", callbacks.Callback)
 	app.Post("/psp/webhook/:token/pix", callbacks.CallbackWithToken)
 	app.Post("/psp/disputes", callbacks.NotifyDispute)
@@ -57,8 +61,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		PerKey: cmp.Or(cfg.StreamsPerKey, DefaultStreamsPerKey), PerAccount: cmp.Or(cfg.StreamsPerAccount, DefaultStreamsPerAccount)})
 	deps.Metrics.WatchStreams(func() float64 { return float64(streams.Stats().Open) },
 		func() float64 { return float64(streams.Stats().StoreReads) })
-	a := &api.API{Store: deps.Store, Log: deps.Log, Tester: deps.Tester, AllowPrivateNetworks: cfg.AllowPrivateNetworks,
-		LiveMode: cfg.LiveMode, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
+	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, Tester: deps.Tester, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
@@ -102,7 +105,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/webhooks/:id/deliveries/:delivery_id", a.GetDelivery)
 	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", a.ResendDelivery)
 
-	mountDashboard(app, cfg, deps, counter)
+	mountDashboard(app, cfg, deps, rulebook, counter)
 }
 
 // isLiveCreation says the request creates a live payment, which keeps its

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"payments/operations"
 	"payments/pix"
 	"payments/store"
 	"payments/store/jsonw"
@@ -61,6 +62,9 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	mode := fs.String("mode", "test", "key mode: test or live")
 	keyID := fs.String("key", "", "API key id (key_...)")
 	role := fs.String("role", store.RoleSupport, "user role: support or owner")
+	paymentRef := fs.String("payment", "", "payment id or external_id")
+	amount := fs.Int64("amount-cents", 0, "amount to refund in cents (0: all that is left)")
+	description := fs.String("description", "", "what the payer reads with the devolução")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -75,6 +79,10 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		return err
 	}
 
+	// The admin commands change things through the same operations as the
+	// API and the dashboard, recorded as this command's doing.
+	ops := &operations.Operations{Store: st, LiveMode: cfg.PSP.on()}
+	who := store.ActorAdmin(command)
 	switch command {
 	case "accounts create":
 		return createAccount(ctx, st, stdout, *name, *email, *password, *feeBPS, *feeFixed)
@@ -85,7 +93,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		if _, err := st.Account(ctx, *accountID); err != nil {
 			return fmt.Errorf("no account %s: %w", *accountID, err)
 		}
-		k, secret, err := st.CreateAPIKey(ctx, *accountID, *mode == "live")
+		k, secret, err := ops.CreateAPIKey(ctx, who, *accountID, *mode == "live")
 		if err != nil {
 			return err
 		}
@@ -94,11 +102,24 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		if *accountID == "" || *keyID == "" {
 			return errors.New("apikeys revoke needs --account <acct_id> and --key <key_id>")
 		}
-		k, err := st.RevokeAPIKey(ctx, *accountID, *keyID)
+		k, err := ops.RevokeAPIKey(ctx, who, *accountID, *keyID)
 		if err != nil {
 			return err
 		}
 		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "revoked_at": jsonw.FormatTime(*k.RevokedAt)})
+	case "refunds create":
+		if *accountID == "" || *paymentRef == "" || (*mode != "test" && *mode != "live") || *amount < 0 {
+			return errors.New("refunds create needs --account acct_... --payment <id or external_id> [--mode test|live] [--amount-cents N] [--description ...]")
+		}
+		in := store.NewRefund{AmountCents: *amount}
+		if *description != "" {
+			in.Description = description
+		}
+		r, p, err := ops.RefundPayment(ctx, who, store.Scope{AccountID: *accountID, Livemode: *mode == "live"}, *paymentRef, in)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"refund": r, "payment": p})
 	case "users create":
 		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
 	case "demo":

@@ -22,6 +22,8 @@ commands:
   accounts create --name N --email E [--password P] [--fee-bps N] [--fee-fixed-cents N]
   apikeys create --account ID --mode test|live
   apikeys revoke --account ID --key KEY_ID
+  refunds create --account ID --payment ID_OR_EXTERNAL_ID [--mode test|live] [--amount-cents N] [--description D]
+                                 refund a paid payment (all that is left by default), as the dashboard and the API do
   users create --role support|owner --email E [--password P] [--account ID]
   demo                           ensure the demo account and print its login and a fresh test key (and live key, in live mode)
   psp register-webhook [--url U] tell the PSP where to post its callbacks (default BASE_URL/psp/webhook[/PSP_CALLBACK_TOKEN])
@@ -70,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, cfg, log, accessLog, args[1:])
 	case "migrate":
 		return migrateCommand(ctx, cfg, stdout)
-	case "accounts", "apikeys", "users", "demo":
+	case "accounts", "apikeys", "refunds", "users", "demo":
 		return admin(ctx, cfg, args, stdout)
 	case "psp":
 		return pspCommand(ctx, cfg, args, stdout)

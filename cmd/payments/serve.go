@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -117,25 +116,28 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		defer rdb.Close()
 	}
 
-	jobsCtx, stopJobs := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
+	// The background workers, each a service with Start and Stop. They stop
+	// after the web server (deferred calls run last first): the requests in
+	// flight finish first, then the PSP worker's calls, then the webhook
+	// attempts, then the maintenance jobs; none leaves a goroutine behind.
 	if *workerRole {
-		wg.Go(func() {
-			maintenance.Run(jobsCtx, maintenance.Config{
-				ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
-				EventRetention: cfg.EventRetention,
-			}, st, log)
-		})
-		wg.Go(func() { disp.Run(jobsCtx) })
+		jobs := maintenance.New(maintenance.Config{
+			ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
+			EventRetention: cfg.EventRetention,
+		}, st, log)
+		jobs.Start(context.Background())
+		defer jobs.Stop()
+		disp.Start(context.Background())
+		defer disp.Stop()
 		if pspClient != nil {
 			worker := pspcalls.New(pspcalls.Config{
 				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
 				DatabaseURL: cfg.DatabaseURL, Metrics: meters,
 			}, st, pspClient, log)
-			wg.Go(func() { worker.Run(jobsCtx) })
+			worker.Start(context.Background())
+			defer worker.Stop()
 		}
 	}
-	defer func() { stopJobs(); wg.Wait() }()
 
 	if !*webRole {
 		log.Info("dispatcher and background jobs running")

@@ -6,8 +6,10 @@ package maintenance
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
+	"payments/dispatcher/service"
 	"payments/store"
 )
 
@@ -26,20 +28,39 @@ type Config struct {
 // batchSize bounds one transaction's work so a backlog never holds locks long.
 const batchSize = 500
 
+// Jobs runs every job on its interval between Start and Stop.
+type Jobs struct {
+	cfg   Config
+	store *store.Store
+	log   *slog.Logger
+	svc   service.Service
+}
+
+// New returns the jobs; Start runs them.
+func New(cfg Config, st *store.Store, log *slog.Logger) *Jobs {
+	return &Jobs{cfg: cfg, store: st, log: log}
+}
+
+// Start runs every job in the background until Stop.
+func (j *Jobs) Start(ctx context.Context) { j.svc.Start(ctx, j.Run) }
+
+// Stop ends the jobs (a pass under way finishes its batch) and returns
+// once they have.
+func (j *Jobs) Stop() { j.svc.Stop() }
+
 // Run runs every job until ctx is canceled.
-func Run(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) {
-	done := make(chan struct{}, 2)
-	go func() { every(ctx, cfg.ExpiryInterval, func() { ExpireOverdue(ctx, st, log) }); done <- struct{}{} }()
-	go func() {
+func (j *Jobs) Run(ctx context.Context) {
+	st, log, cfg := j.store, j.log, j.cfg
+	var jobs sync.WaitGroup
+	jobs.Go(func() { every(ctx, cfg.ExpiryInterval, func() { ExpireOverdue(ctx, st, log) }) })
+	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
 			PruneAttempts(ctx, st, cfg.AttemptRetention, log)
 			PruneEvents(ctx, st, cfg.EventRetention, log)
 		})
-		done <- struct{}{}
-	}()
-	<-done
-	<-done
+	})
+	jobs.Wait()
 }
 
 func every(ctx context.Context, interval time.Duration, fn func()) {

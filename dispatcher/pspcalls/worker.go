@@ -16,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"payments/dispatcher/service"
 	"payments/metrics"
 	"payments/pix/apipix"
 	"payments/store"
@@ -75,9 +76,17 @@ type Worker struct {
 	slots  chan struct{}
 	wake   chan struct{}
 	wg     sync.WaitGroup
+	svc    service.Service
 }
 
-// New returns a worker; Run starts it.
+// Start sends calls and reconciles in the background until Stop.
+func (w *Worker) Start(ctx context.Context) { w.svc.Start(ctx, w.Run) }
+
+// Stop stops claiming, waits for the calls in flight, and returns once
+// every goroutine the worker started has ended.
+func (w *Worker) Stop() { w.svc.Stop() }
+
+// New returns a worker; Start (or Run) starts it.
 func New(cfg Config, st *store.Store, client *apipix.Client, log *slog.Logger) *Worker {
 	cfg.defaults()
 	return &Worker{cfg: cfg, store: st, client: client, log: log,
@@ -87,10 +96,12 @@ func New(cfg Config, st *store.Store, client *apipix.Client, log *slog.Logger) *
 // Run sends calls and reconciles until ctx is canceled, then waits for the
 // calls in flight (each bounded by the client's timeout).
 func (w *Worker) Run(ctx context.Context) {
+	var background sync.WaitGroup
+	defer background.Wait()
 	if w.cfg.DatabaseURL != "" {
-		go w.listen(ctx)
+		background.Go(func() { w.listen(ctx) })
 	}
-	go w.reconcileEvery(ctx)
+	background.Go(func() { w.reconcileEvery(ctx) })
 	ticker := time.NewTicker(w.cfg.PollInterval)
 	defer ticker.Stop()
 	for {
@@ -143,7 +154,7 @@ func (w *Worker) claim(ctx context.Context, limit int) ([]store.PSPCall, error) 
 	token := ids.New(ids.PrefixLease)
 	calls, err := w.store.ClaimPSPCalls(ctx, w.cfg.Now(), limit, w.cfg.Lease, token)
 	if err != nil {
-		go w.release(token)
+		w.wg.Go(func() { w.release(token) })
 	}
 	return calls, err
 }

@@ -7,12 +7,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"payments/dispatcher"
-	"payments/handlers/reply"
-	"payments/handlers/request"
 	"payments/metrics"
+	"payments/operations"
 	"payments/store"
 	"payments/store/eventfeed"
 )
@@ -20,13 +17,11 @@ import (
 // API serves /api/v1.
 type API struct {
 	Store *store.Store
-	Log   *slog.Logger
+	// Ops makes every change the API is asked for.
+	Ops *operations.Operations
+	Log *slog.Logger
 	// Tester sends "send test" events right away.
 	Tester *dispatcher.Dispatcher
-	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
-	AllowPrivateNetworks bool
-	// LiveMode says a PSP is configured: without one, live keys cannot move money.
-	LiveMode bool
 	// ChargeWait bounds how long a live creation waits for the PSP to
 	// register its charge (8 s when zero).
 	ChargeWait time.Duration
@@ -37,16 +32,6 @@ type API struct {
 	Streams *eventfeed.Hub
 	// Metrics counts refusals (nil: none).
 	Metrics *metrics.Metrics
-}
-
-// requireLiveModeOn refuses a live key a money-moving call when no PSP is
-// configured: live mode is off, never faked.
-func (a *API) requireLiveModeOn(c *fiber.Ctx) *reply.Error {
-	if request.APIKey(c).Livemode && !a.LiveMode {
-		return reply.Forbidden("live_mode_disabled",
-			"Live mode is off on this service: no payment service provider is configured (PSP_BASE_URL). Use a test key (sk_test_...).")
-	}
-	return nil
 }
 
 // listBody is the envelope of every list response.

@@ -39,7 +39,9 @@ func (a *API) ListDeliveries(c *fiber.Ctx) error {
 
 // GetDelivery handles GET /api/v1/webhooks/{id}/deliveries/{delivery_id}.
 func (a *API) GetDelivery(c *fiber.Ctx) error {
-	return a.deliveryAction(c, a.Store.Delivery)
+	return a.deliveryAction(c, func(ctx context.Context, _ store.Actor, scope store.Scope, webhookID, id string) (*store.Delivery, error) {
+		return a.Store.Delivery(ctx, scope, webhookID, id)
+	})
 }
 
 // ResendDelivery handles POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend.
@@ -47,13 +49,13 @@ func (a *API) ResendDelivery(c *fiber.Ctx) error {
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr // it takes no parameters: a body that sends some is refused, not ignored
 	}
-	return a.deliveryAction(c, a.Store.ResendDelivery)
+	return a.deliveryAction(c, a.Ops.ResendDelivery)
 }
 
 // deliveryAction runs a store call on the delivery named by the path and
 // answers with the delivery.
 func (a *API) deliveryAction(c *fiber.Ctx,
-	action func(ctx context.Context, scope store.Scope, webhookID, deliveryID string) (*store.Delivery, error),
+	action func(ctx context.Context, who store.Actor, scope store.Scope, webhookID, deliveryID string) (*store.Delivery, error),
 ) error {
 	id, err := deliveryID(c)
 	if err != nil {
@@ -63,7 +65,7 @@ func (a *API) deliveryAction(c *fiber.Ctx,
 	if !ok {
 		return reply.NoSuch("delivery", "delivery_id", id)
 	}
-	d, err := action(c.UserContext(), request.Scope(c), hook, id)
+	d, err := action(c.UserContext(), request.Actor(c), request.Scope(c), hook, id)
 	if err != nil {
 		return reply.NoSuchDelivery(err, id)
 	}
@@ -99,7 +101,7 @@ func (a *API) ResendFailed(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	n, err := a.Store.ResendFailedSince(c.UserContext(), request.Scope(c), id, time.Unix(since, 0))
+	n, err := a.Ops.ResendFailedSince(c.UserContext(), request.Actor(c), request.Scope(c), id, time.Unix(since, 0))
 	if err != nil {
 		return reply.Webhook(err, id)
 	}

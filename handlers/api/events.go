@@ -153,7 +153,7 @@ func (a *API) ResendEvent(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	made, err := a.Store.ResendEvent(c.UserContext(), scope, e, webhook)
+	made, err := a.Ops.ResendEvent(c.UserContext(), request.Actor(c), scope, e, webhook)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return reply.InvalidParam("resource_missing", "webhook", "No such webhook: '%s'", reply.Truncate(webhook))
@@ -380,7 +380,7 @@ func (a *API) RecoverWebhook(c *fiber.Ctx) error {
 	if until.Before(since) {
 		return reply.InvalidParam("parameter_invalid", "until", "until must not be before since.")
 	}
-	n, err := a.Store.RecoverEvents(c.UserContext(), request.Scope(c), id, since, until)
+	n, err := a.Ops.RecoverEvents(c.UserContext(), request.Actor(c), request.Scope(c), id, since, until)
 	switch {
 	case errors.Is(err, store.ErrWebhookDisabled):
 		return webhookDisabled()

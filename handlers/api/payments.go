@@ -11,6 +11,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store"
 )
 
@@ -24,19 +25,14 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
-		return apiErr
-	}
 	key := request.APIKey(c)
-	p, err := a.Store.BuildPayment(key.Account, key.Livemode, in)
+	idem := request.IdempotencyOf(c)
+	p, replayed, err := a.Ops.CreatePayment(c.UserContext(), request.Actor(c), key.Account, key.Livemode, in, idem.Key, idem.Hash)
 	if err != nil {
-		return err
+		return createErr(err, in)
 	}
 	if key.Livemode {
-		return a.createLivePayment(c, p, in)
-	}
-	if err := a.Store.CreatePayment(c.UserContext(), p); err != nil {
-		return createErr(err, in)
+		return a.awaitCharge(c, p, replayed)
 	}
 	c.Location("/api/v1/payments/" + p.ID.String())
 	return c.Status(http.StatusCreated).JSON(p)
@@ -44,6 +40,8 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 
 func createErr(err error, in store.NewPayment) error {
 	switch {
+	case errors.Is(err, operations.ErrLiveModeOff):
+		return reply.LiveModeOff()
 	case errors.Is(err, store.ErrConflict):
 		return &reply.Error{Status: http.StatusConflict, Type: reply.TypeInvalidRequest, Code: "external_id_taken", Param: "external_id",
 			Message: fmt.Sprintf("A payment with external_id '%s' already exists.", *in.ExternalID)}
@@ -54,20 +52,14 @@ func createErr(err error, in store.NewPayment) error {
 	return err
 }
 
-// createLivePayment creates a live charge: the payment and the call that
-// registers it at the PSP are stored at once, and the request waits (up to
-// ChargeWait) for the PSP's BR Code. Registered: 201 with the PSP's code.
+// awaitCharge answers a live charge's creation: the payment and the call
+// that registers it at the PSP were stored at once, and the request waits
+// (up to ChargeWait) for the PSP's BR Code. Registered: 201 with the PSP's code.
 // Refused by the PSP: 502, and the payment is canceled. Still registering:
 // 503 with Retry-After, naming the payment, which stays unpayable (no BR
 // Code) until the PSP has it; a retry with the same Idempotency-Key picks up
 // the same payment and answers as soon as it is registered.
-func (a *API) createLivePayment(c *fiber.Ctx, p *store.Payment, in store.NewPayment) error {
-	idem := request.IdempotencyOf(c)
-	p, replayed, err := a.Store.CreateLivePayment(c.UserContext(), p, idem.Key, idem.Hash)
-	if err != nil {
-		return createErr(err, in)
-	}
-
+func (a *API) awaitCharge(c *fiber.Ctx, p *store.Payment, replayed bool) error {
 	if replayed && p.ChargeState == store.ChargeRegistering {
 		// Someone is waiting on this charge: try the PSP again now rather
 		// than after the retry's backoff (at most once per retry of theirs).
@@ -79,7 +71,7 @@ func (a *API) createLivePayment(c *fiber.Ctx, p *store.Payment, in store.NewPaym
 	if wait <= 0 {
 		wait = 8 * time.Second
 	}
-	p, err = a.Store.WaitForCharge(c.UserContext(), p.ID, time.Now().Add(wait))
+	p, err := a.Store.WaitForCharge(c.UserContext(), p.ID, time.Now().Add(wait))
 	if err != nil {
 		return err
 	}
@@ -124,7 +116,7 @@ func (a *API) CancelPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.Store.CancelPayment(c.UserContext(), request.Scope(c), ref)
+	p, err := a.Ops.CancelPayment(c.UserContext(), request.Actor(c), request.Scope(c), ref)
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -142,9 +134,6 @@ func (a *API) CancelPayment(c *fiber.Ctx) error {
 // paid payment is refunded, in full or by the optional {"amount_cents",
 // "description"} (the same refund as POST /api/v1/refunds), and answered.
 func (a *API) RefundPayment(c *fiber.Ctx) error {
-	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
-		return apiErr
-	}
 	ref, err := paymentRef(c)
 	if err != nil {
 		return err
@@ -157,7 +146,7 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	p, err := a.Store.RefundPayment(c.UserContext(), request.Scope(c), ref, in)
+	_, p, err := a.Ops.RefundPayment(c.UserContext(), request.Actor(c), request.Scope(c), ref, in)
 	if err != nil {
 		return reply.Refund(err, ref)
 	}

@@ -22,9 +22,6 @@ var (
 // in live mode while its devolução is at the PSP (refund.succeeded or
 // refund.failed tell how it ended), in test mode until a test helper ends it.
 func (a *API) CreateRefund(c *fiber.Ctx) error {
-	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.Body(c, createRefundFields...)
 	if apiErr != nil {
 		return apiErr
@@ -40,7 +37,7 @@ func (a *API) CreateRefund(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	r, err := a.Store.CreateRefund(c.UserContext(), request.Scope(c), ref, in)
+	r, err := a.Ops.CreateRefund(c.UserContext(), request.Actor(c), request.Scope(c), ref, in)
 	if err != nil {
 		return reply.Refund(err, ref)
 	}
@@ -140,8 +137,7 @@ func (a *API) settleRefund(c *fiber.Ctx, res store.RefundResult) error {
 	if err != nil {
 		return err
 	}
-	scope := request.Scope(c)
-	r, _, err := a.Store.SettleRefund(c.UserContext(), &scope, id, res)
+	r, err := a.Ops.SimulateRefundEnd(c.UserContext(), request.Actor(c), request.Scope(c), id, res)
 	if err != nil {
 		return reply.RefundState(err, id)
 	}

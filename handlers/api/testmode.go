@@ -18,16 +18,16 @@ import (
 // TestHelperPay handles POST /api/v1/test_helpers/payments/{id}/pay: the
 // payment is confirmed as the PSP would.
 func (a *API) TestHelperPay(c *fiber.Ctx) error {
-	return a.movePayment(c, store.StatusPaid, a.Store.MarkPaymentPaid)
+	return a.movePayment(c, store.StatusPaid, a.Ops.SimulatePayment)
 }
 
 // TestHelperExpire handles POST /api/v1/test_helpers/payments/{id}/expire.
 func (a *API) TestHelperExpire(c *fiber.Ctx) error {
-	return a.movePayment(c, store.StatusExpired, a.Store.ExpirePayment)
+	return a.movePayment(c, store.StatusExpired, a.Ops.SimulateExpiry)
 }
 
 func (a *API) movePayment(c *fiber.Ctx, target string,
-	move func(ctx context.Context, scope store.Scope, ref string) (*store.Payment, error),
+	move func(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error),
 ) error {
 	if apiErr := requireTestMode(c); apiErr != nil {
 		return apiErr
@@ -40,7 +40,7 @@ func (a *API) movePayment(c *fiber.Ctx, target string,
 	if err != nil {
 		return err
 	}
-	p, err := move(c.UserContext(), request.Scope(c), ref)
+	p, err := move(c.UserContext(), request.Actor(c), request.Scope(c), ref)
 	if err != nil {
 		return reply.PaymentTransition(err, ref, target)
 	}
@@ -68,7 +68,7 @@ func (a *API) TestHelperDispute(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.Store.OpenDispute(c.UserContext(), request.Scope(c), ref, reason)
+	d, err := a.Ops.SimulateDispute(c.UserContext(), request.Actor(c), request.Scope(c), ref, reason)
 	if err != nil {
 		return reply.OpenDispute(err, ref)
 	}
@@ -96,7 +96,7 @@ func (a *API) closeDispute(c *fiber.Ctx, status string) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.Store.CloseDispute(c.UserContext(), request.Scope(c), id, status)
+	d, err := a.Ops.SimulateDisputeOutcome(c.UserContext(), request.Actor(c), request.Scope(c), id, status)
 	if err != nil {
 		return reply.Dispute(err, id)
 	}
@@ -138,8 +138,7 @@ func (a *API) finishWithdrawal(c *fiber.Ctx, res store.WithdrawalResult) error {
 	if err != nil {
 		return err
 	}
-	scope := request.Scope(c)
-	w, _, err := a.Store.FinishWithdrawal(c.UserContext(), &scope, id, res)
+	w, err := a.Ops.SimulateWithdrawalEnd(c.UserContext(), request.Actor(c), request.Scope(c), id, res)
 	if err != nil {
 		return reply.Withdrawal(err, id)
 	}

@@ -17,7 +17,7 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	p, apiErr := parseWebhookParams(o, true, a.AllowPrivateNetworks)
+	p, apiErr := parseWebhookParams(o, true, a.Ops.Webhooks.AllowPrivateNetworks)
 	if apiErr != nil {
 		return apiErr
 	}
@@ -38,7 +38,7 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if p.RateLimit != nil && *p.RateLimit > 0 {
 		in.RateLimit = p.RateLimit
 	}
-	w, secret, err := a.Store.CreateWebhook(c.UserContext(), in)
+	w, secret, err := a.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if err != nil {
 		return reply.Webhook(err, "")
 	}
@@ -85,11 +85,11 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	p, apiErr := parseWebhookParams(o, false, a.AllowPrivateNetworks)
+	p, apiErr := parseWebhookParams(o, false, a.Ops.Webhooks.AllowPrivateNetworks)
 	if apiErr != nil {
 		return apiErr
 	}
-	w, err := a.Store.UpdateWebhook(c.UserContext(), request.Scope(c), id, store.WebhookUpdate{
+	w, err := a.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id, store.WebhookUpdate{
 		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled, RateLimit: p.RateLimit,
 	})
 	if err != nil {
@@ -112,7 +112,7 @@ func (a *API) DeleteWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := a.Store.DeleteWebhook(c.UserContext(), request.Scope(c), id); err != nil {
+	if err := a.Ops.DeleteWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id); err != nil {
 		return reply.Webhook(err, id)
 	}
 	return c.JSON(deletedJSON{ID: id, Object: "webhook", Deleted: true})
@@ -134,7 +134,7 @@ func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 			return apiErr
 		}
 	}
-	w, secret, err := a.Store.RotateWebhookSecret(c.UserContext(), request.Scope(c), id, custom)
+	w, secret, err := a.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), request.Scope(c), id, custom)
 	if err != nil {
 		return reply.Webhook(err, id)
 	}

@@ -19,9 +19,6 @@ var createWithdrawalFields = []string{"amount_cents", "pix_key", "description", 
 // balance to a PIX key. It starts pending; the PSP's callback (or a test
 // helper) completes or fails it.
 func (a *API) CreateWithdrawal(c *fiber.Ctx) error {
-	if apiErr := a.requireLiveModeOn(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.Body(c, createWithdrawalFields...)
 	if apiErr != nil {
 		return apiErr
@@ -32,11 +29,11 @@ func (a *API) CreateWithdrawal(c *fiber.Ctx) error {
 	}
 	key := request.APIKey(c)
 	w.AccountID, w.Livemode = key.AccountID, key.Livemode
-	if err := a.Store.CreateWithdrawal(c.UserContext(), w); err != nil {
+	if err := a.Ops.CreateWithdrawal(c.UserContext(), request.Actor(c), w); err != nil {
 		if errors.Is(err, store.ErrBalanceInsufficient) {
 			return reply.BalanceInsufficient()
 		}
-		return err
+		return reply.Refusal(err)
 	}
 	return c.Status(http.StatusCreated).JSON(w)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/handlers/request"
 	"payments/store"
 	"payments/views"
 )
@@ -44,7 +45,7 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 	if mode != "test" && mode != "live" {
 		return reply.InvalidParam("parameter_invalid", "mode", "mode must be test or live.")
 	}
-	_, secret, err := d.Store.CreateAPIKey(c.UserContext(), dashScope(c).AccountID, mode == "live")
+	_, secret, err := d.Ops.CreateAPIKey(c.UserContext(), request.Actor(c), dashScope(c).AccountID, mode == "live")
 	if errors.Is(err, store.ErrAPIKeyLimit) {
 		return d.noticeOrErr(c, "/dashboard/api-keys", reply.InvalidRequest(http.StatusConflict, "api_key_limit", "%s", err))
 	}
@@ -78,7 +79,7 @@ func (d *Dashboard) RevokeAPIKey(c *fiber.Ctx) error {
 		}
 		return reply.NoSuch("API key", "id", id)
 	}
-	if _, err := d.Store.RevokeAPIKey(ctx, accountID, id); err != nil {
+	if _, err := d.Ops.RevokeAPIKey(ctx, request.Actor(c), accountID, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return reply.NoSuch("API key", "id", id)
 		}

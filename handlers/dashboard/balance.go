@@ -10,6 +10,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
@@ -96,9 +98,6 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 	form := views.WithdrawForm{Amount: c.FormValue("amount"), PixKey: c.FormValue("pix_key"), Description: c.FormValue("description")}
 	w, ok := readWithdrawForm(c, &form)
 	scope := dashScope(c)
-	if ok && d.liveModeOff(scope) {
-		form.Error, ok = t(c, "error.live_mode_disabled"), false
-	}
 	if !ok {
 		return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 	}
@@ -107,7 +106,10 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 		// the person confirmed.
 		ask := *w
 		ask.AccountID, ask.Livemode = scope.AccountID, scope.Livemode
-		switch err := d.Store.CheckWithdrawal(c.UserContext(), ask); {
+		switch err := d.Ops.CheckWithdrawal(c.UserContext(), request.Actor(c), ask); {
+		case errors.Is(err, operations.ErrLiveModeOff):
+			form.Error = t(c, "error.live_mode_disabled")
+			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 		case errors.Is(err, store.ErrBalanceInsufficient):
 			form.AmountError = t(c, "withdraw.more_than_available")
 			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
@@ -134,12 +136,12 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 	w.AccountID, w.Livemode = scope.AccountID, scope.Livemode
 	back := "/dashboard/balance"
 	return d.once(c, scope, back, func(ctx context.Context) (outcome, error) {
-		if err := d.Store.CreateWithdrawal(ctx, w); err != nil {
+		if err := d.Ops.CreateWithdrawal(ctx, request.Actor(c), w); err != nil {
 			if errors.Is(err, store.ErrBalanceInsufficient) {
 				// The balance moved between the confirmation and the click.
 				return outcome{Notice: t(c, "withdraw.more_than_available"), Error: true, Location: back}, nil
 			}
-			return outcome{}, err
+			return refusal(c, back, reply.Refusal(err))
 		}
 		return outcome{Notice: t(c, "withdraw.created", "Amount", pix.FormatBRL(w.AmountCents), "Key", pix.FormatKey(w.PixKey, pix.KeyType(w.PixKeyType))),
 			Location: back}, nil
@@ -178,9 +180,6 @@ func readWithdrawForm(c *fiber.Ctx, form *views.WithdrawForm) (*store.Withdrawal
 // in test mode: the PSP's answer, as the test helpers give it.
 func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 	scope := dashScope(c)
-	if scope.Livemode {
-		return reply.TestModeOnly("Withdrawals can only be simulated in test mode.")
-	}
 	res := store.WithdrawalResult{Status: store.WithdrawalCompleted}
 	switch c.Params("outcome") {
 	case "complete":
@@ -191,7 +190,10 @@ func (d *Dashboard) SimulateWithdrawal(c *fiber.Ctx) error {
 		return reply.NoSuch("page", "", c.Path())
 	}
 	id := pathParam(c, "id")
-	if _, _, err := d.Store.FinishWithdrawal(c.UserContext(), &scope, id, res); err != nil {
+	if _, err := d.Ops.SimulateWithdrawalEnd(c.UserContext(), request.Actor(c), scope, id, res); err != nil {
+		if errors.Is(err, operations.ErrTestModeOnly) {
+			return reply.Refusal(err) // no page offers it: a forged request
+		}
 		return d.noticeOrErr(c, "/dashboard/balance", reply.Withdrawal(err, id))
 	}
 	return c.Redirect("/dashboard/balance", http.StatusSeeOther)

@@ -14,6 +14,7 @@ import (
 	"payments/dispatcher"
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store"
 	"payments/views"
 )
@@ -41,7 +42,9 @@ const (
 
 // Dashboard serves the signed-in pages and the login form.
 type Dashboard struct {
-	Store    *store.Store
+	Store *store.Store
+	// Ops makes every change a person asks for.
+	Ops      *operations.Operations
 	Sessions *session.Store
 	Log      *slog.Logger
 	// AllowLogin counts a sign-in attempt for email and reports whether it
@@ -52,10 +55,17 @@ type Dashboard struct {
 	Devices DeviceCookies
 	Tester  *dispatcher.Dispatcher
 	BaseURL string
-	// AllowPrivateNetworks accepts http and private addresses in webhook URLs (dev/test only).
-	AllowPrivateNetworks bool
-	// LiveMode says a PSP is configured: without one, live money does not move.
-	LiveMode bool
+	// ChargeWait bounds how long a live charge made here waits for the PSP
+	// to register it before the page says it is still registering (3 s
+	// when zero).
+	ChargeWait time.Duration
+}
+
+func (d *Dashboard) chargeWait() time.Duration {
+	if d.ChargeWait > 0 {
+		return d.ChargeWait
+	}
+	return 3 * time.Second
 }
 
 // RequireOwner keeps changes, and the account's own pages such as API keys,

@@ -15,6 +15,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix"
 	"payments/store"
 	"payments/views"
@@ -136,9 +137,6 @@ func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
 		CustomerDoc: strings.TrimSpace(c.FormValue("customer_document"))}
 	in, ok := d.readPaymentForm(c, &form)
 	scope := dashScope(c)
-	if ok && d.liveModeOff(scope) {
-		form.Error, ok = t(c, "error.live_mode_disabled"), false
-	}
 	if !ok {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentNew(form))
 	}
@@ -147,23 +145,32 @@ func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := d.Store.BuildPayment(acct, scope.Livemode, in)
-	if err != nil {
-		return err
-	}
-	if scope.Livemode {
-		p, _, err = d.Store.CreateLivePayment(ctx, p, "", nil)
-	} else {
-		err = d.Store.CreatePayment(ctx, p)
-	}
-	if errors.Is(err, store.ErrConflict) {
+	p, _, err := d.Ops.CreatePayment(ctx, request.Actor(c), acct, scope.Livemode, in, "", nil)
+	switch {
+	case errors.Is(err, operations.ErrLiveModeOff):
+		form.Error = t(c, "error.live_mode_disabled")
+		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentNew(form))
+	case errors.Is(err, store.ErrConflict):
 		form.Errors["external_id"] = t(c, "error.external_id_taken")
 		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentNew(form))
-	}
-	if err != nil {
+	case err != nil:
 		return err
 	}
-	if err := d.setFlash(c, flashNotice, t(c, "new_payment.created")); err != nil {
+	notice, flash := t(c, "new_payment.created"), flashNotice
+	if scope.Livemode {
+		// A live charge is payable once the PSP registered it: the page
+		// says so rather than handing out a link nobody can pay yet.
+		if p, err = d.Store.WaitForCharge(ctx, p.ID, time.Now().Add(d.chargeWait())); err != nil {
+			return err
+		}
+		switch p.ChargeState {
+		case store.ChargeRegistering:
+			notice = t(c, "new_payment.registering")
+		case store.ChargeFailed:
+			notice, flash = t(c, "new_payment.refused"), flashNoticeErr
+		}
+	}
+	if err := d.setFlash(c, flash, notice); err != nil {
 		return err
 	}
 	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
@@ -335,7 +342,7 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	// Expiry and link matter only while the charge can be paid: a paid,
 	// refunded, expired or canceled one has no use for either.
 	if p.Status == store.StatusPending {
-		m.ExpiresAt, m.ShowLink = when(c, p.ExpiresAt), true
+		m.ExpiresAt, m.ShowLink = when(c, p.ExpiresAt), p.Payable()
 	}
 	if p.ExternalID != nil {
 		m.ExternalID = *p.ExternalID
@@ -397,9 +404,6 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	back := "/dashboard/payments/" + ref
 	scope := dashScope(c)
 	ctx := c.UserContext()
-	if d.liveModeOff(scope) {
-		return d.noticeOrErr(c, back, reply.Forbidden("live_mode_disabled", "live mode is off"))
-	}
 	p, err := d.Store.Payment(ctx, scope, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return reply.NoSuchPayment(ref)
@@ -414,7 +418,7 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	if !confirmedOnce(c) {
 		// Asked only for a refund that would be made: an impossible one is
 		// refused now, in words, not after the person confirmed.
-		if err := d.Store.CheckRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents}); err != nil {
+		if err := d.Ops.CheckRefund(ctx, request.Actor(c), scope, ref, store.NewRefund{AmountCents: cents}); err != nil {
 			return d.noticeOrErr(c, back, reply.Refund(err, ref))
 		}
 		lines := []views.ConfirmLine{
@@ -437,16 +441,12 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 			CancelURL: back, Danger: true})
 	}
 	return d.once(c, scope, back, func(ctx context.Context) (outcome, error) {
-		r, err := d.Store.CreateRefund(ctx, scope, ref, store.NewRefund{AmountCents: cents})
+		r, _, err := d.Ops.RefundPayment(ctx, request.Actor(c), scope, ref, store.NewRefund{AmountCents: cents})
 		if err != nil {
 			return refusal(c, back, reply.Refund(err, ref))
 		}
 		notice := t(c, "refund.requested_live", "Amount", pix.FormatBRL(r.AmountCents))
-		if !p.Livemode {
-			// Test mode has no bank to wait for: the refund succeeds at once.
-			if _, _, err := d.Store.SettleRefund(ctx, &scope, r.ID, store.RefundResult{Status: store.RefundSucceeded}); err != nil {
-				return outcome{}, err
-			}
+		if r.Status == store.RefundSucceeded {
 			notice = t(c, "refund.done", "Amount", pix.FormatBRL(r.AmountCents))
 		}
 		return outcome{Notice: notice, Location: back}, nil
@@ -468,11 +468,11 @@ func orderSuffix(p *store.Payment) string {
 // mode: the payer's bank opens a PIX MED claim.
 func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
 	scope := dashScope(c)
-	if scope.Livemode {
-		return reply.TestModeOnly("Disputes can only be simulated in test mode.")
-	}
 	ref := pathParam(c, "id")
-	if _, err := d.Store.OpenDispute(c.UserContext(), scope, ref, store.DisputeReasons[0]); err != nil {
+	if _, err := d.Ops.SimulateDispute(c.UserContext(), request.Actor(c), scope, ref, store.DisputeReasons[0]); err != nil {
+		if errors.Is(err, operations.ErrTestModeOnly) {
+			return reply.Refusal(err) // no page offers it: a forged request
+		}
 		return d.noticeOrErr(c, "/dashboard/payments/"+ref, reply.OpenDispute(err, ref))
 	}
 	return c.Redirect("/dashboard/payments/"+ref, http.StatusSeeOther)
@@ -482,9 +482,6 @@ func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
 // in test mode, and returns to the disputed payment.
 func (d *Dashboard) SimulateDisputeOutcome(c *fiber.Ctx) error {
 	scope := dashScope(c)
-	if scope.Livemode {
-		return reply.TestModeOnly("Disputes can only be simulated in test mode.")
-	}
 	status := c.Params("outcome")
 	if status != store.DisputeWon && status != store.DisputeLost {
 		return reply.NoSuch("page", "", c.Path())
@@ -495,7 +492,10 @@ func (d *Dashboard) SimulateDisputeOutcome(c *fiber.Ctx) error {
 		return reply.Dispute(err, id)
 	}
 	back := "/dashboard/payments/" + dsp.PaymentID.String()
-	if _, err := d.Store.CloseDispute(c.UserContext(), scope, id, status); err != nil {
+	if _, err := d.Ops.SimulateDisputeOutcome(c.UserContext(), request.Actor(c), scope, id, status); err != nil {
+		if errors.Is(err, operations.ErrTestModeOnly) {
+			return reply.Refusal(err) // no page offers it: a forged request
+		}
 		return d.noticeOrErr(c, back, reply.Dispute(err, id))
 	}
 	return c.Redirect(back, http.StatusSeeOther)
@@ -505,11 +505,7 @@ func (d *Dashboard) SimulateDisputeOutcome(c *fiber.Ctx) error {
 // mode, the payment is confirmed as the PSP would.
 func (d *Dashboard) SimulatePayment(c *fiber.Ctx) error {
 	ref := pathParam(c, "id")
-	scope := dashScope(c)
-	if scope.Livemode {
-		return reply.TestModeOnly("Payments can only be simulated in test mode.")
-	}
-	p, err := d.Store.MarkPaymentPaid(c.UserContext(), scope, ref)
+	p, err := d.Ops.SimulatePayment(c.UserContext(), request.Actor(c), dashScope(c), ref)
 	if err != nil {
 		return reply.PaymentTransition(err, ref, store.StatusPaid)
 	}

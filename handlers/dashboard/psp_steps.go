@@ -3,7 +3,7 @@ package dashboard
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"payments/store"
+	"payments/pix/apipix"
 	"payments/views"
 )
 
@@ -17,12 +17,9 @@ func (d *Dashboard) pspSteps(c *fiber.Ctx, objectIDs []string) ([]views.PSPStep,
 	for _, call := range calls {
 		s := views.PSPStep{Kind: call.Kind, ObjectID: call.ObjectID, Status: call.Status, Attempts: call.Attempts, At: when(c, call.UpdatedAt)}
 		if call.LastError != nil {
-			s.LastError = *call.LastError
+			s.LastError, s.Trouble = *call.LastError, apipix.Trouble(*call.LastError)
 		}
 		steps = append(steps, s)
 	}
 	return steps, nil
 }
-
-// liveModeOff refuses a live money movement when no PSP is configured.
-func (d *Dashboard) liveModeOff(scope store.Scope) bool { return scope.Livemode && !d.LiveMode }

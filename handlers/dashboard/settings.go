@@ -49,19 +49,18 @@ func (d *Dashboard) Settings(c *fiber.Ctx) error {
 func (d *Dashboard) SavePreferences(c *fiber.Ctx) error {
 	u := request.CurrentUser(c).User
 	ctx := c.UserContext()
-	if err := d.Store.SetLocale(ctx, u.ID, c.FormValue("locale")); err != nil {
-		if errors.Is(err, store.ErrUnknownLocale) {
-			return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("locale_invalid", "locale", "unknown language"))
-		}
-		return err
+	zone := c.FormValue("time_zone")
+	if zone != "" && !slices.Contains(views.TimeZones, zone) {
+		return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("time_zone_invalid", "time_zone", "unknown time zone"))
 	}
-	if zone := c.FormValue("time_zone"); u.AccountID != nil && zone != "" {
-		if !slices.Contains(views.TimeZones, zone) {
+	if err := d.Ops.SetPreferences(ctx, request.Actor(c), u, c.FormValue("locale"), zone); err != nil {
+		switch {
+		case errors.Is(err, store.ErrUnknownLocale):
+			return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("locale_invalid", "locale", "unknown language"))
+		case errors.Is(err, store.ErrUnknownTimeZone):
 			return d.noticeOrErr(c, "/dashboard/settings", reply.InvalidParam("time_zone_invalid", "time_zone", "unknown time zone"))
 		}
-		if err := d.Store.SetTimeZone(ctx, *u.AccountID, zone); err != nil {
-			return err
-		}
+		return err
 	}
 	// The notice speaks the language just chosen.
 	lang := views.NewLocale(c.FormValue("locale"), "")
@@ -83,7 +82,7 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 		page.Error = t(c, "settings.wrong_password")
 		return reply.Page(c, http.StatusUnprocessableEntity, views.Settings(page))
 	}
-	if err := d.Store.SetPassword(c.UserContext(), u.Email, c.FormValue("new")); err != nil {
+	if err := d.Ops.ChangePassword(c.UserContext(), request.Actor(c), u, c.FormValue("new")); err != nil {
 		if errors.Is(err, store.ErrWeakPassword) {
 			page.Error = t(c, "settings.weak_password", "Min", store.MinPasswordLength)
 			return reply.Page(c, http.StatusUnprocessableEntity, views.Settings(page))

@@ -117,8 +117,8 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	}
 	if form.URL == "" {
 		form.Errors["url"] = t(c, "form.url_missing")
-	} else if u, err := dispatcher.CheckURL(form.URL, d.AllowPrivateNetworks); err != nil {
-		form.Errors["url"] = urlProblem(c, err, d.AllowPrivateNetworks)
+	} else if u, err := dispatcher.CheckURL(form.URL, d.Ops.Webhooks.AllowPrivateNetworks); err != nil {
+		form.Errors["url"] = urlProblem(c, err, d.Ops.Webhooks.AllowPrivateNetworks)
 	} else {
 		form.URL = u // as it is stored: the API's rule, to the letter
 	}
@@ -191,7 +191,7 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	if n, _ := formRateLimit(form.RateLimit); n > 0 {
 		in.RateLimit = &n
 	}
-	w, secret, err := d.Store.CreateWebhook(c.UserContext(), in)
+	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
 		form.AtTheCap = true
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
@@ -236,7 +236,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
 	rate, _ := formRateLimit(form.RateLimit)
-	_, err = d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{
+	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
 	})
 	if err != nil {
@@ -570,7 +570,7 @@ func (d *Dashboard) ToggleWebhook(c *fiber.Ctx) error {
 			Button: t(c, "webhook.disable"), CancelURL: back, Danger: true})
 	}
 	enabled := !w.Enabled
-	if _, err := d.Store.UpdateWebhook(c.UserContext(), dashScope(c), w.ID, store.WebhookUpdate{Enabled: &enabled}); err != nil {
+	if _, err := d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{Enabled: &enabled}); err != nil {
 		return err
 	}
 	notice := t(c, "webhook.disabled_notice")
@@ -591,7 +591,7 @@ func (d *Dashboard) RotateWebhook(c *fiber.Ctx) error {
 			Lines:   []views.ConfirmLine{{Label: t(c, "webhook.secret"), Value: w.SecretHint}},
 			Warning: t(c, "webhook.rotate_warning"), Button: t(c, "webhook.rotate"), CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
 	}
-	_, secret, err := d.Store.RotateWebhookSecret(c.UserContext(), dashScope(c), w.ID, "")
+	_, secret, err := d.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), dashScope(c), w.ID, "")
 	if err != nil {
 		return err
 	}
@@ -609,7 +609,7 @@ func (d *Dashboard) DeleteWebhook(c *fiber.Ctx) error {
 			Lines:   []views.ConfirmLine{{Label: t(c, "field.url"), Value: w.URL}},
 			Warning: t(c, "webhook.delete_warning"), Button: t(c, "action.delete"), CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
 	}
-	if err := d.Store.DeleteWebhook(c.UserContext(), dashScope(c), w.ID); err != nil {
+	if err := d.Ops.DeleteWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID); err != nil {
 		return err
 	}
 	return d.noticeAndGo(c, t(c, "webhook.deleted", "Name", w.Name), "/dashboard/webhooks")
@@ -622,7 +622,7 @@ func (d *Dashboard) ResendDelivery(c *fiber.Ctx) error {
 		return err
 	}
 	deliveryID := pathParam(c, "delivery_id")
-	if _, err := d.Store.ResendDelivery(c.UserContext(), dashScope(c), w.ID, deliveryID); err != nil {
+	if _, err := d.Ops.ResendDelivery(c.UserContext(), request.Actor(c), dashScope(c), w.ID, deliveryID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return reply.NoSuch("delivery", "delivery_id", deliveryID)
 		}
@@ -643,7 +643,7 @@ func (d *Dashboard) ResendFailed(c *fiber.Ctx) error {
 	if err != nil {
 		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "since", "bad time"))
 	}
-	n, err := d.Store.ResendFailedSince(c.UserContext(), dashScope(c), w.ID, since)
+	n, err := d.Ops.ResendFailedSince(c.UserContext(), request.Actor(c), dashScope(c), w.ID, since)
 	if err != nil {
 		return err
 	}
@@ -670,7 +670,7 @@ func (d *Dashboard) RecoverEvents(c *fiber.Ctx) error {
 		}
 		until = until.Add(time.Minute - time.Millisecond) // the whole minute it names
 	}
-	n, err := d.Store.RecoverEvents(c.UserContext(), dashScope(c), w.ID, since, until)
+	n, err := d.Ops.RecoverEvents(c.UserContext(), request.Actor(c), dashScope(c), w.ID, since, until)
 	if errors.Is(err, store.ErrWebhookDisabled) {
 		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "disabled"))
 	}

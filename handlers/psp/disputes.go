@@ -49,7 +49,7 @@ func (p *PSP) NotifyDispute(c *fiber.Ctx) error {
 		}
 		*f.dst = v
 	}
-	d, duplicate, err := p.Store.ApplyPSPDispute(c.UserContext(), in)
+	d, duplicate, err := p.Ops.ApplyPSPDispute(c.UserContext(), in)
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):

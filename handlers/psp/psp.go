@@ -14,12 +14,15 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store"
 )
 
 // PSP receives the payment service provider's callbacks.
 type PSP struct {
 	Store *store.Store
+	// Ops makes the changes the PSP reports.
+	Ops *operations.Operations
 	// Token is the shared secret the PSP sends as a Bearer token with
 	// dispute notifications; empty refuses them.
 	Token string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"payments/operations"
 	"payments/store"
 )
 
@@ -12,9 +13,38 @@ import (
 // makes the change: the API, the dashboard and the PSP's callbacks. An error
 // that is none of these is returned as it is (a 500).
 
+// Refusal maps the operations' own refusals, the same whatever the change:
+// live mode off, a simulation of live data. Any other error is returned as
+// it is. Every mapper below starts with it.
+func Refusal(err error) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
+	return err
+}
+
+func refusal(err error) *Error {
+	switch {
+	case errors.Is(err, operations.ErrLiveModeOff):
+		return LiveModeOff()
+	case errors.Is(err, operations.ErrTestModeOnly):
+		return TestModeOnly("Only test mode can simulate this: live objects change when the PSP says so.")
+	}
+	return nil
+}
+
+// LiveModeOff is the 403 for a live change on a service without a PSP.
+func LiveModeOff() *Error {
+	return Forbidden("live_mode_disabled",
+		"Live mode is off on this service: no payment service provider is configured (PSP_BASE_URL). Use a test key (sk_test_...).")
+}
+
 // PaymentTransition maps the store's answer to a refused move of payment
 // ref towards status target.
 func PaymentTransition(err error, ref, target string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -28,6 +58,9 @@ func PaymentTransition(err error, ref, target string) error {
 
 // Refund maps the store's answer to a refund of payment ref.
 func Refund(err error, ref string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.As(err, &invalid):
@@ -49,6 +82,9 @@ func Refund(err error, ref string) error {
 
 // RefundState maps the store's answer about refund id.
 func RefundState(err error, id string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -67,6 +103,9 @@ func BalanceInsufficient() *Error {
 
 // Dispute maps the store's answer about dispute id.
 func Dispute(err error, id string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -79,6 +118,9 @@ func Dispute(err error, id string) error {
 
 // OpenDispute maps a refused dispute on payment ref.
 func OpenDispute(err error, ref string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -94,6 +136,9 @@ func OpenDispute(err error, ref string) error {
 
 // Withdrawal maps the store's answer about withdrawal id.
 func Withdrawal(err error, id string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	var invalid *store.InvalidTransitionError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -106,6 +151,9 @@ func Withdrawal(err error, id string) error {
 
 // Webhook maps the store's answer about webhook id.
 func Webhook(err error, id string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return NoSuch("webhook", "id", id)

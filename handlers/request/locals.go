@@ -86,3 +86,15 @@ func CSRFToken(c *fiber.Ctx) string {
 	t, _ := c.Locals(CSRFContextKey).(string)
 	return t
 }
+
+// Actor is who asks in this request, as the change records them: the
+// signed-in user on the dashboard, the API key on the API.
+func Actor(c *fiber.Ctx) store.Actor {
+	if u := CurrentUser(c); u != nil {
+		return store.ActorUser(u.ID)
+	}
+	if k := APIKey(c); k != nil {
+		return store.ActorAPIKey(k.ID)
+	}
+	return store.ActorSystem
+}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -297,3 +298,36 @@ func redact(err error) error {
 	}
 	return err
 }
+
+// Trouble names, for a person, what went wrong in a call whose error text
+// this client wrote (a PSP call's last_error): "unavailable" (the PSP
+// answered 5xx), "credentials" (its token or mutual TLS was refused),
+// "refused" (it refused the request itself, 4xx), "timeout", "unreachable"
+// (no connection), or "other". The text itself stays for the technically
+// minded: it is what the PSP said.
+func Trouble(text string) string {
+	lower := strings.ToLower(text)
+	switch {
+	case strings.Contains(lower, "apipix: token"), strings.Contains(lower, "certificate"), strings.Contains(lower, "tls:"):
+		return "credentials"
+	case strings.Contains(lower, "timeout"), strings.Contains(lower, "deadline exceeded"):
+		return "timeout"
+	case strings.Contains(lower, "connection refused"), strings.Contains(lower, "no such host"),
+		strings.Contains(lower, "dial tcp"), strings.Contains(lower, "connection reset"), strings.Contains(lower, "eof"):
+		return "unreachable"
+	}
+	if m := troubleStatus.FindStringSubmatch(text); m != nil {
+		switch status, _ := strconv.Atoi(m[1]); {
+		case status >= 500:
+			return "unavailable"
+		case status == http.StatusUnauthorized || status == http.StatusForbidden:
+			return "credentials"
+		case status >= 400:
+			return "refused"
+		}
+	}
+	return "other"
+}
+
+// troubleStatus finds the PSP's status in an Error's text ("apipix: put cob: 503 ...").
+var troubleStatus = regexp.MustCompile(`^apipix: [^:]+: ([1-5][0-9]{2})\b`)

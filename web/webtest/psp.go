@@ -72,10 +72,8 @@ func (s *Server) startPSP(sb *sandboxtest.Sandbox, log *slog.Logger) *PSP {
 	p.WorkerConfig = cfg
 	p.Worker = pspcalls.New(cfg, s.Store, client, log)
 	if !s.opts.PSP.NoWorker {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { p.Worker.Run(ctx); close(done) }()
-		t.Cleanup(func() { cancel(); <-done })
+		p.Worker.Start(context.Background())
+		t.Cleanup(p.Worker.Stop)
 	}
 	return p
 }

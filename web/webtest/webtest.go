@@ -215,10 +215,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	o.Dispatcher.Metrics = meters
 	disp := dispatcher.New(o.Dispatcher, st, log)
 	if o.RunDispatcher {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { disp.Run(ctx); close(done) }()
-		t.Cleanup(func() { cancel(); <-done })
+		disp.Start(context.Background())
+		t.Cleanup(disp.Stop)
 	}
 	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters, Tracer: o.tracer})
 	go func() { _ = app.Listener(ln) }()

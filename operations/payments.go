@@ -1,0 +1,54 @@
+package operations
+
+import (
+	"context"
+
+	"payments/store"
+)
+
+// CreatePayment makes the charge in asks for, of acct in the mode given:
+// built by the one builder (store.BuildPayment) and stored with its
+// payment.created event. Live, the call that registers it at the PSP is
+// queued in the same transaction and the payment is not payable until the
+// PSP answers (store.WaitForCharge waits for that); key and hash are the
+// request's Idempotency-Key and its hash, when it has one, and replayed
+// says the key had already created it.
+func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *store.Account, livemode bool,
+	in store.NewPayment, key string, hash []byte,
+) (p *store.Payment, replayed bool, err error) {
+	ctx, err = o.as(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode})
+	if err != nil {
+		return nil, false, err
+	}
+	if p, err = o.Store.BuildPayment(acct, livemode, in); err != nil {
+		return nil, false, err
+	}
+	if livemode {
+		return o.Store.CreateLivePayment(ctx, p, key, hash)
+	}
+	return p, false, o.Store.CreatePayment(ctx, p)
+}
+
+// CancelPayment cancels a pending payment (store.CancelPayment's rules).
+// It moves no money, so live mode being off does not stop it.
+func (o *Operations) CancelPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	return o.Store.CancelPayment(store.WithActor(ctx, who), scope, ref)
+}
+
+// SimulatePayment pays a test charge as the PSP would confirm it.
+func (o *Operations) SimulatePayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	ctx, err := o.simulation(ctx, who, scope)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.MarkPaymentPaid(ctx, scope, ref)
+}
+
+// SimulateExpiry expires a pending test charge now.
+func (o *Operations) SimulateExpiry(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	ctx, err := o.simulation(ctx, who, scope)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.ExpirePayment(ctx, scope, ref)
+}

@@ -1,0 +1,62 @@
+package operations
+
+import (
+	"context"
+
+	"payments/store"
+)
+
+// A refund's rules (what is refundable, how much, the fee's share, the
+// balance that must cover it) are the store's write itself: the checks and
+// the change are one transaction, so no rule can be read stale. What lives
+// here is how a refund settles by door-independent rule: one asked of a
+// payment (RefundPayment) succeeds at once in test mode, there being no
+// bank to wait for; a refund object made on its own (CreateRefund) stays
+// pending in test mode until a simulation ends it, so integrators can try
+// both endings.
+
+// RefundPayment refunds a paid payment in one step, all that is left or
+// in.AmountCents: in test mode the refund succeeds at once (the payment is
+// refunded when that makes it whole); live, the devolução is queued for the
+// PSP in the same transaction and the refund is pending. It returns the
+// refund and the payment after it. The dashboard, the API's
+// POST /payments/{id}/refund and `payments refunds create` all call it.
+func (o *Operations) RefundPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (*store.Refund, *store.Payment, error) {
+	ctx, err := o.as(ctx, who, scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o.Store.RefundPayment(ctx, scope, ref, in)
+}
+
+// CheckRefund answers whether RefundPayment would refund in now, by its
+// own rules, changing nothing: a confirmation is asked only for a refund
+// that would be made.
+func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) error {
+	ctx, err := o.as(ctx, who, scope)
+	if err != nil {
+		return err
+	}
+	return o.Store.CheckRefund(ctx, scope, ref, in)
+}
+
+// CreateRefund makes a pending refund object of (part of) a paid payment:
+// live, its devolução is queued for the PSP; in test mode a simulation
+// (SimulateRefundEnd) ends it.
+func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (*store.Refund, error) {
+	ctx, err := o.as(ctx, who, scope)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.CreateRefund(ctx, scope, ref, in)
+}
+
+// SimulateRefundEnd ends a pending test refund as the bank would.
+func (o *Operations) SimulateRefundEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.RefundResult) (*store.Refund, error) {
+	ctx, err := o.simulation(ctx, who, scope)
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := o.Store.SettleRefund(ctx, &scope, id, res)
+	return r, err
+}

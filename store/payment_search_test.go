@@ -1,0 +1,65 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+)
+
+// The merchant's list and support's search find a payment by everything
+// either reads out, the same way: ids, the txid, a refund's id and its
+// devolução's, the customer's e-mail in any case, CPF/CNPJ with or without
+// punctuation, the start of the name and a word of the description in any
+// case and with or without accents.
+func TestMerchantAndSupportSearchFindTheSame(t *testing.T) {
+	t.Parallel()
+	f := newMoneyFixture(t)
+	ctx := context.Background()
+	p := f.createPayment(5_000)
+	other := f.createPayment(7_000)
+	ext, desc := "pedido-77", "Camiseta Coração azul"
+	_, err := f.db.NewRaw(`UPDATE payments SET external_id = ?, description = ?,
+		customer = '{"name": "João Conceição", "email": "Joao@Example.com", "document": "52998224725", "phone": null}'
+		WHERE id = ?`, ext, desc, p.ID).Exec(ctx)
+	require.NoError(t, err)
+	_, err = f.db.NewRaw(`UPDATE payments SET description = 'Caneca', customer = '{"name": "Maria", "email": "m@example.com", "document": "11222333000181", "phone": null}'
+		WHERE id = ?`, other.ID).Exec(ctx)
+	require.NoError(t, err)
+	_, err = f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String())
+	require.NoError(t, err)
+	r, _, err := f.st.RefundPayment(ctx, f.scope, p.ID.String(), store.NewRefund{AmountCents: 100})
+	require.NoError(t, err)
+
+	merchant := func(q string) []uuid.UUID {
+		page, _, err := f.st.ListPayments(ctx, store.PaymentListParams{Scope: f.scope, Limit: 10, Search: q})
+		require.NoError(t, err, q)
+		var out []uuid.UUID
+		for _, p := range page {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	support := func(q string) []uuid.UUID {
+		found, err := f.st.SearchPayments(ctx, q, 10)
+		require.NoError(t, err, q)
+		var out []uuid.UUID
+		for _, p := range found {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	for _, q := range []string{p.ID.String(), ext, p.CorrelationID, r.ID, "joao@example.COM", "529.982.247-25", "52998224725",
+		"Joao", "joão conc", "JOAO", "coracao", "CORAÇÃO AZ", "camiseta"} {
+		require.Equal(t, []uuid.UUID{p.ID}, merchant(q), "merchant: %q", q)
+		require.Equal(t, []uuid.UUID{p.ID}, support(q), "support: %q", q)
+	}
+	for _, q := range []string{"Conceição", "azul x", "jo", "%", "_oão", "re_nothing", "a'b"} {
+		require.Empty(t, merchant(q), "merchant: %q", q)
+		require.Empty(t, support(q), "support: %q", q)
+	}
+	require.Equal(t, []uuid.UUID{other.ID}, merchant("11.222.333/0001-81"))
+}
