@@ -435,11 +435,10 @@ type Finished struct {
 // a batch (FinishSuccesses) costs PostgreSQL far less than one per success.
 // The same batcher as payment creations' (pg.Coalescer): nothing waits to
 // fill a batch, a lone success is recorded at once, and no goroutine runs
-// while none is being recorded. Two batches at a time: one batch is one
-// statement, whose start-up costs more than its rows, so bigger batches cost
-// less per success; one at a time cost less still but left the machine a
-// third idle, and would let one batch waiting on a lock hold up every
-// webhook's successes (BENCHMARKS.md).
+// while none is being recorded. One batch at a time: the successes that
+// arrive meanwhile make the next, bigger batch, which cost less CPU per
+// delivery and drained as fast or faster than two at a time
+// (BENCHMARKS.md, "One batcher").
 func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
 	f, err := s.successes.Do(ctx, success)
 	if err != nil && f.Err == nil {
@@ -452,7 +451,7 @@ func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
 type successBatches = pg.Coalescer[Success, Finished]
 
 func newSuccessBatches(s *Store) *successBatches {
-	return &successBatches{MaxInFlight: 2, MaxBatch: 32, Timeout: 10 * time.Second,
+	return &successBatches{MaxInFlight: 1, MaxBatch: 32, Timeout: 10 * time.Second,
 		Serve: func(ctx context.Context, batch []Success) []pg.Outcome[Finished] {
 			finished := s.FinishSuccesses(ctx, batch)
 			outs := make([]pg.Outcome[Finished], len(batch))

@@ -236,7 +236,10 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 		q = q.Where("status = ?", params.Status)
 	}
 	if term := strings.TrimSpace(params.Search); term != "" {
-		q = wherePaymentMatches(q, term)
+		var err error
+		if q, err = s.wherePaymentMatches(ctx, q, term); err != nil {
+			return nil, false, err
+		}
 	}
 	if params.CreatedGTE != nil {
 		q = q.Where("created_at >= ?", *params.CreatedGTE)
@@ -291,7 +294,10 @@ func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]Supp
 	var out []SupportResult
 	query := s.idb(ctx).NewSelect().Model(&out).ColumnExpr("payment.*").ColumnExpr("a.name AS account_name").
 		Join("JOIN accounts AS a ON a.id = payment.account_id")
-	query = wherePaymentMatches(query, q)
+	query, err := s.wherePaymentMatches(ctx, query, q)
+	if err != nil {
+		return nil, err
+	}
 	if err := query.OrderExpr("payment.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: search payments: %w", err)
 	}
