@@ -20,6 +20,7 @@ const (
 	CallDevolucaoCheck  = "devolucao.check"  // learn how it ended (GET .../devolucao/{id})
 	CallPayoutCreate    = "payout.create"    // pay a withdrawal out (PUT /v3/gn/pix/{idEnvio})
 	CallPayoutCheck     = "payout.check"     // learn how it ended
+	CallTransferReturn  = "transfer.return"  // return a transfer that paid nothing (PUT, then GET, .../devolucao/{id})
 )
 
 // CallKinds lists every kind of call.

@@ -36,6 +36,14 @@ type PixNotification struct {
 	Outcome     string          `bun:"outcome"`
 	Raw         json.RawMessage `bun:"raw,type:jsonb"`
 	ReceivedAt  time.Time       `bun:"received_at"`
+	// The return of a transfer that paid nothing (ReturnTransfer): its
+	// status (TransferReturnPending ...), the devolução's id at the PSP and
+	// the PSP's own (rtrId), why it failed, when it was returned.
+	ReturnStatus  *string    `bun:"return_status"`
+	ReturnID      *string    `bun:"return_id"`
+	ReturnRtrID   *string    `bun:"return_rtr_id"`
+	ReturnFailure *string    `bun:"return_failure"`
+	ReturnedAt    *time.Time `bun:"returned_at"`
 	// Duplicate is true when this endToEndId had been received before; the
 	// stored outcome is returned and nothing changes.
 	Duplicate bool `bun:"-"`

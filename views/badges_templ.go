@@ -85,7 +85,7 @@ func StatusBadge(kind, status string) templ.Component {
 
 func badgeColour(status string) string {
 	switch status {
-	case "paid", "succeeded", "completed", "won", "registered":
+	case "paid", "succeeded", "completed", "won", "registered", "returned":
 		return "bg-emerald-100 text-emerald-900"
 	case "pending", "open", "registering", "disputed":
 		return "bg-amber-100 text-amber-900"

@@ -28,4 +28,11 @@ type TransferView struct {
 	AmountLabel string
 	Outcome     string
 	At          string
+	// ReturnStatus is where its return to the payer stands (pending,
+	// returned, failed; empty: never asked), ReturnFailure why it failed;
+	// CanReturn offers the return (an owner, a transfer that paid nothing,
+	// not returned nor being returned).
+	ReturnStatus  string
+	ReturnFailure string
+	CanReturn     bool
 }

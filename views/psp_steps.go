@@ -24,6 +24,7 @@ var pspOperations = map[string]string{
 	"devolucao.check":  "GET /pix/{e2eid}/devolucao/{id}",
 	"payout.create":    "PUT /v3/gn/pix/{idEnvio}",
 	"payout.check":     "GET /v2/gn/pix/enviados/id-envio/{idEnvio}",
+	"transfer.return":  "PUT /pix/{e2eid}/devolucao/{id}",
 }
 
 func pspOperation(kind string) string { return pspOperations[kind] }

@@ -8,6 +8,8 @@ type PSPProblem struct {
 	Outcome     string
 	At          string
 	PaymentURL  string
+	// ReturnStatus is where its return to the payer stands (empty: not asked).
+	ReturnStatus string
 }
 
 // SupportPage is the support console's search and its results.

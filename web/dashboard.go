@@ -135,6 +135,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/mode", owner, dash.SwitchMode)
 	signedIn.Post("/payments/:id/simulate", owner, dash.SimulatePayment)
 	signedIn.Post("/payments/:id/refund", owner, dash.RefundPayment)
+	signedIn.Post("/payments/:id/transfers/:e2e/return", owner, dash.ReturnTransfer)
 	signedIn.Post("/payments/:id/dispute", owner, dash.SimulateDispute)
 	signedIn.Post("/disputes/:id/:outcome", owner, dash.SimulateDisputeOutcome)
 	signedIn.Get("/balance", owner, dash.Balance)

@@ -380,3 +380,65 @@ func TestLiveChargeDuringAPSPOutageSaysSoInWords(t *testing.T) {
 			strings.Contains(step.Find(`details [data-testid="psp-raw-error"]`).Text(), ": 503 Serviço Indisponível")
 	}, 10*time.Second, 100*time.Millisecond)
 }
+
+// A Pix that paid nothing (the wrong amount) goes back to its payer when the
+// merchant asks: confirmed with the amount in words, returned in full by a
+// devolução at the PSP, the balance untouched, who asked recorded, and
+// support sees where the return stands.
+func TestMerchantReturnsAPixThatPaidNothing(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	_, err := s.Store.CreateUser(context.Background(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 4_000})
+	id := p["id"].(string)
+	sent := s.PSP.Transfer(p["correlation_id"].(string), "39.99")
+	require.Eventually(t, func() bool {
+		n, err := s.Store.PixNotification(context.Background(), sent.EndToEndID)
+		return err == nil && n.Outcome == store.PixAmountMismatch
+	}, 10*time.Second, 20*time.Millisecond)
+	balance := func() any {
+		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.LiveKey}).JSON(t)["available"]
+	}
+	before := balance()
+
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/payments")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
+	page := b.do("GET", "/dashboard/payments/"+id, nil, nil)
+	require.Equal(t, 1, page.doc.Find(`[data-testid="transfer"] [data-testid="return-transfer"]`).Length())
+	path := "/dashboard/payments/" + id + "/transfers/" + sent.EndToEndID + "/return"
+	ask := b.do("POST", path, url.Values{"_csrf": {b.csrf("/dashboard/payments/" + id)}}, nil)
+	require.Equal(t, http.StatusOK, ask.status, "%s", ask.body)
+	require.Contains(t, ask.doc.Find(`[data-testid="confirm-summary"]`).Text(), "trinta e nove reais e noventa e nove centavos")
+	r := b.do("POST", path, confirmForm(t, ask), nil)
+	require.Equal(t, http.StatusSeeOther, r.status, "%s", r.body)
+	page = b.do("GET", "/dashboard/payments/"+id, nil, nil)
+	require.Equal(t, "Devolução de R$ 39,99 solicitada: o PSP está devolvendo ao pagador.", page.doc.Find(`[data-testid="notice"]`).Text())
+	require.Zero(t, page.doc.Find(`[data-testid="return-transfer"]`).Length(), "asked once")
+
+	require.Eventually(t, func() bool {
+		ret := b.do("GET", "/dashboard/payments/"+id, nil, nil).doc.Find(`[data-testid="transfer-return"]`)
+		return ret.AttrOr("data-status", "") == "returned" && strings.Contains(ret.Text(), "Devolvido ao pagador")
+	}, 15*time.Second, 100*time.Millisecond)
+	n, err := s.Store.PixNotification(context.Background(), sent.EndToEndID)
+	require.NoError(t, err)
+	d, err := s.PSP.Client.GetDevolucao(context.Background(), sent.EndToEndID, *n.ReturnID)
+	require.NoError(t, err)
+	require.Equal(t, "39.99", d.Valor, "the whole transfer, at the PSP")
+	require.Equal(t, before, balance(), "it never reached the balance, and its return does not touch it")
+	require.Equal(t, "pending", s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + id, Key: s.LiveKey}).JSON(t)["status"])
+
+	user, err := s.Store.UserByEmail(context.Background(), "owner@example.com")
+	require.NoError(t, err)
+	trail, err := s.Store.AuditTrail(context.Background(), s.Account.ID, sent.EndToEndID)
+	require.NoError(t, err)
+	require.Equal(t, []store.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID)}}, trail)
+
+	help := newBrowser(t, s)
+	help.login("help@example.com", "correct-horse-battery")
+	problems := help.do("GET", "/dashboard/support", nil, nil)
+	require.Equal(t, "returned", problems.doc.Find(`[data-outcome="amount_mismatch"] [data-testid="problem-return"]`).AttrOr("data-status", ""))
+}

@@ -330,6 +330,8 @@ func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
 		return w.createPayout(ctx, c)
 	case store.CallPayoutCheck:
 		return w.checkPayout(ctx, c)
+	case store.CallTransferReturn:
+		return w.returnTransfer(ctx, c)
 	}
 	return result{status: store.CallFailed, err: errUnknownKind}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -88,6 +89,8 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 			return err
 		}
 	}
+	// A withdrawal under way: the page follows it until it ends.
+	m.Nav.Pending = slices.ContainsFunc(m.Withdrawals, func(w views.WithdrawalRow) bool { return w.Status == store.WithdrawalPending })
 	return reply.Page(c, status, views.BalanceView(m))
 }
 

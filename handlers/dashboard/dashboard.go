@@ -87,7 +87,13 @@ func pathParam(c *fiber.Ctx, name string) string {
 
 func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 	u := request.CurrentUser(c)
-	return views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
+	n := views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
+	if c.Method() == fiber.MethodGet {
+		// A page reloads its content from its own address; a page that
+		// answers a POST (a form with its errors) has none to reload.
+		n.Self = c.OriginalURL()
+	}
+	return n
 }
 
 // t is the message id in the request's language (see views.T).

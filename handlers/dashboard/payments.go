@@ -383,9 +383,18 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		}
 		m.Refunds = append(m.Refunds, v)
 	}
+	owner := !support && request.CurrentUser(c).User.Role == store.RoleOwner
 	for _, tr := range transfers {
-		m.Transfers = append(m.Transfers, views.TransferView{EndToEndID: tr.EndToEndID, AmountLabel: pix.FormatBRL(tr.AmountCents),
-			Outcome: tr.Outcome, At: when(c, tr.ReceivedAt)})
+		v := views.TransferView{EndToEndID: tr.EndToEndID, AmountLabel: pix.FormatBRL(tr.AmountCents),
+			Outcome: tr.Outcome, At: when(c, tr.ReceivedAt)}
+		if tr.ReturnStatus != nil {
+			v.ReturnStatus = *tr.ReturnStatus
+		}
+		if tr.ReturnFailure != nil {
+			v.ReturnFailure = *tr.ReturnFailure
+		}
+		v.CanReturn = owner && tr.Outcome != store.PixPaid && (tr.ReturnStatus == nil || *tr.ReturnStatus == store.TransferReturnFailed)
+		m.Transfers = append(m.Transfers, v)
 		objects = append(objects, tr.EndToEndID)
 	}
 	if p.Livemode {
@@ -393,6 +402,12 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 			return paymentModel{}, err
 		}
 	}
+	// Something under way (a refund, the charge's registration, a call to
+	// the PSP): the page follows it until it ends.
+	m.Nav.Pending = m.Preparing ||
+		slices.ContainsFunc(m.Transfers, func(t views.TransferView) bool { return t.ReturnStatus == store.TransferReturnPending }) ||
+		slices.ContainsFunc(refunds, func(r store.Refund) bool { return r.Status == store.RefundPending }) ||
+		slices.ContainsFunc(m.PSPSteps, func(s views.PSPStep) bool { return s.Status == store.CallPending })
 	return paymentModel{PaymentDetail: m, RefundsRaw: refunds}, nil
 }
 
@@ -450,6 +465,55 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 			notice = t(c, "refund.done", "Amount", pix.FormatBRL(r.AmountCents))
 		}
 		return outcome{Notice: notice, Location: back}, nil
+	})
+}
+
+// ReturnTransfer handles POST /dashboard/payments/{id}/transfers/{e2e}/return:
+// a received Pix that paid nothing (the wrong amount, a second transfer for
+// a paid charge) goes back to the payer in full, after a confirmation that
+// says how much, in words.
+func (d *Dashboard) ReturnTransfer(c *fiber.Ctx) error {
+	ref, e2e := pathParam(c, "id"), pathParam(c, "e2e")
+	back := "/dashboard/payments/" + ref
+	scope := dashScope(c)
+	ctx := c.UserContext()
+	p, err := d.Store.Payment(ctx, scope, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuchPayment(ref)
+	}
+	if err != nil {
+		return err
+	}
+	n, err := d.Store.PixNotification(ctx, e2e)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (n.PaymentID == nil || *n.PaymentID != p.ID)) {
+		return reply.NoSuch("transfer", "e2e", e2e)
+	}
+	if err != nil {
+		return err
+	}
+	notReturnable := reply.InvalidRequest(http.StatusConflict, "transfer_not_returnable", "%s", t(c, "transfer.not_returnable"))
+	if n.Outcome == store.PixPaid || (n.ReturnStatus != nil && *n.ReturnStatus != store.TransferReturnFailed) {
+		return d.noticeOrErr(c, back, notReturnable)
+	}
+	if !confirmedOnce(c) {
+		lines := []views.ConfirmLine{
+			{Label: t(c, "field.amount"), Value: pix.FormatBRL(n.AmountCents)},
+			{Label: t(c, "confirm.in_words"), Value: pix.AmountInWords(n.AmountCents, views.LocaleOf(ctx).Lang)},
+			{Label: t(c, "field.e2e"), Value: n.EndToEndID},
+			{Label: t(c, "confirm.to"), Value: t(c, "refund.to_payer")},
+		}
+		return d.confirm(c, "payments", views.Confirmation{Title: t(c, "transfer.return_confirm_title"), Lines: lines,
+			Warning: t(c, "transfer.return_warning"), Fields: []views.Field{newConfirmToken()},
+			Button: t(c, "transfer.return_button"), CancelURL: back, Danger: true})
+	}
+	return d.once(c, scope, back, func(ctx context.Context) (outcome, error) {
+		if _, err := d.Ops.ReturnTransfer(ctx, request.Actor(c), &scope, e2e); err != nil {
+			if errors.Is(err, store.ErrTransferNotReturnable) || errors.Is(err, store.ErrNotFound) {
+				return refusal(c, back, notReturnable)
+			}
+			return refusal(c, back, reply.Refusal(err))
+		}
+		return outcome{Notice: t(c, "transfer.return_requested", "Amount", pix.FormatBRL(n.AmountCents)), Location: back}, nil
 	})
 }
 

@@ -56,6 +56,9 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 		if n.PaymentID != nil {
 			pr.PaymentURL = "/dashboard/support/payments/" + n.PaymentID.String()
 		}
+		if n.ReturnStatus != nil {
+			pr.ReturnStatus = *n.ReturnStatus
+		}
 		page.Problems = append(page.Problems, pr)
 	}
 	return reply.Page(c, http.StatusOK, views.Support(page))
