@@ -1,9 +1,6 @@
 package pix
 
-import (
-	"crypto/rand"
-	"regexp"
-)
+import "crypto/rand"
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -11,16 +8,9 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 // transaction ids of charges (cob).
 const TxIDLength = 32
 
-var txidPattern = regexp.MustCompile(`^[A-Za-z0-9]{26,35}$`)
-
 // NewTxID returns a fresh random transaction id (about 190 bits of entropy).
 func NewTxID() string {
 	return RandomBase62(TxIDLength)
-}
-
-// ValidTxID reports whether s has the shape of a charge txid.
-func ValidTxID(s string) bool {
-	return txidPattern.MatchString(s)
 }
 
 // RandomBase62 returns n characters drawn uniformly from [0-9A-Za-z].

@@ -60,23 +60,3 @@ func (s *Store) Audit(ctx context.Context, scope Scope, action, objectID string)
 	}
 	return nil
 }
-
-// AuditEntry is one change in an account's audit trail.
-type AuditEntry struct {
-	Livemode bool   `bun:"livemode"`
-	Action   string `bun:"action"`
-	ObjectID string `bun:"object_id"`
-	Actor    Actor  `bun:"actor"`
-}
-
-// AuditTrail lists what was done to objectID in the account, oldest first:
-// its events and audit_log rows, each with who asked.
-func (s *Store) AuditTrail(ctx context.Context, accountID, objectID string) ([]AuditEntry, error) {
-	var out []AuditEntry
-	err := s.idb(ctx).NewRaw(`SELECT livemode, action, object_id, actor FROM audit_trail
-		WHERE account_id = ? AND object_id = ? ORDER BY created_at, action`, accountID, objectID).Scan(ctx, &out)
-	if err != nil {
-		return nil, fmt.Errorf("store: audit trail: %w", err)
-	}
-	return out, nil
-}

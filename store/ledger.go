@@ -105,17 +105,3 @@ func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]Ac
 	}
 	return out, nil
 }
-
-// LedgerSums adds up the scope's ledger entries per balance, the check the
-// running balance must always pass.
-func (s *Store) LedgerSums(ctx context.Context, scope Scope) (available, pending int64, err error) {
-	err = s.idb(ctx).NewSelect().Model((*LedgerEntry)(nil)).
-		ColumnExpr("coalesce(sum(amount_cents) FILTER (WHERE balance = ?), 0)", BalanceAvailable).
-		ColumnExpr("coalesce(sum(amount_cents) FILTER (WHERE balance = ?), 0)", BalancePending).
-		Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode).
-		Scan(ctx, &available, &pending)
-	if err != nil {
-		return 0, 0, fmt.Errorf("store: ledger sums: %w", err)
-	}
-	return available, pending, nil
-}

@@ -89,7 +89,7 @@ func (f *moneyFixture) checkBalance(available, pending int64) {
 	f.t.Helper()
 	b, err := f.st.Balance(context.Background(), f.scope)
 	require.NoError(f.t, err)
-	sumAvailable, sumPending, err := f.st.LedgerSums(context.Background(), f.scope)
+	sumAvailable, sumPending, err := storetest.LedgerSums(context.Background(), f.db, f.scope)
 	require.NoError(f.t, err)
 	require.Equal(f.t, [2]int64{available, pending}, [2]int64{b.AvailableCents, b.PendingCents}, "balance")
 	require.Equal(f.t, [2]int64{available, pending}, [2]int64{sumAvailable, sumPending}, "ledger sums")

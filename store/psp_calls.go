@@ -200,28 +200,6 @@ func (s *Store) CallsForObjects(ctx context.Context, objectIDs []string) ([]PSPC
 	return out, nil
 }
 
-// PSPCallsByStatus counts calls per kind and status: for tests and the
-// operator's eye.
-func (s *Store) PSPCallsByStatus(ctx context.Context) (map[string]map[string]int, error) {
-	var rows []struct {
-		Kind   string `bun:"kind"`
-		Status string `bun:"status"`
-		N      int    `bun:"n"`
-	}
-	err := s.db.NewSelect().Model((*PSPCall)(nil)).ColumnExpr("kind, status, count(*) AS n").Group("kind", "status").Scan(ctx, &rows)
-	if err != nil {
-		return nil, fmt.Errorf("store: psp calls by status: %w", err)
-	}
-	out := map[string]map[string]int{}
-	for _, r := range rows {
-		if out[r.Kind] == nil {
-			out[r.Kind] = map[string]int{}
-		}
-		out[r.Kind][r.Status] = r.N
-	}
-	return out, nil
-}
-
 // Cursor is where the named walk stands (zero when it never ran).
 func (s *Store) Cursor(ctx context.Context, name string) (time.Time, error) {
 	var at time.Time

@@ -159,12 +159,9 @@ func Label(ctx context.Context, kind, code string) string {
 // Has reports whether the catalog of ctx's language has the message id.
 func Has(ctx context.Context, id string) bool { return T(ctx, id) != id }
 
-// timeLayout and dateLayout are how pages write an instant and a day: the
-// Brazilian way, dd/mm/aaaa, in the account's time zone.
-const (
-	timeLayout = "02/01/2006 15:04"
-	dateLayout = "02/01/2006"
-)
+// timeLayout is how pages write an instant: the Brazilian way,
+// dd/mm/aaaa HH:mm, in the account's time zone.
+const timeLayout = "02/01/2006 15:04"
 
 // Time is t as pages show it: dd/mm/aaaa HH:mm in ctx's time zone.
 func Time(ctx context.Context, t time.Time) string { return t.In(LocaleOf(ctx).TZ).Format(timeLayout) }
@@ -175,7 +172,6 @@ func TimeSeconds(ctx context.Context, t time.Time) string {
 }
 
 // Date is t's day as pages show it: dd/mm/aaaa in ctx's time zone.
-func Date(ctx context.Context, t time.Time) string { return t.In(LocaleOf(ctx).TZ).Format(dateLayout) }
 
 // ISO is t for a machine (datetime attributes, scripts).
 func ISO(t time.Time) string { return t.UTC().Format(time.RFC3339) }

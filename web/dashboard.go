@@ -183,7 +183,9 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		}
 		u, err := st.UserByID(c.UserContext(), id)
 		if errors.Is(err, store.ErrNotFound) {
-			_ = sess.Destroy()
+			if err := sess.Destroy(); err != nil {
+				return err
+			}
 			return c.Redirect("/login", http.StatusSeeOther)
 		}
 		if err != nil {
@@ -191,7 +193,9 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		}
 		if epoch, _ := sess.Get(dashboard.SessionEpoch).(int); epoch != u.SessionEpoch {
 			// The password changed since this session opened.
-			_ = sess.Destroy()
+			if err := sess.Destroy(); err != nil {
+				return err
+			}
 			return c.Redirect("/login", http.StatusSeeOther)
 		}
 		live, _ := sess.Get(dashboard.SessionLivemode).(bool)

@@ -16,6 +16,7 @@ import (
 	"payments/pix/apipix/sandboxtest"
 	"payments/store"
 	"payments/store/ids"
+	"payments/store/storetest"
 	"payments/web/webtest"
 )
 
@@ -433,9 +434,9 @@ func TestMerchantReturnsAPixThatPaidNothing(t *testing.T) {
 
 	user, err := s.Store.UserByEmail(context.Background(), "owner@example.com")
 	require.NoError(t, err)
-	trail, err := s.Store.AuditTrail(context.Background(), s.Account.ID, sent.EndToEndID)
+	trail, err := storetest.AuditTrail(context.Background(), s.DB, s.Account.ID, sent.EndToEndID)
 	require.NoError(t, err)
-	require.Equal(t, []store.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID)}}, trail)
+	require.Equal(t, []storetest.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID)}}, trail)
 
 	help := newBrowser(t, s)
 	help.login("help@example.com", "correct-horse-battery")

@@ -13,6 +13,7 @@ import (
 
 	"payments/internal/testbin"
 	"payments/store"
+	"payments/store/storetest"
 	"payments/web/webtest"
 )
 
@@ -64,8 +65,8 @@ func TestEveryDoorRefundsThroughTheSameOperation(t *testing.T) {
 		require.Equal(t, float64(1_500), p["amount_refunded_cents"], "every door: R$ 15,00 back, settled at once in test mode")
 		var refundID string
 		require.NoError(t, s.DB.NewRaw("SELECT id FROM refunds WHERE payment_id = ?", payment).Scan(context.Background(), &refundID))
-		trail, err := s.Store.AuditTrail(context.Background(), s.Account.ID, refundID)
+		trail, err := storetest.AuditTrail(context.Background(), s.DB, s.Account.ID, refundID)
 		require.NoError(t, err)
-		require.Equal(t, []store.AuditEntry{{Action: "refund.succeeded", ObjectID: refundID, Actor: who}}, trail, payment)
+		require.Equal(t, []storetest.AuditEntry{{Action: "refund.succeeded", ObjectID: refundID, Actor: who}}, trail, payment)
 	}
 }

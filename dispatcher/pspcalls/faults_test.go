@@ -12,6 +12,7 @@ import (
 
 	"payments/dispatcher/pspcalls"
 	"payments/pix/apipix/sandboxtest"
+	"payments/store/storetest"
 	"payments/web/webtest"
 )
 
@@ -155,7 +156,7 @@ func TestFaultyPSPLosesNoMoneyAndDuplicatesNothing(t *testing.T) {
 }
 
 func dumpCallCounts(t *testing.T, s *webtest.Server) string {
-	counts, err := s.Store.PSPCallsByStatus(t.Context())
+	counts, err := storetest.PSPCallsByStatus(t.Context(), s.DB)
 	require.NoError(t, err)
 	return fmt.Sprint(counts)
 }

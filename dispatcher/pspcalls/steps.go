@@ -150,7 +150,10 @@ func (w *Worker) applyPix(ctx context.Context, pix *apipix.Pix) error {
 	if err != nil {
 		return fmt.Errorf("psp: pix %s: %w", pix.EndToEndID, err)
 	}
-	raw, _ := json.Marshal(pix)
+	raw, err := json.Marshal(pix)
+	if err != nil {
+		return fmt.Errorf("psp: pix %s: %w", pix.EndToEndID, err)
+	}
 	n := &store.PixNotification{EndToEndID: pix.EndToEndID, TxID: pix.TxID, AmountCents: cents, Raw: raw}
 	if at, err := time.Parse(time.RFC3339Nano, pix.Horario); err == nil {
 		n.SettledAt = &at

@@ -281,11 +281,18 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	if res.err != nil {
 		out.Error = res.err.Error()
 	}
+	// What was sent and answered is kept for support; a value that will
+	// not encode (none should) is said in the log, not dropped silently.
+	var err error
 	if res.request != nil {
-		out.Request, _ = json.Marshal(res.request)
+		if out.Request, err = json.Marshal(res.request); err != nil {
+			w.log.Error("psp: keep the call's request", "call_id", c.ID, "error", err.Error())
+		}
 	}
 	if res.response != nil {
-		out.Response, _ = json.Marshal(res.response)
+		if out.Response, err = json.Marshal(res.response); err != nil {
+			w.log.Error("psp: keep the call's answer", "call_id", c.ID, "error", err.Error())
+		}
 	}
 	token := ""
 	if c.LeaseToken != nil {
@@ -294,7 +301,7 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	var held bool
 	// Retried while the database is out of reach, so that a restart does
 	// not leave the call leased (a charge's registration is waited on).
-	err := store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
+	err = store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = w.store.FinishPSPCall(ctx, c.ID, token, out)
 		return err
 	})

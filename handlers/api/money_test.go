@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/store/storetest"
 	"payments/web/webtest"
 )
 
@@ -57,7 +58,7 @@ func TestConcurrentWithdrawalsNeverOverdraw(t *testing.T) {
 	require.Zero(t, pending)
 	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals?limit=100", Key: s.TestKey}).JSON(t)
 	require.Len(t, list["data"], 10)
-	sumAvailable, _, err := s.Store.LedgerSums(context.Background(), storeScope(s, false))
+	sumAvailable, _, err := storetest.LedgerSums(context.Background(), s.DB, storeScope(s, false))
 	require.NoError(t, err)
 	require.EqualValues(t, 10, sumAvailable, "the running balance is the ledger's sum")
 }

@@ -183,3 +183,16 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 	}
 	return out, nil
 }
+
+// LedgerSums adds up scope's ledger entries per balance: what the running
+// balance row must always equal.
+func LedgerSums(ctx context.Context, db bun.IDB, scope store.Scope) (available, pending int64, err error) {
+	err = db.NewRaw(`SELECT coalesce(sum(amount_cents) FILTER (WHERE balance = ?0), 0),
+		coalesce(sum(amount_cents) FILTER (WHERE balance = ?1), 0)
+		FROM ledger_entries WHERE account_id = ?2 AND livemode = ?3`,
+		store.BalanceAvailable, store.BalancePending, scope.AccountID, scope.Livemode).Scan(ctx, &available, &pending)
+	if err != nil {
+		return 0, 0, fmt.Errorf("storetest: ledger sums: %w", err)
+	}
+	return available, pending, nil
+}
