@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/dispatcher/envelope"
 	"payments/dispatcher/maintenance"
 	"payments/dispatcher/signature"
 	"payments/store"
@@ -96,7 +97,7 @@ func TestDeliveryHeadersEnvelopesAndSignatures(t *testing.T) {
 		require.Equal(t, "v1="+independentHMAC(c.secret, ts, body), parts[1])
 
 		// The body is exactly the envelope of the frozen event.
-		want, err := store.Envelope(c.version, &event)
+		want, err := envelope.Envelope(c.version, &event)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(body))
 		var env map[string]any

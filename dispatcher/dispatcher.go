@@ -1,5 +1,5 @@
 // Package dispatcher delivers queued events to webhooks: it claims due
-// deliveries, has the v1/v2 envelope built (store.Envelope), signs it, POSTs
+// deliveries, has the v1/v2 envelope built (envelope.Envelope), signs it, POSTs
 // it through an SSRF-guarded client, and records the outcome with the retry
 // policy.
 package dispatcher
@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"payments/dispatcher/envelope"
 	"payments/dispatcher/service"
 	"payments/dispatcher/signature"
 	"payments/metrics"
@@ -200,7 +201,7 @@ func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]s
 // out of reach (a dispatcher that lost its connection reclaims within
 // seconds of it answering again, not when the leases run out).
 func (d *Dispatcher) release(token string) {
-	err := store.UntilAnswered(time.Now().Add(d.cfg.Lease), func(ctx context.Context) error {
+	err := service.UntilAnswered(time.Now().Add(d.cfg.Lease), func(ctx context.Context) error {
 		n, err := d.store.ReleaseLeases(ctx, token)
 		if n > 0 {
 			d.log.Warn("dispatcher: released leases whose claim was not answered", "count", n)
@@ -301,7 +302,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		d.observe(dl, metrics.OutcomeSucceeded, attempt.result.Duration, now)
 		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
 		var f store.Finished
-		store.UntilAnswered(leaseEnd, func(ctx context.Context) error {
+		service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
 			success.Again = f.Err != nil // the failed try may have committed
 			if chain {
 				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
@@ -326,7 +327,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		d.observe(dl, metrics.OutcomeRetrying, attempt.result.Duration, now)
 	}
 	var held bool
-	err := store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
+	err := service.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
 		return err
 	})
@@ -412,7 +413,7 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
-	body, err := store.Envelope(w.APIVersion, e)
+	body, err := envelope.Envelope(w.APIVersion, e)
 	var secrets []string
 	if err == nil {
 		secrets, err = d.store.SigningSecrets(w, now)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/dispatcher/envelope"
 	"payments/store"
 )
 
@@ -27,7 +28,7 @@ func goldenEvent() *store.Event {
 func TestEnvelopeGolden(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{"v1", "v2"} {
-		got, err := store.Envelope(version, goldenEvent())
+		got, err := envelope.Envelope(version, goldenEvent())
 		require.NoError(t, err)
 		path := "testdata/envelope_" + version + ".golden.json"
 		if *update {
@@ -37,6 +38,6 @@ func TestEnvelopeGolden(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got)+"\n", version)
 	}
-	_, err := store.Envelope("v3", goldenEvent())
+	_, err := envelope.Envelope("v3", goldenEvent())
 	require.Error(t, err)
 }

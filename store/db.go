@@ -14,6 +14,7 @@ import (
 
 	"payments/pix"
 	"payments/store/internal/pg"
+	"payments/store/internal/secretbox"
 )
 
 // Open connects to PostgreSQL through pgx's database/sql driver and checks
@@ -55,7 +56,7 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 type Store struct {
 	db  *bun.DB
 	now func() time.Time
-	box *secretBox
+	box *secretbox.Box
 	// charges is where new payments point payers (see BuildPayment).
 	charges Charges
 	// reads batches concurrent reads of payments by id (payments_prepared.go).
@@ -93,7 +94,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	box, err := newSecretBox(opts.SecretKey)
+	box, err := secretbox.New(opts.SecretKey)
 	if err != nil {
 		return nil, err
 	}

@@ -136,7 +136,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
 	}
-	sealed, err := s.box.seal(secret, w.ID)
+	sealed, err := s.box.Seal(secret, w.ID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -298,7 +298,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSec
 		if w, err = lockWebhook(ctx, tx, scope, id); err != nil {
 			return err
 		}
-		sealed, err := s.box.seal(newSecret, w.ID)
+		sealed, err := s.box.Seal(newSecret, w.ID)
 		if err != nil {
 			return err
 		}
@@ -320,13 +320,13 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSec
 // SigningSecrets opens the secrets that sign a delivery made at now: the
 // current one, then the previous one while its overlap lasts.
 func (s *Store) SigningSecrets(w *Webhook, now time.Time) ([]string, error) {
-	current, err := s.box.open(w.SecretSealed, w.ID)
+	current, err := s.box.Open(w.SecretSealed, w.ID)
 	if err != nil {
 		return nil, fmt.Errorf("webhook %s: %w", w.ID, err)
 	}
 	secrets := []string{current}
 	if w.PreviousSecretSealed != nil && w.PreviousSecretExpiresAt != nil && now.Before(*w.PreviousSecretExpiresAt) {
-		previous, err := s.box.open(w.PreviousSecretSealed, w.ID)
+		previous, err := s.box.Open(w.PreviousSecretSealed, w.ID)
 		if err != nil {
 			return nil, fmt.Errorf("webhook %s: previous secret: %w", w.ID, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/dispatcher/envelope"
 	"payments/handlers/api"
 	"payments/handlers/psp"
 	"payments/handlers/reply"
@@ -573,7 +574,7 @@ func schemas() obj {
 		"livemode", boolean(),
 		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal")}),
 			"The object as it was when the event happened."))),
-		"source", constant(store.Source),
+		"source", constant(envelope.Source),
 	)
 	return o(
 		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute or a withdrawal."),

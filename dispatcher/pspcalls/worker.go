@@ -162,7 +162,7 @@ func (w *Worker) claim(ctx context.Context, limit int) ([]store.PSPCall, error) 
 // release gives back the leases of token, retrying while the database is
 // out of reach.
 func (w *Worker) release(token string) {
-	err := store.UntilAnswered(time.Now().Add(w.cfg.Lease), func(ctx context.Context) error {
+	err := service.UntilAnswered(time.Now().Add(w.cfg.Lease), func(ctx context.Context) error {
 		n, err := w.store.ReleasePSPLeases(ctx, token)
 		if n > 0 {
 			w.log.Warn("psp: released leases whose claim was not answered", "count", n)
@@ -301,7 +301,7 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 	var held bool
 	// Retried while the database is out of reach, so that a restart does
 	// not leave the call leased (a charge's registration is waited on).
-	err = store.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
+	err = service.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = w.store.FinishPSPCall(ctx, c.ID, token, out)
 		return err
 	})

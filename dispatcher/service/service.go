@@ -1,7 +1,9 @@
-// Package service gives a background worker (the webhook dispatcher, the
-// PSP worker, the maintenance jobs) its Start and Stop: Start runs the
-// worker's Run until Stop, and Stop returns once Run has returned, which a
-// worker's Run does only after every goroutine it started has ended.
+// Package service is what the background workers (the webhook dispatcher,
+// the PSP worker, the maintenance jobs) share: Start and Stop (Start runs
+// the worker's Run until Stop, and Stop returns once Run has returned, which
+// a worker's Run does only after every goroutine it started has ended), and
+// UntilAnswered, which keeps a worker's finishing write trying through a
+// database restart.
 package service
 
 import (

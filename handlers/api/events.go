@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"payments/dispatcher/envelope"
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/metrics"
@@ -74,7 +75,7 @@ func (a *API) ListEvents(c *fiber.Ctx) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		env, err := store.Envelope("v2", &page[i])
+		env, err := envelope.Envelope("v2", &page[i])
 		if err != nil {
 			return err
 		}
@@ -117,7 +118,7 @@ func (a *API) GetEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	env, err := store.Envelope("v2", e)
+	env, err := envelope.Envelope("v2", e)
 	if err != nil {
 		return err
 	}
@@ -287,7 +288,7 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 				return
 			}
 			for i := range events {
-				body, err := store.Envelope(version, &events[i])
+				body, err := envelope.Envelope(version, &events[i])
 				if err != nil || !send("id: %s\nevent: %s\ndata: %s\n\n", events[i].ID, events[i].Type, body) {
 					return
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/dispatcher"
+	"payments/dispatcher/envelope"
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/pix"
@@ -698,7 +699,7 @@ func (d *Dashboard) EventCatalog(c *fiber.Ctx) error {
 			Livemode: dashScope(c).Livemode}
 		doc := views.EventDoc{Type: eventType}
 		for _, version := range []string{"v2", "v1"} {
-			body, err := store.Envelope(version, e)
+			body, err := envelope.Envelope(version, e)
 			if err != nil {
 				return err
 			}

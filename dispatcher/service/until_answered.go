@@ -1,13 +1,15 @@
-package store
+package service
 
 import (
 	"context"
 	"time"
+
+	"payments/store"
 )
 
 // UntilAnswered runs write, and runs it again with a growing pause (50 ms
 // to 1 s), while it fails because the database is out of reach (a restart,
-// a cut connection: Unavailable) and deadline, the end of the caller's
+// a cut connection: store.Unavailable) and deadline, the end of the caller's
 // lease, is not passed. A worker's finish that gave up on the first failure
 // would leave its lease (and, for a webhook, its place under the in-flight
 // cap) taken until the lease ran out: after a 3 s restart, deliveries
@@ -20,7 +22,7 @@ func UntilAnswered(deadline time.Time, write func(ctx context.Context) error) er
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := write(ctx)
 		cancel()
-		if err == nil || !Unavailable(err) || time.Now().Add(pause).After(deadline) {
+		if err == nil || !store.Unavailable(err) || time.Now().Add(pause).After(deadline) {
 			return err
 		}
 		time.Sleep(pause)

@@ -1,4 +1,7 @@
-package store
+// Package envelope is the body of a webhook delivery, and of an event in
+// the Events API: the event around the object frozen when it happened, in
+// the shape of the webhook's api_version (v2, or the legacy flat v1).
+package envelope
 
 import (
 	"encoding/json"
@@ -6,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"payments/store"
 	"payments/store/jsonw"
 )
 
@@ -45,7 +49,7 @@ type envelopeV1 struct {
 // JSON, copied as is: the bytes equal json.Marshal of envelopeV2/envelopeV1
 // (the golden tests hold both to that) without re-scanning the object on
 // every attempt.
-func Envelope(apiVersion string, e *Event) ([]byte, error) {
+func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 	created := e.CreatedAt.UTC().Truncate(time.Millisecond)
 	quote := jsonw.AppendString
 	b := make([]byte, 0, len(e.Data)+256)
@@ -67,5 +71,5 @@ func Envelope(apiVersion string, e *Event) ([]byte, error) {
 		b = append(append(append(b, `,"data":`...), e.Data...), `,"source":"`+Source+`","api_version":"v1"}`...)
 		return b, nil
 	}
-	return nil, fmt.Errorf("store: unknown api_version %q", apiVersion)
+	return nil, fmt.Errorf("envelope: unknown api_version %q", apiVersion)
 }

@@ -1,4 +1,4 @@
-package store
+package envelope
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/store/jsonw"
 )
 
@@ -20,7 +21,7 @@ func TestEnvelopeEqualsMarshalledStructs(t *testing.T) {
 	} {
 		data, err := json.Marshal(object)
 		require.NoError(t, err)
-		e := &Event{ID: "evt_1<&>", Type: "payment.paid", Livemode: true, Data: data,
+		e := &store.Event{ID: "evt_1<&>", Type: "payment.paid", Livemode: true, Data: data,
 			CreatedAt: time.Date(2026, 11, 22, 12, 0, 0, 123456789, time.UTC)}
 		created := e.CreatedAt.Truncate(time.Millisecond)
 		v2, err := json.Marshal(envelopeV2{ID: e.ID, Type: e.Type, APIVersion: "v2", Created: created.Unix(),
