@@ -105,8 +105,14 @@ func New(cfg Config, deps Deps) *fiber.App {
 		cfg.BodyLimit = DefaultBodyLimit
 	}
 	app := fiber.New(fiber.Config{
-		AppName:               "payments",
-		BodyLimit:             cfg.BodyLimit,
+		AppName:   "payments",
+		BodyLimit: cfg.BodyLimit,
+		// A request line and headers up to 8 KiB are read (nginx's line
+		// limit): a long search pasted into the address bar reaches its
+		// page. Past that fasthttp refuses before reading them all (431),
+		// and closing on unread bytes can reset the connection before the
+		// answer is read. 4 KiB more per connection than fasthttp's default.
+		ReadBufferSize:        8 << 10,
 		ReadTimeout:           orDefault(cfg.ReadTimeout, 10*time.Second),
 		WriteTimeout:          orDefault(cfg.WriteTimeout, 30*time.Second),
 		IdleTimeout:           orDefault(cfg.IdleTimeout, 120*time.Second),
