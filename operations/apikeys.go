@@ -7,7 +7,7 @@ import (
 )
 
 // CreateAPIKey makes a key of the account in the mode given and returns it
-// with its secret, shown this once (at most store.MaxAPIKeys unrevoked).
+// with its secret, shown this once (at most store.MaxActiveAPIKeys unrevoked).
 func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountID string, livemode bool) (*store.APIKey, string, error) {
 	scope := store.Scope{AccountID: accountID, Livemode: livemode}
 	ctx = store.WithActor(ctx, who)
