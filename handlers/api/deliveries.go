@@ -9,6 +9,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/store"
+	"payments/store/apimodel"
 )
 
 // ListDeliveries handles GET /api/v1/webhooks/{id}/deliveries.
@@ -30,11 +31,11 @@ func (a *API) ListDeliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	data := make([]store.DeliveryJSON, len(page))
+	data := make([]apimodel.Delivery, len(page))
 	for i := range page {
 		data[i] = page[i].JSON()
 	}
-	return c.JSON(listBody[store.DeliveryJSON]{Object: "list", URL: "/api/v1/webhooks/" + id + "/deliveries", HasMore: hasMore, Data: data})
+	return c.JSON(listBody[apimodel.Delivery]{Object: "list", URL: "/api/v1/webhooks/" + id + "/deliveries", HasMore: hasMore, Data: data})
 }
 
 // GetDelivery handles GET /api/v1/webhooks/{id}/deliveries/{delivery_id}.

@@ -20,6 +20,7 @@ import (
 	"payments/handlers/request"
 	"payments/metrics"
 	"payments/store"
+	"payments/store/apimodel"
 	"payments/store/eventfeed"
 	"payments/store/jsonw"
 )
@@ -110,11 +111,11 @@ func (a *API) GetEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	data := make([]store.DeliveryJSON, len(deliveries))
+	data := make([]apimodel.Delivery, len(deliveries))
 	for i := range deliveries {
 		data[i] = deliveries[i].JSON()
 	}
-	list, err := json.Marshal(listBody[store.DeliveryJSON]{Object: "list", URL: "/api/v1/events/" + id + "/deliveries", Data: data})
+	list, err := json.Marshal(listBody[apimodel.Delivery]{Object: "list", URL: "/api/v1/events/" + id + "/deliveries", Data: data})
 	if err != nil {
 		return err
 	}
@@ -163,11 +164,11 @@ func (a *API) ResendEvent(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	data := make([]store.DeliveryJSON, len(made))
+	data := make([]apimodel.Delivery, len(made))
 	for i := range made {
 		data[i] = made[i].JSON()
 	}
-	return c.JSON(listBody[store.DeliveryJSON]{Object: "list", URL: "/api/v1/events/" + id + "/deliveries", Data: data})
+	return c.JSON(listBody[apimodel.Delivery]{Object: "list", URL: "/api/v1/events/" + id + "/deliveries", Data: data})
 }
 
 func webhookDisabled() *reply.Error {

@@ -9,6 +9,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/store"
+	"payments/store/apimodel"
 )
 
 // CreateWebhook handles POST /api/v1/webhooks.
@@ -55,11 +56,11 @@ func (a *API) ListWebhooks(c *fiber.Ctx) error {
 		return err
 	}
 	now := a.Store.Now()
-	data := make([]store.WebhookJSON, len(hooks))
+	data := make([]apimodel.Webhook, len(hooks))
 	for i := range hooks {
 		data[i] = hooks[i].JSON(now)
 	}
-	return c.JSON(listBody[store.WebhookJSON]{Object: "list", URL: "/api/v1/webhooks", Data: data})
+	return c.JSON(listBody[apimodel.Webhook]{Object: "list", URL: "/api/v1/webhooks", Data: data})
 }
 
 // GetWebhook handles GET /api/v1/webhooks/{id}.
@@ -145,12 +146,12 @@ func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 
 // testSendJSON is the answer of a "send test".
 type testSendJSON struct {
-	Object    string            `json:"object"`
-	WebhookID string            `json:"webhook_id"`
-	Success   bool              `json:"success"`
-	Status    *int              `json:"status"`
-	LatencyMS int64             `json:"latency_ms"`
-	Attempt   store.AttemptJSON `json:"attempt"`
+	Object    string           `json:"object"`
+	WebhookID string           `json:"webhook_id"`
+	Success   bool             `json:"success"`
+	Status    *int             `json:"status"`
+	LatencyMS int64            `json:"latency_ms"`
+	Attempt   apimodel.Attempt `json:"attempt"`
 }
 
 // TestWebhook handles POST /api/v1/webhooks/{id}/test: it sends a sample

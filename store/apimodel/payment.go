@@ -1,19 +1,56 @@
-package store
+package apimodel
 
 import (
 	"strconv"
+	"time"
+
+	"github.com/google/uuid"
 
 	"payments/pix"
 	"payments/store/jsonw"
 )
 
-// MarshalJSON renders the public representation: the API's response body
-// and the object frozen into events. Field order follows the seed's table.
-func (p *Payment) MarshalJSON() ([]byte, error) {
-	return p.appendJSON(make([]byte, 0, 1024)), nil
+// Payment is the public shape of a payment: the API's answers and the
+// object frozen into its events. Fields in the seed's order.
+type Payment struct {
+	ID                  uuid.UUID
+	Livemode            bool
+	Status              string
+	AmountCents         int64
+	Currency            string
+	PaymentMethod       string
+	ExternalID          *string
+	Description         *string
+	Customer            *Customer
+	Metadata            map[string]string
+	CorrelationID       string
+	FeeCents            int64
+	AmountRefundedCents int64
+	NetCents            int64
+	BRCode              string
+	QRCodeURL           string
+	CheckoutURL         string
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	PaidAt              *time.Time
+	ExpiresAt           time.Time
+	CanceledAt          *time.Time
+	ExpiredAt           *time.Time
+	RefundedAt          *time.Time
 }
 
-func (p *Payment) appendJSON(b []byte) []byte {
+// Customer is the payer as the API shows them; document holds digits only.
+type Customer struct {
+	Name     string
+	Email    string
+	Document string
+	Phone    *string
+}
+
+// AppendJSON appends p's JSON, byte for byte what encoding/json would write
+// for it (a test holds it to that), without reflection: the API's hottest
+// answer and every payment event's snapshot.
+func (p *Payment) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":"`...)
 	b = append(b, p.ID.String()...)
 	b = append(b, `","object":"payment","livemode":`...)
@@ -33,7 +70,7 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = append(b, `,"description":`...)
 	b = jsonw.AppendStringOrNull(b, p.Description)
 	b = append(b, `,"customer":`...)
-	b = appendCustomerJSON(b, p.Customer)
+	b = AppendCustomer(b, p.Customer)
 	b = append(b, `,"metadata":`...)
 	b = jsonw.AppendStringMap(b, p.Metadata)
 	b = append(b, `,"correlation_id":`...)
@@ -43,7 +80,7 @@ func (p *Payment) appendJSON(b []byte) []byte {
 	b = append(b, `,"amount_refunded_cents":`...)
 	b = strconv.AppendInt(b, p.AmountRefundedCents, 10)
 	b = append(b, `,"net_cents":`...)
-	b = strconv.AppendInt(b, p.NetCents(), 10)
+	b = strconv.AppendInt(b, p.NetCents, 10)
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)
@@ -76,8 +113,9 @@ func appendStringOrNullIfEmpty(b []byte, s string) []byte {
 	return jsonw.AppendString(b, s)
 }
 
-// appendCustomerJSON appends c as its JSON object, or null for nil.
-func appendCustomerJSON(b []byte, c *Customer) []byte {
+// AppendCustomer appends c as its JSON object, or null for nil: the
+// payment's customer, in answers and in its column alike.
+func AppendCustomer(b []byte, c *Customer) []byte {
 	if c == nil {
 		return append(b, "null"...)
 	}

@@ -1,14 +1,8 @@
-package store
+package apimodel
 
-import (
-	"time"
-
-	"payments/store/jsonw"
-)
-
-// WebhookJSON is the public shape of a webhook. Secret is present only in
+// Webhook is the public shape of a webhook. Secret is present only in
 // the create and rotate responses: the one time the secret is shown.
-type WebhookJSON struct {
+type Webhook struct {
 	ID                      string   `json:"id"`
 	Object                  string   `json:"object"`
 	Livemode                bool     `json:"livemode"`
@@ -25,18 +19,4 @@ type WebhookJSON struct {
 	CreatedAt               string   `json:"created_at"`
 	UpdatedAt               string   `json:"updated_at"`
 	Secret                  *string  `json:"secret,omitempty"`
-}
-
-// JSON is w's public shape at now (a rotation's end shows only while it lasts).
-func (w *Webhook) JSON(now time.Time) WebhookJSON {
-	out := WebhookJSON{
-		ID: w.ID, Object: "webhook", Livemode: w.Livemode, Name: w.Name, URL: w.URL, APIVersion: w.APIVersion,
-		Events: w.Events, Enabled: w.Enabled, RateLimit: w.RateLimit, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
-		FailingSince: jsonw.FormatTimePtr(w.FailingSince), CreatedAt: jsonw.FormatTime(w.CreatedAt),
-		UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
-	}
-	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
-		out.PreviousSecretExpiresAt = jsonw.FormatTimePtr(w.PreviousSecretExpiresAt)
-	}
-	return out
 }

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+
+	"payments/pix"
+	"payments/store/apimodel"
+	"payments/store/jsonw"
+)
+
+// The converters from rows to the public shapes (store/apimodel): what the
+// API answers and what an event freezes. The shapes live apart from the
+// tables; a row's MarshalJSON is its shape's.
+
+// MarshalJSON renders the public representation: the API's response body
+// and the object frozen into events.
+func (p *Payment) MarshalJSON() ([]byte, error) {
+	return p.appendJSON(make([]byte, 0, 1024)), nil
+}
+
+func (p *Payment) appendJSON(b []byte) []byte {
+	public := p.API()
+	return public.AppendJSON(b)
+}
+
+// API is p's public shape.
+func (p *Payment) API() apimodel.Payment {
+	return apimodel.Payment{
+		ID: p.ID, Livemode: p.Livemode, Status: p.Status, AmountCents: p.AmountCents, Currency: p.Currency,
+		PaymentMethod: p.PaymentMethod, ExternalID: p.ExternalID, Description: p.Description, Customer: p.Customer.api(),
+		Metadata: p.Metadata, CorrelationID: p.CorrelationID, FeeCents: p.FeeCents, AmountRefundedCents: p.AmountRefundedCents,
+		NetCents: p.NetCents(), BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, PaidAt: p.PaidAt, ExpiresAt: p.ExpiresAt,
+		CanceledAt: p.CanceledAt, ExpiredAt: p.ExpiredAt, RefundedAt: p.RefundedAt,
+	}
+}
+
+// api is c's public shape (nil for none).
+func (c *Customer) api() *apimodel.Customer {
+	if c == nil {
+		return nil
+	}
+	return &apimodel.Customer{Name: c.Name, Email: c.Email, Document: c.Document, Phone: c.Phone}
+}
+
+// appendCustomerJSON appends c as the API shows it, or null: the customer
+// column holds exactly that.
+func appendCustomerJSON(b []byte, c *Customer) []byte {
+	return apimodel.AppendCustomer(b, c.api())
+}
+
+// MarshalJSON renders the public representation.
+func (r *Refund) MarshalJSON() ([]byte, error) {
+	return json.Marshal(apimodel.Refund{
+		ID: r.ID, Object: "refund", Livemode: r.Livemode, Status: r.Status, PaymentID: r.PaymentID.String(),
+		AmountCents: r.AmountCents, AmountLabel: pix.FormatBRL(r.AmountCents), FeeCents: r.FeeCents, Currency: "BRL",
+		Reason: r.Reason, Description: r.Description, FailureReason: r.FailureReason,
+		CreatedAt: jsonw.FormatTime(r.CreatedAt), UpdatedAt: jsonw.FormatTime(r.UpdatedAt),
+		CompletedAt: jsonw.FormatTimePtr(r.CompletedAt),
+	})
+}
+
+// MarshalJSON renders the public representation.
+func (d *Dispute) MarshalJSON() ([]byte, error) {
+	return json.Marshal(apimodel.Dispute{
+		ID: d.ID, Object: "dispute", Livemode: d.Livemode, Status: d.Status, PaymentID: d.PaymentID.String(),
+		AmountCents: d.AmountCents, AmountLabel: pix.FormatBRL(d.AmountCents), Currency: "BRL", Reason: d.Reason,
+		CreatedAt: jsonw.FormatTime(d.CreatedAt), UpdatedAt: jsonw.FormatTime(d.UpdatedAt), ClosedAt: jsonw.FormatTimePtr(d.ClosedAt),
+	})
+}
+
+// MarshalJSON renders the public representation.
+func (b *Balance) MarshalJSON() ([]byte, error) {
+	return json.Marshal(apimodel.Balance{
+		Object: "balance", Livemode: b.Livemode, Currency: "BRL",
+		AvailableCents: b.AvailableCents, AvailableLabel: pix.FormatBRL(b.AvailableCents),
+		PendingCents: b.PendingCents, PendingLabel: pix.FormatBRL(b.PendingCents),
+	})
+}
+
+// MarshalJSON renders the public representation.
+func (w *Withdrawal) MarshalJSON() ([]byte, error) {
+	metadata := w.Metadata
+	if metadata == nil {
+		metadata = map[string]string{}
+	}
+	return json.Marshal(apimodel.Withdrawal{
+		ID: w.ID, Object: "withdrawal", Livemode: w.Livemode, Status: w.Status, AmountCents: w.AmountCents,
+		AmountLabel: pix.FormatBRL(w.AmountCents), Currency: "BRL", PixKey: w.PixKey, PixKeyType: w.PixKeyType,
+		Description: w.Description, Metadata: metadata, EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
+		CreatedAt: jsonw.FormatTime(w.CreatedAt), UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
+		CompletedAt: jsonw.FormatTimePtr(w.CompletedAt), FailedAt: jsonw.FormatTimePtr(w.FailedAt),
+	})
+}
+
+// JSON is w's public shape at now (a rotation's end shows only while it lasts).
+func (w *Webhook) JSON(now time.Time) apimodel.Webhook {
+	out := apimodel.Webhook{
+		ID: w.ID, Object: "webhook", Livemode: w.Livemode, Name: w.Name, URL: w.URL, APIVersion: w.APIVersion,
+		Events: w.Events, Enabled: w.Enabled, RateLimit: w.RateLimit, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
+		FailingSince: jsonw.FormatTimePtr(w.FailingSince), CreatedAt: jsonw.FormatTime(w.CreatedAt),
+		UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
+	}
+	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
+		out.PreviousSecretExpiresAt = jsonw.FormatTimePtr(w.PreviousSecretExpiresAt)
+	}
+	return out
+}
+
+// JSON is d's public shape; its attempts are those loaded with it.
+func (d *Delivery) JSON() apimodel.Delivery {
+	out := apimodel.Delivery{
+		ID: d.ID, Object: "webhook_delivery", WebhookID: d.WebhookID, EventID: d.EventID, EventType: d.EventType,
+		Livemode: d.Livemode, Status: d.Status, Test: d.Test, AttemptCount: d.Attempts, LastStatusCode: d.LastStatusCode,
+		LastError: d.LastError, CreatedAt: jsonw.FormatTime(d.CreatedAt), UpdatedAt: jsonw.FormatTime(d.UpdatedAt),
+		CompletedAt: jsonw.FormatTimePtr(d.CompletedAt), Attempts: make([]apimodel.Attempt, 0, len(d.AttemptsList)),
+	}
+	if d.Status == DeliveryPending {
+		out.NextAttemptAt = jsonw.FormatTimePtr(&d.NextAttemptAt)
+	}
+	for i := range d.AttemptsList {
+		out.Attempts = append(out.Attempts, d.AttemptsList[i].JSON())
+	}
+	return out
+}
+
+// JSON is a's public shape.
+func (a *DeliveryAttempt) JSON() apimodel.Attempt {
+	out := apimodel.Attempt{
+		ID: a.ID, Object: "webhook_attempt", Attempt: a.Attempt, EventID: a.EventID, EventType: a.EventType,
+		Request:    apimodel.AttemptRequest{URL: a.RequestURL, Headers: a.RequestHeaders, Body: a.RequestBody},
+		DurationMS: a.DurationMS, CreatedAt: jsonw.FormatTime(a.CreatedAt),
+	}
+	if out.Request.Headers == nil {
+		out.Request.Headers = map[string]string{}
+	}
+	if a.ResponseStatus != nil {
+		headers := a.ResponseHeaders
+		if headers == nil {
+			headers = map[string][]string{}
+		}
+		out.Response = &apimodel.AttemptResponse{Status: *a.ResponseStatus, Headers: headers, Body: a.ResponseText()}
+	}
+	if a.ErrorClass != nil {
+		msg := ""
+		if a.ErrorMessage != nil {
+			msg = *a.ErrorMessage
+		}
+		out.Error = &apimodel.AttemptError{Class: *a.ErrorClass, Message: msg}
+	}
+	return out
+}
