@@ -7,20 +7,12 @@ type Nav struct {
 	Livemode  bool
 	CSRFToken string
 	Active    string
-	// Self is the page's own address, which it reloads its content from:
-	// every 3 s while Pending (a refund, a withdrawal, a charge at the PSP
-	// or a delivery still under way), and when an action on it says it
-	// changed (the refresh-main event, after a test send).
+	// Self is the page's own address, which it reloads its content from
+	// every 5 s while Pending (a refund, a withdrawal, a charge at the PSP
+	// or a return still under way); a part of it may reload on its own
+	// (a webhook's deliveries after a test send).
 	Self    string
 	Pending bool
-}
-
-// ReloadOn is when the page reloads its content (htmx's hx-trigger).
-func (n Nav) ReloadOn() string {
-	if n.Pending {
-		return "every 3s, refresh-main from:body"
-	}
-	return "refresh-main from:body"
 }
 
 // ErrorPage is a full-page error. BackURL leads back into the dashboard

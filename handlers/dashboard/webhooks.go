@@ -547,9 +547,9 @@ func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	}
 	c.Set("Vary", "HX-Request")
 	if c.Get("HX-Request") == "true" {
-		// The page's deliveries now hold the test's: it reloads them
-		// (the result shown here stays, hx-preserve).
-		c.Set("HX-Trigger-After-Settle", "refresh-main")
+		// The page's deliveries now hold the test's: that list reloads
+		// (nothing else on the page: a secret shown once stays shown).
+		c.Set("HX-Trigger-After-Settle", "refresh-deliveries")
 		return reply.Page(c, http.StatusOK, views.TestResultPartial(r))
 	}
 	page, err := d.webhookDetail(c, w)
