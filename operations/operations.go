@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 
+	"payments/dispatcher"
 	"payments/store"
 )
 
@@ -28,6 +29,8 @@ type Operations struct {
 	// change in live mode is ErrLiveModeOff.
 	LiveMode bool
 	Webhooks Webhooks
+	// Tester sends a webhook's test events (the dispatcher).
+	Tester *dispatcher.Dispatcher
 }
 
 // ErrLiveModeOff refuses a change in live mode on a service without a PSP.

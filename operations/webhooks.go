@@ -160,3 +160,16 @@ func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope sto
 	})
 	return made, err
 }
+
+// SendTest sends w a made-up event of eventType now, records it as a test
+// delivery with its attempt, and records who asked. The attempt is a
+// request to the receiver, so it is not inside a transaction: the record
+// of who asked follows it.
+func (o *Operations) SendTest(ctx context.Context, who store.Actor, w *store.Webhook, eventType string) (dispatcher.TestSendResult, error) {
+	ctx = store.WithActor(ctx, who)
+	res, err := o.Tester.SendTest(ctx, w, eventType)
+	if err != nil {
+		return res, err
+	}
+	return res, o.Store.Audit(ctx, w.Scope(), "webhook.tested", w.ID)
+}

@@ -70,7 +70,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	})
 
 	dash := &dashboard.Dashboard{
-		Store: deps.Store, Ops: rulebook, Sessions: sessions, Log: deps.Log, Tester: deps.Tester, BaseURL: cfg.BaseURL,
+		Store: deps.Store, Ops: rulebook, Sessions: sessions, Log: deps.Log, BaseURL: cfg.BaseURL,
 		ChargeWait: cfg.ChargeWait,
 		AllowLogin: func(ctx context.Context, ip, email, device string) (bool, error) {
 			window := time.Now().Truncate(dashboard.LoginWindow)

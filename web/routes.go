@@ -19,7 +19,7 @@ import (
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	// The one maker of changes, behind the API's and the dashboard's doors.
-	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode,
+	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode, Tester: deps.Tester,
 		Webhooks: operations.Webhooks{AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	app.Use(requestID, accessLog(deps.AccessLog), countRequests(deps.Metrics), recover.New(recover.Config{
 		EnableStackTrace: true,
@@ -61,7 +61,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		PerKey: cmp.Or(cfg.StreamsPerKey, DefaultStreamsPerKey), PerAccount: cmp.Or(cfg.StreamsPerAccount, DefaultStreamsPerAccount)})
 	deps.Metrics.WatchStreams(func() float64 { return float64(streams.Stats().Open) },
 		func() float64 { return float64(streams.Stats().StoreReads) })
-	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, Tester: deps.Tester, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
+	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))

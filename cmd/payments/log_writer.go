@@ -9,22 +9,26 @@ import (
 // logWriter gathers log lines and writes them out in batches: under load
 // the service logs thousands of access lines a second, and a write(2) per
 // line cost more CPU than the line itself. Lines reach out within
-// flushEvery, at once when 64 KiB are waiting, and all of them by Close.
+// flushEvery (once Start ran), at once when 64 KiB are waiting, and all of
+// them by Stop, which returns once its flushing goroutine has ended.
 type logWriter struct {
-	mu   sync.Mutex
-	buf  []byte
-	out  io.Writer
-	stop chan struct{}
-	done chan struct{}
+	mu         sync.Mutex
+	buf        []byte
+	out        io.Writer
+	flushEvery time.Duration
+	stop       chan struct{}
+	done       chan struct{}
 }
 
 const logBufferLimit = 64 << 10
 
 func newLogWriter(out io.Writer, flushEvery time.Duration) *logWriter {
-	w := &logWriter{out: out, buf: make([]byte, 0, logBufferLimit), stop: make(chan struct{}), done: make(chan struct{})}
-	go w.flushLoop(flushEvery)
-	return w
+	return &logWriter{out: out, flushEvery: flushEvery, buf: make([]byte, 0, logBufferLimit),
+		stop: make(chan struct{}), done: make(chan struct{})}
 }
+
+// Start flushes every flushEvery in the background until Stop.
+func (w *logWriter) Start() { go w.flushLoop(w.flushEvery) }
 
 // Write takes one whole line (slog writes each record in one call).
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -62,12 +66,11 @@ func (w *logWriter) flushLocked() {
 	}
 }
 
-// Close writes what is left and stops the flushing.
-func (w *logWriter) Close() error {
+// Stop ends the flushing (Start must have run) and writes what is left.
+func (w *logWriter) Stop() {
 	close(w.stop)
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.flushLocked()
-	return nil
 }

@@ -14,14 +14,16 @@ import (
 func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
 	held := &testbin.Buffer{}
 	slow := newLogWriter(held, time.Hour)
+	slow.Start()
 	_, err := slow.Write([]byte("held\n"))
 	require.NoError(t, err)
 	require.Empty(t, held.String(), "lines wait for the next flush")
-	require.NoError(t, slow.Close())
+	slow.Stop()
 	require.Equal(t, "held\n", held.String(), "Close writes what waits")
 
 	out := &testbin.Buffer{}
 	w := newLogWriter(out, 20*time.Millisecond)
+	w.Start()
 	_, err = w.Write([]byte("first\n"))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return out.String() == "first\n" }, 2*time.Second, 5*time.Millisecond)
@@ -36,7 +38,7 @@ func TestLogWriterDeliversWholeLinesInTimeAndOnClose(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	require.NoError(t, w.Close())
+	w.Stop()
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	require.Len(t, lines, 1+8*2000, "Close writes what is left")
 	next := map[string]int{}

@@ -60,7 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("configuration:\n%w", err)
 	}
 	logOut := newLogWriter(stderr, 100*time.Millisecond)
-	defer logOut.Close()
+	logOut.Start()
+	defer logOut.Stop()
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	switch args[0] {
 	case "serve":

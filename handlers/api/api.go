@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"payments/dispatcher"
 	"payments/metrics"
 	"payments/operations"
 	"payments/store"
@@ -20,8 +19,6 @@ type API struct {
 	// Ops makes every change the API is asked for.
 	Ops *operations.Operations
 	Log *slog.Logger
-	// Tester sends "send test" events right away.
-	Tester *dispatcher.Dispatcher
 	// ChargeWait bounds how long a live creation waits for the PSP to
 	// register its charge (8 s when zero).
 	ChargeWait time.Duration

@@ -178,7 +178,7 @@ func (a *API) TestWebhook(c *fiber.Ctx) error {
 			return reply.InvalidParam("parameter_invalid", "event_type", "Unknown event type %q.", eventType)
 		}
 	}
-	res, err := a.Tester.SendTest(c.UserContext(), w, eventType)
+	res, err := a.Ops.SendTest(c.UserContext(), request.Actor(c), w, eventType)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/session"
 
-	"payments/dispatcher"
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/operations"
@@ -53,7 +52,6 @@ type Dashboard struct {
 	AllowLogin func(ctx context.Context, ip, email, device string) (bool, error)
 	// Devices makes and checks the device cookies of sign-in.
 	Devices DeviceCookies
-	Tester  *dispatcher.Dispatcher
 	BaseURL string
 	// ChargeWait bounds how long a live charge made here waits for the PSP
 	// to register it before the page says it is still registering (3 s

@@ -533,7 +533,7 @@ func (d *Dashboard) TestWebhook(c *fiber.Ctx) error {
 	if !slices.Contains(store.EventTypes, eventType) {
 		eventType = w.TestEventType()
 	}
-	res, err := d.Tester.SendTest(c.UserContext(), w, eventType)
+	res, err := d.Ops.SendTest(c.UserContext(), request.Actor(c), w, eventType)
 	if err != nil {
 		return err
 	}
