@@ -170,9 +170,11 @@ func (s *Store) dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.
 }
 
 // InTx runs fn in one transaction: every store call made with the context fn
-// receives joins it. Admin commands use it to create related rows together.
+// receives joins it. Inside a transaction already (ctx carries one), fn runs
+// in a savepoint of it. Operations and admin commands use it to make related
+// changes together.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
-	return s.db.RunInTx(ctx, &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		return fn(context.WithValue(ctx, ambientTxKey{}, tx))
 	})
 }

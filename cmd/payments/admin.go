@@ -85,7 +85,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	who := store.ActorAdmin(command)
 	switch command {
 	case "accounts create":
-		return createAccount(ctx, st, stdout, *name, *email, *password, *feeBPS, *feeFixed)
+		return createAccount(ctx, ops, stdout, *name, *email, *password, *feeBPS, *feeFixed)
 	case "apikeys create":
 		if *accountID == "" || (*mode != "test" && *mode != "live") {
 			return errors.New("apikeys create needs --account acct_... and --mode test|live")
@@ -123,12 +123,13 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	case "users create":
 		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
 	case "demo":
-		return demo(ctx, st, stdout, cfg.BaseURL, cfg.PSP.on())
+		return demo(ctx, ops, stdout, cfg.BaseURL, cfg.PSP.on())
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", command, usage)
 }
 
-func createAccount(ctx context.Context, st *store.Store, stdout io.Writer, name, email, password string, feeBPS, feeFixed int) error {
+func createAccount(ctx context.Context, ops *operations.Operations, stdout io.Writer, name, email, password string, feeBPS, feeFixed int) error {
+	st := ops.Store
 	if strings.TrimSpace(name) == "" || !strings.Contains(email, "@") {
 		return errors.New("accounts create needs --name and --email")
 	}
@@ -152,7 +153,7 @@ func createAccount(ctx context.Context, st *store.Store, stdout io.Writer, name,
 		if err != nil {
 			return err
 		}
-		k, secret, err := st.CreateAPIKey(ctx, acct.ID, false)
+		k, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("accounts create"), acct.ID, false)
 		if err != nil {
 			return err
 		}
@@ -211,7 +212,8 @@ const (
 	demoPassword = "demo-password"
 )
 
-func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string, liveMode bool) error {
+func demo(ctx context.Context, ops *operations.Operations, stdout io.Writer, baseURL string, liveMode bool) error {
+	st := ops.Store
 	acct, err := st.AccountByEmail(ctx, demoEmail)
 	if errors.Is(err, store.ErrNotFound) {
 		acct, err = st.CreateAccount(ctx, store.NewAccount{Name: demoName, Email: demoEmail, FeeBPS: store.DefaultFeeBPS})
@@ -224,7 +226,7 @@ func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string
 	if err != nil {
 		return fmt.Errorf("demo account: %w", err)
 	}
-	_, secret, err := st.CreateAPIKey(ctx, acct.ID, false)
+	_, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, false)
 	if err != nil {
 		return err
 	}
@@ -233,7 +235,7 @@ func demo(ctx context.Context, st *store.Store, stdout io.Writer, baseURL string
 		"account_id": acct.ID, "test_key": secret,
 	}
 	if liveMode {
-		_, live, err := st.CreateAPIKey(ctx, acct.ID, true)
+		_, live, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, true)
 		if err != nil {
 			return err
 		}
