@@ -23,6 +23,13 @@ const (
 // charge (a refund returns that money), or one returned or being returned.
 var ErrTransferNotReturnable = errors.New("store: this transfer paid its charge, or is returned or being returned")
 
+// Returnable reports whether n may be returned to its payer now: it paid
+// nothing, and is neither returned nor being returned (a failed return may
+// be asked again). ReturnTransfer's rule, which pages ask before offering it.
+func (n *PixNotification) Returnable() bool {
+	return n.Outcome != PixPaid && (n.ReturnStatus == nil || *n.ReturnStatus == TransferReturnFailed)
+}
+
 // ReturnTransfer returns to the payer the whole of a received transfer that
 // paid nothing (an unknown txid, the wrong amount, a second transfer for a
 // paid charge): pending, with the devolução queued for the PSP, in one
@@ -40,7 +47,7 @@ func (s *Store) ReturnTransfer(ctx context.Context, scope *Scope, endToEndID str
 		if err := q.For("UPDATE OF pix_notification").Scan(ctx); err != nil {
 			return fmt.Errorf("store: transfer: %w", translate(err))
 		}
-		if n.Outcome == PixPaid || (n.ReturnStatus != nil && *n.ReturnStatus != TransferReturnFailed) {
+		if !n.Returnable() {
 			return ErrTransferNotReturnable
 		}
 		// A new id each time: a failed devolução's id is spent at the PSP.

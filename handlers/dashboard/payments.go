@@ -393,7 +393,7 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		if tr.ReturnFailure != nil {
 			v.ReturnFailure = *tr.ReturnFailure
 		}
-		v.CanReturn = owner && tr.Outcome != store.PixPaid && (tr.ReturnStatus == nil || *tr.ReturnStatus == store.TransferReturnFailed)
+		v.CanReturn = owner && tr.Returnable()
 		m.Transfers = append(m.Transfers, v)
 		objects = append(objects, tr.EndToEndID)
 	}
@@ -419,10 +419,7 @@ func (d *Dashboard) RefundPayment(c *fiber.Ctx) error {
 	back := "/dashboard/payments/" + ref
 	scope := dashScope(c)
 	ctx := c.UserContext()
-	p, err := d.Store.Payment(ctx, scope, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuchPayment(ref)
-	}
+	p, err := d.payment(ctx, scope, ref)
 	if err != nil {
 		return err
 	}
@@ -477,10 +474,7 @@ func (d *Dashboard) ReturnTransfer(c *fiber.Ctx) error {
 	back := "/dashboard/payments/" + ref
 	scope := dashScope(c)
 	ctx := c.UserContext()
-	p, err := d.Store.Payment(ctx, scope, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuchPayment(ref)
-	}
+	p, err := d.payment(ctx, scope, ref)
 	if err != nil {
 		return err
 	}
@@ -492,7 +486,7 @@ func (d *Dashboard) ReturnTransfer(c *fiber.Ctx) error {
 		return err
 	}
 	notReturnable := reply.InvalidRequest(http.StatusConflict, "transfer_not_returnable", "%s", t(c, "transfer.not_returnable"))
-	if n.Outcome == store.PixPaid || (n.ReturnStatus != nil && *n.ReturnStatus != store.TransferReturnFailed) {
+	if !n.Returnable() {
 		return d.noticeOrErr(c, back, notReturnable)
 	}
 	if !confirmedOnce(c) {
@@ -515,6 +509,15 @@ func (d *Dashboard) ReturnTransfer(c *fiber.Ctx) error {
 		}
 		return outcome{Notice: t(c, "transfer.return_requested", "Amount", pix.FormatBRL(n.AmountCents)), Location: back}, nil
 	})
+}
+
+// payment is the scope's payment ref names; none is the 404 a person reads.
+func (d *Dashboard) payment(ctx context.Context, scope store.Scope, ref string) (*store.Payment, error) {
+	p, err := d.Store.Payment(ctx, scope, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, reply.NoSuchPayment(ref)
+	}
+	return p, err
 }
 
 // orderSuffix names p's order after its amount, when it has one.
