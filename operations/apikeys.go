@@ -2,45 +2,94 @@ package operations
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"unicode/utf8"
 
 	"payments/store"
 )
 
-// CreateAPIKey makes a key of the account in the mode given and returns it
-// with its secret, shown this once (at most store.MaxActiveAPIKeys unrevoked).
-func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountID string, livemode bool) (*store.APIKey, string, error) {
-	scope := store.Scope{AccountID: accountID, Livemode: livemode}
-	ctx = store.WithActor(ctx, who)
-	var key *store.APIKey
-	var secret string
-	err := o.audited(ctx, scope, "api_key.created", func(ctx context.Context) (string, error) {
-		var err error
-		key, secret, err = o.Store.CreateAPIKey(ctx, accountID, livemode)
-		if err != nil {
-			return "", err
+// ErrBadAllowedIP refuses an allow-list entry that is not an address or a
+// CIDR range.
+var ErrBadAllowedIP = errors.New("operations: invalid allowed IP")
+
+// ErrBadKeyName refuses a key name longer than store.MaxAPIKeyName.
+var ErrBadKeyName = fmt.Errorf("operations: a key's name has at most %d characters", store.MaxAPIKeyName)
+
+// ParseAllowedIPs reads an allow-list: addresses ("203.0.113.7") and CIDR
+// ranges ("203.0.113.0/24", "2001:db8::/32"), as CIDR ranges; none is nil,
+// anywhere.
+func ParseAllowedIPs(list []string) ([]string, error) {
+	var out []string
+	for _, item := range list {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
 		}
-		return key.ID, nil
+		var p netip.Prefix
+		if strings.Contains(item, "/") {
+			parsed, err := netip.ParsePrefix(item)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %q", ErrBadAllowedIP, item)
+			}
+			p = parsed.Masked()
+		} else {
+			addr, err := netip.ParseAddr(item)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %q", ErrBadAllowedIP, item)
+			}
+			addr = addr.Unmap()
+			p = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		out = append(out, p.String())
+	}
+	return out, nil
+}
+
+// CreateAPIKey makes a key of the account in the mode given and returns it
+// with its secret, shown this once (at most store.MaxActiveAPIKeys
+// unrevoked): a full key (sk_) without permissions, a restricted one (rk_)
+// with them (ParseKeyPermissions), usable from anywhere or only from its
+// allow-list.
+func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountID string, livemode bool, in store.NewAPIKey) (k *store.APIKey, secret string, err error) {
+	in.Name = strings.TrimSpace(in.Name)
+	if utf8.RuneCountInString(in.Name) > store.MaxAPIKeyName {
+		return nil, "", ErrBadKeyName
+	}
+	scope := store.Scope{AccountID: accountID, Livemode: livemode}
+	err = o.record(ctx, who, scope, Write(APIKeys), "api_key.created", func(ctx context.Context) (string, store.Changes, error) {
+		if k, secret, err = o.Store.CreateAPIKey(ctx, accountID, livemode, in); err != nil {
+			return "", nil, err
+		}
+		changes := store.Changes{"name": {nil, k.Name}, "mode": {nil, k.Mode()}}
+		if k.Permissions != nil {
+			changes["permissions"] = [2]any{nil, k.Permissions}
+		}
+		if k.AllowedIPs != nil {
+			changes["allowed_ips"] = [2]any{nil, k.AllowedIPs}
+		}
+		return k.ID, changes, nil
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	return key, secret, nil
+	return k, secret, nil
 }
 
 // RevokeAPIKey revokes one of the account's keys: every integration using
 // it stops working.
-func (o *Operations) RevokeAPIKey(ctx context.Context, who store.Actor, accountID, keyID string) (*store.APIKey, error) {
-	ctx = store.WithActor(ctx, who)
-	var key *store.APIKey
-	err := o.Store.InTx(ctx, func(ctx context.Context) error {
-		var err error
-		if key, err = o.Store.RevokeAPIKey(ctx, accountID, keyID); err != nil {
-			return err
-		}
-		return o.Store.Audit(ctx, store.Scope{AccountID: accountID, Livemode: key.Livemode}, "api_key.revoked", key.ID)
-	})
-	if err != nil {
+func (o *Operations) RevokeAPIKey(ctx context.Context, who store.Actor, accountID, keyID string) (k *store.APIKey, err error) {
+	if err := Allow(who, Write(APIKeys)); err != nil {
 		return nil, err
 	}
-	return key, nil
+	err = o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
+		if k, err = o.Store.RevokeAPIKey(ctx, accountID, keyID); err != nil {
+			return err
+		}
+		return o.Store.Audit(ctx, store.AuditRecord{Scope: store.Scope{AccountID: accountID, Livemode: k.Livemode},
+			Action: "api_key.revoked", ObjectID: k.ID, Changes: store.Changes{"revoked": {false, true}}})
+	})
+	return k, err
 }

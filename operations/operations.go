@@ -28,7 +28,7 @@ type Operations struct {
 	// LiveMode is whether live mode is on (a PSP is configured): off, every
 	// change in live mode is ErrLiveModeOff.
 	LiveMode bool
-	Webhooks Webhooks
+	Webhooks WebhookRules
 	// Tester sends a webhook's test events (the dispatcher).
 	Tester *dispatcher.Dispatcher
 }
@@ -40,32 +40,72 @@ var ErrLiveModeOff = errors.New("operations: live mode is off: no payment servic
 // a dispute or a withdrawal by hand) of a live object: only the PSP does that.
 var ErrTestModeOnly = errors.New("operations: only test mode can simulate this")
 
-// as returns ctx for a change in scope asked by who: refused in live mode
-// when it is off, else carrying who asked for the store to record.
-func (o *Operations) as(ctx context.Context, who store.Actor, scope store.Scope) (context.Context, error) {
+// change is one change asked by who in scope: refused when who lacks
+// needs (PermissionError) or in live mode when it is off; else made by fn
+// in one transaction with its audit row (action, the object fn names and
+// the fields it changed, who asked and through which door). fn returns no
+// object id when it changed nothing (an idempotent replay, a duplicate
+// notice): nothing is audited then.
+func (o *Operations) change(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, action string,
+	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
+) error {
+	if scope.Livemode && !o.LiveMode {
+		return ErrLiveModeOff
+	}
+	return o.record(ctx, who, scope, needs, action, fn)
+}
+
+// record is change in any mode: for changes that move no money, which
+// live mode being off does not stop. A payment's refused move that still
+// changed it (a cancel that finds it past its expiry expires it) keeps
+// that change: the refusal is returned after the transaction commits.
+func (o *Operations) record(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, action string,
+	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
+) error {
+	if err := Allow(who, needs); err != nil {
+		return err
+	}
+	var refused error
+	err := o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
+		id, changes, err := fn(ctx)
+		if invalid := (*store.InvalidTransitionError)(nil); errors.As(err, &invalid) {
+			refused = err
+			return nil
+		}
+		if err != nil || id == "" {
+			return err
+		}
+		return o.Store.Audit(ctx, store.AuditRecord{Scope: scope, Action: action, ObjectID: id, Changes: changes})
+	})
+	if err != nil {
+		return err
+	}
+	return refused
+}
+
+// simulation is change for what only test mode may make by hand.
+func (o *Operations) simulation(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, action string,
+	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
+) error {
+	if scope.Livemode {
+		return ErrTestModeOnly
+	}
+	return o.change(ctx, who, scope, needs, action, fn)
+}
+
+// check is what a Check* operation asks before it answers: who may, and
+// live mode.
+func (o *Operations) check(ctx context.Context, who store.Actor, scope store.Scope, needs Permission) (context.Context, error) {
+	if err := Allow(who, needs); err != nil {
+		return ctx, err
+	}
 	if scope.Livemode && !o.LiveMode {
 		return ctx, ErrLiveModeOff
 	}
 	return store.WithActor(ctx, who), nil
 }
 
-// simulation is as for a change only test mode may make by hand.
-func (o *Operations) simulation(ctx context.Context, who store.Actor, scope store.Scope) (context.Context, error) {
-	if scope.Livemode {
-		return ctx, ErrTestModeOnly
-	}
-	return o.as(ctx, who, scope)
-}
-
-// audited runs change in one transaction with an audit_log row saying who
-// did action to the object change returns the id of: for the changes that
-// make no event (an event row says who asked on its own).
-func (o *Operations) audited(ctx context.Context, scope store.Scope, action string, change func(ctx context.Context) (objectID string, err error)) error {
-	return o.Store.InTx(ctx, func(ctx context.Context) error {
-		id, err := change(ctx)
-		if err != nil {
-			return err
-		}
-		return o.Store.Audit(ctx, scope, action, id)
-	})
+// statusChange is the change of an object's status, for its audit row.
+func statusChange(before, after string) store.Changes {
+	return store.Changes{"status": {before, after}}
 }

@@ -21,19 +21,31 @@ import (
 // PSP in the same transaction and the refund is pending. It returns the
 // refund and the payment after it. The dashboard, the API's
 // POST /payments/{id}/refund and `payments refunds create` all call it.
-func (o *Operations) RefundPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (*store.Refund, *store.Payment, error) {
-	ctx, err := o.as(ctx, who, scope)
-	if err != nil {
-		return nil, nil, err
+func (o *Operations) RefundPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (r *store.Refund, p *store.Payment, err error) {
+	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
+		if r, p, err = o.Store.RefundPayment(ctx, scope, ref, in); err != nil {
+			return "", nil, err
+		}
+		return r.ID, refundChanges(r, p), nil
+	})
+	return r, p, err
+}
+
+// refundChanges are what a refund changed: the refund made, and the
+// payment's refunded sum.
+func refundChanges(r *store.Refund, p *store.Payment) store.Changes {
+	c := store.Changes{"status": {nil, r.Status}, "amount_cents": {nil, r.AmountCents}, "payment": {nil, r.PaymentID}}
+	if p != nil {
+		c["payment.amount_refunded_cents"] = [2]any{p.AmountRefundedCents - r.AmountCents, p.AmountRefundedCents}
 	}
-	return o.Store.RefundPayment(ctx, scope, ref, in)
+	return c
 }
 
 // CheckRefund answers whether RefundPayment would refund in now, by its
 // own rules, changing nothing: a confirmation is asked only for a refund
 // that would be made.
 func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) error {
-	ctx, err := o.as(ctx, who, scope)
+	ctx, err := o.check(ctx, who, scope, Write(Refunds))
 	if err != nil {
 		return err
 	}
@@ -43,20 +55,23 @@ func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope sto
 // CreateRefund makes a pending refund object of (part of) a paid payment:
 // live, its devolução is queued for the PSP; in test mode a simulation
 // (SimulateRefundEnd) ends it.
-func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (*store.Refund, error) {
-	ctx, err := o.as(ctx, who, scope)
-	if err != nil {
-		return nil, err
-	}
-	return o.Store.CreateRefund(ctx, scope, ref, in)
+func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (r *store.Refund, err error) {
+	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
+		if r, err = o.Store.CreateRefund(ctx, scope, ref, in); err != nil {
+			return "", nil, err
+		}
+		return r.ID, refundChanges(r, nil), nil
+	})
+	return r, err
 }
 
 // SimulateRefundEnd ends a pending test refund as the bank would.
-func (o *Operations) SimulateRefundEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.RefundResult) (*store.Refund, error) {
-	ctx, err := o.simulation(ctx, who, scope)
-	if err != nil {
-		return nil, err
-	}
-	r, _, err := o.Store.SettleRefund(ctx, &scope, id, res)
+func (o *Operations) SimulateRefundEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.RefundResult) (r *store.Refund, err error) {
+	err = o.simulation(ctx, who, scope, Write(Refunds), "refund."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
+		if r, _, err = o.Store.SettleRefund(ctx, &scope, id, res); err != nil {
+			return "", nil, err
+		}
+		return r.ID, statusChange(store.RefundPending, r.Status), nil
+	})
 	return r, err
 }

@@ -10,24 +10,19 @@ import (
 // nothing (store.ReturnTransfer): asked by the merchant whose charge it
 // names (scope), or by support (scope nil) for any. Transfers are live
 // money, so live mode must be on; who asked is recorded with the return.
-func (o *Operations) ReturnTransfer(ctx context.Context, who store.Actor, scope *store.Scope, endToEndID string) (*store.PixNotification, error) {
+func (o *Operations) ReturnTransfer(ctx context.Context, who store.Actor, scope *store.Scope, endToEndID string) (n *store.PixNotification, err error) {
 	if !o.LiveMode {
 		return nil, ErrLiveModeOff
 	}
-	audit := store.Scope{Livemode: true}
+	audit, needs := store.Scope{Livemode: true}, PlatformReturns
 	if scope != nil {
-		audit = *scope
+		audit, needs = *scope, Write(Refunds)
 	}
-	var n *store.PixNotification
-	err := o.audited(store.WithActor(ctx, who), audit, "transfer.return_requested", func(ctx context.Context) (string, error) {
-		var err error
+	err = o.change(ctx, who, audit, needs, "transfer.return_requested", func(ctx context.Context) (string, store.Changes, error) {
 		if n, err = o.Store.ReturnTransfer(ctx, scope, endToEndID); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return n.EndToEndID, nil
+		return n.EndToEndID, store.Changes{"return": {nil, "requested"}}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return n, nil
+	return n, err
 }

@@ -2,16 +2,17 @@ package operations
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"payments/dispatcher"
 	"payments/store"
 )
 
-// Webhooks holds the URL rule's one setting: AllowPrivateNetworks accepts
+// WebhookRules holds the URL rule's one setting: AllowPrivateNetworks accepts
 // http and private addresses (development only; link-local and metadata
 // addresses never pass, see dispatcher.CheckURL).
-type Webhooks struct {
+type WebhookRules struct {
 	AllowPrivateNetworks bool
 }
 
@@ -39,15 +40,14 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 			return nil, "", err
 		}
 	}
-	ctx = store.WithActor(ctx, who)
 	var w *store.Webhook
 	var secret string
-	err := o.audited(ctx, in.Scope, "webhook.created", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, in.Scope, Write(Webhooks), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if w, secret, err = o.Store.CreateWebhook(ctx, in); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return w.ID, nil
+		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -65,12 +65,15 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
-	err := o.audited(store.WithActor(ctx, who), scope, action, func(ctx context.Context) (string, error) {
-		var err error
-		if w, err = o.Store.UpdateWebhook(ctx, scope, id, u); err != nil {
-			return "", err
+	err := o.record(ctx, who, scope, Write(Webhooks), action, func(ctx context.Context) (string, store.Changes, error) {
+		before, err := o.Store.Webhook(ctx, scope, id)
+		if err != nil {
+			return "", nil, err
 		}
-		return w.ID, nil
+		if w, err = o.Store.UpdateWebhook(ctx, scope, id, u); err != nil {
+			return "", nil, err
+		}
+		return w.ID, webhookChanges(before, w), nil
 	})
 	if err != nil {
 		return nil, err
@@ -89,12 +92,12 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 	}
 	var w *store.Webhook
 	var secret string
-	err := o.audited(store.WithActor(ctx, who), scope, "webhook.secret_rotated", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.secret_rotated", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if w, secret, err = o.Store.RotateWebhookSecret(ctx, scope, id, custom); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return w.ID, nil
+		return w.ID, store.Changes{"secret": {"(previous)", "(changed)"}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -104,20 +107,20 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 
 // DeleteWebhook removes the endpoint; its pending deliveries end.
 func (o *Operations) DeleteWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string) error {
-	return o.audited(store.WithActor(ctx, who), scope, "webhook.deleted", func(ctx context.Context) (string, error) {
-		return id, o.Store.DeleteWebhook(ctx, scope, id)
+	return o.record(ctx, who, scope, Write(Webhooks), "webhook.deleted", func(ctx context.Context) (string, store.Changes, error) {
+		return id, nil, o.Store.DeleteWebhook(ctx, scope, id)
 	})
 }
 
 // ResendDelivery sends one delivery of the endpoint again.
 func (o *Operations) ResendDelivery(ctx context.Context, who store.Actor, scope store.Scope, webhookID, id string) (*store.Delivery, error) {
 	var d *store.Delivery
-	err := o.audited(store.WithActor(ctx, who), scope, "delivery.resent", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, scope, Write(Webhooks), "delivery.resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if d, err = o.Store.ResendDelivery(ctx, scope, webhookID, id); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return d.ID, nil
+		return d.ID, nil, nil
 	})
 	if err != nil {
 		return nil, err
@@ -129,10 +132,10 @@ func (o *Operations) ResendDelivery(ctx context.Context, who store.Actor, scope 
 // whose last attempt failed, given up or still retrying; it returns how many.
 func (o *Operations) ResendFailedSince(ctx context.Context, who store.Actor, scope store.Scope, webhookID string, since time.Time) (int, error) {
 	var n int
-	err := o.audited(store.WithActor(ctx, who), scope, "webhook.failed_resent", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.failed_resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		n, err = o.Store.ResendFailedSince(ctx, scope, webhookID, since)
-		return webhookID, err
+		return webhookID, store.Changes{"resent": {nil, n}}, err
 	})
 	return n, err
 }
@@ -141,10 +144,10 @@ func (o *Operations) ResendFailedSince(ctx context.Context, who store.Actor, sco
 // was subscribed to and never got; it returns how many.
 func (o *Operations) RecoverEvents(ctx context.Context, who store.Actor, scope store.Scope, webhookID string, since, until time.Time) (int, error) {
 	var n int
-	err := o.audited(store.WithActor(ctx, who), scope, "webhook.events_recovered", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.events_recovered", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		n, err = o.Store.RecoverEvents(ctx, scope, webhookID, since, until)
-		return webhookID, err
+		return webhookID, store.Changes{"recovered": {nil, n}}, err
 	})
 	return n, err
 }
@@ -153,10 +156,10 @@ func (o *Operations) RecoverEvents(ctx context.Context, who store.Actor, scope s
 // subscribed to its type.
 func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope store.Scope, e *store.Event, webhookID string) ([]store.Delivery, error) {
 	var made []store.Delivery
-	err := o.audited(store.WithActor(ctx, who), scope, "event.resent", func(ctx context.Context) (string, error) {
+	err := o.record(ctx, who, scope, Write(Events), "event.resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		made, err = o.Store.ResendEvent(ctx, scope, e, webhookID)
-		return e.ID, err
+		return e.ID, store.Changes{"deliveries": {nil, len(made)}}, err
 	})
 	return made, err
 }
@@ -166,10 +169,30 @@ func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope sto
 // request to the receiver, so it is not inside a transaction: the record
 // of who asked follows it.
 func (o *Operations) SendTest(ctx context.Context, who store.Actor, w *store.Webhook, eventType string) (dispatcher.TestSendResult, error) {
+	if err := Allow(who, Write(Webhooks)); err != nil {
+		return dispatcher.TestSendResult{}, err
+	}
 	ctx = store.WithActor(ctx, who)
 	res, err := o.Tester.SendTest(ctx, w, eventType)
 	if err != nil {
 		return res, err
 	}
-	return res, o.Store.Audit(ctx, w.Scope(), "webhook.tested", w.ID)
+	return res, o.Store.Audit(ctx, store.AuditRecord{Scope: w.Scope(), Action: "webhook.tested", ObjectID: w.ID,
+		Changes: store.Changes{"event_type": {nil, eventType}}})
+}
+
+// webhookChanges are the settings an update changed, before and after.
+func webhookChanges(before, after *store.Webhook) store.Changes {
+	c := store.Changes{}
+	add := func(field string, b, a any, same bool) {
+		if !same {
+			c[field] = [2]any{b, a}
+		}
+	}
+	add("url", before.URL, after.URL, before.URL == after.URL)
+	add("name", before.Name, after.Name, before.Name == after.Name)
+	add("enabled", before.Enabled, after.Enabled, before.Enabled == after.Enabled)
+	add("events", before.Events, after.Events, slices.Equal(before.Events, after.Events))
+	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
+	return c
 }

@@ -11,22 +11,18 @@ import (
 // and, live, the payout queued for the PSP, in one transaction; more than
 // is available is store.ErrBalanceInsufficient.
 func (o *Operations) CreateWithdrawal(ctx context.Context, who store.Actor, w *store.Withdrawal) error {
-	ctx, err := o.as(ctx, who, w.Scope())
-	if err != nil {
-		return err
-	}
-	return o.audited(ctx, w.Scope(), "withdrawal.created", func(ctx context.Context) (string, error) {
+	return o.change(ctx, who, w.Scope(), Write(Withdrawals), "withdrawal.created", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.CreateWithdrawal(ctx, w); err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return w.ID, nil
+		return w.ID, store.Changes{"status": {nil, w.Status}, "amount_cents": {nil, w.AmountCents}}, nil
 	})
 }
 
 // CheckWithdrawal answers whether CreateWithdrawal would make w now,
 // changing nothing.
 func (o *Operations) CheckWithdrawal(ctx context.Context, who store.Actor, w store.Withdrawal) error {
-	ctx, err := o.as(ctx, who, w.Scope())
+	ctx, err := o.check(ctx, who, w.Scope(), Write(Withdrawals))
 	if err != nil {
 		return err
 	}
@@ -35,11 +31,12 @@ func (o *Operations) CheckWithdrawal(ctx context.Context, who store.Actor, w sto
 
 // SimulateWithdrawalEnd completes or fails a pending test withdrawal as
 // the PSP would.
-func (o *Operations) SimulateWithdrawalEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.WithdrawalResult) (*store.Withdrawal, error) {
-	ctx, err := o.simulation(ctx, who, scope)
-	if err != nil {
-		return nil, err
-	}
-	w, _, err := o.Store.FinishWithdrawal(ctx, &scope, id, res)
+func (o *Operations) SimulateWithdrawalEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.WithdrawalResult) (w *store.Withdrawal, err error) {
+	err = o.simulation(ctx, who, scope, Write(Withdrawals), "withdrawal."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
+		if w, _, err = o.Store.FinishWithdrawal(ctx, &scope, id, res); err != nil {
+			return "", nil, err
+		}
+		return w.ID, statusChange(store.WithdrawalPending, w.Status), nil
+	})
 	return w, err
 }

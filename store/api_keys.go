@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"payments/pix"
 	"payments/store/ids"
@@ -24,9 +26,45 @@ type APIKey struct {
 	Redacted   string     `bun:"redacted"`
 	CreatedAt  time.Time  `bun:"created_at"`
 	RevokedAt  *time.Time `bun:"revoked_at"`
+	// Name says what the key is for; CreatedBy who made it (an actor id).
+	Name      string `bun:"name"`
+	CreatedBy string `bun:"created_by"`
+	// Permissions are a restricted key's (rk_); nil: every permission.
+	Permissions []string `bun:"permissions,array"`
+	// AllowedIPs are the addresses and ranges the key may be used from
+	// (nil: anywhere).
+	AllowedIPs []string `bun:"allowed_ips,array"`
+	// LastUsedAt and LastUsedIP are written in batches (KeyUsage), so they
+	// may lag a request by a few seconds.
+	LastUsedAt *time.Time `bun:"last_used_at"`
+	LastUsedIP *string    `bun:"last_used_ip"`
+	// CreatedByName is who made it as people read it (a person's e-mail,
+	// a command), read by APIKeys.
+	CreatedByName string `bun:"created_by_name,scanonly"`
 
 	// Account is loaded with the key when authenticating a request.
 	Account *Account `bun:"rel:belongs-to,join:account_id=id"`
+}
+
+// Restricted says the key holds only its Permissions (an rk_ key).
+func (k *APIKey) Restricted() bool { return k.Permissions != nil }
+
+// AllowsIP says whether the key may be used from ip.
+func (k *APIKey) AllowsIP(ip string) bool {
+	if k.AllowedIPs == nil {
+		return true
+	}
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, text := range k.AllowedIPs {
+		if p, err := netip.ParsePrefix(text); err == nil && p.Contains(addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // Mode is "live" or "test".
@@ -56,18 +94,39 @@ const MaxActiveAPIKeys = 20
 // ErrAPIKeyLimit refuses a key beyond MaxActiveAPIKeys: revoke one first.
 var ErrAPIKeyLimit = fmt.Errorf("store: the account holds %d active API keys, the most it may", MaxActiveAPIKeys)
 
+// NewAPIKey is what a key is made with besides its account and mode.
+type NewAPIKey struct {
+	Name string
+	// Permissions make a restricted key (rk_): nil makes a full key (sk_).
+	Permissions []string
+	// AllowedIPs are CIDR ranges (operations.ParseAllowedIPs).
+	AllowedIPs []string
+}
+
+// MaxAPIKeyName is the longest name a key may have.
+const MaxAPIKeyName = 100
+
 // CreateAPIKey makes a key for the account and returns it with its secret,
 // which is not stored and cannot be shown again. An account holding
-// MaxActiveAPIKeys unrevoked keys is ErrAPIKeyLimit.
-func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode bool) (*APIKey, string, error) {
-	secret := "sk_" + ModeName(livemode) + "_" + pix.RandomBase62(apiKeySecretLength)
+// MaxActiveAPIKeys unrevoked keys is ErrAPIKeyLimit. ctx's actor is
+// recorded as who made it.
+func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode bool, in NewAPIKey) (*APIKey, string, error) {
+	prefix := "sk_"
+	if in.Permissions != nil {
+		prefix = "rk_"
+	}
+	secret := prefix + ModeName(livemode) + "_" + pix.RandomBase62(apiKeySecretLength)
 	k := &APIKey{
-		ID:         ids.New(ids.PrefixAPIKey),
-		AccountID:  accountID,
-		Livemode:   livemode,
-		SecretHash: HashAPIKey(secret),
-		Redacted:   secret[:8] + "…" + secret[len(secret)-4:],
-		CreatedAt:  s.Now(),
+		ID:          ids.New(ids.PrefixAPIKey),
+		AccountID:   accountID,
+		Livemode:    livemode,
+		SecretHash:  HashAPIKey(secret),
+		Redacted:    secret[:8] + "…" + secret[len(secret)-4:],
+		CreatedAt:   s.Now(),
+		Name:        in.Name,
+		CreatedBy:   actorOf(ctx),
+		Permissions: in.Permissions,
+		AllowedIPs:  in.AllowedIPs,
 	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		count := tx.NewSelect().Model((*APIKey)(nil)).Where("account_id = ? AND revoked_at IS NULL", accountID)
@@ -83,6 +142,39 @@ func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode boo
 		return nil, "", err
 	}
 	return k, secret, nil
+}
+
+// KeyUse is one request's use of a key, for its "last used".
+type KeyUse struct {
+	At time.Time
+	IP string
+}
+
+// RecordKeyUses writes the latest use of each key, in one statement: the
+// API notes uses in memory and writes them every few seconds, not a write
+// per request.
+func (s *Store) RecordKeyUses(ctx context.Context, uses map[string]KeyUse) error {
+	if len(uses) == 0 {
+		return nil
+	}
+	keys, ats, ips := make([]string, 0, len(uses)), make([]time.Time, 0, len(uses)), make([]*string, 0, len(uses))
+	for id, u := range uses {
+		keys, ats = append(keys, id), append(ats, u.At)
+		var ip *string
+		if addr, err := netip.ParseAddr(u.IP); err == nil {
+			text := addr.Unmap().String()
+			ip = &text
+		}
+		ips = append(ips, ip)
+	}
+	_, err := s.idb(ctx).NewRaw(`UPDATE api_keys AS k SET last_used_at = u.at, last_used_ip = u.ip::inet
+		FROM unnest(?::text[], ?::timestamptz[], ?::text[]) AS u(id, at, ip)
+		WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
+		pgdialect.Array(keys), pgdialect.Array(ats), pgdialect.Array(ips)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: record key uses: %w", err)
+	}
+	return nil
 }
 
 // APIKeyBySecret finds the key whose secret hashes to the stored hash, with
@@ -113,7 +205,10 @@ func (s *Store) RevokeAPIKey(ctx context.Context, accountID, keyID string) (*API
 // APIKeys lists the account's keys, newest first.
 func (s *Store) APIKeys(ctx context.Context, accountID string) ([]APIKey, error) {
 	var keys []APIKey
-	err := s.idb(ctx).NewSelect().Model(&keys).Where("account_id = ?", accountID).Order("created_at DESC").Scan(ctx)
+	err := s.idb(ctx).NewSelect().Model(&keys).ColumnExpr("api_key.*").
+		ColumnExpr(`coalesce(u.email, regexp_replace(api_key.created_by, '^admin:', 'payments ')) AS created_by_name`).
+		Join("LEFT JOIN users AS u ON 'user:' || u.id = api_key.created_by").
+		Where("api_key.account_id = ?", accountID).Order("api_key.created_at DESC").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: api keys: %w", err)
 	}

@@ -18,7 +18,7 @@ func TestAPIKeysPerAccountAreCapped(t *testing.T) {
 	ctx := context.Background()
 	var first *store.APIKey
 	for i := range store.MaxActiveAPIKeys - 5 {
-		k, _, err := f.st.CreateAPIKey(ctx, f.acct.ID, i%2 == 0)
+		k, _, err := f.st.CreateAPIKey(ctx, f.acct.ID, i%2 == 0, store.NewAPIKey{})
 		require.NoError(t, err)
 		first = k
 	}
@@ -26,7 +26,7 @@ func TestAPIKeysPerAccountAreCapped(t *testing.T) {
 	errs := make(chan error, 10)
 	for range 10 {
 		wg.Go(func() {
-			_, _, err := f.st.CreateAPIKey(ctx, f.acct.ID, false)
+			_, _, err := f.st.CreateAPIKey(ctx, f.acct.ID, false, store.NewAPIKey{})
 			errs <- err
 		})
 	}
@@ -46,8 +46,8 @@ func TestAPIKeysPerAccountAreCapped(t *testing.T) {
 	require.Equal(t, [2]int{5, 5}, [2]int{made, refused}, "made, refused")
 	_, err := f.st.RevokeAPIKey(ctx, f.acct.ID, first.ID)
 	require.NoError(t, err)
-	_, _, err = f.st.CreateAPIKey(ctx, f.acct.ID, true)
+	_, _, err = f.st.CreateAPIKey(ctx, f.acct.ID, true, store.NewAPIKey{})
 	require.NoError(t, err, "a revoked key makes room")
-	_, _, err = f.st.CreateAPIKey(ctx, f.acct.ID, true)
+	_, _, err = f.st.CreateAPIKey(ctx, f.acct.ID, true, store.NewAPIKey{})
 	require.ErrorIs(t, err, store.ErrAPIKeyLimit)
 }

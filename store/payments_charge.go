@@ -54,6 +54,10 @@ func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, h
 			}
 			return nil
 		}
+		if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: EventPaymentCreated, ObjectID: p.ID.String(),
+			Changes: Changes{"status": {nil, p.Status}, "amount_cents": {nil, p.AmountCents}}}); err != nil {
+			return err
+		}
 		return s.queueCall(ctx, tx, &p.AccountID, CallCobCreate, p.ID.String(), time.Time{})
 	})
 	switch {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -178,6 +179,9 @@ func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	c := newPaymentCreate(p)
 	c.traceparent, c.actor = traceParent(ctx), actorOf(ctx)
+	changes := jsonw.AppendString(append(make([]byte, 0, 64), `{"status":[null,`...), p.Status)
+	changes = strconv.AppendInt(append(changes, `],"amount_cents":[null,`...), p.AmountCents, 10)
+	c.who = auditJSON(ctx, append(changes, "]}"...))
 	// The API's hottest write. Outside a request's idempotency transaction,
 	// concurrent creations share statements (paymentCreates).
 	var err error
@@ -215,9 +219,9 @@ const createPaymentSQL = `WITH payment AS (
 	), source AS (
 		SELECT $20::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
 			$1::uuid::text AS object_id, $21::json AS data, $18::timestamptz AS created_at, $22::text AS delivery_stem,
-			$23::text AS traceparent, $24::text AS actor
+			$23::text AS traceparent, $24::text AS actor, $25::jsonb AS who
 		FROM payment
-	), ` + outboxCTEs + `
+	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
 
 // PaymentRowInsert is the statement that writes p's row alone, as every
@@ -250,6 +254,7 @@ type paymentCreate struct {
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
 	actor              string  // who asked, for the event
+	who                string  // who asked, for the audit row (auditJSON)
 }
 
 func newPaymentCreate(p *Payment) paymentCreate {
@@ -272,7 +277,7 @@ func (c paymentCreate) args() []any {
 	p := c.p
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent, c.actor}
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.who}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -288,10 +293,10 @@ const createPaymentsSQL = `
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
 			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
-			$23::text[], $24::text[])
+			$23::text[], $24::text[], $25::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
-				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, i)
+				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
@@ -302,10 +307,10 @@ const createPaymentsSQL = `
 		RETURNING id
 	), source AS (
 		SELECT c.event_id, c.account_id, c.livemode, '` + EventPaymentCreated + `'::text AS type, c.id::text AS object_id,
-			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent, c.actor
+			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent, c.actor, c.who::jsonb AS who
 		FROM c JOIN payment USING (id)
 		ORDER BY c.i
-	), ` + outboxCTEs + `
+	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT c.i, payment.id IS NOT NULL, (SELECT count(*) FROM notify)
 	FROM c LEFT JOIN payment USING (id)`
 
@@ -386,7 +391,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	paymentIDs, livemodes, amounts, fees := make([]pgtype.UUID, n), make([]bool, n), make([]int64, n), make([]int64, n)
 	accounts, statuses, currencies, methods, correlations := texts(), texts(), texts(), texts(), texts()
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
-	actors := texts()
+	actors, whos := texts(), texts()
 	descriptions, externalIDs, customers, traceparents := nullables(), nullables(), nullables(), nullables()
 	created, updated, expires := times(), times(), times()
 	for i, c := range batch {
@@ -397,10 +402,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
+		whos[i] = c.who
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems, traceparents, actors}
+		eventIDs, data, stems, traceparents, actors, whos}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,11 +18,22 @@ import (
 	"payments/store/ids"
 )
 
-// Roles of dashboard users.
+// Roles of people: in an account (a membership's), or the platform's
+// staff (support), who read every account and change none.
 const (
-	RoleOwner   = "owner"
-	RoleSupport = "support"
+	RoleOwner     = "owner"
+	RoleAdmin     = "admin"
+	RoleDeveloper = "developer"
+	RoleFinance   = "finance"
+	RoleViewer    = "viewer"
+	RoleSupport   = "support"
 )
+
+// AccountRoles are the roles of a membership, most powerful first.
+var AccountRoles = []string{RoleOwner, RoleAdmin, RoleDeveloper, RoleFinance, RoleViewer}
+
+// userMember is users.role of everyone who is not platform staff.
+const userMember = "member"
 
 // User is a dashboard login.
 type User struct {
@@ -49,8 +61,9 @@ const MinPasswordLength = 10
 // ErrWeakPassword is returned for passwords shorter than MinPasswordLength.
 var ErrWeakPassword = fmt.Errorf("store: password must be at least %d characters", MinPasswordLength)
 
-// CreateUser stores a user with an argon2id hash of password. accountID is
-// required for owners and must be empty for support staff.
+// CreateUser stores a user with an argon2id hash of password. With an
+// accountID the user is a member of that account in role (RoleOwner ...);
+// without, role must be RoleSupport: platform staff.
 func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID string) (*User, error) {
 	if len(password) < MinPasswordLength {
 		return nil, ErrWeakPassword
@@ -63,14 +76,35 @@ func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID
 		Locale:       LocalePT,
 		CreatedAt:    s.Now(),
 	}
-	if accountID != "" {
+	stored := userMember
+	switch {
+	case role == RoleSupport && accountID == "":
+		stored = RoleSupport
+	case accountID != "" && slices.Contains(AccountRoles, role):
 		u.AccountID = &accountID
+	default:
+		return nil, fmt.Errorf("store: create user: %w", ErrUnknownRole)
 	}
-	if _, err := s.idb(ctx).NewInsert().Model(u).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("store: create user: %w", translate(err))
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewRaw(`INSERT INTO users (id, account_id, email, password_hash, role, locale, session_epoch, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, 0, ?)`, u.ID, u.AccountID, u.Email, u.PasswordHash, stored, u.Locale, u.CreatedAt).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("store: create user: %w", translate(err))
+		}
+		if accountID != "" {
+			return s.addMember(ctx, tx, accountID, u.ID, role)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return u, nil
 }
+
+// ErrUnknownRole means a role that is none of AccountRoles (or support
+// staff given an account).
+var ErrUnknownRole = errors.New("store: unknown role")
 
 // SetPassword replaces the password of the user with that e-mail.
 func (s *Store) SetPassword(ctx context.Context, email, password string) error {
@@ -153,21 +187,38 @@ func VerifyPassword(hash, password string) (bool, error) {
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
-// UserByEmail finds a user by e-mail, ignoring case.
+// UserByEmail finds a user by e-mail, ignoring case, as a member of the
+// account they sign in to first.
 func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
-	u := new(User)
-	err := s.idb(ctx).NewSelect().Model(u).Where("lower(email) = lower(?)", strings.TrimSpace(email)).Scan(ctx)
+	var id string
+	err := s.idb(ctx).NewSelect().Model((*User)(nil)).Column("id").
+		Where("lower(email) = lower(?)", strings.TrimSpace(email)).Scan(ctx, &id)
 	if err != nil {
 		return nil, fmt.Errorf("store: user by email: %w", translate(err))
 	}
-	return u, nil
+	return s.UserInAccount(ctx, id, "")
 }
 
-// UserByID finds a user by id, with the time zone of their account.
+// UserByID finds a user by id as a member of the account they sign in to
+// first (UserInAccount).
 func (s *Store) UserByID(ctx context.Context, id string) (*User, error) {
+	return s.UserInAccount(ctx, id, "")
+}
+
+// UserInAccount finds user id as a member of accountID ("": the account
+// they sign in to first): AccountID and Role are that membership's, with
+// the account's time zone. Platform staff have no account and RoleSupport.
+// A member without that membership (removed from it) has neither: nil
+// AccountID, empty Role.
+func (s *Store) UserInAccount(ctx context.Context, id, accountID string) (*User, error) {
 	u := new(User)
-	err := s.idb(ctx).NewSelect().Model(u).ColumnExpr("u.*").ColumnExpr("coalesce(a.time_zone, '') AS time_zone").
-		Join("LEFT JOIN accounts AS a ON a.id = u.account_id").Where("u.id = ?", id).Scan(ctx)
+	err := s.idb(ctx).NewRaw(`SELECT u.id, u.email, u.password_hash, u.locale, u.session_epoch, u.created_at,
+			m.account_id, CASE WHEN u.role = 'support' THEN 'support' ELSE coalesce(m.role, '') END AS role,
+			coalesce(a.time_zone, '') AS time_zone
+		FROM users AS u
+		LEFT JOIN memberships AS m ON u.role = 'member' AND m.user_id = u.id AND m.account_id = coalesce(nullif(?, ''), u.account_id)
+		LEFT JOIN accounts AS a ON a.id = m.account_id
+		WHERE u.id = ?`, accountID, id).Scan(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("store: user: %w", translate(err))
 	}

@@ -11,6 +11,8 @@ type BalancePage struct {
 	Activity          []LedgerRow
 	// CanSimulate offers complete/fail on pending withdrawals (test mode).
 	CanSimulate bool
+	// CanWithdraw offers the withdrawal form (roles that move money).
+	CanWithdraw bool
 	Notice      Notice
 	// PSPSteps are the payout calls of the withdrawals shown (live mode).
 	PSPSteps []PSPStep

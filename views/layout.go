@@ -1,5 +1,7 @@
 package views
 
+import "slices"
+
 // Nav is what the layout needs to know about the signed-in user.
 type Nav struct {
 	Email     string
@@ -13,7 +15,13 @@ type Nav struct {
 	// (a webhook's deliveries after a test send).
 	Self    string
 	Pending bool
+	// Writes are the resources the person's role changes (operations'
+	// resource names): a page offers only those changes.
+	Writes []string
 }
+
+// Can says whether the page may offer changes of resource.
+func (n Nav) Can(resource string) bool { return slices.Contains(n.Writes, resource) }
 
 // ErrorPage is a full-page error. BackURL leads back into the dashboard
 // (empty on the payer's pages).

@@ -88,7 +88,7 @@ func Webhooks(p WebhooksPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if !p.AtTheCap && !p.Nav.ReadOnly() {
+			if !p.AtTheCap && p.Nav.Can("webhooks") {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<a href=\"/dashboard/webhooks/new\" data-testid=\"create-webhook\" class=\"rounded bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 hover:text-white\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

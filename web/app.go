@@ -94,6 +94,9 @@ type Deps struct {
 	// Closing is closed when the server starts shutting down: event
 	// streams end then instead of holding the shutdown (nil: never).
 	Closing <-chan struct{}
+	// KeyUsage writes the API keys' "last used" (nil: not recorded); the
+	// caller starts and stops it.
+	KeyUsage *KeyUsage
 }
 
 // DefaultBodyLimit is the largest request body the service reads.

@@ -113,43 +113,44 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
 	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)
 	signedIn.Get("/support/deliveries/:id", dashboard.RequireSupport, dash.SupportDelivery)
-	// Changes are the owner's alone; support staff only read (and keep
-	// their own preferences and password).
-	owner := dashboard.RequireOwner
-	signedIn.Get("/payments", owner, dash.Payments)
-	signedIn.Get("/payments/new", owner, dash.NewPayment)
-	signedIn.Post("/payments", owner, dash.CreatePayment)
-	signedIn.Get("/payments/:id", owner, dash.PaymentDetail)
-	signedIn.Get("/webhooks", owner, dash.Webhooks)
-	signedIn.Get("/webhooks/new", owner, dash.NewWebhook)
-	signedIn.Get("/webhooks/events", owner, dash.EventCatalog)
-	signedIn.Get("/webhooks/:id", owner, dash.WebhookDetail)
-	signedIn.Get("/webhooks/:id/edit", owner, dash.EditWebhook)
-	signedIn.Get("/webhooks/:id/deliveries/:delivery_id", owner, dash.DeliveryDetail)
-	signedIn.Get("/api-keys", owner, dash.APIKeys)
+	// An account's pages are its members'; what each may change the
+	// operations decide by role (support staff only read, and keep their
+	// own preferences and password).
+	member := dashboard.RequireMember
+	signedIn.Get("/payments", member, dash.Payments)
+	signedIn.Get("/payments/new", member, dash.NewPayment)
+	signedIn.Post("/payments", member, dash.CreatePayment)
+	signedIn.Get("/payments/:id", member, dash.PaymentDetail)
+	signedIn.Get("/webhooks", member, dash.Webhooks)
+	signedIn.Get("/webhooks/new", member, dash.NewWebhook)
+	signedIn.Get("/webhooks/events", member, dash.EventCatalog)
+	signedIn.Get("/webhooks/:id", member, dash.WebhookDetail)
+	signedIn.Get("/webhooks/:id/edit", member, dash.EditWebhook)
+	signedIn.Get("/webhooks/:id/deliveries/:delivery_id", member, dash.DeliveryDetail)
+	signedIn.Get("/api-keys", member, dash.APIKeys)
 	signedIn.Get("/settings", dash.Settings)
 	signedIn.Post("/settings/password", dash.ChangePassword)
 	signedIn.Post("/settings/preferences", dash.SavePreferences)
-	signedIn.Post("/api-keys", owner, dash.CreateAPIKey)
-	signedIn.Post("/api-keys/:id/revoke", owner, dash.RevokeAPIKey)
-	signedIn.Post("/mode", owner, dash.SwitchMode)
-	signedIn.Post("/payments/:id/simulate", owner, dash.SimulatePayment)
-	signedIn.Post("/payments/:id/refund", owner, dash.RefundPayment)
-	signedIn.Post("/payments/:id/transfers/:e2e/return", owner, dash.ReturnTransfer)
-	signedIn.Post("/payments/:id/dispute", owner, dash.SimulateDispute)
-	signedIn.Post("/disputes/:id/:outcome", owner, dash.SimulateDisputeOutcome)
-	signedIn.Get("/balance", owner, dash.Balance)
-	signedIn.Post("/balance/withdrawals", owner, dash.CreateWithdrawal)
-	signedIn.Post("/balance/withdrawals/:id/:outcome", owner, dash.SimulateWithdrawal)
-	signedIn.Post("/webhooks", owner, dash.CreateWebhook)
-	signedIn.Post("/webhooks/:id/edit", owner, dash.UpdateWebhook)
-	signedIn.Post("/webhooks/:id/test", owner, dash.TestWebhook)
-	signedIn.Post("/webhooks/:id/toggle", owner, dash.ToggleWebhook)
-	signedIn.Post("/webhooks/:id/rotate", owner, dash.RotateWebhook)
-	signedIn.Post("/webhooks/:id/delete", owner, dash.DeleteWebhook)
-	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", owner, dash.ResendDelivery)
-	signedIn.Post("/webhooks/:id/resend-failed", owner, dash.ResendFailed)
-	signedIn.Post("/webhooks/:id/recover", owner, dash.RecoverEvents)
+	signedIn.Post("/api-keys", member, dash.CreateAPIKey)
+	signedIn.Post("/api-keys/:id/revoke", member, dash.RevokeAPIKey)
+	signedIn.Post("/mode", member, dash.SwitchMode)
+	signedIn.Post("/payments/:id/simulate", member, dash.SimulatePayment)
+	signedIn.Post("/payments/:id/refund", member, dash.RefundPayment)
+	signedIn.Post("/payments/:id/transfers/:e2e/return", member, dash.ReturnTransfer)
+	signedIn.Post("/payments/:id/dispute", member, dash.SimulateDispute)
+	signedIn.Post("/disputes/:id/:outcome", member, dash.SimulateDisputeOutcome)
+	signedIn.Get("/balance", member, dash.Balance)
+	signedIn.Post("/balance/withdrawals", member, dash.CreateWithdrawal)
+	signedIn.Post("/balance/withdrawals/:id/:outcome", member, dash.SimulateWithdrawal)
+	signedIn.Post("/webhooks", member, dash.CreateWebhook)
+	signedIn.Post("/webhooks/:id/edit", member, dash.UpdateWebhook)
+	signedIn.Post("/webhooks/:id/test", member, dash.TestWebhook)
+	signedIn.Post("/webhooks/:id/toggle", member, dash.ToggleWebhook)
+	signedIn.Post("/webhooks/:id/rotate", member, dash.RotateWebhook)
+	signedIn.Post("/webhooks/:id/delete", member, dash.DeleteWebhook)
+	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", member, dash.ResendDelivery)
+	signedIn.Post("/webhooks/:id/resend-failed", member, dash.ResendFailed)
+	signedIn.Post("/webhooks/:id/recover", member, dash.RecoverEvents)
 }
 
 // favicon is the tab's icon, also at /favicon.ico where browsers look first.
@@ -181,7 +182,12 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		if id == "" {
 			return c.Redirect("/login", http.StatusSeeOther)
 		}
-		u, err := st.UserByID(c.UserContext(), id)
+		account, _ := sess.Get(dashboard.SessionAccountID).(string)
+		u, err := st.UserInAccount(c.UserContext(), id, account)
+		if err == nil && u.Role == "" {
+			// No longer a member of that account: removed from it.
+			err = store.ErrNotFound
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			if err := sess.Destroy(); err != nil {
 				return err
@@ -199,7 +205,8 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 			return c.Redirect("/login", http.StatusSeeOther)
 		}
 		live, _ := sess.Get(dashboard.SessionLivemode).(bool)
-		request.SetUser(c, u, live)
+		secondFactor, _ := sess.Get(dashboard.SessionSecondFactorAt).(int64)
+		request.SetUser(c, &request.User{User: u, Livemode: live, SecondFactorAt: unixOrZero(secondFactor)})
 		// The user's language, and the account's time zone.
 		c.SetUserContext(views.WithLocale(c.UserContext(), views.NewLocale(u.Locale, u.TimeZone)))
 		return c.Next()
@@ -219,4 +226,12 @@ func cleanInput(c *fiber.Ctx) error {
 		return reply.InvalidRequest(http.StatusBadRequest, "parameter_invalid", "A field holds characters that are not text.")
 	}
 	return c.Next()
+}
+
+// unixOrZero is the time of unix seconds, zero for 0.
+func unixOrZero(sec int64) time.Time {
+	if sec == 0 {
+		return time.Time{}
+	}
+	return time.Unix(sec, 0)
 }

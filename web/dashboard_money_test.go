@@ -436,7 +436,7 @@ func TestMerchantReturnsAPixThatPaidNothing(t *testing.T) {
 	require.NoError(t, err)
 	trail, err := storetest.AuditTrail(context.Background(), s.DB, s.Account.ID, sent.EndToEndID)
 	require.NoError(t, err)
-	require.Equal(t, []storetest.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID)}}, trail)
+	require.Equal(t, []storetest.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID).ID}}, trail)
 
 	help := newBrowser(t, s)
 	help.login("help@example.com", "correct-horse-battery")

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/operations"
 	"payments/store"
 	"payments/views"
 )
@@ -70,6 +71,11 @@ func toAPIError(err error) *reply.Error {
 	var apiErr *reply.Error
 	if errors.As(err, &apiErr) {
 		return apiErr
+	}
+	var denied *operations.PermissionError
+	if errors.As(err, &denied) {
+		// A refusal no handler mapped on its own is still the 403 it is.
+		return reply.PermissionDenied(denied)
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {

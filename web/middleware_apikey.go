@@ -9,13 +9,17 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store"
 )
 
 // apiKeyAuth authenticates /api/v1 requests by `Authorization: Bearer <key>`
 // or `X-API-Key: <key>`. Both at once must name the same key.
 // Invalid keys are throttled per client address (invalidKeyThrottle).
-func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle) fiber.Handler {
+// A key with an allow-list answers 403 ip_not_allowed from elsewhere (the
+// client's address: behind TRUSTED_PROXIES, the one they name). Each use is
+// noted for the key's "last used" (usage), written in batches.
+func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle, usage *KeyUsage) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		ip := c.IP()
@@ -29,7 +33,7 @@ func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle) fiber.Handler {
 			}
 			return apiErr
 		}
-		if !strings.HasPrefix(secret, "sk_live_") && !strings.HasPrefix(secret, "sk_test_") {
+		if !hasKeyPrefix(secret) {
 			return throttle.failed(c, ip, invalidKey())
 		}
 		k, err := keys.lookup(c.UserContext(), secret)
@@ -43,7 +47,35 @@ func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle) fiber.Handler {
 			return throttle.failed(c, ip,
 				authError("api_key_revoked", "This API key was revoked. Create a new key in the dashboard."))
 		}
+		if !k.AllowsIP(ip) {
+			return reply.Forbidden("ip_not_allowed",
+				"This API key may not be used from this address: it has an allow-list. Add the address to the key's allowed IPs, or use another key.")
+		}
+		usage.note(k.ID, ip)
 		request.SetAPIKey(c, k)
+		return c.Next()
+	}
+}
+
+// hasKeyPrefix says secret looks like a key: full (sk_) or restricted
+// (rk_), live or test.
+func hasKeyPrefix(secret string) bool {
+	for _, prefix := range []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"} {
+		if strings.HasPrefix(secret, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// needs refuses a request whose key lacks p with 403 permission_denied,
+// naming it: reads are checked here, by route; changes also by the
+// operation that makes them.
+func needs(p operations.Permission) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if err := operations.Allow(request.Actor(c), p); err != nil {
+			return reply.Refusal(err)
+		}
 		return c.Next()
 	}
 }

@@ -67,6 +67,6 @@ func TestEveryDoorRefundsThroughTheSameOperation(t *testing.T) {
 		require.NoError(t, s.DB.NewRaw("SELECT id FROM refunds WHERE payment_id = ?", payment).Scan(context.Background(), &refundID))
 		trail, err := storetest.AuditTrail(context.Background(), s.DB, s.Account.ID, refundID)
 		require.NoError(t, err)
-		require.Equal(t, []storetest.AuditEntry{{Action: "refund.succeeded", ObjectID: refundID, Actor: who}}, trail, payment)
+		require.Equal(t, []storetest.AuditEntry{{Action: "refund.created", ObjectID: refundID, Actor: who.ID}}, trail, payment)
 	}
 }

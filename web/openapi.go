@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -181,14 +182,16 @@ func responses(status int, success obj, errors ...int) obj {
 }
 
 // What every /api/v1 operation can be answered with besides its own: a
-// bad header or query (400), no or a wrong key (401), a body over the limit
+// bad header or query (400), no or a wrong key (401), a restricted key
+// without the permission (403 permission_denied) or a key used from outside
+// its allow-list (403 ip_not_allowed), a body over the limit
 // (413, on any method), too many requests (429), a failure of ours (500),
 // the database briefly out of reach (503 service_unavailable, Retry-After).
 // POSTs add a key still in flight (409) and a key reused with another body
 // (422); operations on an object add 404; those reading a body, 415.
 var (
-	getErrors  = []int{400, 401, 413, 429, 500, 503}
-	postErrors = []int{400, 401, 409, 413, 422, 429, 500, 503}
+	getErrors  = []int{400, 401, 403, 413, 429, 500, 503}
+	postErrors = []int{400, 401, 403, 409, 413, 422, 429, 500, 503}
 )
 
 func with(base []int, more ...int) []int {
@@ -200,7 +203,7 @@ func with(base []int, more ...int) []int {
 			}
 		}
 	}
-	return out
+	return slices.Compact(out)
 }
 
 func body(required bool, schema obj) obj {
@@ -747,7 +750,7 @@ func document() obj {
 		"openapi", "3.1.0",
 		"jsonSchemaDialect", "https://json-schema.org/draft/2020-12/schema",
 		"info", o("title", "Payments API", "version", "v1",
-			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
+			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Restricted keys (rk_test_, rk_live_) hold only their permissions (payments, refunds, withdrawals, disputes, balance, events, webhooks; read or write, write including read): a call outside them is 403 permission_denied, naming the permission it needed. A key with an allow-list of addresses answers 403 ip_not_allowed from any other. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
 			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
 		"servers", []any{o("url", "/", "description", "The service itself.")},
 		"security", []any{o("bearer", []string{}), o("apiKeyHeader", []string{})},
@@ -767,7 +770,7 @@ func document() obj {
 		"paths", paths(),
 		"components", o(
 			"securitySchemes", o(
-				"bearer", o("type", "http", "scheme", "bearer", "description", "Authorization: Bearer sk_test_... or sk_live_..."),
+				"bearer", o("type", "http", "scheme", "bearer", "description", "Authorization: Bearer sk_test_..., sk_live_..., rk_test_... or rk_live_..."),
 				"apiKeyHeader", o("type", "apiKey", "in", "header", "name", "X-API-Key"),
 				"pspToken", o("type", "http", "scheme", "bearer", "description", "The shared PSP_TOKEN.")),
 			"parameters", o(

@@ -20,7 +20,7 @@ import (
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	// The one maker of changes, behind the API's and the dashboard's doors.
 	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode, Tester: deps.Tester,
-		Webhooks: operations.Webhooks{AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
+		Webhooks: operations.WebhookRules{AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	app.Use(requestID, accessLog(deps.AccessLog), countRequests(deps.Metrics), recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {
@@ -64,49 +64,53 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
-	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log)), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
-	v1.Post("/payments", a.CreatePayment)
-	v1.Get("/payments", a.ListPayments)
-	v1.Get("/payments/:ref", a.GetPayment)
-	v1.Delete("/payments/:ref", a.CancelPayment)
-	v1.Post("/payments/:ref/refund", a.RefundPayment)
-	v1.Post("/test_helpers/payments/:ref/pay", a.TestHelperPay)
-	v1.Post("/test_helpers/payments/:ref/expire", a.TestHelperExpire)
-	v1.Post("/test_helpers/payments/:ref/dispute", a.TestHelperDispute)
-	v1.Post("/test_helpers/disputes/:id/win", a.TestHelperWinDispute)
-	v1.Post("/test_helpers/disputes/:id/lose", a.TestHelperLoseDispute)
-	v1.Post("/test_helpers/withdrawals/:id/complete", a.TestHelperCompleteWithdrawal)
-	v1.Post("/test_helpers/withdrawals/:id/fail", a.TestHelperFailWithdrawal)
-	v1.Post("/test_helpers/refunds/:id/succeed", a.TestHelperSucceedRefund)
-	v1.Post("/test_helpers/refunds/:id/fail", a.TestHelperFailRefund)
-	v1.Post("/refunds", a.CreateRefund)
-	v1.Get("/refunds", a.ListRefunds)
-	v1.Get("/refunds/:id", a.GetRefund)
-	v1.Get("/balance", a.GetBalance)
-	v1.Get("/disputes", a.ListDisputes)
-	v1.Get("/disputes/:id", a.GetDispute)
-	v1.Post("/withdrawals", a.CreateWithdrawal)
-	v1.Get("/withdrawals", a.ListWithdrawals)
-	v1.Get("/withdrawals/:id", a.GetWithdrawal)
-	v1.Get("/events", a.ListEvents)
-	v1.Get("/events/stream", a.StreamEvents)
-	v1.Get("/events/:id", a.GetEvent)
-	v1.Post("/events/:id/resend", a.ResendEvent)
-	v1.Post("/webhooks", a.CreateWebhook)
-	v1.Get("/webhooks", a.ListWebhooks)
-	v1.Get("/webhooks/:id", a.GetWebhook)
-	v1.Post("/webhooks/:id", a.UpdateWebhook)
-	v1.Delete("/webhooks/:id", a.DeleteWebhook)
-	v1.Post("/webhooks/:id/rotate_secret", a.RotateWebhookSecret)
-	v1.Post("/webhooks/:id/test", a.TestWebhook)
-	v1.Post("/webhooks/:id/resend_failed", a.ResendFailed)
-	v1.Post("/webhooks/:id/recover", a.RecoverWebhook)
-	v1.Get("/webhooks/:id/deliveries", a.ListDeliveries)
-	v1.Get("/webhooks/:id/deliveries/:delivery_id", a.GetDelivery)
-	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", a.ResendDelivery)
+	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log), deps.KeyUsage), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
+	v1.Post("/payments", needs(write(operations.Payments)), a.CreatePayment)
+	v1.Get("/payments", needs(read(operations.Payments)), a.ListPayments)
+	v1.Get("/payments/:ref", needs(read(operations.Payments)), a.GetPayment)
+	v1.Delete("/payments/:ref", needs(write(operations.Payments)), a.CancelPayment)
+	v1.Post("/payments/:ref/refund", needs(write(operations.Refunds)), a.RefundPayment)
+	v1.Post("/test_helpers/payments/:ref/pay", needs(write(operations.Payments)), a.TestHelperPay)
+	v1.Post("/test_helpers/payments/:ref/expire", needs(write(operations.Payments)), a.TestHelperExpire)
+	v1.Post("/test_helpers/payments/:ref/dispute", needs(write(operations.Disputes)), a.TestHelperDispute)
+	v1.Post("/test_helpers/disputes/:id/win", needs(write(operations.Disputes)), a.TestHelperWinDispute)
+	v1.Post("/test_helpers/disputes/:id/lose", needs(write(operations.Disputes)), a.TestHelperLoseDispute)
+	v1.Post("/test_helpers/withdrawals/:id/complete", needs(write(operations.Withdrawals)), a.TestHelperCompleteWithdrawal)
+	v1.Post("/test_helpers/withdrawals/:id/fail", needs(write(operations.Withdrawals)), a.TestHelperFailWithdrawal)
+	v1.Post("/test_helpers/refunds/:id/succeed", needs(write(operations.Refunds)), a.TestHelperSucceedRefund)
+	v1.Post("/test_helpers/refunds/:id/fail", needs(write(operations.Refunds)), a.TestHelperFailRefund)
+	v1.Post("/refunds", needs(write(operations.Refunds)), a.CreateRefund)
+	v1.Get("/refunds", needs(read(operations.Refunds)), a.ListRefunds)
+	v1.Get("/refunds/:id", needs(read(operations.Refunds)), a.GetRefund)
+	v1.Get("/balance", needs(read(operations.Balance)), a.GetBalance)
+	v1.Get("/disputes", needs(read(operations.Disputes)), a.ListDisputes)
+	v1.Get("/disputes/:id", needs(read(operations.Disputes)), a.GetDispute)
+	v1.Post("/withdrawals", needs(write(operations.Withdrawals)), a.CreateWithdrawal)
+	v1.Get("/withdrawals", needs(read(operations.Withdrawals)), a.ListWithdrawals)
+	v1.Get("/withdrawals/:id", needs(read(operations.Withdrawals)), a.GetWithdrawal)
+	v1.Get("/events", needs(read(operations.Events)), a.ListEvents)
+	v1.Get("/events/stream", needs(read(operations.Events)), a.StreamEvents)
+	v1.Get("/events/:id", needs(read(operations.Events)), a.GetEvent)
+	v1.Post("/events/:id/resend", needs(write(operations.Events)), a.ResendEvent)
+	v1.Post("/webhooks", needs(write(operations.Webhooks)), a.CreateWebhook)
+	v1.Get("/webhooks", needs(read(operations.Webhooks)), a.ListWebhooks)
+	v1.Get("/webhooks/:id", needs(read(operations.Webhooks)), a.GetWebhook)
+	v1.Post("/webhooks/:id", needs(write(operations.Webhooks)), a.UpdateWebhook)
+	v1.Delete("/webhooks/:id", needs(write(operations.Webhooks)), a.DeleteWebhook)
+	v1.Post("/webhooks/:id/rotate_secret", needs(write(operations.Webhooks)), a.RotateWebhookSecret)
+	v1.Post("/webhooks/:id/test", needs(write(operations.Webhooks)), a.TestWebhook)
+	v1.Post("/webhooks/:id/resend_failed", needs(write(operations.Webhooks)), a.ResendFailed)
+	v1.Post("/webhooks/:id/recover", needs(write(operations.Webhooks)), a.RecoverWebhook)
+	v1.Get("/webhooks/:id/deliveries", needs(read(operations.Webhooks)), a.ListDeliveries)
+	v1.Get("/webhooks/:id/deliveries/:delivery_id", needs(read(operations.Webhooks)), a.GetDelivery)
+	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", needs(write(operations.Webhooks)), a.ResendDelivery)
 
 	mountDashboard(app, cfg, deps, rulebook, counter)
 }
+
+// read and write are the permissions on resource a route needs.
+func read(resource string) operations.Permission  { return operations.Read(resource) }
+func write(resource string) operations.Permission { return operations.Write(resource) }
 
 // isLiveCreation says the request creates a live payment, which keeps its
 // Idempotency-Key itself (see idempotency).

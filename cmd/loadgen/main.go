@@ -78,7 +78,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	if err != nil {
 		return err
 	}
-	_, key, err := st.CreateAPIKey(ctx, acct.ID, false)
+	_, key, err := st.CreateAPIKey(ctx, acct.ID, false, store.NewAPIKey{Name: "loadgen"})
 	if err != nil {
 		return err
 	}

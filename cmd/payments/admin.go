@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -53,7 +54,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		args = args[1:]
 	}
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
-	name := fs.String("name", "", "account name (shown to payers)")
+	name := fs.String("name", "", "account name (shown to payers), or the API key's name")
 	email := fs.String("email", "", "e-mail address")
 	password := fs.String("password", "", "dashboard password (generated when empty)")
 	feeBPS := fs.Int("fee-bps", store.DefaultFeeBPS, "fee in basis points of the amount")
@@ -61,7 +62,9 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	accountID := fs.String("account", "", "account id (acct_...)")
 	mode := fs.String("mode", "test", "key mode: test or live")
 	keyID := fs.String("key", "", "API key id (key_...)")
-	role := fs.String("role", store.RoleSupport, "user role: support or owner")
+	role := fs.String("role", store.RoleSupport, "user role: support (platform staff), or with --account: owner, admin, developer, finance or viewer")
+	permissions := fs.String("permissions", "", "a restricted key's permissions: payments:read,refunds:write,... (empty: a full sk_ key)")
+	allowedIPs := fs.String("allowed-ips", "", "addresses or CIDR ranges the key may be used from, comma-separated (empty: anywhere)")
 	paymentRef := fs.String("payment", "", "payment id or external_id")
 	amount := fs.Int64("amount-cents", 0, "amount to refund in cents (0: all that is left)")
 	description := fs.String("description", "", "what the payer reads with the devolução")
@@ -93,11 +96,27 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		if _, err := st.Account(ctx, *accountID); err != nil {
 			return fmt.Errorf("no account %s: %w", *accountID, err)
 		}
-		k, secret, err := ops.CreateAPIKey(ctx, who, *accountID, *mode == "live")
+		spec := store.NewAPIKey{Name: *name}
+		if *permissions != "" {
+			if spec.Permissions, err = operations.ParseKeyPermissions(strings.Split(*permissions, ",")); err != nil {
+				return err
+			}
+		}
+		if spec.AllowedIPs, err = operations.ParseAllowedIPs(strings.Split(*allowedIPs, ",")); err != nil {
+			return err
+		}
+		k, secret, err := ops.CreateAPIKey(ctx, who, *accountID, *mode == "live", spec)
 		if err != nil {
 			return err
 		}
-		return printJSON(stdout, map[string]any{"account_id": k.AccountID, "key_id": k.ID, "mode": k.Mode(), "key": secret})
+		out := map[string]any{"account_id": k.AccountID, "key_id": k.ID, "name": k.Name, "mode": k.Mode(), "key": secret}
+		if k.Permissions != nil {
+			out["permissions"] = k.Permissions
+		}
+		if k.AllowedIPs != nil {
+			out["allowed_ips"] = k.AllowedIPs
+		}
+		return printJSON(stdout, out)
 	case "apikeys revoke":
 		if *accountID == "" || *keyID == "" {
 			return errors.New("apikeys revoke needs --account <acct_id> and --key <key_id>")
@@ -153,7 +172,7 @@ func createAccount(ctx context.Context, ops *operations.Operations, stdout io.Wr
 		if err != nil {
 			return err
 		}
-		k, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("accounts create"), acct.ID, false)
+		k, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("accounts create"), acct.ID, false, store.NewAPIKey{Name: "Chave inicial"})
 		if err != nil {
 			return err
 		}
@@ -178,10 +197,10 @@ func createUser(ctx context.Context, st *store.Store, stdout io.Writer, role, em
 		return errors.New("users create needs --email")
 	case role == store.RoleSupport && accountID != "":
 		return errors.New("support users see every account: omit --account")
-	case role == store.RoleOwner && accountID == "":
-		return errors.New("owner users need --account <acct_id>")
-	case role != store.RoleSupport && role != store.RoleOwner:
-		return errors.New("--role must be support or owner")
+	case role != store.RoleSupport && accountID == "":
+		return fmt.Errorf("%s users need --account <acct_id>", role)
+	case role != store.RoleSupport && !slices.Contains(store.AccountRoles, role):
+		return errors.New("--role must be support, or with --account one of owner, admin, developer, finance, viewer")
 	}
 	generated := password == ""
 	if generated {
@@ -226,7 +245,7 @@ func demo(ctx context.Context, ops *operations.Operations, stdout io.Writer, bas
 	if err != nil {
 		return fmt.Errorf("demo account: %w", err)
 	}
-	_, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, false)
+	_, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, false, store.NewAPIKey{Name: "Demo (make run)"})
 	if err != nil {
 		return err
 	}
@@ -235,7 +254,7 @@ func demo(ctx context.Context, ops *operations.Operations, stdout io.Writer, bas
 		"account_id": acct.ID, "test_key": secret,
 	}
 	if liveMode {
-		_, live, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, true)
+		_, live, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, true, store.NewAPIKey{Name: "Demo (make run)"})
 		if err != nil {
 			return err
 		}

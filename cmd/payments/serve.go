@@ -146,6 +146,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		return nil
 	}
 
+	// Keys' "last used" is written every few seconds, and at shutdown.
+	usage := web.NewKeyUsage(st, log, 0)
+	usage.Start()
+	defer usage.Stop()
 	app := web.New(web.Config{
 		BaseURL:              cfg.BaseURL,
 		RateLimitLive:        cfg.RateLimitLive,
@@ -163,7 +167,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
 		MetricsToken:         cfg.MetricsToken,
 		TrustedProxies:       cfg.TrustedProxies,
-	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters, Tracer: tracer})
+	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters, Tracer: tracer, KeyUsage: usage})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)

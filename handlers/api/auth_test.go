@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -16,7 +17,7 @@ func TestAPIKeyAuthentication(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t)
 	_, otherTest, _ := s.NewAccount("Outra Loja", "other@example.com")
-	revokedKey, revokedSecret, err := s.Store.CreateAPIKey(context.Background(), s.Account.ID, false)
+	revokedKey, revokedSecret, err := s.Store.CreateAPIKey(context.Background(), s.Account.ID, false, store.NewAPIKey{})
 	require.NoError(t, err)
 	_, err = s.Store.RevokeAPIKey(context.Background(), s.Account.ID, revokedKey.ID)
 	require.NoError(t, err)
@@ -114,7 +115,7 @@ func TestLiveKeyCreatesLivePayments(t *testing.T) {
 func TestCachedKeyStopsWorkingWithinTheTTLAfterRevocation(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t, webtest.WithAPIKeyCache(300*time.Millisecond))
-	k, secret, err := s.Store.CreateAPIKey(context.Background(), s.Account.ID, false)
+	k, secret, err := s.Store.CreateAPIKey(context.Background(), s.Account.ID, false, store.NewAPIKey{})
 	require.NoError(t, err)
 	get := func() int { return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: secret}).Status }
 	require.Equal(t, http.StatusOK, get())

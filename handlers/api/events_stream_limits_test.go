@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -36,7 +37,7 @@ func rawStream(t *testing.T, s *webtest.Server, key string) (*http.Response, fun
 func TestEventStreamsAreLimitedAndShareOneFeed(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t, func(o *webtest.Options) { o.Config.StreamsPerKey, o.Config.StreamsPerAccount = 3, 5 })
-	_, secondKey, err := s.Store.CreateAPIKey(t.Context(), s.Account.ID, false)
+	_, secondKey, err := s.Store.CreateAPIKey(t.Context(), s.Account.ID, false, store.NewAPIKey{})
 	require.NoError(t, err)
 	_, otherAccountKey, _ := s.NewAccount("Outra Loja", "outra@example.com")
 

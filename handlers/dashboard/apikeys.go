@@ -3,18 +3,25 @@ package dashboard
 import (
 	"errors"
 	"net/http"
+	"net/netip"
 	"strings"
+	"unicode"
 
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/store"
 	"payments/views"
 )
 
 // APIKeys handles GET /dashboard/api-keys.
 func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
+	return d.apiKeysPage(c, http.StatusOK, views.APIKeyForm{})
+}
+
+func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm) error {
 	keys, err := d.Store.APIKeys(c.UserContext(), dashScope(c).AccountID)
 	if err != nil {
 		return err
@@ -27,27 +34,71 @@ func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice}
+	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice, Resources: operations.KeyResources, Form: form}
 	for _, k := range keys {
-		row := views.APIKeyRow{ID: k.ID, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt)}
+		row := views.APIKeyRow{ID: k.ID, Name: k.Name, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt),
+			CreatedBy: k.CreatedByName, Permissions: k.Permissions}
+		for _, p := range k.AllowedIPs {
+			row.AllowedIPs = append(row.AllowedIPs, allowedIPLabel(p))
+		}
 		if k.RevokedAt != nil {
 			row.RevokedAt = when(c, *k.RevokedAt)
 		}
+		if k.LastUsedAt != nil {
+			row.LastUsed = when(c, *k.LastUsedAt)
+			if k.LastUsedIP != nil {
+				row.LastUsedIP = *k.LastUsedIP
+			}
+		}
 		page.Keys = append(page.Keys, row)
 	}
-	return reply.Page(c, http.StatusOK, views.APIKeys(page))
+	return reply.Page(c, status, views.APIKeys(page))
 }
 
-// CreateAPIKey handles POST /dashboard/api-keys: the secret is shown on the
-// next page view only.
+// allowedIPLabel shows a single address without its /32 or /128.
+func allowedIPLabel(text string) string {
+	p, err := netip.ParsePrefix(text)
+	if err == nil && p.Bits() == p.Addr().BitLen() {
+		return p.Addr().String()
+	}
+	return text
+}
+
+// CreateAPIKey handles POST /dashboard/api-keys: a full key, or with
+// restricted=1 one with the permissions chosen per resource and an
+// optional allow-list. The secret is shown on the next page view only.
 func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 	mode := c.FormValue("mode")
 	if mode != "test" && mode != "live" {
 		return reply.InvalidParam("parameter_invalid", "mode", "mode must be test or live.")
 	}
-	_, secret, err := d.Ops.CreateAPIKey(c.UserContext(), request.Actor(c), dashScope(c).AccountID, mode == "live")
+	spec := store.NewAPIKey{Name: c.FormValue("name")}
+	if c.FormValue("restricted") == "1" {
+		form := views.APIKeyForm{Name: spec.Name, AllowedIPs: c.FormValue("allowed_ips"), Levels: map[string]string{}}
+		var perms []string
+		for _, r := range operations.KeyResources {
+			level := c.FormValue("perm_" + r)
+			form.Levels[r] = level
+			if level != "" {
+				perms = append(perms, r+":"+level)
+			}
+		}
+		var err error
+		if spec.Permissions, err = operations.ParseKeyPermissions(perms); err != nil {
+			form.Error = t(c, "keys.error_permissions")
+			return d.apiKeysPage(c, http.StatusBadRequest, form)
+		}
+		if spec.AllowedIPs, err = operations.ParseAllowedIPs(strings.FieldsFunc(form.AllowedIPs, isListSeparator)); err != nil {
+			form.Error = t(c, "keys.error_ips")
+			return d.apiKeysPage(c, http.StatusBadRequest, form)
+		}
+	}
+	_, secret, err := d.Ops.CreateAPIKey(c.UserContext(), request.Actor(c), dashScope(c).AccountID, mode == "live", spec)
 	if errors.Is(err, store.ErrAPIKeyLimit) {
 		return d.noticeOrErr(c, "/dashboard/api-keys", reply.InvalidRequest(http.StatusConflict, "api_key_limit", "%s", err))
+	}
+	if errors.Is(err, operations.ErrBadKeyName) {
+		return reply.InvalidParam("parameter_invalid", "name", "%s", err)
 	}
 	if err != nil {
 		return err
@@ -57,6 +108,9 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 	}
 	return c.Redirect("/dashboard/api-keys", http.StatusSeeOther)
 }
+
+// isListSeparator splits a typed list: commas, spaces, line breaks.
+func isListSeparator(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) }
 
 // RevokeAPIKey handles POST /dashboard/api-keys/{id}/revoke, confirmed:
 // every integration using the key stops working.

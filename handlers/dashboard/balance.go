@@ -53,7 +53,7 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 	}
 	m := views.BalancePage{
 		Nav: d.nav(c, "balance"), AvailableLabel: pix.FormatBRL(b.AvailableCents), PendingLabel: pix.FormatBRL(b.PendingCents),
-		AvailableNegative: b.AvailableCents < 0, Form: form, CanSimulate: !scope.Livemode, Notice: notice,
+		AvailableNegative: b.AvailableCents < 0, Form: form, CanSimulate: !scope.Livemode && may(c, operations.Withdrawals), CanWithdraw: may(c, operations.Withdrawals), Notice: notice,
 	}
 	var withdrawalIDs []string
 	for _, w := range withdrawals {

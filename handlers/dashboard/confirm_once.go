@@ -100,7 +100,9 @@ func (d *Dashboard) once(c *fiber.Ctx, scope store.Scope, back string, action fu
 // in the person's words for its code; anything else is the request's error.
 func refusal(c *fiber.Ctx, back string, err error) (outcome, error) {
 	var apiErr *reply.Error
-	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError {
+	// A change the person's role does not allow is the 403 page: no page
+	// offered it, so only a forged or stale form asks.
+	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError && apiErr.Code != "permission_denied" {
 		return outcome{Notice: views.ErrorText(c.UserContext(), apiErr.Code), Error: true, Location: back}, nil
 	}
 	return outcome{}, err

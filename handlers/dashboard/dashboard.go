@@ -24,6 +24,12 @@ const (
 	SessionLivemode = "livemode"
 	// SessionEpoch is the user's session epoch when the session opened.
 	SessionEpoch = "epoch"
+	// SessionAccountID is the account the person acts on ("": the one
+	// they sign in to first).
+	SessionAccountID = "account_id"
+	// SessionSecondFactorAt is when (unix seconds) the person last proved
+	// their second factor in this session.
+	SessionSecondFactorAt = "second_factor_at"
 )
 
 // Sign-in attempts allowed per LoginWindow: for one e-mail from browsers
@@ -66,14 +72,22 @@ func (d *Dashboard) chargeWait() time.Duration {
 	return 3 * time.Second
 }
 
-// RequireOwner keeps changes, and the account's own pages such as API keys,
-// to the account's owner: support staff read payments, never write.
-func RequireOwner(c *fiber.Ctx) error {
-	if u := request.CurrentUser(c); u == nil || u.User.Role != store.RoleOwner {
+// RequireMember keeps an account's pages to its members: support staff
+// read payments through their own console. What each member may change is
+// the operations' to say (operations.Allow); pages only hide it (may).
+func RequireMember(c *fiber.Ctx) error {
+	if u := request.CurrentUser(c); u == nil || u.User.Role == store.RoleSupport || u.User.AccountID == nil {
 		return &reply.Error{Status: http.StatusForbidden, Type: reply.TypePermission, Code: "read_only",
 			Message: "Your role can look, not change anything."}
 	}
 	return c.Next()
+}
+
+// may says whether the signed-in person's role changes resource, for a
+// page to offer the change or hide it.
+func may(c *fiber.Ctx, resource string) bool {
+	u := request.CurrentUser(c)
+	return u != nil && operations.RoleMay(u.Role, operations.Write(resource))
 }
 
 // pathParam is the path parameter name, percent-decoded; one that is not
@@ -86,6 +100,12 @@ func pathParam(c *fiber.Ctx, name string) string {
 func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 	u := request.CurrentUser(c)
 	n := views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
+	for _, resource := range []string{operations.Payments, operations.Refunds, operations.Withdrawals, operations.Disputes,
+		operations.Webhooks, operations.APIKeys, operations.Team, operations.Settings} {
+		if may(c, resource) {
+			n.Writes = append(n.Writes, resource)
+		}
+	}
 	if c.Method() == fiber.MethodGet {
 		// A page reloads its content from its own address; a page that
 		// answers a POST (a form with its errors) has none to reload.

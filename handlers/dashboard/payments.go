@@ -67,7 +67,7 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		return err
 	}
 	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search,
-		CanCreate: request.CurrentUser(c).User.Role == store.RoleOwner}
+		CanCreate: may(c, operations.Payments)}
 	if fromOK {
 		model.From = from.Format(time.DateOnly)
 	}
@@ -248,20 +248,19 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 		return err
 	}
 	m.BackURL, m.BackLabel = "/dashboard/payments", t(c, "payments.title")
-	owner := request.CurrentUser(c).User.Role == store.RoleOwner
-	m.CanSimulate = !p.Livemode && owner && p.BRCode != "" &&
+	m.CanSimulate = !p.Livemode && may(c, operations.Payments) && p.BRCode != "" &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
-	m.CanDispute = !p.Livemode && owner && p.Status == store.StatusPaid && len(m.Disputes) == 0
+	m.CanDispute = !p.Livemode && may(c, operations.Disputes) && p.Status == store.StatusPaid && len(m.Disputes) == 0
 	left := p.AmountCents
 	for _, r := range m.RefundsRaw {
 		if r.Status != store.RefundFailed {
 			left -= r.AmountCents
 		}
 	}
-	m.CanRefund = owner && p.Status == store.StatusPaid && left > 0
+	m.CanRefund = may(c, operations.Refunds) && p.Status == store.StatusPaid && left > 0
 	m.RefundLeft = pix.FormatBRLInput(left)
 	for i := range m.Disputes {
-		m.Disputes[i].CanClose = !p.Livemode && owner && m.Disputes[i].Status == store.DisputeOpen
+		m.Disputes[i].CanClose = !p.Livemode && may(c, operations.Disputes) && m.Disputes[i].Status == store.DisputeOpen
 		m.CanRefund = m.CanRefund && m.Disputes[i].Status != store.DisputeOpen
 	}
 	if m.Notice, err = d.takeNotice(c); err != nil {
@@ -383,7 +382,7 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		}
 		m.Refunds = append(m.Refunds, v)
 	}
-	owner := !support && request.CurrentUser(c).User.Role == store.RoleOwner
+	mayReturn := !support && may(c, operations.Refunds)
 	for _, tr := range transfers {
 		v := views.TransferView{EndToEndID: tr.EndToEndID, AmountLabel: pix.FormatBRL(tr.AmountCents),
 			Outcome: tr.Outcome, At: when(c, tr.ReceivedAt)}
@@ -393,7 +392,7 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		if tr.ReturnFailure != nil {
 			v.ReturnFailure = *tr.ReturnFailure
 		}
-		v.CanReturn = owner && tr.Returnable()
+		v.CanReturn = mayReturn && tr.Returnable()
 		m.Transfers = append(m.Transfers, v)
 		objects = append(objects, tr.EndToEndID)
 	}

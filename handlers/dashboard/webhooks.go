@@ -18,6 +18,7 @@ import (
 	"payments/dispatcher/envelope"
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix"
 	"payments/store"
 	"payments/store/ids"
@@ -330,7 +331,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		NewSecret: secret, ReadOnly: request.CurrentUser(c).User.Role != store.RoleOwner, Notice: notice,
+		NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
 		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,
@@ -455,7 +456,7 @@ func (d *Dashboard) DeliveryDetail(c *fiber.Ctx) error {
 		return err
 	}
 	page.Nav = d.nav(c, "webhooks")
-	page.ReadOnly = request.CurrentUser(c).User.Role != store.RoleOwner
+	page.ReadOnly = !may(c, operations.Webhooks)
 	page.BackURL, page.BackLabel = "/dashboard/webhooks/"+w.ID, w.Name
 	if page.Notice, err = d.takeNotice(c); err != nil {
 		return err

@@ -24,13 +24,25 @@ func Refusal(err error) error {
 }
 
 func refusal(err error) *Error {
+	var denied *operations.PermissionError
 	switch {
+	case errors.As(err, &denied):
+		return PermissionDenied(denied)
 	case errors.Is(err, operations.ErrLiveModeOff):
 		return LiveModeOff()
 	case errors.Is(err, operations.ErrTestModeOnly):
 		return TestModeOnly("Only test mode can simulate this: live objects change when the PSP says so.")
 	}
 	return nil
+}
+
+// PermissionDenied is the 403 for a change or read the key or person may
+// not make: it names the permission needed.
+func PermissionDenied(e *operations.PermissionError) *Error {
+	if e.Role != "" {
+		return Forbidden("permission_denied", fmt.Sprintf("Your role (%s) does not allow this: it needs the %s permission.", e.Role, e.Needed))
+	}
+	return Forbidden("permission_denied", fmt.Sprintf("This API key does not have the %s permission this request needs.", e.Needed))
 }
 
 // LiveModeOff is the 403 for a live change on a service without a PSP.

@@ -5,6 +5,8 @@
 package request
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 
 	"payments/store"
@@ -61,16 +63,16 @@ func RequestID(c *fiber.Ctx) string {
 	return id
 }
 
-// User is a signed-in dashboard user and the mode they look at.
+// User is a signed-in dashboard user, the mode they look at, and when
+// they last proved their second factor in this session.
 type User struct {
 	*store.User
-	Livemode bool
+	Livemode       bool
+	SecondFactorAt time.Time
 }
 
 // SetUser records the signed-in user of a dashboard request.
-func SetUser(c *fiber.Ctx, u *store.User, livemode bool) {
-	c.Locals(localUser, &User{User: u, Livemode: livemode})
-}
+func SetUser(c *fiber.Ctx, u *User) { c.Locals(localUser, u) }
 
 // CurrentUser is the signed-in dashboard user, or nil.
 func CurrentUser(c *fiber.Ctx) *User {
@@ -87,14 +89,22 @@ func CSRFToken(c *fiber.Ctx) string {
 	return t
 }
 
-// Actor is who asks in this request, as the change records them: the
-// signed-in user on the dashboard, the API key on the API.
+// Actor is who asks in this request, as operations check and record them:
+// the signed-in user with their role in the account they act on, or the
+// API key with its name and permissions; with the request's address, user
+// agent and id.
 func Actor(c *fiber.Ctx) store.Actor {
-	if u := CurrentUser(c); u != nil {
-		return store.ActorUser(u.ID)
+	var a store.Actor
+	switch u, k := CurrentUser(c), APIKey(c); {
+	case u != nil:
+		a = store.ActorUser(u.ID)
+		a.Name, a.Role, a.SecondFactorAt = u.Email, u.Role, u.SecondFactorAt
+	case k != nil:
+		a = store.ActorAPIKey(k.ID)
+		a.Name, a.Permissions = k.Name, k.Permissions
+	default:
+		return store.ActorSystem
 	}
-	if k := APIKey(c); k != nil {
-		return store.ActorAPIKey(k.ID)
-	}
-	return store.ActorSystem
+	a.IP, a.UserAgent, a.RequestID = c.IP(), string(c.Request().Header.UserAgent()), RequestID(c)
+	return a
 }

@@ -7288,6 +7288,12 @@ type GetBalanceResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetBalanceResponse403Headers the declared response headers of an HTTP 403 response for GetBalance
+type GetBalanceResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetBalanceResponse413Headers the declared response headers of an HTTP 413 response for GetBalance
 type GetBalanceResponse413Headers struct {
 	RetryAfter *int
@@ -7321,6 +7327,8 @@ type GetBalanceResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -7335,6 +7343,8 @@ type GetBalanceResponse struct {
 	Headers400 *GetBalanceResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetBalanceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetBalanceResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *GetBalanceResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7358,6 +7368,11 @@ func (r GetBalanceResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetBalanceResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBalanceResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -7429,6 +7444,12 @@ type ListDisputesResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListDisputesResponse403Headers the declared response headers of an HTTP 403 response for ListDisputes
+type ListDisputesResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListDisputesResponse413Headers the declared response headers of an HTTP 413 response for ListDisputes
 type ListDisputesResponse413Headers struct {
 	RetryAfter *int
@@ -7462,6 +7483,8 @@ type ListDisputesResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -7476,6 +7499,8 @@ type ListDisputesResponse struct {
 	Headers400 *ListDisputesResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListDisputesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListDisputesResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListDisputesResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7499,6 +7524,11 @@ func (r ListDisputesResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListDisputesResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListDisputesResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -7570,6 +7600,12 @@ type GetDisputeResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetDisputeResponse403Headers the declared response headers of an HTTP 403 response for GetDispute
+type GetDisputeResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetDisputeResponse404Headers the declared response headers of an HTTP 404 response for GetDispute
 type GetDisputeResponse404Headers struct {
 	RetryAfter *int
@@ -7609,6 +7645,8 @@ type GetDisputeResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -7625,6 +7663,8 @@ type GetDisputeResponse struct {
 	Headers400 *GetDisputeResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetDisputeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetDisputeResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetDisputeResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -7650,6 +7690,11 @@ func (r GetDisputeResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetDisputeResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetDisputeResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -7726,6 +7771,12 @@ type ListEventsResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListEventsResponse403Headers the declared response headers of an HTTP 403 response for ListEvents
+type ListEventsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListEventsResponse413Headers the declared response headers of an HTTP 413 response for ListEvents
 type ListEventsResponse413Headers struct {
 	RetryAfter *int
@@ -7759,6 +7810,8 @@ type ListEventsResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -7773,6 +7826,8 @@ type ListEventsResponse struct {
 	Headers400 *ListEventsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListEventsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListEventsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListEventsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7796,6 +7851,11 @@ func (r ListEventsResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListEventsResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListEventsResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -7867,6 +7927,12 @@ type StreamEventsResponse401Headers struct {
 	XRequestId *string
 }
 
+// StreamEventsResponse403Headers the declared response headers of an HTTP 403 response for StreamEvents
+type StreamEventsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // StreamEventsResponse413Headers the declared response headers of an HTTP 413 response for StreamEvents
 type StreamEventsResponse413Headers struct {
 	RetryAfter *int
@@ -7898,6 +7964,8 @@ type StreamEventsResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -7912,6 +7980,8 @@ type StreamEventsResponse struct {
 	Headers400 *StreamEventsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamEventsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *StreamEventsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *StreamEventsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7930,6 +8000,11 @@ func (r StreamEventsResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r StreamEventsResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r StreamEventsResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -8001,6 +8076,12 @@ type GetEventResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetEventResponse403Headers the declared response headers of an HTTP 403 response for GetEvent
+type GetEventResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetEventResponse404Headers the declared response headers of an HTTP 404 response for GetEvent
 type GetEventResponse404Headers struct {
 	RetryAfter *int
@@ -8040,6 +8121,8 @@ type GetEventResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -8056,6 +8139,8 @@ type GetEventResponse struct {
 	Headers400 *GetEventResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetEventResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetEventResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetEventResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -8081,6 +8166,11 @@ func (r GetEventResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetEventResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetEventResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -8158,6 +8248,12 @@ type ResendEventResponse401Headers struct {
 	XRequestId *string
 }
 
+// ResendEventResponse403Headers the declared response headers of an HTTP 403 response for ResendEvent
+type ResendEventResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ResendEventResponse404Headers the declared response headers of an HTTP 404 response for ResendEvent
 type ResendEventResponse404Headers struct {
 	RetryAfter *int
@@ -8215,6 +8311,8 @@ type ResendEventResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -8237,6 +8335,8 @@ type ResendEventResponse struct {
 	Headers400 *ResendEventResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResendEventResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResendEventResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ResendEventResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -8268,6 +8368,11 @@ func (r ResendEventResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ResendEventResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendEventResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -8423,6 +8528,12 @@ type ListPaymentsResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListPaymentsResponse403Headers the declared response headers of an HTTP 403 response for ListPayments
+type ListPaymentsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListPaymentsResponse413Headers the declared response headers of an HTTP 413 response for ListPayments
 type ListPaymentsResponse413Headers struct {
 	RetryAfter *int
@@ -8456,6 +8567,8 @@ type ListPaymentsResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -8470,6 +8583,8 @@ type ListPaymentsResponse struct {
 	Headers400 *ListPaymentsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListPaymentsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListPaymentsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListPaymentsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8493,6 +8608,11 @@ func (r ListPaymentsResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListPaymentsResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPaymentsResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -8782,6 +8902,12 @@ type CancelPaymentResponse401Headers struct {
 	XRequestId *string
 }
 
+// CancelPaymentResponse403Headers the declared response headers of an HTTP 403 response for CancelPayment
+type CancelPaymentResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // CancelPaymentResponse404Headers the declared response headers of an HTTP 404 response for CancelPayment
 type CancelPaymentResponse404Headers struct {
 	RetryAfter *int
@@ -8827,6 +8953,8 @@ type CancelPaymentResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -8845,6 +8973,8 @@ type CancelPaymentResponse struct {
 	Headers400 *CancelPaymentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelPaymentResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CancelPaymentResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *CancelPaymentResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -8872,6 +9002,11 @@ func (r CancelPaymentResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CancelPaymentResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CancelPaymentResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -8953,6 +9088,12 @@ type GetPaymentResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetPaymentResponse403Headers the declared response headers of an HTTP 403 response for GetPayment
+type GetPaymentResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetPaymentResponse404Headers the declared response headers of an HTTP 404 response for GetPayment
 type GetPaymentResponse404Headers struct {
 	RetryAfter *int
@@ -8992,6 +9133,8 @@ type GetPaymentResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -9008,6 +9151,8 @@ type GetPaymentResponse struct {
 	Headers400 *GetPaymentResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetPaymentResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetPaymentResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetPaymentResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -9033,6 +9178,11 @@ func (r GetPaymentResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetPaymentResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPaymentResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -9326,6 +9476,12 @@ type ListRefundsResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListRefundsResponse403Headers the declared response headers of an HTTP 403 response for ListRefunds
+type ListRefundsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListRefundsResponse413Headers the declared response headers of an HTTP 413 response for ListRefunds
 type ListRefundsResponse413Headers struct {
 	RetryAfter *int
@@ -9359,6 +9515,8 @@ type ListRefundsResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -9373,6 +9531,8 @@ type ListRefundsResponse struct {
 	Headers400 *ListRefundsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListRefundsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListRefundsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListRefundsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9396,6 +9556,11 @@ func (r ListRefundsResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListRefundsResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListRefundsResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -9685,6 +9850,12 @@ type GetRefundResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetRefundResponse403Headers the declared response headers of an HTTP 403 response for GetRefund
+type GetRefundResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetRefundResponse404Headers the declared response headers of an HTTP 404 response for GetRefund
 type GetRefundResponse404Headers struct {
 	RetryAfter *int
@@ -9724,6 +9895,8 @@ type GetRefundResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -9740,6 +9913,8 @@ type GetRefundResponse struct {
 	Headers400 *GetRefundResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetRefundResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetRefundResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetRefundResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -9765,6 +9940,11 @@ func (r GetRefundResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetRefundResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRefundResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -11765,6 +11945,12 @@ type ListWebhooksResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListWebhooksResponse403Headers the declared response headers of an HTTP 403 response for ListWebhooks
+type ListWebhooksResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListWebhooksResponse413Headers the declared response headers of an HTTP 413 response for ListWebhooks
 type ListWebhooksResponse413Headers struct {
 	RetryAfter *int
@@ -11798,6 +11984,8 @@ type ListWebhooksResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -11812,6 +12000,8 @@ type ListWebhooksResponse struct {
 	Headers400 *ListWebhooksResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhooksResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListWebhooksResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListWebhooksResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -11835,6 +12025,11 @@ func (r ListWebhooksResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListWebhooksResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWebhooksResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -11908,6 +12103,12 @@ type CreateWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// CreateWebhookResponse403Headers the declared response headers of an HTTP 403 response for CreateWebhook
+type CreateWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // CreateWebhookResponse409Headers the declared response headers of an HTTP 409 response for CreateWebhook
 type CreateWebhookResponse409Headers struct {
 	RetryAfter *int
@@ -11959,6 +12160,8 @@ type CreateWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -11979,6 +12182,8 @@ type CreateWebhookResponse struct {
 	Headers400 *CreateWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateWebhookResponse403Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateWebhookResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -12008,6 +12213,11 @@ func (r CreateWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreateWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -12094,6 +12304,12 @@ type DeleteWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// DeleteWebhookResponse403Headers the declared response headers of an HTTP 403 response for DeleteWebhook
+type DeleteWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // DeleteWebhookResponse404Headers the declared response headers of an HTTP 404 response for DeleteWebhook
 type DeleteWebhookResponse404Headers struct {
 	RetryAfter *int
@@ -12133,6 +12349,8 @@ type DeleteWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -12149,6 +12367,8 @@ type DeleteWebhookResponse struct {
 	Headers400 *DeleteWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *DeleteWebhookResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -12174,6 +12394,11 @@ func (r DeleteWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r DeleteWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -12250,6 +12475,12 @@ type GetWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetWebhookResponse403Headers the declared response headers of an HTTP 403 response for GetWebhook
+type GetWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetWebhookResponse404Headers the declared response headers of an HTTP 404 response for GetWebhook
 type GetWebhookResponse404Headers struct {
 	RetryAfter *int
@@ -12289,6 +12520,8 @@ type GetWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -12305,6 +12538,8 @@ type GetWebhookResponse struct {
 	Headers400 *GetWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetWebhookResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -12330,6 +12565,11 @@ func (r GetWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -12407,6 +12647,12 @@ type UpdateWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// UpdateWebhookResponse403Headers the declared response headers of an HTTP 403 response for UpdateWebhook
+type UpdateWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // UpdateWebhookResponse404Headers the declared response headers of an HTTP 404 response for UpdateWebhook
 type UpdateWebhookResponse404Headers struct {
 	RetryAfter *int
@@ -12464,6 +12710,8 @@ type UpdateWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -12486,6 +12734,8 @@ type UpdateWebhookResponse struct {
 	Headers400 *UpdateWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *UpdateWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *UpdateWebhookResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -12517,6 +12767,11 @@ func (r UpdateWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r UpdateWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -12608,6 +12863,12 @@ type ListWebhookDeliveriesResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListWebhookDeliveriesResponse403Headers the declared response headers of an HTTP 403 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListWebhookDeliveriesResponse404Headers the declared response headers of an HTTP 404 response for ListWebhookDeliveries
 type ListWebhookDeliveriesResponse404Headers struct {
 	RetryAfter *int
@@ -12647,6 +12908,8 @@ type ListWebhookDeliveriesResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -12663,6 +12926,8 @@ type ListWebhookDeliveriesResponse struct {
 	Headers400 *ListWebhookDeliveriesResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhookDeliveriesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListWebhookDeliveriesResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ListWebhookDeliveriesResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -12688,6 +12953,11 @@ func (r ListWebhookDeliveriesResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListWebhookDeliveriesResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -12764,6 +13034,12 @@ type GetWebhookDeliveryResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetWebhookDeliveryResponse403Headers the declared response headers of an HTTP 403 response for GetWebhookDelivery
+type GetWebhookDeliveryResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetWebhookDeliveryResponse404Headers the declared response headers of an HTTP 404 response for GetWebhookDelivery
 type GetWebhookDeliveryResponse404Headers struct {
 	RetryAfter *int
@@ -12803,6 +13079,8 @@ type GetWebhookDeliveryResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -12819,6 +13097,8 @@ type GetWebhookDeliveryResponse struct {
 	Headers400 *GetWebhookDeliveryResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetWebhookDeliveryResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetWebhookDeliveryResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetWebhookDeliveryResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -12844,6 +13124,11 @@ func (r GetWebhookDeliveryResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetWebhookDeliveryResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetWebhookDeliveryResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -12921,6 +13206,12 @@ type ResendWebhookDeliveryResponse401Headers struct {
 	XRequestId *string
 }
 
+// ResendWebhookDeliveryResponse403Headers the declared response headers of an HTTP 403 response for ResendWebhookDelivery
+type ResendWebhookDeliveryResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ResendWebhookDeliveryResponse404Headers the declared response headers of an HTTP 404 response for ResendWebhookDelivery
 type ResendWebhookDeliveryResponse404Headers struct {
 	RetryAfter *int
@@ -12972,6 +13263,8 @@ type ResendWebhookDeliveryResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -12992,6 +13285,8 @@ type ResendWebhookDeliveryResponse struct {
 	Headers400 *ResendWebhookDeliveryResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResendWebhookDeliveryResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResendWebhookDeliveryResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ResendWebhookDeliveryResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -13021,6 +13316,11 @@ func (r ResendWebhookDeliveryResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ResendWebhookDeliveryResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendWebhookDeliveryResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -13108,6 +13408,12 @@ type RecoverWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// RecoverWebhookResponse403Headers the declared response headers of an HTTP 403 response for RecoverWebhook
+type RecoverWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // RecoverWebhookResponse404Headers the declared response headers of an HTTP 404 response for RecoverWebhook
 type RecoverWebhookResponse404Headers struct {
 	RetryAfter *int
@@ -13165,6 +13471,8 @@ type RecoverWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -13187,6 +13495,8 @@ type RecoverWebhookResponse struct {
 	Headers400 *RecoverWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RecoverWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RecoverWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *RecoverWebhookResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -13218,6 +13528,11 @@ func (r RecoverWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r RecoverWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RecoverWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -13310,6 +13625,12 @@ type ResendFailedDeliveriesResponse401Headers struct {
 	XRequestId *string
 }
 
+// ResendFailedDeliveriesResponse403Headers the declared response headers of an HTTP 403 response for ResendFailedDeliveries
+type ResendFailedDeliveriesResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ResendFailedDeliveriesResponse404Headers the declared response headers of an HTTP 404 response for ResendFailedDeliveries
 type ResendFailedDeliveriesResponse404Headers struct {
 	RetryAfter *int
@@ -13367,6 +13688,8 @@ type ResendFailedDeliveriesResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -13389,6 +13712,8 @@ type ResendFailedDeliveriesResponse struct {
 	Headers400 *ResendFailedDeliveriesResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResendFailedDeliveriesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResendFailedDeliveriesResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ResendFailedDeliveriesResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -13420,6 +13745,11 @@ func (r ResendFailedDeliveriesResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ResendFailedDeliveriesResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendFailedDeliveriesResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -13512,6 +13842,12 @@ type RotateWebhookSecretResponse401Headers struct {
 	XRequestId *string
 }
 
+// RotateWebhookSecretResponse403Headers the declared response headers of an HTTP 403 response for RotateWebhookSecret
+type RotateWebhookSecretResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // RotateWebhookSecretResponse404Headers the declared response headers of an HTTP 404 response for RotateWebhookSecret
 type RotateWebhookSecretResponse404Headers struct {
 	RetryAfter *int
@@ -13569,6 +13905,8 @@ type RotateWebhookSecretResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -13591,6 +13929,8 @@ type RotateWebhookSecretResponse struct {
 	Headers400 *RotateWebhookSecretResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateWebhookSecretResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RotateWebhookSecretResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *RotateWebhookSecretResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -13622,6 +13962,11 @@ func (r RotateWebhookSecretResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r RotateWebhookSecretResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RotateWebhookSecretResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -13714,6 +14059,12 @@ type TestWebhookResponse401Headers struct {
 	XRequestId *string
 }
 
+// TestWebhookResponse403Headers the declared response headers of an HTTP 403 response for TestWebhook
+type TestWebhookResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // TestWebhookResponse404Headers the declared response headers of an HTTP 404 response for TestWebhook
 type TestWebhookResponse404Headers struct {
 	RetryAfter *int
@@ -13771,6 +14122,8 @@ type TestWebhookResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -13793,6 +14146,8 @@ type TestWebhookResponse struct {
 	Headers400 *TestWebhookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *TestWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *TestWebhookResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -13824,6 +14179,11 @@ func (r TestWebhookResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r TestWebhookResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -13915,6 +14275,12 @@ type ListWithdrawalsResponse401Headers struct {
 	XRequestId *string
 }
 
+// ListWithdrawalsResponse403Headers the declared response headers of an HTTP 403 response for ListWithdrawals
+type ListWithdrawalsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // ListWithdrawalsResponse413Headers the declared response headers of an HTTP 413 response for ListWithdrawals
 type ListWithdrawalsResponse413Headers struct {
 	RetryAfter *int
@@ -13948,6 +14314,8 @@ type ListWithdrawalsResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -13962,6 +14330,8 @@ type ListWithdrawalsResponse struct {
 	Headers400 *ListWithdrawalsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWithdrawalsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListWithdrawalsResponse403Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ListWithdrawalsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -13985,6 +14355,11 @@ func (r ListWithdrawalsResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListWithdrawalsResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListWithdrawalsResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -14258,6 +14633,12 @@ type GetWithdrawalResponse401Headers struct {
 	XRequestId *string
 }
 
+// GetWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for GetWithdrawal
+type GetWithdrawalResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // GetWithdrawalResponse404Headers the declared response headers of an HTTP 404 response for GetWithdrawal
 type GetWithdrawalResponse404Headers struct {
 	RetryAfter *int
@@ -14297,6 +14678,8 @@ type GetWithdrawalResponse struct {
 	JSON400 *Error
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -14313,6 +14696,8 @@ type GetWithdrawalResponse struct {
 	Headers400 *GetWithdrawalResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetWithdrawalResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetWithdrawalResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetWithdrawalResponse404Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -14338,6 +14723,11 @@ func (r GetWithdrawalResponse) GetJSON400() *Error {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetWithdrawalResponse) GetJSON401() *Error {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetWithdrawalResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -15941,6 +16331,13 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16037,6 +16434,23 @@ func ParseGetBalanceResponse(rsp *http.Response) (*GetBalanceResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetBalanceResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers GetBalanceResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -16145,6 +16559,13 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16241,6 +16662,23 @@ func ParseListDisputesResponse(rsp *http.Response) (*ListDisputesResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListDisputesResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListDisputesResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -16349,6 +16787,13 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16452,6 +16897,23 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetDisputeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetDisputeResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -16577,6 +17039,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16673,6 +17142,23 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListEventsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListEventsResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -16774,6 +17260,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16870,6 +17363,23 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers StreamEventsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers StreamEventsResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -16978,6 +17488,13 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17081,6 +17598,23 @@ func ParseGetEventResponse(rsp *http.Response) (*GetEventResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetEventResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetEventResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -17205,6 +17739,13 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
@@ -17337,6 +17878,23 @@ func ParseResendEventResponse(rsp *http.Response) (*ResendEventResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResendEventResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendEventResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -17570,6 +18128,13 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17666,6 +18231,23 @@ func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListPaymentsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListPaymentsResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -18112,6 +18694,13 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18222,6 +18811,23 @@ func ParseCancelPaymentResponse(rsp *http.Response) (*CancelPaymentResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CancelPaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CancelPaymentResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -18364,6 +18970,13 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18467,6 +19080,23 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetPaymentResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetPaymentResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -18923,6 +19553,13 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19019,6 +19656,23 @@ func ParseListRefundsResponse(rsp *http.Response) (*ListRefundsResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListRefundsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListRefundsResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -19465,6 +20119,13 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19568,6 +20229,23 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetRefundResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetRefundResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -22631,6 +23309,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -22727,6 +23412,23 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListWebhooksResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListWebhooksResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -22834,6 +23536,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
@@ -22966,6 +23675,23 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateWebhookResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -23125,6 +23851,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23228,6 +23961,23 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers DeleteWebhookResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -23353,6 +24103,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23456,6 +24213,23 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWebhookResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -23580,6 +24354,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
@@ -23712,6 +24493,23 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers UpdateWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers UpdateWebhookResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -23888,6 +24686,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23991,6 +24796,23 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListWebhookDeliveriesResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers ListWebhookDeliveriesResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -24116,6 +24938,13 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24219,6 +25048,23 @@ func ParseGetWebhookDeliveryResponse(rsp *http.Response) (*GetWebhookDeliveryRes
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetWebhookDeliveryResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWebhookDeliveryResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -24344,6 +25190,13 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24468,6 +25321,23 @@ func ParseResendWebhookDeliveryResponse(rsp *http.Response) (*ResendWebhookDeliv
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResendWebhookDeliveryResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendWebhookDeliveryResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -24627,6 +25497,13 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24758,6 +25635,23 @@ func ParseRecoverWebhookResponse(rsp *http.Response) (*RecoverWebhookResponse, e
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RecoverWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers RecoverWebhookResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -24934,6 +25828,13 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25065,6 +25966,23 @@ func ParseResendFailedDeliveriesResponse(rsp *http.Response) (*ResendFailedDeliv
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResendFailedDeliveriesResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers ResendFailedDeliveriesResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25241,6 +26159,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25372,6 +26297,23 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RotateWebhookSecretResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers RotateWebhookSecretResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25548,6 +26490,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25679,6 +26628,23 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestWebhookResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers TestWebhookResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25855,6 +26821,13 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25951,6 +26924,23 @@ func ParseListWithdrawalsResponse(rsp *http.Response) (*ListWithdrawalsResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListWithdrawalsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 413:
 		var headers ListWithdrawalsResponse413Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26366,6 +27356,13 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26469,6 +27466,23 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetWithdrawalResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers GetWithdrawalResponse404Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -218,9 +218,11 @@ func New(t testing.TB, opts ...Option) *Server {
 		disp.Start(context.Background())
 		t.Cleanup(disp.Stop)
 	}
-	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters, Tracer: o.tracer})
+	usage := web.NewKeyUsage(st, log, 100*time.Millisecond)
+	usage.Start()
+	app := web.New(o.Config, web.Deps{Store: st, Log: log, AccessLog: logOut, Redis: o.Redis, Tester: disp, Metrics: meters, Tracer: o.tracer, KeyUsage: usage})
 	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second); usage.Stop() })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
 		Client: client, App: app, DBProxy: proxy, Metrics: meters}
@@ -237,9 +239,9 @@ func (s *Server) NewAccount(name, email string) (*store.Account, string, string)
 	ctx := context.Background()
 	acct, err := s.Store.CreateAccount(ctx, store.NewAccount{Name: name, Email: email, FeeBPS: store.DefaultFeeBPS})
 	require.NoError(s.t, err)
-	_, testKey, err := s.Store.CreateAPIKey(ctx, acct.ID, false)
+	_, testKey, err := s.Store.CreateAPIKey(ctx, acct.ID, false, store.NewAPIKey{Name: "Teste"})
 	require.NoError(s.t, err)
-	_, liveKey, err := s.Store.CreateAPIKey(ctx, acct.ID, true)
+	_, liveKey, err := s.Store.CreateAPIKey(ctx, acct.ID, true, store.NewAPIKey{Name: "Produção"})
 	require.NoError(s.t, err)
 	return acct, testKey, liveKey
 }

@@ -1,0 +1,254 @@
+package operations_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/uptrace/bun"
+
+	"payments/dispatcher"
+	"payments/operations"
+	"payments/pix"
+	"payments/store"
+	"payments/store/storetest"
+)
+
+type auditRow struct {
+	Action   string `bun:"action"`
+	ObjectID string `bun:"object_id"`
+	Actor    string `bun:"actor"`
+	Door     string `bun:"door"`
+	IP       string `bun:"ip"`
+	Changes  string `bun:"changes"`
+}
+
+// TestEveryOperationWritesOneAuditRow walks every method of Operations:
+// each change writes exactly one audit row, with who asked and through
+// which door, and each question (Check*) writes none. A method added
+// without a step here fails the test.
+func TestEveryOperationWritesOneAuditRow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.DB(t)
+	st, err := store.New(db, store.Options{SecretKey: make([]byte, 32), Charges: store.Charges{
+		Receiver: pix.Receiver{Key: "00000000-0000-4000-8000-000000000000", City: "SAO PAULO"}, BaseURL: "http://127.0.0.1:8080"}})
+	require.NoError(t, err)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	t.Cleanup(receiver.Close)
+	disp := dispatcher.New(dispatcher.Config{AllowPrivateNetworks: true}, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ops := &operations.Operations{Store: st, LiveMode: true, Tester: disp, Webhooks: operations.WebhookRules{AllowPrivateNetworks: true}}
+
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja@example.com", FeeBPS: 100})
+	require.NoError(t, err)
+	owner, err := st.CreateUser(ctx, "dona@example.com", "correct-horse-battery", store.RoleOwner, acct.ID)
+	require.NoError(t, err)
+	test, live := store.Scope{AccountID: acct.ID}, store.Scope{AccountID: acct.ID, Livemode: true}
+	who := store.ActorUser(owner.ID)
+	who.Name, who.Role, who.IP, who.UserAgent, who.RequestID = owner.Email, store.RoleOwner, "203.0.113.9", "Firefox", "req_1"
+
+	var (
+		paid, pending, expiring, disputed *store.Payment
+		livePaid                          *store.Payment
+		refund                            *store.Refund
+		dispute                           *store.Dispute
+		withdrawal                        *store.Withdrawal
+		hook                              *store.Webhook
+		key                               *store.APIKey
+	)
+	newPayment := func(scope store.Scope) *store.Payment {
+		p, _, err := ops.CreatePayment(ctx, who, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
+		require.NoError(t, err)
+		return p
+	}
+	type step struct {
+		op      string // the Operations method it calls
+		action  string // the audit row it writes ("": none)
+		changes func() error
+		prepare func() // what it needs, made before rows are counted
+	}
+	steps := []step{
+		{"CreateWebhook", "webhook.created", func() (err error) {
+			hook, _, err = ops.CreateWebhook(ctx, who, store.NewWebhook{Scope: test, Name: "Loja", APIVersion: store.APIVersions[0], URL: receiver.URL, Events: []string{store.EventPaymentCreated}, Enabled: true})
+			return err
+		}, nil},
+		{"CreatePayment", "payment.created", func() error { pending = newPayment(test); return nil }, nil},
+		{"SimulatePayment", "payment.paid", func() (err error) {
+			paid, err = ops.SimulatePayment(ctx, who, test, pending.ID.String())
+			return err
+		}, nil},
+		{"CancelPayment", "payment.canceled", func() error {
+			_, err := ops.CancelPayment(ctx, who, test, expiring.ID.String())
+			return err
+		}, func() { expiring = newPaymentSilently(t, ops, acct, test) }},
+		{"SimulateExpiry", "payment.expired", func() (err error) {
+			_, err = ops.SimulateExpiry(ctx, who, test, expiring.ID.String())
+			return err
+		}, func() { expiring = newPaymentSilently(t, ops, acct, test) }},
+		{"CheckRefund", "", func() error {
+			return ops.CheckRefund(ctx, who, test, paid.ID.String(), store.NewRefund{AmountCents: 100})
+		}, nil},
+		{"RefundPayment", "refund.created", func() error {
+			_, _, err := ops.RefundPayment(ctx, who, test, paid.ID.String(), store.NewRefund{AmountCents: 100})
+			return err
+		}, nil},
+		{"CreateRefund", "refund.created", func() (err error) {
+			refund, err = ops.CreateRefund(ctx, who, test, paid.ID.String(), store.NewRefund{AmountCents: 100})
+			return err
+		}, nil},
+		{"SimulateRefundEnd", "refund.succeeded", func() error {
+			_, err := ops.SimulateRefundEnd(ctx, who, test, refund.ID, store.RefundResult{Status: store.RefundSucceeded})
+			return err
+		}, nil},
+		{"SimulateDispute", "dispute.created", func() (err error) {
+			dispute, err = ops.SimulateDispute(ctx, who, test, disputed.ID.String(), "fraud")
+			return err
+		}, func() { disputed = paidSilently(t, ops, acct, test) }},
+		{"SimulateDisputeOutcome", "dispute.closed", func() error {
+			_, err := ops.SimulateDisputeOutcome(ctx, who, test, dispute.ID, store.DisputeWon)
+			return err
+		}, nil},
+		{"CheckWithdrawal", "", func() error {
+			return ops.CheckWithdrawal(ctx, who, store.Withdrawal{AccountID: acct.ID, AmountCents: 500, PixKey: "a@example.com", PixKeyType: "email"})
+		}, nil},
+		{"CreateWithdrawal", "withdrawal.created", func() error {
+			withdrawal = &store.Withdrawal{AccountID: acct.ID, AmountCents: 500, PixKey: "a@example.com", PixKeyType: "email"}
+			return ops.CreateWithdrawal(ctx, who, withdrawal)
+		}, nil},
+		{"SimulateWithdrawalEnd", "withdrawal.completed", func() error {
+			_, err := ops.SimulateWithdrawalEnd(ctx, who, test, withdrawal.ID, store.WithdrawalResult{Status: store.WithdrawalCompleted})
+			return err
+		}, nil},
+		{"ApplyPSPDispute", "dispute.updated", func() error {
+			_, _, err := ops.ApplyPSPDispute(ctx, store.PSPDispute{Reference: "med-1", EndToEndID: "E00000000202611261200000000001",
+				Reason: "fraud", Status: store.DisputeOpen})
+			return err
+		}, func() {
+			livePaid = newPaymentSilently(t, ops, acct, live)
+			require.NoError(t, st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E00000000202611261200000000001",
+				TxID: livePaid.CorrelationID, AmountCents: livePaid.AmountCents, Raw: []byte(`{}`)}))
+		}},
+		{"ReturnTransfer", "transfer.return_requested", func() error {
+			_, err := ops.ReturnTransfer(ctx, store.ActorAdmin("transfers return"), nil, "E00000000202611261200000000002")
+			return err
+		}, func() {
+			require.NoError(t, st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E00000000202611261200000000002",
+				TxID: "nenhumacobranca0000000000001", AmountCents: 700, Raw: []byte(`{}`)}))
+		}},
+		{"UpdateWebhook", "webhook.updated", func() error {
+			name := "Pedidos"
+			_, err := ops.UpdateWebhook(ctx, who, test, hook.ID, store.WebhookUpdate{Name: &name})
+			return err
+		}, nil},
+		{"RotateWebhookSecret", "webhook.secret_rotated", func() error {
+			_, _, err := ops.RotateWebhookSecret(ctx, who, test, hook.ID, "")
+			return err
+		}, nil},
+		{"ResendDelivery", "delivery.resent", func() error {
+			deliveries, _, err := st.Deliveries(ctx, store.DeliveryListParams{Scope: test, WebhookID: hook.ID, Limit: 10})
+			require.NoError(t, err)
+			require.NotEmpty(t, deliveries)
+			_, err = ops.ResendDelivery(ctx, who, test, hook.ID, deliveries[0].ID)
+			return err
+		}, nil},
+		{"ResendFailedSince", "webhook.failed_resent", func() error {
+			_, err := ops.ResendFailedSince(ctx, who, test, hook.ID, time.Now().Add(-time.Hour))
+			return err
+		}, nil},
+		{"RecoverEvents", "webhook.events_recovered", func() error {
+			_, err := ops.RecoverEvents(ctx, who, test, hook.ID, time.Now().Add(-time.Hour), time.Now())
+			return err
+		}, nil},
+		{"ResendEvent", "event.resent", func() error {
+			events, err := st.EventsForObjects(ctx, test, []string{paid.ID.String()})
+			require.NoError(t, err)
+			_, err = ops.ResendEvent(ctx, who, test, &events[0], hook.ID)
+			return err
+		}, nil},
+		{"SendTest", "webhook.tested", func() error {
+			_, err := ops.SendTest(ctx, who, hook, store.EventPaymentCreated)
+			return err
+		}, nil},
+		{"DeleteWebhook", "webhook.deleted", func() error { return ops.DeleteWebhook(ctx, who, test, hook.ID) }, nil},
+		{"CreateAPIKey", "api_key.created", func() (err error) {
+			key, _, err = ops.CreateAPIKey(ctx, who, acct.ID, false, store.NewAPIKey{Name: "ERP", Permissions: []string{"payments:read"}})
+			return err
+		}, nil},
+		{"RevokeAPIKey", "api_key.revoked", func() error {
+			_, err := ops.RevokeAPIKey(ctx, who, acct.ID, key.ID)
+			return err
+		}, nil},
+		{"SetPreferences", "user.preferences_set", func() error { return ops.SetPreferences(ctx, who, owner, store.LocaleEN, "") }, nil},
+		{"ChangePassword", "user.password_changed", func() error {
+			return ops.ChangePassword(ctx, who, owner, "another-correct-horse")
+		}, nil},
+	}
+
+	var methods []string
+	for m := range reflect.TypeFor[*operations.Operations]().Methods() {
+		methods = append(methods, m.Name)
+	}
+	var walked []string
+	for _, s := range steps {
+		walked = append(walked, s.op)
+	}
+	slices.Sort(walked)
+	require.Equal(t, methods, slices.Compact(walked), "every operation has its step")
+
+	for _, s := range steps {
+		if s.prepare != nil {
+			s.prepare()
+		}
+		before := auditRows(t, db)
+		require.NoError(t, s.changes(), s.op)
+		after := auditRows(t, db)
+		added := after[len(before):]
+		if s.action == "" {
+			require.Empty(t, added, "%s asks, changes nothing", s.op)
+			continue
+		}
+		require.Len(t, added, 1, "%s writes one audit row", s.op)
+		require.Equal(t, s.action, added[0].Action, s.op)
+		require.NotEmpty(t, added[0].ObjectID, s.op)
+		switch s.op {
+		case "ApplyPSPDispute":
+			require.Equal(t, [2]string{"psp", "psp"}, [2]string{added[0].Actor, added[0].Door}, s.op)
+		case "ReturnTransfer":
+			require.Equal(t, [2]string{"admin:transfers return", "admin"}, [2]string{added[0].Actor, added[0].Door}, s.op)
+		default:
+			require.Equal(t, [3]string{who.ID, "dashboard", "203.0.113.9"}, [3]string{added[0].Actor, added[0].Door, added[0].IP}, s.op)
+		}
+	}
+}
+
+// newPaymentSilently and paidSilently make what a step needs as the
+// service's own doing, before the step counts rows.
+func newPaymentSilently(t *testing.T, ops *operations.Operations, acct *store.Account, scope store.Scope) *store.Payment {
+	t.Helper()
+	p, _, err := ops.CreatePayment(context.Background(), store.ActorSystem, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
+	require.NoError(t, err)
+	return p
+}
+
+func paidSilently(t *testing.T, ops *operations.Operations, acct *store.Account, scope store.Scope) *store.Payment {
+	t.Helper()
+	p := newPaymentSilently(t, ops, acct, scope)
+	p, err := ops.Store.MarkPaymentPaid(context.Background(), scope, p.ID.String())
+	require.NoError(t, err)
+	return p
+}
+
+func auditRows(t *testing.T, db *bun.DB) []auditRow {
+	t.Helper()
+	var rows []auditRow
+	require.NoError(t, db.NewRaw(`SELECT action, object_id, actor, door, coalesce(host(ip), '') AS ip, changes::text AS changes
+		FROM audit_log ORDER BY id`).Scan(context.Background(), &rows))
+	return rows
+}
