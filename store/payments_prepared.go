@@ -254,7 +254,18 @@ type paymentCreate struct {
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
 	actor              string  // who asked, for the event
-	who                string  // who asked, for the audit row (auditJSON)
+	who                string  // who asked, for the audit row (auditJSON; "": the service itself)
+}
+
+// systemWho is the audit row's who of a creation no one asked for.
+const systemWho = `{"name":"","door":"system","ip":null,"user_agent":"","request_id":"","changes":{}}`
+
+// whoJSON is c.who, or the service's own.
+func (c paymentCreate) whoJSON() string {
+	if c.who == "" {
+		return systemWho
+	}
+	return c.who
 }
 
 func newPaymentCreate(p *Payment) paymentCreate {
@@ -277,7 +288,7 @@ func (c paymentCreate) args() []any {
 	p := c.p
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.who}
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON()}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -402,7 +413,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
-		whos[i] = c.who
+		whos[i] = c.whoJSON()
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
