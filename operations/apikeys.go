@@ -58,6 +58,11 @@ func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountI
 	if utf8.RuneCountInString(in.Name) > store.MaxAPIKeyName {
 		return nil, "", ErrBadKeyName
 	}
+	if livemode {
+		if err := o.stepUp(who, false); err != nil {
+			return nil, "", err
+		}
+	}
 	scope := store.Scope{AccountID: accountID, Livemode: livemode}
 	err = o.record(ctx, who, scope, Write(APIKeys), "api_key.created", func(ctx context.Context) (string, store.Changes, error) {
 		if k, secret, err = o.Store.CreateAPIKey(ctx, accountID, livemode, in); err != nil {

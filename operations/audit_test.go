@@ -8,9 +8,11 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
 
@@ -62,6 +64,8 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		withdrawal                        *store.Withdrawal
 		hook                              *store.Webhook
 		key                               *store.APIKey
+		invitation                        *store.EmailToken
+		recovery                          []string
 	)
 	newPayment := func(scope store.Scope) *store.Payment {
 		p, _, err := ops.CreatePayment(ctx, who, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
@@ -185,6 +189,71 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.RevokeAPIKey(ctx, who, acct.ID, key.ID)
 			return err
 		}, nil},
+		{"InviteMember", "member.invited", func() error {
+			_, err := ops.InviteMember(ctx, who, acct.ID, "dev@example.com", store.RoleDeveloper, "pt-BR")
+			return err
+		}, nil},
+		{"AcceptInvitation", "member.joined", func() error {
+			_, _, err := ops.AcceptInvitation(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, mailToken(t, st, "dev@example.com", store.MailInvitation),
+				operations.Joining{Name: "Dev", Password: "um teclado mecânico barulhento"})
+			return err
+		}, nil},
+		{"RevokeInvitation", "invitation.revoked", func() error { return ops.RevokeInvitation(ctx, who, acct.ID, invitation.ID) }, func() {
+			var err error
+			invitation, err = ops.InviteMember(ctx, store.ActorAdmin("test"), acct.ID, "outra@example.com", store.RoleViewer, "")
+			require.NoError(t, err)
+		}},
+		{"SetMemberRole", "member.role_changed", func() error {
+			dev, err := st.UserByEmail(ctx, "dev@example.com")
+			require.NoError(t, err)
+			return ops.SetMemberRole(ctx, who, acct.ID, dev.ID, store.RoleFinance)
+		}, nil},
+		{"RemoveMember", "member.removed", func() error {
+			dev, err := st.UserByEmail(ctx, "dev@example.com")
+			require.NoError(t, err)
+			return ops.RemoveMember(ctx, who, acct.ID, dev.ID)
+		}, nil},
+		{"SignUpBusiness", "account.created", func() error {
+			_, _, err := ops.SignUpBusiness(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard, IP: "203.0.113.9"}, operations.SignUp{
+				BusinessName: "Padaria", Document: "11.222.333/0001-81", Name: "Maria", Email: "maria@example.com", Password: "pão de queijo quentinho"})
+			return err
+		}, nil},
+		{"VerifyEmail", "user.email_verified", func() error {
+			_, err := ops.VerifyEmail(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, mailToken(t, st, "maria@example.com", store.MailVerifyEmail))
+			return err
+		}, nil},
+		{"RequestPasswordReset", "user.password_reset_requested", func() error {
+			return ops.RequestPasswordReset(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, "maria@example.com")
+		}, nil},
+		{"ResetPassword", "user.password_reset", func() error {
+			_, err := ops.ResetPassword(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, mailToken(t, st, "maria@example.com", store.MailResetPassword),
+				"outra frase bem comprida agora")
+			return err
+		}, nil},
+		{"ActivateLive", "account.live_activated", func() error {
+			maria, err := st.UserByEmail(ctx, "maria@example.com")
+			require.NoError(t, err)
+			_, err = ops.ActivateLive(ctx, store.ActorAdmin("accounts activate-live"), *maria.AccountID)
+			return err
+		}, nil},
+		{"RecordSignIn", "user.signed_in", func() error { return ops.RecordSignIn(ctx, who, owner, true) }, nil},
+		{"EnrollTOTP", "user.two_factor_enabled", func() (err error) {
+			key, err := operations.NewTOTPKey("Pagamentos", owner)
+			require.NoError(t, err)
+			code, err := totp.GenerateCode(key.Secret(), st.Now())
+			require.NoError(t, err)
+			recovery, err = ops.EnrollTOTP(ctx, who, owner, key.Secret(), code)
+			return err
+		}, nil},
+		{"VerifySecondFactor", "user.second_factor_verified", func() error {
+			_, err := ops.VerifySecondFactor(ctx, who, owner, recovery[0])
+			return err
+		}, nil},
+		{"DisableTOTP", "user.two_factor_disabled", func() error {
+			fresh := who
+			fresh.SecondFactor, fresh.SecondFactorAt = true, st.Now()
+			return ops.DisableTOTP(ctx, fresh, owner)
+		}, nil},
 		{"SetPreferences", "user.preferences_set", func() error { return ops.SetPreferences(ctx, who, owner, store.LocaleEN, "") }, nil},
 		{"ChangePassword", "user.password_changed", func() error {
 			return ops.ChangePassword(ctx, who, owner, "another-correct-horse")
@@ -220,8 +289,13 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		switch s.op {
 		case "ApplyPSPDispute":
 			require.Equal(t, [2]string{"psp", "psp"}, [2]string{added[0].Actor, added[0].Door}, s.op)
-		case "ReturnTransfer":
-			require.Equal(t, [2]string{"admin:transfers return", "admin"}, [2]string{added[0].Actor, added[0].Door}, s.op)
+		case "ReturnTransfer", "ActivateLive":
+			require.Equal(t, "admin", added[0].Door, s.op)
+		case "AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword":
+			// Who followed the link (or signed up) is the user it was for.
+			require.Regexp(t, `^user:usr_`, added[0].Actor, s.op)
+		case "RequestPasswordReset":
+			require.Equal(t, [2]string{"visitor", "dashboard"}, [2]string{added[0].Actor, added[0].Door}, s.op)
 		default:
 			require.Equal(t, [3]string{who.ID, "dashboard", "203.0.113.9"}, [3]string{added[0].Actor, added[0].Door, added[0].IP}, s.op)
 		}
@@ -251,4 +325,21 @@ func auditRows(t *testing.T, db *bun.DB) []auditRow {
 	require.NoError(t, db.NewRaw(`SELECT action, object_id, actor, door, coalesce(host(ip), '') AS ip, changes::text AS changes
 		FROM audit_log ORDER BY id`).Scan(context.Background(), &rows))
 	return rows
+}
+
+// mailToken is the token of the link in the newest queued mail of kind to
+// `to`, read from the outbox (its data is sealed there).
+func mailToken(t *testing.T, st *store.Store, to, kind string) string {
+	t.Helper()
+	mails, err := st.ClaimEmails(context.Background(), 100, time.Minute, "test")
+	require.NoError(t, err)
+	for i := len(mails) - 1; i >= 0; i-- {
+		if m := mails[i]; m.To == to && m.Kind == kind {
+			_, token, ok := strings.Cut(m.Data["link"], "token=")
+			require.True(t, ok, m.Data["link"])
+			return token
+		}
+	}
+	t.Fatalf("no %s mail to %s", kind, to)
+	return ""
 }

@@ -31,10 +31,40 @@ type Operations struct {
 	Webhooks WebhookRules
 	// Tester sends a webhook's test events (the dispatcher).
 	Tester *dispatcher.Dispatcher
+	// BaseURL is the service's public address, for the links e-mails carry.
+	BaseURL string
 }
 
 // ErrLiveModeOff refuses a change in live mode on a service without a PSP.
 var ErrLiveModeOff = errors.New("operations: live mode is off: no payment service provider is configured")
+
+// ErrLiveNotActivated refuses a live change of an account whose live mode
+// platform staff have not turned on yet (an account that signed up).
+var ErrLiveNotActivated = errors.New("operations: this account's live mode is not activated yet")
+
+// liveAllowed says whether scope may change live money: live mode on, and
+// the account's activated (acct when the caller has it loaded).
+func (o *Operations) liveAllowed(ctx context.Context, scope store.Scope, acct *store.Account) error {
+	if !scope.Livemode {
+		return nil
+	}
+	if !o.LiveMode {
+		return ErrLiveModeOff
+	}
+	if scope.AccountID == "" {
+		return nil
+	}
+	if acct == nil {
+		var err error
+		if acct, err = o.Store.Account(ctx, scope.AccountID); err != nil {
+			return err
+		}
+	}
+	if !acct.LiveEnabled() {
+		return ErrLiveNotActivated
+	}
+	return nil
+}
 
 // ErrTestModeOnly refuses a simulation (paying a charge, ending a refund,
 // a dispute or a withdrawal by hand) of a live object: only the PSP does that.
@@ -49,8 +79,11 @@ var ErrTestModeOnly = errors.New("operations: only test mode can simulate this")
 func (o *Operations) change(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, action string,
 	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
 ) error {
-	if scope.Livemode && !o.LiveMode {
-		return ErrLiveModeOff
+	if err := Allow(who, needs); err != nil {
+		return err
+	}
+	if err := o.liveAllowed(ctx, scope, nil); err != nil {
+		return err
 	}
 	return o.record(ctx, who, scope, needs, action, fn)
 }
@@ -93,14 +126,15 @@ func (o *Operations) simulation(ctx context.Context, who store.Actor, scope stor
 	return o.change(ctx, who, scope, needs, action, fn)
 }
 
-// check is what a Check* operation asks before it answers: who may, and
-// live mode.
-func (o *Operations) check(ctx context.Context, who store.Actor, scope store.Scope, needs Permission) (context.Context, error) {
+// check is what a Check* operation (and the creation of a payment) asks
+// before it answers: who may, and live mode (acct: the account, when the
+// caller has it).
+func (o *Operations) check(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, acct *store.Account) (context.Context, error) {
 	if err := Allow(who, needs); err != nil {
 		return ctx, err
 	}
-	if scope.Livemode && !o.LiveMode {
-		return ctx, ErrLiveModeOff
+	if err := o.liveAllowed(ctx, scope, acct); err != nil {
+		return ctx, err
 	}
 	return store.WithActor(ctx, who), nil
 }

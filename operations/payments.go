@@ -18,7 +18,7 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 ) (p *store.Payment, replayed bool, err error) {
 	// The API's hottest write: the store writes its audit row in the
 	// creation's own statement (one round trip, batched), not here.
-	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments))
+	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
 	if err != nil {
 		return nil, false, err
 	}

@@ -28,9 +28,14 @@ const (
 	Settings    = "settings"
 )
 
-// PlatformReturns is support staff's one change: returning, from the
-// support console, a received Pix that paid nothing, of any account.
+// PlatformReturns is one of support staff's changes (platform:...):
+// returning, from the support console, a received Pix that paid nothing,
+// of any account. People of an account have none of them.
 const PlatformReturns Permission = "platform:returns"
+
+// Self is what a person's changes of their own sign-in need (language,
+// password, second factor): every person has it, in any account or none.
+const Self Permission = "self"
 
 // KeyResources are the resources a restricted key may be given.
 var KeyResources = []string{Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks}
@@ -103,8 +108,11 @@ func Allow(who store.Actor, p Permission) error {
 		}
 		return &PermissionError{Needed: p}
 	case "user":
+		if p == Self {
+			return nil
+		}
 		if who.Role == store.RoleSupport {
-			if _, level := p.split(); level == "read" || p == PlatformReturns {
+			if resource, level := p.split(); level == "read" || resource == "platform" {
 				return nil
 			}
 			return &PermissionError{Needed: p, Role: who.Role}

@@ -22,6 +22,9 @@ import (
 // refund and the payment after it. The dashboard, the API's
 // POST /payments/{id}/refund and `payments refunds create` all call it.
 func (o *Operations) RefundPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (r *store.Refund, p *store.Payment, err error) {
+	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
+		return nil, nil, err
+	}
 	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
 		if r, p, err = o.Store.RefundPayment(ctx, scope, ref, in); err != nil {
 			return "", nil, err
@@ -45,7 +48,10 @@ func refundChanges(r *store.Refund, p *store.Payment) store.Changes {
 // own rules, changing nothing: a confirmation is asked only for a refund
 // that would be made.
 func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) error {
-	ctx, err := o.check(ctx, who, scope, Write(Refunds))
+	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
+		return err
+	}
+	ctx, err := o.check(ctx, who, scope, Write(Refunds), nil)
 	if err != nil {
 		return err
 	}
@@ -56,6 +62,9 @@ func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope sto
 // live, its devolução is queued for the PSP; in test mode a simulation
 // (SimulateRefundEnd) ends it.
 func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope store.Scope, ref string, in store.NewRefund) (r *store.Refund, err error) {
+	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
+		return nil, err
+	}
 	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
 		if r, err = o.Store.CreateRefund(ctx, scope, ref, in); err != nil {
 			return "", nil, err

@@ -20,7 +20,7 @@ func (o *Operations) SetPreferences(ctx context.Context, who store.Actor, u *sto
 			return err
 		}
 	}
-	return o.record(ctx, who, scope, Read(Settings), "user.preferences_set", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, Self, "user.preferences_set", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.SetLocale(ctx, u.ID, locale); err != nil {
 			return "", nil, err
 		}
@@ -42,7 +42,7 @@ func (o *Operations) ChangePassword(ctx context.Context, who store.Actor, u *sto
 	if u.AccountID != nil {
 		scope.AccountID = *u.AccountID
 	}
-	return o.record(ctx, who, scope, Read(Settings), "user.password_changed", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, Self, "user.password_changed", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"password": {nil, "(changed)"}}, o.Store.SetPassword(ctx, u.Email, password)
 	})
 }

@@ -14,6 +14,9 @@ func (o *Operations) ReturnTransfer(ctx context.Context, who store.Actor, scope 
 	if !o.LiveMode {
 		return nil, ErrLiveModeOff
 	}
+	if err := o.stepUp(who, true); err != nil {
+		return nil, err
+	}
 	audit, needs := store.Scope{Livemode: true}, PlatformReturns
 	if scope != nil {
 		audit, needs = *scope, Write(Refunds)

@@ -90,6 +90,9 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 			return nil, "", err
 		}
 	}
+	if err := o.stepUp(who, false); err != nil {
+		return nil, "", err
+	}
 	var w *store.Webhook
 	var secret string
 	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.secret_rotated", func(ctx context.Context) (string, store.Changes, error) {

@@ -11,6 +11,9 @@ import (
 // and, live, the payout queued for the PSP, in one transaction; more than
 // is available is store.ErrBalanceInsufficient.
 func (o *Operations) CreateWithdrawal(ctx context.Context, who store.Actor, w *store.Withdrawal) error {
+	if err := o.stepUp(who, w.Livemode); err != nil {
+		return err
+	}
 	return o.change(ctx, who, w.Scope(), Write(Withdrawals), "withdrawal.created", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.CreateWithdrawal(ctx, w); err != nil {
 			return "", nil, err
@@ -22,7 +25,10 @@ func (o *Operations) CreateWithdrawal(ctx context.Context, who store.Actor, w *s
 // CheckWithdrawal answers whether CreateWithdrawal would make w now,
 // changing nothing.
 func (o *Operations) CheckWithdrawal(ctx context.Context, who store.Actor, w store.Withdrawal) error {
-	ctx, err := o.check(ctx, who, w.Scope(), Write(Withdrawals))
+	if err := o.stepUp(who, w.Livemode); err != nil {
+		return err
+	}
+	ctx, err := o.check(ctx, who, w.Scope(), Write(Withdrawals), nil)
 	if err != nil {
 		return err
 	}

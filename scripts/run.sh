@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(scripts/services.sh dev)"
-export DATABASE_URL
+export DATABASE_URL SMTP_URL
 mkdir -p .data
 secret() { [ -s "$1" ] || od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$1"; cat "$1"; }
 
@@ -67,6 +67,8 @@ cat <<INFO
   Test API key      $(field test_key)
   Live API key      $(field live_key)   (live mode: the PSP sandbox)
   Payer's bank      ${PSP_SANDBOX_PAYER_URL:-(a real PSP is configured)}
+  E-mail sent       ${MAILPIT_URL:-$SMTP_URL}   (sign-up, resets, invitations: read them there)
+  Sign up           $BASE_URL/signup
 
   Try it (the keys are also in .data/test_api_key and .data/live_api_key):
     export API_KEY=\$(cat .data/test_api_key)

@@ -2,12 +2,15 @@
 # Starts the private PostgreSQL (and Redis) a Makefile target needs and prints
 # `export NAME=value` lines for the caller to eval.
 #
-#   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments")
-#   scripts/services.sh test   PostgreSQL (port 54329) and Redis (port 63799) for `make test`
+#   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments") and
+#                              the mail catcher (Mailpit: SMTP 54325, its inbox http://127.0.0.1:54326)
+#   scripts/services.sh test   PostgreSQL (port 54329), Redis (port 63799) and Mailpit
+#                              (SMTP 54327, API 54328) for `make test`
 #   scripts/services.sh stop   stops whatever this checkout started
 #
-# DATABASE_URL / TEST_DATABASE_URL / TEST_REDIS_URL, when set, are used as
-# they are and nothing is started for them.
+# DATABASE_URL / TEST_DATABASE_URL / TEST_REDIS_URL / SMTP_URL (with
+# MAILPIT_URL) / TEST_SMTP_URL (with TEST_MAILPIT_URL), when set, are used
+# as they are and nothing is started for them.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,6 +91,32 @@ start_redis() { # name port
   fi
 }
 
+# Mailpit, the mail catcher: built once from the Go module proxy into
+# .data/tools, run from there.
+mailpit_version=v1.33.1
+start_mailpit() { # name smtp_port http_port
+  local name=$1 smtp=$2 http=$3 dir tools="$root/.data/tools"
+  dir="$root/.data/$name"
+  mkdir -p "$dir" "$tools"
+  if [ ! -x "$tools/mailpit" ] || [ "$(cat "$tools/mailpit.version" 2>/dev/null)" != "$mailpit_version" ]; then
+    say "building Mailpit $mailpit_version (once)"
+    GOBIN="$tools" go install "github.com/axllent/mailpit@$mailpit_version" >&2
+    echo "$mailpit_version" > "$tools/mailpit.version"
+  fi
+  if [ -s "$dir/mailpit.pid" ] && kill -0 "$(cat "$dir/mailpit.pid")" 2>/dev/null; then
+    return 0
+  fi
+  say "starting Mailpit (SMTP 127.0.0.1:$smtp, inbox http://127.0.0.1:$http)"
+  nohup "$tools/mailpit" --smtp "127.0.0.1:$smtp" --listen "127.0.0.1:$http" --smtp-auth-accept-any \
+    --smtp-auth-allow-insecure --disable-version-check --max 100000 >"$dir/mailpit.log" 2>&1 &
+  echo $! > "$dir/mailpit.pid"
+  for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$http/api/v1/info" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  say "Mailpit failed to start; log:"; tail -20 "$dir/mailpit.log" >&2; exit 1
+}
+
 case "${1:-}" in
   dev)
     if [ -z "${DATABASE_URL:-}" ]; then
@@ -96,6 +125,10 @@ case "${1:-}" in
       as_pg "$pgbin/psql" -h 127.0.0.1 -p 54320 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='payments'" | grep -q 1 \
         || as_pg "$pgbin/createdb" -h 127.0.0.1 -p 54320 -U postgres payments
       echo "export DATABASE_URL='postgres://postgres@127.0.0.1:54320/payments?sslmode=disable'"
+    fi
+    if [ -z "${SMTP_URL:-}" ]; then
+      start_mailpit mailpit-dev 54325 54326
+      echo "export SMTP_URL='smtp://127.0.0.1:54325' MAILPIT_URL='http://127.0.0.1:54326'"
     fi
     ;;
   test)
@@ -112,6 +145,10 @@ case "${1:-}" in
       start_redis redis-test 63799
       echo "export TEST_REDIS_URL='redis://127.0.0.1:63799/0'"
     fi
+    if [ -z "${TEST_SMTP_URL:-}" ]; then
+      start_mailpit mailpit-test 54327 54328
+      echo "export TEST_SMTP_URL='smtp://127.0.0.1:54327' TEST_MAILPIT_URL='http://127.0.0.1:54328'"
+    fi
     ;;
   stop)
     for name in pg-dev pg-test; do
@@ -119,7 +156,8 @@ case "${1:-}" in
       [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 && say "stopped $name"
     done
     # By pid file only: a server on the same port may be someone else's.
-    for pidfile in "$root/.data/redis-test/redis.pid" "$root/.data/psp/sandbox.pid"; do
+    for pidfile in "$root/.data/redis-test/redis.pid" "$root/.data/psp/sandbox.pid" \
+                   "$root/.data/mailpit-dev/mailpit.pid" "$root/.data/mailpit-test/mailpit.pid"; do
       if [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null; then
         say "stopped $(basename "$(dirname "$pidfile")")"
         rm -f "$pidfile"

@@ -30,6 +30,27 @@ type Account struct {
 	// TimeZone is where the dashboard and checkout show the account's times.
 	TimeZone  string    `bun:"time_zone"`
 	CreatedAt time.Time `bun:"created_at"`
+	// Document is the business's CNPJ or the person's CPF (digits), when
+	// the account signed up with one.
+	Document *string `bun:"document"`
+	// LiveEnabledAt is when platform staff activated live mode (nil: the
+	// account works in test mode only).
+	LiveEnabledAt *time.Time `bun:"live_enabled_at"`
+}
+
+// LiveEnabled says whether the account may move live money.
+func (a *Account) LiveEnabled() bool { return a.LiveEnabledAt != nil }
+
+// ActivateLive turns the account's live mode on (once: activating again
+// keeps the first time) and returns the account.
+func (s *Store) ActivateLive(ctx context.Context, accountID string) (*Account, error) {
+	a := new(Account)
+	err := s.idb(ctx).NewUpdate().Model(a).Set("live_enabled_at = coalesce(live_enabled_at, ?)", s.Now()).
+		Where("id = ?", accountID).Returning("*").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: activate live: %w", translate(err))
+	}
+	return a, nil
 }
 
 // DefaultTimeZone is a new account's: Brasília time.
@@ -63,6 +84,11 @@ type NewAccount struct {
 	Email         string
 	FeeBPS        int
 	FeeFixedCents int
+	// Document is a CNPJ or CPF, digits only (checked by the caller).
+	Document string
+	// TestModeOnly keeps live mode off until platform staff activate it (a
+	// sign-up); an operator's account is live at once.
+	TestModeOnly bool
 }
 
 // CreateAccount inserts an account. A taken e-mail is ErrConflict.
@@ -76,10 +102,26 @@ func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, err
 		TimeZone:      DefaultTimeZone,
 		CreatedAt:     s.Now(),
 	}
+	if in.Document != "" {
+		a.Document = &in.Document
+	}
+	if !in.TestModeOnly {
+		a.LiveEnabledAt = &a.CreatedAt
+	}
 	if _, err := s.idb(ctx).NewInsert().Model(a).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store: create account: %w", translate(err))
 	}
 	return a, nil
+}
+
+// AccountsAwaitingLive lists accounts whose live mode is off, oldest first.
+func (s *Store) AccountsAwaitingLive(ctx context.Context, limit int) ([]Account, error) {
+	var out []Account
+	err := s.idb(ctx).NewSelect().Model(&out).Where("live_enabled_at IS NULL").Order("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: accounts awaiting live: %w", err)
+	}
+	return out, nil
 }
 
 // Account returns the account with id.

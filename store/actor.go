@@ -33,8 +33,10 @@ type Actor struct {
 	UserAgent string
 	RequestID string
 	// SecondFactorAt is when the person last proved their second factor in
-	// this session (zero: not in this session).
+	// this session (zero: not in this session); SecondFactor says they
+	// enrolled one.
 	SecondFactorAt time.Time
+	SecondFactor   bool
 }
 
 // Doors a change comes through.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -55,4 +56,102 @@ func (s *Store) Members(ctx context.Context, accountID string) ([]Membership, er
 		return nil, fmt.Errorf("store: members: %w", err)
 	}
 	return out, nil
+}
+
+// AddMember makes user id a member of the account in role, in the ambient
+// transaction; a member already is ErrConflict.
+func (s *Store) AddMember(ctx context.Context, accountID, userID, role string) error {
+	if !slices.Contains(AccountRoles, role) {
+		return ErrUnknownRole
+	}
+	return s.addMember(ctx, s.idb(ctx), accountID, userID, role)
+}
+
+// SetMemberRole changes a member's role and ends their sessions (the new
+// role holds from their next request); the account's last owner keeps
+// the role (ErrLastOwner). It returns the role they had.
+func (s *Store) SetMemberRole(ctx context.Context, accountID, userID, role string) (before string, err error) {
+	if !slices.Contains(AccountRoles, role) {
+		return "", ErrUnknownRole
+	}
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if before, err = s.lockMember(ctx, tx, accountID, userID); err != nil {
+			return err
+		}
+		if before == RoleOwner && role != RoleOwner {
+			if err := s.keepAnOwner(ctx, tx, accountID, userID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.NewRaw(`UPDATE memberships SET role = ? WHERE account_id = ? AND user_id = ?`, role, accountID, userID).Exec(ctx); err != nil {
+			return fmt.Errorf("store: set member role: %w", err)
+		}
+		return s.endSessions(ctx, tx, userID)
+	})
+	return before, err
+}
+
+// RemoveMember takes user id out of the account and ends their sessions;
+// the account's last owner stays (ErrLastOwner). It returns the role they had.
+func (s *Store) RemoveMember(ctx context.Context, accountID, userID string) (before string, err error) {
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if before, err = s.lockMember(ctx, tx, accountID, userID); err != nil {
+			return err
+		}
+		if before == RoleOwner {
+			if err := s.keepAnOwner(ctx, tx, accountID, userID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.NewRaw(`DELETE FROM memberships WHERE account_id = ? AND user_id = ?`, accountID, userID).Exec(ctx); err != nil {
+			return fmt.Errorf("store: remove member: %w", err)
+		}
+		// Their first account is another of theirs, if any.
+		if _, err := tx.NewRaw(`UPDATE users SET account_id = (SELECT account_id FROM memberships WHERE user_id = ? ORDER BY created_at LIMIT 1)
+			WHERE id = ? AND account_id = ?`, userID, userID, accountID).Exec(ctx); err != nil {
+			return fmt.Errorf("store: remove member: %w", err)
+		}
+		return s.endSessions(ctx, tx, userID)
+	})
+	return before, err
+}
+
+// lockMember locks the account row (changes of one team queue there) and
+// returns the member's role; none is ErrNotFound.
+func (s *Store) lockMember(ctx context.Context, tx bun.Tx, accountID, userID string) (string, error) {
+	if _, err := tx.NewRaw("SELECT 1 FROM accounts WHERE id = ? FOR UPDATE", accountID).Exec(ctx); err != nil {
+		return "", fmt.Errorf("store: lock account: %w", err)
+	}
+	var role string
+	err := tx.NewRaw("SELECT role FROM memberships WHERE account_id = ? AND user_id = ?", accountID, userID).Scan(ctx, &role)
+	if err != nil {
+		return "", fmt.Errorf("store: member: %w", translate(err))
+	}
+	return role, nil
+}
+
+func (s *Store) keepAnOwner(ctx context.Context, tx bun.Tx, accountID, userID string) error {
+	var others int
+	err := tx.NewRaw("SELECT count(*) FROM memberships WHERE account_id = ? AND role = 'owner' AND user_id <> ?", accountID, userID).Scan(ctx, &others)
+	if err != nil {
+		return fmt.Errorf("store: owners: %w", err)
+	}
+	if others == 0 {
+		return ErrLastOwner
+	}
+	return nil
+}
+
+// endSessions moves the user's session epoch on: every session of theirs
+// ends at its next request.
+func (s *Store) endSessions(ctx context.Context, db bun.IDB, userID string) error {
+	if _, err := db.NewRaw("UPDATE users SET session_epoch = session_epoch + 1 WHERE id = ?", userID).Exec(ctx); err != nil {
+		return fmt.Errorf("store: end sessions: %w", err)
+	}
+	return nil
+}
+
+// EndSessions ends every session of user id (a password reset).
+func (s *Store) EndSessions(ctx context.Context, userID string) error {
+	return s.endSessions(ctx, s.idb(ctx), userID)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -50,31 +51,54 @@ type User struct {
 	// epoch they were opened in.
 	SessionEpoch int       `bun:"session_epoch"`
 	CreatedAt    time.Time `bun:"created_at"`
+	// Name is how the person is called; EmailVerifiedAt when they followed
+	// the verification link.
+	Name            string     `bun:"name"`
+	EmailVerifiedAt *time.Time `bun:"email_verified_at"`
+	// TOTPEnabledAt is when they enrolled a TOTP app; Passkeys how many
+	// passkeys they hold (read with the user).
+	TOTPEnabledAt *time.Time `bun:"totp_enabled_at"`
+	Passkeys      int        `bun:"passkeys,scanonly"`
 	// TimeZone is the user's account's zone (support staff: none), read
 	// with the user by UserByID.
 	TimeZone string `bun:"time_zone,scanonly"`
 }
 
-// MinPasswordLength is the shortest password the service accepts.
-const MinPasswordLength = 10
-
-// ErrWeakPassword is returned for passwords shorter than MinPasswordLength.
-var ErrWeakPassword = fmt.Errorf("store: password must be at least %d characters", MinPasswordLength)
-
 // CreateUser stores a user with an argon2id hash of password. With an
 // accountID the user is a member of that account in role (RoleOwner ...);
 // without, role must be RoleSupport: platform staff.
 func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID string) (*User, error) {
-	if len(password) < MinPasswordLength {
-		return nil, ErrWeakPassword
+	return s.CreatePerson(ctx, NewPerson{Email: email, Password: password, Role: role, AccountID: accountID})
+}
+
+// NewPerson is a user to create: see CreateUser.
+type NewPerson struct {
+	Email, Password, Name, Role, AccountID string
+	// Locale is the language they read (LocalePT when empty).
+	Locale string
+	// Verified says their e-mail is proved already (they followed an
+	// invitation sent to it).
+	Verified bool
+}
+
+// CreatePerson is CreateUser with a name, a language and whether the
+// e-mail is proved.
+func (s *Store) CreatePerson(ctx context.Context, in NewPerson) (*User, error) {
+	email, password, role, accountID := in.Email, in.Password, in.Role, in.AccountID
+	if err := CheckPassword(password, email, in.Name); err != nil {
+		return nil, err
 	}
 	u := &User{
 		ID:           ids.New(ids.PrefixUser),
 		Email:        strings.TrimSpace(email),
 		PasswordHash: HashPassword(password),
 		Role:         role,
-		Locale:       LocalePT,
+		Locale:       cmp.Or(in.Locale, LocalePT),
 		CreatedAt:    s.Now(),
+		Name:         strings.TrimSpace(in.Name),
+	}
+	if in.Verified {
+		u.EmailVerifiedAt = &u.CreatedAt
 	}
 	stored := userMember
 	switch {
@@ -86,8 +110,9 @@ func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID
 		return nil, fmt.Errorf("store: create user: %w", ErrUnknownRole)
 	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewRaw(`INSERT INTO users (id, account_id, email, password_hash, role, locale, session_epoch, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, 0, ?)`, u.ID, u.AccountID, u.Email, u.PasswordHash, stored, u.Locale, u.CreatedAt).Exec(ctx)
+		_, err := tx.NewRaw(`INSERT INTO users (id, account_id, email, password_hash, role, locale, session_epoch, created_at, name, email_verified_at)
+			VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`, u.ID, u.AccountID, u.Email, u.PasswordHash, stored, u.Locale, u.CreatedAt,
+			u.Name, u.EmailVerifiedAt).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("store: create user: %w", translate(err))
 		}
@@ -108,8 +133,8 @@ var ErrUnknownRole = errors.New("store: unknown role")
 
 // SetPassword replaces the password of the user with that e-mail.
 func (s *Store) SetPassword(ctx context.Context, email, password string) error {
-	if len(password) < MinPasswordLength {
-		return ErrWeakPassword
+	if err := CheckPassword(password, email); err != nil {
+		return err
 	}
 	res, err := s.idb(ctx).NewUpdate().Model((*User)(nil)).
 		Set("password_hash = ?", HashPassword(password)).
@@ -120,6 +145,33 @@ func (s *Store) SetPassword(ctx context.Context, email, password string) error {
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("store: set password: %w", ErrNotFound)
+	}
+	return nil
+}
+
+// ResetPassword sets user id's password and ends every session of theirs
+// (a password reset: whoever had their sessions is out).
+func (s *Store) ResetPassword(ctx context.Context, id, password string) error {
+	u, err := s.UserByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := CheckPassword(password, u.Email, u.Name); err != nil {
+		return err
+	}
+	_, err = s.idb(ctx).NewRaw(`UPDATE users SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ?`,
+		HashPassword(password), id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: reset password: %w", err)
+	}
+	return nil
+}
+
+// MarkEmailVerified records that user id followed their verification link.
+func (s *Store) MarkEmailVerified(ctx context.Context, id string) error {
+	_, err := s.idb(ctx).NewRaw(`UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE id = ?`, s.Now(), id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: verify email: %w", err)
 	}
 	return nil
 }
@@ -212,7 +264,8 @@ func (s *Store) UserByID(ctx context.Context, id string) (*User, error) {
 // AccountID, empty Role.
 func (s *Store) UserInAccount(ctx context.Context, id, accountID string) (*User, error) {
 	u := new(User)
-	err := s.idb(ctx).NewRaw(`SELECT u.id, u.email, u.password_hash, u.locale, u.session_epoch, u.created_at,
+	err := s.idb(ctx).NewRaw(`SELECT u.id, u.email, u.password_hash, u.locale, u.session_epoch, u.created_at, u.name, u.email_verified_at,
+			u.totp_enabled_at, (SELECT count(*) FROM passkeys AS pk WHERE pk.user_id = u.id) AS passkeys,
 			m.account_id, CASE WHEN u.role = 'support' THEN 'support' ELSE coalesce(m.role, '') END AS role,
 			coalesce(a.time_zone, '') AS time_zone
 		FROM users AS u
@@ -224,6 +277,9 @@ func (s *Store) UserInAccount(ctx context.Context, id, accountID string) (*User,
 	}
 	return u, nil
 }
+
+// HasSecondFactor says whether they enrolled a TOTP app or a passkey.
+func (u *User) HasSecondFactor() bool { return u.TOTPEnabledAt != nil || u.Passkeys > 0 }
 
 // Languages a user may choose for the dashboard.
 const (

@@ -18,6 +18,15 @@ type Nav struct {
 	// Writes are the resources the person's role changes (operations'
 	// resource names): a page offers only those changes.
 	Writes []string
+	// Accounts are the person's accounts, to switch between (shown when
+	// more than one).
+	Accounts []AccountChoice
+}
+
+// AccountChoice is one account a person belongs to.
+type AccountChoice struct {
+	ID, Name string
+	Current  bool
 }
 
 // Can says whether the page may offer changes of resource.

@@ -20,6 +20,14 @@ type SupportPage struct {
 	// Problems are the latest PIX transfers that paid nothing: an amount
 	// mismatch, an unknown txid, or a second transfer for a paid charge.
 	Problems []PSPProblem
+	// AwaitingLive are accounts that signed up and wait for live mode.
+	AwaitingLive []AwaitingAccount
+	Notice       Notice
+}
+
+// AwaitingAccount is an account whose live mode staff have not turned on.
+type AwaitingAccount struct {
+	ID, Name, Document, Email, Since string
 }
 
 // SupportRow is a payment found across accounts. The customer's document

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
-	"payments/operations"
 	"payments/store"
 	"payments/views"
 )
@@ -60,6 +60,11 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 			// it, so the answer is a page, in Portuguese and English.
 			return unreadRequestPage(c, apiErr, requestID)
 		}
+		if apiErr.Code == "step_up_required" && strings.HasPrefix(c.Path(), "/dashboard/") {
+			// A person asked for a change that wants a fresh second
+			// factor: they prove it, then come back to the page they were on.
+			return c.Redirect("/dashboard/verify?next="+url.QueryEscape(backTo(c)), http.StatusSeeOther)
+		}
 		if wantsHTML(c) {
 			return htmlError(c, apiErr, requestID)
 		}
@@ -67,15 +72,25 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	}
 }
 
+// backTo is the dashboard page a request came from (its Referer, when it
+// is one of this site's dashboard pages), else the dashboard.
+func backTo(c *fiber.Ctx) string {
+	if ref, err := url.Parse(c.Get(fiber.HeaderReferer)); err == nil && strings.HasPrefix(ref.Path, "/dashboard") &&
+		(ref.Host == "" || ref.Host == string(c.Request().Host())) {
+		return ref.RequestURI()
+	}
+	return "/dashboard"
+}
+
 func toAPIError(err error) *reply.Error {
 	var apiErr *reply.Error
 	if errors.As(err, &apiErr) {
 		return apiErr
 	}
-	var denied *operations.PermissionError
-	if errors.As(err, &denied) {
-		// A refusal no handler mapped on its own is still the 403 it is.
-		return reply.PermissionDenied(denied)
+	// The operations' own refusals (a permission, a second factor, live
+	// mode) that no handler mapped are still the 403s they are.
+	if refused, ok := reply.Refusal(err).(*reply.Error); ok {
+		return refused
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {

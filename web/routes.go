@@ -19,7 +19,7 @@ import (
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	// The one maker of changes, behind the API's and the dashboard's doors.
-	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode, Tester: deps.Tester,
+	rulebook := &operations.Operations{Store: deps.Store, LiveMode: cfg.LiveMode, Tester: deps.Tester, BaseURL: cfg.BaseURL,
 		Webhooks: operations.WebhookRules{AllowPrivateNetworks: cfg.AllowPrivateNetworks}}
 	app.Use(requestID, accessLog(deps.AccessLog), countRequests(deps.Metrics), recover.New(recover.Config{
 		EnableStackTrace: true,

@@ -84,11 +84,20 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 
 	// The admin commands change things through the same operations as the
 	// API and the dashboard, recorded as this command's doing.
-	ops := &operations.Operations{Store: st, LiveMode: cfg.PSP.on()}
+	ops := &operations.Operations{Store: st, LiveMode: cfg.PSP.on(), BaseURL: cfg.BaseURL}
 	who := store.ActorAdmin(command)
 	switch command {
 	case "accounts create":
 		return createAccount(ctx, ops, stdout, *name, *email, *password, *feeBPS, *feeFixed)
+	case "accounts activate-live":
+		if *accountID == "" {
+			return errors.New("accounts activate-live needs --account acct_…")
+		}
+		acct, err := ops.ActivateLive(ctx, who, *accountID)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"account_id": acct.ID, "name": acct.Name, "live_enabled_at": jsonw.FormatTime(*acct.LiveEnabledAt)})
 	case "apikeys create":
 		if *accountID == "" || (*mode != "test" && *mode != "live") {
 			return errors.New("apikeys create needs --account acct_... and --mode test|live")
@@ -159,8 +168,8 @@ func createAccount(ctx context.Context, ops *operations.Operations, stdout io.Wr
 	if generated {
 		password = pix.RandomBase62(20)
 	}
-	if len(password) < store.MinPasswordLength {
-		return store.ErrWeakPassword
+	if err := store.CheckPassword(password, email, name); err != nil {
+		return err
 	}
 	var out map[string]any
 	err := st.InTx(ctx, func(ctx context.Context) error {
@@ -228,7 +237,7 @@ func createUser(ctx context.Context, st *store.Store, stdout io.Writer, role, em
 const (
 	demoName     = "Loja Demo"
 	demoEmail    = "demo@example.com"
-	demoPassword = "demo-password"
+	demoPassword = "pix-de-teste-2026"
 )
 
 func demo(ctx context.Context, ops *operations.Operations, stdout io.Writer, baseURL string, liveMode bool) error {

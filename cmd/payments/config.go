@@ -51,6 +51,9 @@ type config struct {
 	DispatcherLease      time.Duration
 	// PSP is the payment service provider of live mode (off without PSP_BASE_URL).
 	PSP pspConfig
+	// SMTPURL is where e-mail goes (verification, resets, invitations,
+	// notices); MailFrom is its sender. Without SMTP_URL mail stays queued.
+	SMTPURL, MailFrom string
 }
 
 // devPixKey is an EVP-shaped placeholder so local runs produce valid BR
@@ -70,6 +73,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		TrustedProxies: splitList(getenv("TRUSTED_PROXIES")),
 		Tracing: tracing.Config{Endpoint: cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
 			ServiceName: getenv("OTEL_SERVICE_NAME")},
+		SMTPURL: getenv("SMTP_URL"), MailFrom: orDefault(getenv("MAIL_FROM"), "Pagamentos <nao-responda@localhost>"),
 		PixKey:  orDefault(getenv("PIX_KEY"), devPixKey),
 		PixCity: orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
 	}

@@ -20,11 +20,13 @@ commands:
   serve [--web] [--dispatcher]   serve the API (--web) and run background jobs (--dispatcher); both by default
   migrate                        apply pending database migrations
   accounts create --name N --email E [--password P] [--fee-bps N] [--fee-fixed-cents N]
-  apikeys create --account ID --mode test|live
+  accounts activate-live --account ID
+                                 turn on the live mode of an account that signed up (audited)
+  apikeys create --account ID --mode test|live [--name N] [--permissions payments:read,...] [--allowed-ips IP,CIDR,...]
   apikeys revoke --account ID --key KEY_ID
   refunds create --account ID --payment ID_OR_EXTERNAL_ID [--mode test|live] [--amount-cents N] [--description D]
                                  refund a paid payment (all that is left by default), as the dashboard and the API do
-  users create --role support|owner --email E [--password P] [--account ID]
+  users create --role support|owner|admin|developer|finance|viewer --email E [--password P] [--account ID]
   demo                           ensure the demo account and print its login and a fresh test key (and live key, in live mode)
   psp register-webhook [--url U] tell the PSP where to post its callbacks (default BASE_URL/psp/webhook[/PSP_CALLBACK_TOKEN])
 

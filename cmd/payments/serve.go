@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
+	"payments/dispatcher/mailer"
 	"payments/dispatcher/maintenance"
 	"payments/dispatcher/pspcalls"
 	"payments/metrics"
@@ -129,6 +130,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		defer jobs.Stop()
 		disp.Start(context.Background())
 		defer disp.Stop()
+		if cfg.SMTPURL != "" {
+			mail, err := mailer.New(mailer.Config{URL: cfg.SMTPURL, From: cfg.MailFrom}, st, log)
+			if err != nil {
+				return err
+			}
+			mail.Start()
+			defer mail.Stop()
+		} else {
+			log.Warn("SMTP_URL is not set: e-mails (verification, password resets, invitations, notices) stay queued until it is")
+		}
 		if pspClient != nil {
 			worker := pspcalls.New(pspcalls.Config{
 				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,

@@ -54,6 +54,17 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		form.Error = t(c, "login.wrong")
 		return reply.Page(c, http.StatusUnauthorized, views.Login(form))
 	}
+	if u.HasSecondFactor() {
+		return d.askSecondFactor(c, u)
+	}
+	return d.finishSignIn(c, u, false)
+}
+
+// signIn opens a new session for u acting on accountID ("": the account
+// they sign in to first), with a notice for the next page (""; none) and,
+// when secondFactor, their second factor proved now: the new session is
+// the request's from here on, so what it keeps is set now.
+func (d *Dashboard) signIn(c *fiber.Ctx, u *store.User, accountID, notice string, secondFactor bool) error {
 	sess, err := d.Sessions.Get(c)
 	if err != nil {
 		return err
@@ -65,13 +76,14 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 	sess.Set(SessionUserID, u.ID)
 	sess.Set(SessionLivemode, false)
 	sess.Set(SessionEpoch, u.SessionEpoch)
-	if err := sess.Save(); err != nil {
-		return err
+	sess.Set(SessionAccountID, accountID)
+	if notice != "" {
+		sess.Set(flashNotice, notice)
 	}
-	if err := d.Devices.Issue(c, strings.ToLower(email)); err != nil {
-		return err
+	if secondFactor {
+		sess.Set(SessionSecondFactorAt, d.Store.Now().Unix())
 	}
-	return c.Redirect("/dashboard", http.StatusSeeOther)
+	return sess.Save()
 }
 
 // Logout handles POST /logout.

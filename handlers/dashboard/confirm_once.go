@@ -102,7 +102,8 @@ func refusal(c *fiber.Ctx, back string, err error) (outcome, error) {
 	var apiErr *reply.Error
 	// A change the person's role does not allow is the 403 page: no page
 	// offered it, so only a forged or stale form asks.
-	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError && apiErr.Code != "permission_denied" {
+	if errors.As(err, &apiErr) && apiErr.Status < http.StatusInternalServerError && apiErr.Code != "permission_denied" &&
+		apiErr.Code != "step_up_required" {
 		return outcome{Notice: views.ErrorText(c.UserContext(), apiErr.Code), Error: true, Location: back}, nil
 	}
 	return outcome{}, err

@@ -106,6 +106,16 @@ func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 			n.Writes = append(n.Writes, resource)
 		}
 	}
+	if u.Role != store.RoleSupport {
+		// Which accounts they may switch to (a read error leaves the
+		// switcher out, not the page).
+		if mine, err := d.Store.MembershipsOf(c.UserContext(), u.ID); err == nil && len(mine) > 1 {
+			for _, m := range mine {
+				n.Accounts = append(n.Accounts, views.AccountChoice{ID: m.AccountID, Name: m.AccountName,
+					Current: u.AccountID != nil && *u.AccountID == m.AccountID})
+			}
+		}
+	}
 	if c.Method() == fiber.MethodGet {
 		// A page reloads its content from its own address; a page that
 		// answers a POST (a form with its errors) has none to reload.

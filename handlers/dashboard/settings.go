@@ -84,7 +84,7 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 	}
 	if err := d.Ops.ChangePassword(c.UserContext(), request.Actor(c), u, c.FormValue("new")); err != nil {
 		if errors.Is(err, store.ErrWeakPassword) {
-			page.Error = t(c, "settings.weak_password", "Min", store.MinPasswordLength)
+			page.Error = passwordRefusal(c, err)
 			return reply.Page(c, http.StatusUnprocessableEntity, views.Settings(page))
 		}
 		return err
@@ -111,4 +111,18 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Redirect("/dashboard/settings", http.StatusSeeOther)
+}
+
+// passwordRefusal says in the person's words why a password was refused
+// (store.CheckPassword).
+func passwordRefusal(c *fiber.Ctx, err error) string {
+	switch {
+	case errors.Is(err, store.ErrPasswordCommon):
+		return t(c, "password.common")
+	case errors.Is(err, store.ErrPasswordPersonal):
+		return t(c, "password.personal")
+	case errors.Is(err, store.ErrPasswordTooLong):
+		return t(c, "password.too_long", "Max", store.MaxPasswordLength)
+	}
+	return t(c, "settings.weak_password", "Min", store.MinPasswordLength)
 }

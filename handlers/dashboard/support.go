@@ -32,7 +32,22 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	page := views.SupportPage{Nav: d.nav(c, "support"), Query: q}
+	notice, err := d.takeNotice(c)
+	if err != nil {
+		return err
+	}
+	page := views.SupportPage{Nav: d.nav(c, "support"), Query: q, Notice: notice}
+	awaiting, err := d.Store.AccountsAwaitingLive(c.UserContext(), supportResults)
+	if err != nil {
+		return err
+	}
+	for _, a := range awaiting {
+		row := views.AwaitingAccount{ID: a.ID, Name: a.Name, Email: a.Email, Since: when(c, a.CreatedAt)}
+		if a.Document != nil {
+			row.Document = pix.FormatDocument(*a.Document)
+		}
+		page.AwaitingLive = append(page.AwaitingLive, row)
+	}
 	for i := range found {
 		p := &found[i]
 		row := views.SupportRow{ID: p.ID.String(), Account: p.AccountName, Livemode: p.Livemode, Status: p.Status,
@@ -120,4 +135,17 @@ func (d *Dashboard) Home(c *fiber.Ctx) error {
 		return c.Redirect("/dashboard/support", http.StatusSeeOther)
 	}
 	return c.Redirect("/dashboard/payments", http.StatusSeeOther)
+}
+
+// ActivateLive handles POST /dashboard/support/accounts/{id}/activate-live:
+// staff turn on the live mode of an account that signed up (audited).
+func (d *Dashboard) ActivateLive(c *fiber.Ctx) error {
+	acct, err := d.Ops.ActivateLive(c.UserContext(), request.Actor(c), pathParam(c, "id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuch("account", "id", pathParam(c, "id"))
+	}
+	if err != nil {
+		return reply.Refusal(err)
+	}
+	return d.noticeAndGo(c, t(c, "support.live_activated", "Account", acct.Name), "/dashboard/support")
 }

@@ -30,6 +30,14 @@ func refusal(err error) *Error {
 		return PermissionDenied(denied)
 	case errors.Is(err, operations.ErrLiveModeOff):
 		return LiveModeOff()
+	case errors.Is(err, operations.ErrStepUpRequired):
+		return Forbidden("step_up_required", "Confirm your second factor (a code from your authenticator app or a passkey) to do this, then try again.")
+	case errors.Is(err, operations.ErrSecondFactorRequired):
+		return Forbidden("second_factor_required",
+			"Live money moves only for people with two-step verification: enroll an authenticator app or a passkey under Settings, Security.")
+	case errors.Is(err, operations.ErrLiveNotActivated):
+		return Forbidden("live_mode_not_activated",
+			"This account's live mode is not activated yet: the platform's staff turn it on after reviewing the account. Use test mode (sk_test_...) until then.")
 	case errors.Is(err, operations.ErrTestModeOnly):
 		return TestModeOnly("Only test mode can simulate this: live objects change when the PSP says so.")
 	}

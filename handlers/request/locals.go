@@ -98,7 +98,7 @@ func Actor(c *fiber.Ctx) store.Actor {
 	switch u, k := CurrentUser(c), APIKey(c); {
 	case u != nil:
 		a = store.ActorUser(u.ID)
-		a.Name, a.Role, a.SecondFactorAt = u.Email, u.Role, u.SecondFactorAt
+		a.Name, a.Role, a.SecondFactorAt, a.SecondFactor = u.Email, u.Role, u.SecondFactorAt, u.HasSecondFactor()
 	case k != nil:
 		a = store.ActorAPIKey(k.ID)
 		a.Name, a.Permissions = k.Name, k.Permissions

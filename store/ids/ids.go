@@ -28,6 +28,8 @@ const (
 	PrefixRefund     = "re"
 	PrefixDispute    = "dsp"
 	PrefixWithdrawal = "wd"
+	PrefixEmail      = "em"
+	PrefixToken      = "tok"
 	// PrefixLease names a dispatcher's leases on the deliveries it claims.
 	PrefixLease = "lease"
 )

@@ -82,6 +82,7 @@ type Options struct {
 	// PSP turns live mode on against a sandbox (WithPSP).
 	PSP *PSPOptions
 
+	mail               bool
 	privateNetworksOff bool
 	dbProxy            bool
 	tracer             trace.Tracer
@@ -217,6 +218,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	if o.RunDispatcher {
 		disp.Start(context.Background())
 		t.Cleanup(disp.Stop)
+	}
+	if o.mail {
+		startMailer(t, st, log)
 	}
 	usage := web.NewKeyUsage(st, log, 100*time.Millisecond)
 	usage.Start()

@@ -1,0 +1,296 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"image/png"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/pquerna/otp"
+
+	"payments/handlers/reply"
+	"payments/handlers/request"
+	"payments/operations"
+	"payments/store"
+	"payments/views"
+)
+
+// Session keys of the second factor: the app being enrolled (its otpauth
+// URL, until a code confirms it), and a sign-in waiting for its second
+// factor (the user, their epoch, since when).
+const (
+	sessionTOTPPending = "totp_pending"
+	sessionPendingUser = "pending_user"
+	sessionPendingAt   = "pending_at"
+)
+
+// pendingSignInLifetime bounds how long a password stays good for the
+// second step of a sign-in.
+const pendingSignInLifetime = 5 * time.Minute
+
+// Security handles GET /dashboard/security.
+func (d *Dashboard) Security(c *fiber.Ctx) error {
+	return d.securityPage(c, http.StatusOK, nil, "")
+}
+
+func (d *Dashboard) securityPage(c *fiber.Ctx, status int, recovery []string, problem string) error {
+	u := request.CurrentUser(c)
+	page := views.SecurityPage{Nav: d.nav(c, "security"), TOTPOn: u.TOTPEnabledAt != nil, RecoveryCodes: recovery, Error: problem}
+	var err error
+	if page.Notice, err = d.takeNotice(c); err != nil {
+		return err
+	}
+	if page.TOTPOn {
+		if page.RecoveryLeft, err = d.Store.RecoveryCodesLeft(c.UserContext(), u.ID); err != nil {
+			return err
+		}
+	} else if key, err := d.pendingTOTP(c); err != nil {
+		return err
+	} else if key != nil {
+		img, err := key.Image(200, 200)
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := png.Encode(&b, img); err != nil {
+			return err
+		}
+		page.Enrolling = &views.TOTPEnrollment{QRDataURL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes()),
+			Secret: key.Secret()}
+	}
+	// The secret and the codes are on this page once: never cached.
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return reply.Page(c, status, views.Security(page))
+}
+
+func (d *Dashboard) pendingTOTP(c *fiber.Ctx) (*otp.Key, error) {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := sess.Get(sessionTOTPPending).(string)
+	if raw == "" {
+		return nil, nil
+	}
+	return otp.NewKeyFromURL(raw)
+}
+
+// StartTOTP handles POST /dashboard/security/totp/start: a new secret,
+// kept in the session until a code from the app confirms it.
+func (d *Dashboard) StartTOTP(c *fiber.Ctx) error {
+	key, err := operations.NewTOTPKey("Pagamentos Pix", request.CurrentUser(c).User)
+	if err != nil {
+		return err
+	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set(sessionTOTPPending, key.URL())
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard/security", http.StatusSeeOther)
+}
+
+// ConfirmTOTP handles POST /dashboard/security/totp: a code from the app
+// turns it on; the recovery codes are shown this once.
+func (d *Dashboard) ConfirmTOTP(c *fiber.Ctx) error {
+	key, err := d.pendingTOTP(c)
+	if err != nil {
+		return err
+	}
+	if key == nil {
+		return c.Redirect("/dashboard/security", http.StatusSeeOther)
+	}
+	u := request.CurrentUser(c)
+	codes, err := d.Ops.EnrollTOTP(c.UserContext(), request.Actor(c), u.User, key.Secret(), strings.TrimSpace(c.FormValue("code")))
+	if errors.Is(err, operations.ErrBadCode) {
+		return d.securityPage(c, http.StatusUnprocessableEntity, nil, t(c, "verify2fa.bad_code"))
+	}
+	if err != nil {
+		return err
+	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Delete(sessionTOTPPending)
+	// Typing the code proved the factor just now.
+	sess.Set(SessionSecondFactorAt, d.Store.Now().Unix())
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	now := d.Store.Now()
+	u.TOTPEnabledAt = &now
+	return d.securityPage(c, http.StatusOK, codes, "")
+}
+
+// DisableTOTP handles POST /dashboard/security/totp/disable (step-up).
+func (d *Dashboard) DisableTOTP(c *fiber.Ctx) error {
+	if err := d.Ops.DisableTOTP(c.UserContext(), request.Actor(c), request.CurrentUser(c).User); err != nil {
+		return reply.Refusal(err)
+	}
+	return d.noticeAndGo(c, t(c, "security.totp_disabled"), "/dashboard/security")
+}
+
+// StepUpPage handles GET /dashboard/verify?next=: a code before a change
+// that wants a fresh second factor.
+func (d *Dashboard) StepUpPage(c *fiber.Ctx) error {
+	nav := d.nav(c, "")
+	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/dashboard/verify", Next: localNext(c.Query("next")),
+		CSRFToken: request.CSRFToken(c), Nav: &nav, Passkey: request.CurrentUser(c).Passkeys > 0}))
+}
+
+// StepUp handles POST /dashboard/verify: the code proves the factor for
+// StepUpWindow; the person goes back to where they were.
+func (d *Dashboard) StepUp(c *fiber.Ctx) error {
+	u := request.CurrentUser(c)
+	next := localNext(c.FormValue("next"))
+	if err := d.verifyCode(c, u.User); err != nil {
+		nav := d.nav(c, "")
+		return d.verifyRefused(c, err, views.VerifyPage{Action: "/dashboard/verify", Next: next, CSRFToken: request.CSRFToken(c), Nav: &nav})
+	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	sess.Set(SessionSecondFactorAt, d.Store.Now().Unix())
+	sess.Set(flashNotice, t(c, "verify2fa.done"))
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect(next, http.StatusSeeOther)
+}
+
+// verifyCode checks a code of u's, counted per person like sign-ins.
+func (d *Dashboard) verifyCode(c *fiber.Ctx, u *store.User) error {
+	allowed, err := d.AllowLogin(c.UserContext(), c.IP(), "2fa:"+u.ID, "")
+	if err != nil {
+		return err
+	}
+	if !allowed {
+		return errTooManyCodes
+	}
+	who := request.Actor(c)
+	who.ID, who.Name, who.Door = store.ActorUser(u.ID).ID, u.Email, store.DoorDashboard
+	_, err = d.Ops.VerifySecondFactor(c.UserContext(), who, u, c.FormValue("code"))
+	return err
+}
+
+var errTooManyCodes = errors.New("dashboard: too many codes tried")
+
+func (d *Dashboard) verifyRefused(c *fiber.Ctx, err error, page views.VerifyPage) error {
+	switch {
+	case errors.Is(err, operations.ErrBadCode):
+		page.Error = t(c, "verify2fa.bad_code")
+		return reply.Page(c, http.StatusUnauthorized, views.Verify(page))
+	case errors.Is(err, errTooManyCodes):
+		page.Error = t(c, "login.too_many")
+		c.Set(fiber.HeaderRetryAfter, "60")
+		return reply.Page(c, http.StatusTooManyRequests, views.Verify(page))
+	}
+	return err
+}
+
+// localNext keeps a "next" address to the dashboard's own pages.
+func localNext(next string) string {
+	if !strings.HasPrefix(next, "/dashboard") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/dashboard"
+	}
+	return next
+}
+
+// askSecondFactor keeps a sign-in whose password was right waiting for its
+// second factor: the session knows who, not yet signed in.
+func (d *Dashboard) askSecondFactor(c *fiber.Ctx, u *store.User) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	if err := sess.Regenerate(); err != nil {
+		return err
+	}
+	sess.Set(sessionPendingUser, u.ID)
+	sess.Set(SessionEpoch, u.SessionEpoch)
+	sess.Set(sessionPendingAt, d.Store.Now().Unix())
+	if err := sess.Save(); err != nil {
+		return err
+	}
+	return c.Redirect("/login/verify", http.StatusSeeOther)
+}
+
+// pendingSignIn is the user whose sign-in waits for its second factor.
+func (d *Dashboard) pendingSignIn(c *fiber.Ctx) (*store.User, error) {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := sess.Get(sessionPendingUser).(string)
+	at, _ := sess.Get(sessionPendingAt).(int64)
+	if id == "" || d.Store.Now().Sub(time.Unix(at, 0)) > pendingSignInLifetime {
+		return nil, nil
+	}
+	u, err := d.Store.UserByID(c.UserContext(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if epoch, _ := sess.Get(SessionEpoch).(int); epoch != u.SessionEpoch {
+		return nil, nil
+	}
+	return u, nil
+}
+
+// LoginVerifyPage handles GET /login/verify.
+func (d *Dashboard) LoginVerifyPage(c *fiber.Ctx) error {
+	u, err := d.pendingSignIn(c)
+	if err != nil || u == nil {
+		if err == nil {
+			return c.Redirect("/login", http.StatusSeeOther)
+		}
+		return err
+	}
+	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c),
+		Passkey: u.Passkeys > 0}))
+}
+
+// LoginVerify handles POST /login/verify: the second step of a sign-in.
+func (d *Dashboard) LoginVerify(c *fiber.Ctx) error {
+	u, err := d.pendingSignIn(c)
+	if err != nil {
+		return err
+	}
+	if u == nil {
+		return c.Redirect("/login", http.StatusSeeOther)
+	}
+	if err := d.verifyCode(c, u); err != nil {
+		return d.verifyRefused(c, err, views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c), Passkey: u.Passkeys > 0})
+	}
+	return d.finishSignIn(c, u, true)
+}
+
+// finishSignIn signs u in (their second factor proved now, when
+// secondFactor), records it and tells them of a new device.
+func (d *Dashboard) finishSignIn(c *fiber.Ctx, u *store.User, secondFactor bool) error {
+	email := strings.ToLower(u.Email)
+	device := d.Devices.Trusted(c, email)
+	who := request.Actor(c)
+	who.ID, who.Name, who.Door = store.ActorUser(u.ID).ID, u.Email, store.DoorDashboard
+	if err := d.Ops.RecordSignIn(c.UserContext(), who, u, device == ""); err != nil {
+		return err
+	}
+	if err := d.signIn(c, u, "", "", secondFactor); err != nil {
+		return err
+	}
+	if err := d.Devices.Issue(c, email); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard", http.StatusSeeOther)
+}

@@ -1,0 +1,144 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/handlers/reply"
+	"payments/handlers/request"
+	"payments/operations"
+	"payments/store"
+	"payments/views"
+)
+
+// visitor is who asks on the pages before sign-in: their address and
+// browser, no one yet.
+func visitor(c *fiber.Ctx) store.Actor {
+	a := store.Actor{ID: "visitor", Door: store.DoorDashboard}
+	a.IP, a.UserAgent, a.RequestID = c.IP(), string(c.Request().Header.UserAgent()), request.RequestID(c)
+	return a
+}
+
+// SignupPage handles GET /signup.
+func (d *Dashboard) SignupPage(c *fiber.Ctx) error {
+	return reply.Page(c, http.StatusOK, views.Signup(views.SignupForm{CSRFToken: request.CSRFToken(c)}))
+}
+
+// Signup handles POST /signup: the account is usable in test mode at
+// once, and the person signed in; the verification mail is on its way.
+func (d *Dashboard) Signup(c *fiber.Ctx) error {
+	in := operations.SignUp{BusinessName: c.FormValue("business_name"), Document: c.FormValue("document"),
+		Name: c.FormValue("name"), Email: strings.TrimSpace(c.FormValue("email")), Password: c.FormValue("password"),
+		Locale: views.LocaleOf(c.UserContext()).Lang}
+	form := views.SignupForm{BusinessName: in.BusinessName, Document: in.Document, Name: in.Name, Email: in.Email,
+		CSRFToken: request.CSRFToken(c), Errors: map[string]string{}}
+	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), visitor(c), in)
+	switch {
+	case errors.Is(err, operations.ErrBadBusinessName):
+		form.Errors["business_name"] = t(c, "signup.error_business_name")
+	case errors.Is(err, operations.ErrBadDocument):
+		form.Errors["document"] = t(c, "signup.error_document")
+	case errors.Is(err, operations.ErrBadPersonName):
+		form.Errors["name"] = t(c, "signup.error_name")
+	case errors.Is(err, operations.ErrBadEmail):
+		form.Errors["email"] = t(c, "signup.error_email")
+	case errors.Is(err, operations.ErrEmailTaken):
+		form.Errors["email"] = t(c, "signup.error_email_taken")
+	case errors.Is(err, store.ErrWeakPassword):
+		form.Errors["password"] = passwordRefusal(c, err)
+	case err != nil:
+		return err
+	default:
+		if err := d.signIn(c, u, "", t(c, "signup.welcome", "Email", u.Email), false); err != nil {
+			return err
+		}
+		return c.Redirect("/dashboard", http.StatusSeeOther)
+	}
+	return reply.Page(c, http.StatusUnprocessableEntity, views.Signup(form))
+}
+
+// VerifyEmail handles GET /verify-email?token=: the link of the
+// verification mail, followed once.
+func (d *Dashboard) VerifyEmail(c *fiber.Ctx) error {
+	_, err := d.Ops.VerifyEmail(c.UserContext(), visitor(c), c.Query("token"))
+	if errors.Is(err, store.ErrTokenInvalid) {
+		return reply.Page(c, http.StatusGone, views.Message(views.MessagePage{Title: t(c, "verify.title"),
+			Text: t(c, "link.invalid"), Error: true, LinkURL: "/dashboard", LinkLabel: t(c, "verify.go")}))
+	}
+	if err != nil {
+		return err
+	}
+	return reply.Page(c, http.StatusOK, views.Message(views.MessagePage{Title: t(c, "verify.title"),
+		Text: t(c, "verify.done"), LinkURL: "/dashboard", LinkLabel: t(c, "verify.go")}))
+}
+
+// ForgotPasswordPage handles GET /password/forgot.
+func (d *Dashboard) ForgotPasswordPage(c *fiber.Ctx) error {
+	return reply.Page(c, http.StatusOK, views.ForgotPassword(views.PasswordForm{CSRFToken: request.CSRFToken(c)}))
+}
+
+// ForgotPassword handles POST /password/forgot: the same answer whether
+// or not the e-mail has a user (counted like sign-ins, per address and
+// e-mail).
+func (d *Dashboard) ForgotPassword(c *fiber.Ctx) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	form := views.PasswordForm{Email: email, CSRFToken: request.CSRFToken(c)}
+	allowed, err := d.AllowLogin(c.UserContext(), c.IP(), "reset:"+strings.ToLower(email), "")
+	if err != nil {
+		return err
+	}
+	if !allowed {
+		form.Error = t(c, "login.too_many")
+		c.Set(fiber.HeaderRetryAfter, "60")
+		return reply.Page(c, http.StatusTooManyRequests, views.ForgotPassword(form))
+	}
+	if err := d.Ops.RequestPasswordReset(c.UserContext(), visitor(c), email); err != nil {
+		return err
+	}
+	form.Done = t(c, "forgot.sent", "Email", email)
+	return reply.Page(c, http.StatusOK, views.ForgotPassword(form))
+}
+
+// ResetPasswordPage handles GET /password/reset?token=.
+func (d *Dashboard) ResetPasswordPage(c *fiber.Ctx) error {
+	token := c.Query("token")
+	if _, err := d.Store.EmailTokenFor(c.UserContext(), store.TokenResetPassword, token); err != nil {
+		if errors.Is(err, store.ErrTokenInvalid) {
+			return d.invalidLink(c, "reset.title", "/password/forgot", t(c, "forgot.title"))
+		}
+		return err
+	}
+	return reply.Page(c, http.StatusOK, views.ResetPassword(views.PasswordForm{Token: token, CSRFToken: request.CSRFToken(c)}))
+}
+
+// ResetPassword handles POST /password/reset: the new password, every
+// session of the person ended; this browser signs in anew.
+func (d *Dashboard) ResetPassword(c *fiber.Ctx) error {
+	token := c.FormValue("token")
+	u, err := d.Ops.ResetPassword(c.UserContext(), visitor(c), token, c.FormValue("password"))
+	switch {
+	case errors.Is(err, store.ErrTokenInvalid):
+		return d.invalidLink(c, "reset.title", "/password/forgot", t(c, "forgot.title"))
+	case errors.Is(err, store.ErrWeakPassword):
+		return reply.Page(c, http.StatusUnprocessableEntity, views.ResetPassword(views.PasswordForm{Token: token,
+			Error: passwordRefusal(c, err), CSRFToken: request.CSRFToken(c)}))
+	case err != nil:
+		return err
+	}
+	if u.HasSecondFactor() {
+		// The link proves the e-mail, not the second factor.
+		return d.askSecondFactor(c, u)
+	}
+	if err := d.signIn(c, u, "", t(c, "reset.done"), false); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard", http.StatusSeeOther)
+}
+
+func (d *Dashboard) invalidLink(c *fiber.Ctx, titleID, next, nextLabel string) error {
+	return reply.Page(c, http.StatusGone, views.Message(views.MessagePage{Title: t(c, titleID), Text: t(c, "link.invalid"),
+		Error: true, LinkURL: next, LinkLabel: nextLabel}))
+}

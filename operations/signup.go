@@ -1,0 +1,218 @@
+package operations
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"payments/pix"
+	"payments/store"
+)
+
+// SignUp is what /signup asks a business for.
+type SignUp struct {
+	BusinessName string
+	Document     string // CNPJ or CPF, with or without punctuation
+	Name         string
+	Email        string
+	Password     string
+	Locale       string
+}
+
+// Why a sign-up is refused (besides store.ErrWeakPassword and ErrBadEmail).
+var (
+	ErrBadDocument     = errors.New("operations: not a valid CNPJ or CPF")
+	ErrBadBusinessName = errors.New("operations: a business name has 2 to 100 characters")
+	ErrBadPersonName   = errors.New("operations: a name has 2 to 100 characters")
+	ErrEmailTaken      = errors.New("operations: this e-mail already has an account")
+)
+
+// SignUpBusiness makes an account usable in test mode at once (live mode
+// waits for platform staff: ActivateLive), its owner, and the mail that
+// asks the owner to verify their address. who is the person signing up
+// (their address and browser); the new owner is recorded as who did it.
+func (o *Operations) SignUpBusiness(ctx context.Context, who store.Actor, in SignUp) (u *store.User, acct *store.Account, err error) {
+	in.BusinessName, in.Name = strings.TrimSpace(in.BusinessName), strings.TrimSpace(in.Name)
+	if n := utf8.RuneCountInString(in.BusinessName); n < 2 || n > 100 {
+		return nil, nil, ErrBadBusinessName
+	}
+	if n := utf8.RuneCountInString(in.Name); n < 2 || n > 100 {
+		return nil, nil, ErrBadPersonName
+	}
+	document, _, ok := pix.NormalizeDocument(in.Document)
+	if !ok {
+		return nil, nil, ErrBadDocument
+	}
+	if in.Email, err = checkEmail(in.Email); err != nil {
+		return nil, nil, err
+	}
+	if err := store.CheckPassword(in.Password, in.Email, in.Name, in.BusinessName); err != nil {
+		return nil, nil, err
+	}
+	err = o.Store.InTx(ctx, func(ctx context.Context) error {
+		if _, err := o.Store.UserByEmail(ctx, in.Email); err == nil {
+			return ErrEmailTaken
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		acct, err = o.Store.CreateAccount(ctx, store.NewAccount{Name: in.BusinessName, Email: in.Email, Document: document,
+			FeeBPS: store.DefaultFeeBPS, FeeFixedCents: store.DefaultFeeFixedCents, TestModeOnly: true})
+		if errors.Is(err, store.ErrConflict) {
+			return ErrEmailTaken
+		}
+		if err != nil {
+			return err
+		}
+		if u, err = o.Store.CreatePerson(ctx, store.NewPerson{Email: in.Email, Password: in.Password, Name: in.Name,
+			Role: store.RoleOwner, AccountID: acct.ID, Locale: in.Locale}); err != nil {
+			return err
+		}
+		who.ID, who.Name, who.Role = store.ActorUser(u.ID).ID, u.Email, store.RoleOwner
+		ctx = store.WithActor(ctx, who)
+		if err := o.sendVerification(ctx, u, acct.ID); err != nil {
+			return err
+		}
+		return o.Store.Audit(ctx, store.AuditRecord{Scope: store.Scope{AccountID: acct.ID}, Action: "account.created", ObjectID: acct.ID,
+			Changes: store.Changes{"name": {nil, acct.Name}, "document": {nil, pix.MaskDocument(document)}, "owner": {nil, u.Email}}})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, acct, nil
+}
+
+// sendVerification queues the mail with u's verification link.
+func (o *Operations) sendVerification(ctx context.Context, u *store.User, accountID string) error {
+	token, err := o.Store.CreateEmailToken(ctx, &store.EmailToken{Kind: store.TokenVerifyEmail, Email: u.Email, UserID: &u.ID})
+	if err != nil {
+		return err
+	}
+	return o.Store.QueueEmail(ctx, store.NewEmail{AccountID: accountID, To: u.Email, Kind: store.MailVerifyEmail, Locale: u.Locale,
+		Data: map[string]string{"link": o.BaseURL + "/verify-email?token=" + token, "name": u.Name}})
+}
+
+// VerifyEmail uses a verification link once: its user's address is proved.
+// It returns the user.
+func (o *Operations) VerifyEmail(ctx context.Context, who store.Actor, token string) (u *store.User, err error) {
+	err = o.Store.InTx(ctx, func(ctx context.Context) error {
+		t, err := o.Store.UseEmailToken(ctx, store.TokenVerifyEmail, token)
+		if err != nil {
+			return err
+		}
+		if u, err = o.Store.UserByID(ctx, *t.UserID); err != nil {
+			return err
+		}
+		if err := o.Store.MarkEmailVerified(ctx, u.ID); err != nil {
+			return err
+		}
+		who.ID, who.Name = store.ActorUser(u.ID).ID, u.Email
+		return o.Store.Audit(store.WithActor(ctx, who), store.AuditRecord{Scope: userScope(u), Action: "user.email_verified",
+			ObjectID: u.ID, Changes: store.Changes{"email_verified": {false, true}}})
+	})
+	return u, err
+}
+
+// userScope is the account a person's own changes are recorded in.
+func userScope(u *store.User) store.Scope {
+	if u.AccountID != nil {
+		return store.Scope{AccountID: *u.AccountID}
+	}
+	return store.Scope{}
+}
+
+// RequestPasswordReset mails the user with that address, if there is one,
+// a reset link valid 30 minutes (replacing any earlier one). Whether there
+// is one is not told: the answer is the same.
+func (o *Operations) RequestPasswordReset(ctx context.Context, who store.Actor, email string) error {
+	return o.Store.InTx(ctx, func(ctx context.Context) error {
+		u, err := o.Store.UserByEmail(ctx, email)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := o.Store.EndTokens(ctx, store.TokenResetPassword, u.ID); err != nil {
+			return err
+		}
+		token, err := o.Store.CreateEmailToken(ctx, &store.EmailToken{Kind: store.TokenResetPassword, Email: u.Email, UserID: &u.ID})
+		if err != nil {
+			return err
+		}
+		err = o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailResetPassword, Locale: u.Locale,
+			Data: map[string]string{"link": o.BaseURL + "/password/reset?token=" + token, "name": u.Name, "ip": who.IP}})
+		if err != nil {
+			return err
+		}
+		return o.Store.Audit(store.WithActor(ctx, who), store.AuditRecord{Scope: userScope(u), Action: "user.password_reset_requested",
+			ObjectID: u.ID})
+	})
+}
+
+// ResetPassword uses a reset link once to set its user's password; every
+// session of theirs ends (and every other reset link). It returns the user.
+func (o *Operations) ResetPassword(ctx context.Context, who store.Actor, token, password string) (u *store.User, err error) {
+	err = o.Store.InTx(ctx, func(ctx context.Context) error {
+		t, err := o.Store.UseEmailToken(ctx, store.TokenResetPassword, token)
+		if err != nil {
+			return err
+		}
+		if err := o.Store.ResetPassword(ctx, *t.UserID, password); err != nil {
+			return err
+		}
+		if err := o.Store.EndTokens(ctx, store.TokenResetPassword, *t.UserID); err != nil {
+			return err
+		}
+		if u, err = o.Store.UserByID(ctx, *t.UserID); err != nil {
+			return err
+		}
+		// Following the link proves the address too.
+		if err := o.Store.MarkEmailVerified(ctx, u.ID); err != nil {
+			return err
+		}
+		who.ID, who.Name = store.ActorUser(u.ID).ID, u.Email
+		return o.Store.Audit(store.WithActor(ctx, who), store.AuditRecord{Scope: userScope(u), Action: "user.password_reset",
+			ObjectID: u.ID, Changes: store.Changes{"password": {nil, "(changed)"}, "sessions": {nil, "ended"}}})
+	})
+	return u, err
+}
+
+// PlatformActivateLive is platform staff's permission to turn an
+// account's live mode on.
+const PlatformActivateLive Permission = "platform:activate_live"
+
+// ActivateLive turns live mode on for an account that signed up (admin
+// command, or support staff from their console).
+func (o *Operations) ActivateLive(ctx context.Context, who store.Actor, accountID string) (acct *store.Account, err error) {
+	err = o.record(ctx, who, store.Scope{AccountID: accountID, Livemode: true}, PlatformActivateLive, "account.live_activated",
+		func(ctx context.Context) (string, store.Changes, error) {
+			before, err := o.Store.Account(ctx, accountID)
+			if err != nil {
+				return "", nil, err
+			}
+			if acct, err = o.Store.ActivateLive(ctx, accountID); err != nil {
+				return "", nil, err
+			}
+			return acct.ID, store.Changes{"live_enabled": {before.LiveEnabled(), true}}, nil
+		})
+	return acct, err
+}
+
+// RecordSignIn records that u signed in (who: their address and browser)
+// and, from a browser that had not signed in to their e-mail before,
+// mails them a notice.
+func (o *Operations) RecordSignIn(ctx context.Context, who store.Actor, u *store.User, newDevice bool) error {
+	return o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
+		if newDevice {
+			err := o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailNewDevice, Locale: u.Locale,
+				Data: map[string]string{"name": u.Name, "ip": who.IP, "user_agent": who.UserAgent,
+					"at": o.Store.Now().UTC().Format("02/01/2006 15:04 UTC")}})
+			if err != nil {
+				return err
+			}
+		}
+		return o.Store.Audit(ctx, store.AuditRecord{Scope: userScope(u), Action: "user.signed_in", ObjectID: u.ID,
+			Changes: store.Changes{"new_device": {nil, newDevice}}})
+	})
+}

@@ -1,0 +1,39 @@
+package views
+
+// SecurityPage is the person's sign-in security: their authenticator app
+// (enrolling it with a QR code), recovery codes shown once, passkeys.
+type SecurityPage struct {
+	Nav    Nav
+	Notice Notice
+	// TOTPOn says an authenticator app is enrolled; RecoveryLeft how many
+	// recovery codes are unused.
+	TOTPOn       bool
+	RecoveryLeft int
+	// Enrolling is the app being enrolled: its QR code (a data: URL of a
+	// PNG) and secret to type, until a code confirms it.
+	Enrolling *TOTPEnrollment
+	// RecoveryCodes are shown once, right after enrolling.
+	RecoveryCodes []string
+	Error         string
+	Passkeys      []PasskeyRow
+}
+
+// TOTPEnrollment is an authenticator app being added.
+type TOTPEnrollment struct {
+	QRDataURL, Secret string
+}
+
+// PasskeyRow is one passkey of the person's.
+type PasskeyRow struct {
+	ID, Name, Created, LastUsed string
+}
+
+// VerifyPage asks for a second factor: to finish signing in (Action
+// /login/verify) or before a change that wants a fresh one.
+type VerifyPage struct {
+	Action, Next, Error, CSRFToken string
+	// Passkey offers the passkey button (they hold one).
+	Passkey bool
+	// Nav is set on the signed-in step-up page.
+	Nav *Nav
+}

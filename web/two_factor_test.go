@@ -1,0 +1,96 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/pquerna/otp/totp"
+	"github.com/stretchr/testify/require"
+
+	"payments/web/webtest"
+)
+
+// An owner enrolls an authenticator app (QR, secret, ten recovery codes
+// shown once); sign-in then asks for a code; a withdrawal asks for a fresh
+// one (5 minutes) and moves nothing without it; codes work once.
+func TestTwoFactorSignInAndStepUp(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	s := webtest.New(t, webtest.WithClock(clock))
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	s.Fund(s.TestKey, 10_000)
+
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	token := b.csrf("/dashboard/security")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/security/totp/start", url.Values{"_csrf": {token}}, nil).status)
+	page := b.do("GET", "/dashboard/security", nil, nil)
+	require.Equal(t, "no-store", page.header.Get("Cache-Control"))
+	secret := page.doc.Find(`[data-testid="totp-secret"]`).Text()
+	require.Len(t, secret, 32)
+	require.Contains(t, page.doc.Find(`[data-testid="totp-qr"]`).AttrOr("src", ""), "data:image/png;base64,")
+	wrong := b.do("POST", "/dashboard/security/totp", url.Values{"_csrf": {token}, "code": {"000000"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, wrong.status)
+	code := func() string {
+		c, err := totp.GenerateCode(secret, clock())
+		require.NoError(t, err)
+		return c
+	}
+	on := b.do("POST", "/dashboard/security/totp", url.Values{"_csrf": {token}, "code": {code()}}, nil)
+	require.Equal(t, http.StatusOK, on.status, on.body)
+	var recovery []string
+	on.doc.Find(`[data-testid="recovery-code"]`).Each(func(_ int, sel *goquery.Selection) { recovery = append(recovery, sel.Text()) })
+	require.Len(t, recovery, 10)
+	require.Zero(t, b.do("GET", "/dashboard/security", nil, nil).doc.Find(`[data-testid="recovery-code"]`).Length(), "shown once")
+
+	// Sign-in asks for the second factor.
+	other := newBrowser(t, s)
+	r := other.login("dona@example.com", "correct-horse-battery")
+	require.Equal(t, "/login/verify", r.header.Get("Location"))
+	require.Equal(t, "/login", other.do("GET", "/dashboard/payments", nil, nil).header.Get("Location"), "not signed in yet")
+	verifyToken := other.csrf("/login/verify")
+	bad := other.do("POST", "/login/verify", url.Values{"_csrf": {verifyToken}, "code": {"123456"}}, nil)
+	require.Equal(t, http.StatusUnauthorized, bad.status, bad.body)
+	require.Equal(t, http.StatusUnauthorized, other.do("POST", "/login/verify", url.Values{"_csrf": {verifyToken}, "code": {code()}}, nil).status,
+		"the code that enrolled the app was used")
+	advance(30 * time.Second)
+	require.Equal(t, http.StatusSeeOther, other.do("POST", "/login/verify", url.Values{"_csrf": {verifyToken}, "code": {code()}}, nil).status)
+	require.Equal(t, http.StatusOK, other.do("GET", "/dashboard/payments", nil, nil).status)
+
+	// A recovery code signs in once.
+	third := newBrowser(t, s)
+	third.login("dona@example.com", "correct-horse-battery")
+	require.Equal(t, http.StatusSeeOther, third.do("POST", "/login/verify", url.Values{"_csrf": {third.csrf("/login/verify")}, "code": {recovery[0]}}, nil).status)
+	fourth := newBrowser(t, s)
+	fourth.login("dona@example.com", "correct-horse-battery")
+	require.Equal(t, http.StatusUnauthorized, fourth.do("POST", "/login/verify", url.Values{"_csrf": {fourth.csrf("/login/verify")}, "code": {recovery[0]}}, nil).status)
+
+	// Five minutes on, a withdrawal asks for the factor again and moves nothing.
+	advance(6 * time.Minute)
+	withdraw := url.Values{"_csrf": {b.csrf("/dashboard/balance")}, "amount": {"10,00"}, "pix_key": {"a@example.com"}}
+	ask := b.do("POST", "/dashboard/balance/withdrawals", withdraw, map[string]string{"Referer": s.URL + "/dashboard/balance"})
+	require.Equal(t, http.StatusSeeOther, ask.status, ask.body)
+	require.Equal(t, "/dashboard/verify?next=%2Fdashboard%2Fbalance", ask.header.Get("Location"))
+	var withdrawals int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM withdrawals").Scan(context.Background(), &withdrawals))
+	require.Zero(t, withdrawals)
+	stepUp := b.do("GET", "/dashboard/verify?next=%2Fdashboard%2Fbalance", nil, nil)
+	require.Equal(t, http.StatusOK, stepUp.status)
+	done := b.do("POST", "/dashboard/verify", url.Values{"_csrf": {b.csrf("/dashboard/verify")}, "code": {code()}, "next": {"/dashboard/balance"}}, nil)
+	require.Equal(t, http.StatusSeeOther, done.status)
+	require.Equal(t, "/dashboard/balance", done.header.Get("Location"))
+	require.Equal(t, http.StatusSeeOther, b.confirm("/dashboard/balance/withdrawals", withdraw, nil).status)
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM withdrawals").Scan(context.Background(), &withdrawals))
+	require.Equal(t, 1, withdrawals)
+	// "next" stays on this site's dashboard.
+	evil := b.do("POST", "/dashboard/verify", url.Values{"_csrf": {b.csrf("/dashboard/verify")}, "code": {recovery[1]}, "next": {"//evil.example/x"}}, nil)
+	require.Equal(t, "/dashboard", evil.header.Get("Location"))
+}
