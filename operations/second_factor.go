@@ -164,3 +164,23 @@ func newRecoveryCodes() []string {
 	}
 	return codes
 }
+
+// EndSession ends one of u's sessions (a browser they no longer use).
+func (o *Operations) EndSession(ctx context.Context, who store.Actor, u *store.User, sessionID string) error {
+	return o.record(ctx, who, userScope(u), Self, "user.session_ended", func(ctx context.Context) (string, store.Changes, error) {
+		n, err := o.Store.EndSessionsOf(ctx, u.ID, sessionID, "")
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		return u.ID, store.Changes{"session": {sessionID, "ended"}}, err
+	})
+}
+
+// EndOtherSessions ends every session of u's but the current one.
+func (o *Operations) EndOtherSessions(ctx context.Context, who store.Actor, u *store.User, currentID string) (n int, err error) {
+	err = o.record(ctx, who, userScope(u), Self, "user.other_sessions_ended", func(ctx context.Context) (string, store.Changes, error) {
+		n, err = o.Store.EndSessionsOf(ctx, u.ID, "", currentID)
+		return u.ID, store.Changes{"sessions_ended": {nil, n}}, err
+	})
+	return n, err
+}

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -28,27 +29,53 @@ var (
 	ErrEmailTaken      = errors.New("operations: this e-mail already has an account")
 )
 
+// InvalidFields refuses a form, naming each field's refusal (every one of
+// them at once, so a person fixes them together).
+type InvalidFields map[string]error
+
+func (f InvalidFields) Error() string {
+	parts := make([]string, 0, len(f))
+	for field, err := range f {
+		parts = append(parts, field+": "+err.Error())
+	}
+	slices.Sort(parts)
+	return "operations: invalid fields: " + strings.Join(parts, "; ")
+}
+
+// Unwrap lets errors.Is find each field's refusal.
+func (f InvalidFields) Unwrap() []error {
+	out := make([]error, 0, len(f))
+	for _, err := range f {
+		out = append(out, err)
+	}
+	return out
+}
+
 // SignUpBusiness makes an account usable in test mode at once (live mode
 // waits for platform staff: ActivateLive), its owner, and the mail that
 // asks the owner to verify their address. who is the person signing up
 // (their address and browser); the new owner is recorded as who did it.
 func (o *Operations) SignUpBusiness(ctx context.Context, who store.Actor, in SignUp) (u *store.User, acct *store.Account, err error) {
 	in.BusinessName, in.Name = strings.TrimSpace(in.BusinessName), strings.TrimSpace(in.Name)
+	invalid := InvalidFields{}
 	if n := utf8.RuneCountInString(in.BusinessName); n < 2 || n > 100 {
-		return nil, nil, ErrBadBusinessName
+		invalid["business_name"] = ErrBadBusinessName
 	}
 	if n := utf8.RuneCountInString(in.Name); n < 2 || n > 100 {
-		return nil, nil, ErrBadPersonName
+		invalid["name"] = ErrBadPersonName
 	}
 	document, _, ok := pix.NormalizeDocument(in.Document)
 	if !ok {
-		return nil, nil, ErrBadDocument
+		invalid["document"] = ErrBadDocument
 	}
 	if in.Email, err = checkEmail(in.Email); err != nil {
-		return nil, nil, err
+		invalid["email"] = err
 	}
 	if err := store.CheckPassword(in.Password, in.Email, in.Name, in.BusinessName); err != nil {
-		return nil, nil, err
+		invalid["password"] = err
+	}
+	if len(invalid) > 0 {
+		return nil, nil, invalid
 	}
 	err = o.Store.InTx(ctx, func(ctx context.Context) error {
 		if _, err := o.Store.UserByEmail(ctx, in.Email); err == nil {

@@ -2,9 +2,11 @@ package views
 
 // PaymentDetail is one payment with its money, its events and their deliveries.
 type PaymentDetail struct {
-	Nav    Nav
-	ID     string
-	Status string
+	// History is the payment's own audit rows (owners' page only).
+	History []AuditView
+	Nav     Nav
+	ID      string
+	Status  string
 	// Standing is the state a person reads (PaymentStanding): partly
 	// refunded and disputed are shown apart from plain paid.
 	Standing    string

@@ -16,6 +16,13 @@ type SecurityPage struct {
 	RecoveryCodes []string
 	Error         string
 	Passkeys      []PasskeyRow
+	Sessions      []SessionRow
+}
+
+// SessionRow is one of the person's signed-in browsers.
+type SessionRow struct {
+	ID, Device, IP, LastSeen, Since string
+	Current                         bool
 }
 
 // TOTPEnrollment is an authenticator app being added.

@@ -3,7 +3,9 @@ package views
 // WebhookDetail is one webhook: its settings, its health and its delivery
 // console (filters, search, paging).
 type WebhookDetail struct {
-	Nav        Nav
+	Nav Nav
+	// History is the webhook's own audit rows.
+	History    []AuditView
 	Webhook    WebhookRow
 	APIVersion string
 	SecretHint string

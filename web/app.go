@@ -63,6 +63,9 @@ type Config struct {
 	// DeviceKey signs the device cookies of sign-in (derived from
 	// SECRET_KEY; nil: none are issued, every sign-in counts as untrusted).
 	DeviceKey []byte
+	// SessionIdle and SessionMaxAge end a dashboard session idle that long,
+	// or that old (0: DefaultSessionIdle, DefaultSessionMaxAge).
+	SessionIdle, SessionMaxAge time.Duration
 	// StreamsPerKey and StreamsPerAccount bound the event streams open at
 	// once in this process (0: DefaultStreamsPerKey, DefaultStreamsPerAccount).
 	StreamsPerKey, StreamsPerAccount int

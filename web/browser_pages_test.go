@@ -3,7 +3,9 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -47,6 +49,22 @@ func everyPage(t *testing.T, vp viewport) {
 	keys := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + hook + "/test", Key: s.TestKey})
 	require.Equal(t, http.StatusOK, keys.Status)
 
+	// A pending invitation, for the team page and the invitee's page.
+	setup := newBrowser(t, s)
+	setup.login("dona@example.com", "correct-horse-battery")
+	invited := setup.do("POST", "/dashboard/team/invitations", url.Values{"_csrf": {setup.csrf("/dashboard/team")},
+		"email": {"convidada@example.com"}, "role": {"finance"}}, nil)
+	require.Equal(t, http.StatusSeeOther, invited.status, invited.body)
+	mails, err := s.Store.ClaimEmails(context.Background(), 100, time.Minute, "pages")
+	require.NoError(t, err)
+	var invitation string
+	for _, m := range mails {
+		if m.Kind == store.MailInvitation {
+			invitation = m.Data["link"][len(s.URL):]
+		}
+	}
+	require.NotEmpty(t, invitation)
+
 	ctx := newBrowserContext(t, vp)
 	visit := func(path, wait string) {
 		t.Helper()
@@ -85,6 +103,12 @@ func everyPage(t *testing.T, vp viewport) {
 	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="action-delete"]`, `[data-testid="confirmation"]`)))
 	checkPage(t, ctx, "delete webhook confirmation")
 	visit("/dashboard/settings", `[data-testid="preferences-form"]`)
+	visit("/dashboard/team", `[data-testid="invitations"]`)
+	visit("/dashboard/audit", `[data-testid="audit-table"]`)
+	visit("/dashboard/security", `[data-testid="sessions"]`)
+	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="totp-start"]`, `[data-testid="totp-qr"]`)))
+	checkPage(t, ctx, "authenticator app enrollment")
+	visit("/dashboard/verify?next=/dashboard/balance", `[data-testid="verify-form"]`)
 	visit("/dashboard/nao-existe", `[data-testid="error-page"]`)
 
 	support := newBrowserContext(t, vp)
@@ -98,6 +122,16 @@ func everyPage(t *testing.T, vp viewport) {
 	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(s.URL+"/dashboard/support?q=11222333000181"),
 		chromedp.Text(`[data-testid="support-document"]`, &masked, chromedp.ByQuery)))
 	require.Equal(t, "**.222.333/0001-**", masked, "support finds by CNPJ and reads it masked")
+
+	visitor := newBrowserContext(t, vp)
+	ctx = visitor
+	visit("/signup", `[data-testid="signup-form"]`)
+	require.NoError(t, chromedp.Run(ctx, chromedp.SendKeys(`#document`, "123", chromedp.ByQuery),
+		clickAndWait(`[data-testid="signup-submit"]`, `[data-testid="document-error"]`)))
+	checkPage(t, ctx, "sign-up, with errors")
+	visit("/password/forgot", `[data-testid="forgot-form"]`)
+	visit("/password/reset?token=nao-vale", `[data-testid="message"]`)
+	visit(invitation, `[data-testid="accept-form"]`)
 
 	payer := newBrowserContext(t, vp)
 	ctx = payer

@@ -23,16 +23,22 @@ import (
 	"payments/views"
 )
 
-// sessionLifetime is how long a dashboard session lasts without use.
-const sessionLifetime = 12 * time.Hour
+// Default limits of a dashboard session: ended after 2 hours without use,
+// and 12 hours after sign-in whatever its use (SESSION_IDLE_TIMEOUT,
+// SESSION_MAX_AGE).
+const (
+	DefaultSessionIdle   = 2 * time.Hour
+	DefaultSessionMaxAge = 12 * time.Hour
+)
 
 // mountDashboard mounts the static files, the login form and the signed-in pages.
 func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.Operations, counter rateCounter) {
 	app.Use("/static", filesystem.New(filesystem.Config{Root: http.FS(static.FS), MaxAge: 3600}))
 
 	secure := strings.HasPrefix(cfg.BaseURL, "https://")
+	limits := store.SessionLimits{Idle: orDefault(cfg.SessionIdle, DefaultSessionIdle), MaxAge: orDefault(cfg.SessionMaxAge, DefaultSessionMaxAge)}
 	sessCfg := session.Config{
-		Expiration:     sessionLifetime,
+		Expiration:     limits.MaxAge,
 		KeyLookup:      "cookie:payments_session",
 		CookieHTTPOnly: true,
 		CookieSecure:   secure,
@@ -53,7 +59,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 		CookieHTTPOnly: true,
 		CookieSecure:   secure,
 		CookieSameSite: fiber.CookieSameSiteLaxMode,
-		Expiration:     sessionLifetime,
+		Expiration:     limits.MaxAge,
 		Extractor: func(c *fiber.Ctx) (string, error) {
 			if t := c.Get("X-CSRF-Token"); t != "" {
 				return t, nil
@@ -96,7 +102,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 			}
 			return allowed, err
 		},
-		Devices: dashboard.DeviceCookies{Key: cfg.DeviceKey, Secure: secure},
+		Devices:       dashboard.DeviceCookies{Key: cfg.DeviceKey, Secure: secure},
+		SessionLimits: limits,
 	}
 	app.Get("/favicon.ico", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=86400")
@@ -121,7 +128,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	app.Post("/invitations/accept", append(public, dash.AcceptInvitation)...)
 	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/dashboard", http.StatusSeeOther) })
 
-	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store), cleanInput, csrfMiddleware)
+	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store, limits), cleanInput, csrfMiddleware)
 	signedIn.Get("", dash.Home)
 	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
 	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)
@@ -149,6 +156,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/security/totp/start", dash.StartTOTP)
 	signedIn.Post("/security/totp", dash.ConfirmTOTP)
 	signedIn.Post("/security/totp/disable", dash.DisableTOTP)
+	signedIn.Post("/security/sessions/end-others", dash.EndOtherSessions)
+	signedIn.Post("/security/sessions/:id/end", dash.EndSession)
 	signedIn.Get("/verify", dash.StepUpPage)
 	signedIn.Post("/verify", dash.StepUp)
 	signedIn.Post("/api-keys", member, dash.CreateAPIKey)
@@ -156,6 +165,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/mode", member, dash.SwitchMode)
 	signedIn.Post("/account", member, dash.SwitchAccount)
 	signedIn.Get("/team", member, dash.Team)
+	signedIn.Get("/audit", member, dash.Audit)
+	signedIn.Get("/audit.csv", member, dash.AuditCSV)
 	signedIn.Post("/team/invitations", member, dash.Invite)
 	signedIn.Post("/team/invitations/:id/revoke", member, dash.RevokeInvitation)
 	signedIn.Post("/team/members/:id/role", member, dash.SetMemberRole)
@@ -198,7 +209,7 @@ func browserLocale(c *fiber.Ctx) error {
 }
 
 // requireUser loads the session's user, or sends the browser to /login.
-func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
+func requireUser(sessions *session.Store, st *store.Store, limits store.SessionLimits) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		sess, err := sessions.Get(c)
 		if err != nil {
@@ -225,6 +236,18 @@ func requireUser(sessions *session.Store, st *store.Store) fiber.Handler {
 		}
 		if epoch, _ := sess.Get(dashboard.SessionEpoch).(int); epoch != u.SessionEpoch {
 			// The password changed since this session opened.
+			if err := sess.Destroy(); err != nil {
+				return err
+			}
+			return c.Redirect("/login", http.StatusSeeOther)
+		}
+		sid, _ := sess.Get(dashboard.SessionID).(string)
+		on, err := st.TouchSession(c.UserContext(), sid, u.ID, limits)
+		if err != nil {
+			return err
+		}
+		if !on {
+			// Ended from the security page, or past its idle or absolute limit.
 			if err := sess.Destroy(); err != nil {
 				return err
 			}

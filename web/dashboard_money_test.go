@@ -214,6 +214,7 @@ func TestDashboardShowsPSPSteps(t *testing.T) {
 
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
+	enrollTOTP(t, s, b) // live money moves for people with a second factor
 	token := b.csrf("/dashboard/payments")
 	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
 	r := b.confirm("/dashboard/payments/"+id+"/refund", url.Values{"_csrf": {b.csrf("/dashboard/payments/" + id)}, "amount": {"80,00"}}, nil)
@@ -367,6 +368,7 @@ func TestLiveChargeDuringAPSPOutageSaysSoInWords(t *testing.T) {
 	s.PSP.SetFaults(sandboxtest.Faults{ErrorRate: 1})
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
+	enrollTOTP(t, s, b) // live money moves for people with a second factor
 	token := b.csrf("/dashboard/payments")
 	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
 	r := b.do("POST", "/dashboard/payments", url.Values{"_csrf": {b.csrf("/dashboard/payments/new")}, "amount": {"25,00"}}, nil)
@@ -406,6 +408,7 @@ func TestMerchantReturnsAPixThatPaidNothing(t *testing.T) {
 
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
+	enrollTOTP(t, s, b) // live money moves for people with a second factor
 	token := b.csrf("/dashboard/payments")
 	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/mode", url.Values{"_csrf": {token}, "mode": {"live"}}, nil).status)
 	page := b.do("GET", "/dashboard/payments/"+id, nil, nil)

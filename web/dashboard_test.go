@@ -459,7 +459,7 @@ func TestSupportUsersCannotChangeWebhooks(t *testing.T) {
 	support := b.do("GET", "/dashboard/support", nil, nil)
 	var nav []string
 	support.doc.Find(`nav[aria-label] a`).Each(func(_ int, sel *goquery.Selection) { nav = append(nav, sel.AttrOr("href", "")) })
-	require.Equal(t, []string{"/dashboard/support", "/dashboard/settings"}, nav)
+	require.Equal(t, []string{"/dashboard/support", "/dashboard/settings", "/dashboard/security"}, nav)
 	for _, path := range []string{"/dashboard/webhooks", "/dashboard/payments", "/dashboard/balance", "/dashboard/api-keys"} {
 		require.Equal(t, http.StatusForbidden, b.do("GET", path, nil, nil).status, path)
 	}

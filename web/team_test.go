@@ -123,6 +123,12 @@ func TestSignUpVerifyInviteAndReset(t *testing.T) {
 	}
 	require.Equal(t, http.StatusOK, forgot.do("GET", "/dashboard/payments", nil, nil).status, "the resetting browser is signed in")
 	require.Equal(t, http.StatusGone, forgot.do("GET", reset, nil, nil).status, "a reset link is used once")
+	requireNoSecrets(t, s, map[string]string{
+		"the verification token": strings.SplitN(link, "token=", 2)[1], "the invitation token": strings.SplitN(accept, "token=", 2)[1],
+		"the reset token": strings.SplitN(reset, "token=", 2)[1], "the owner's password": "pão de queijo quentinho",
+		"the developer's passwords": "um teclado mecânico barulhento", "the new password": "outra frase bem comprida agora",
+		"the owner's session id": owner.cookie("/dashboard", "payments_session").Value, "the API key": key,
+	})
 
 	// The trail: each step, its actor and door.
 	type row struct {

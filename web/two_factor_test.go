@@ -93,4 +93,26 @@ func TestTwoFactorSignInAndStepUp(t *testing.T) {
 	// "next" stays on this site's dashboard.
 	evil := b.do("POST", "/dashboard/verify", url.Values{"_csrf": {b.csrf("/dashboard/verify")}, "code": {recovery[1]}, "next": {"//evil.example/x"}}, nil)
 	require.Equal(t, "/dashboard", evil.header.Get("Location"))
+
+	secrets := map[string]string{"the TOTP secret": secret, "the password": "correct-horse-battery", "the API key": s.TestKey,
+		"the session id": b.cookie("/dashboard", "payments_session").Value}
+	for i, code := range recovery {
+		secrets["recovery code "+string(rune('0'+i))] = code
+	}
+	requireNoSecrets(t, s, secrets)
+}
+
+// enrollTOTP turns on an authenticator app for the person signed in on b,
+// through the security page, and returns its secret: their second factor
+// is then proved in that session for the next 5 minutes.
+func enrollTOTP(t *testing.T, s *webtest.Server, b *browser) string {
+	t.Helper()
+	token := b.csrf("/dashboard/security")
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/dashboard/security/totp/start", url.Values{"_csrf": {token}}, nil).status)
+	secret := b.do("GET", "/dashboard/security", nil, nil).doc.Find(`[data-testid="totp-secret"]`).Text()
+	code, err := totp.GenerateCode(secret, s.Store.Now())
+	require.NoError(t, err)
+	on := b.do("POST", "/dashboard/security/totp", url.Values{"_csrf": {token}, "code": {code}}, nil)
+	require.Equal(t, http.StatusOK, on.status, on.body)
+	return secret
 }

@@ -54,6 +54,9 @@ type config struct {
 	// SMTPURL is where e-mail goes (verification, resets, invitations,
 	// notices); MailFrom is its sender. Without SMTP_URL mail stays queued.
 	SMTPURL, MailFrom string
+	// SessionIdle and SessionMaxAge end dashboard sessions idle that long,
+	// or that old.
+	SessionIdle, SessionMaxAge time.Duration
 }
 
 // devPixKey is an EVP-shaped placeholder so local runs produce valid BR
@@ -128,6 +131,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"EVENT_RETENTION", 30 * 24 * time.Hour, &cfg.EventRetention},
 		{"DISPATCHER_LEASE", 60 * time.Second, &cfg.DispatcherLease},
 		{"API_KEY_CACHE_TTL", 2 * time.Second, &cfg.APIKeyCacheTTL},
+		{"SESSION_IDLE_TIMEOUT", web.DefaultSessionIdle, &cfg.SessionIdle},
+		{"SESSION_MAX_AGE", web.DefaultSessionMaxAge, &cfg.SessionMaxAge},
 	}
 	for _, d := range durations {
 		if *d.dst, err = parseDuration(getenv, d.name, d.def); err != nil {

@@ -178,6 +178,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
 		MetricsToken:         cfg.MetricsToken,
 		TrustedProxies:       cfg.TrustedProxies,
+		SessionIdle:          cfg.SessionIdle,
+		SessionMaxAge:        cfg.SessionMaxAge,
 	}, web.Deps{Store: st, Log: log, AccessLog: accessLog, Redis: rdb, Tester: disp, Closing: ctx.Done(), Metrics: meters, Tracer: tracer, KeyUsage: usage})
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

@@ -73,6 +73,11 @@ func (d *Dashboard) signIn(c *fiber.Ctx, u *store.User, accountID, notice string
 	if err := sess.Regenerate(); err != nil {
 		return err
 	}
+	sid, err := d.Store.OpenSession(c.UserContext(), u.ID, u.SessionEpoch, c.IP(), string(c.Request().Header.UserAgent()))
+	if err != nil {
+		return err
+	}
+	sess.Set(SessionID, sid)
 	sess.Set(SessionUserID, u.ID)
 	sess.Set(SessionLivemode, false)
 	sess.Set(SessionEpoch, u.SessionEpoch)

@@ -30,6 +30,9 @@ const (
 	// SessionSecondFactorAt is when (unix seconds) the person last proved
 	// their second factor in this session.
 	SessionSecondFactorAt = "second_factor_at"
+	// SessionID is the session's row in user_sessions (what the person's
+	// security page lists and ends).
+	SessionID = "sid"
 )
 
 // Sign-in attempts allowed per LoginWindow: for one e-mail from browsers
@@ -59,6 +62,9 @@ type Dashboard struct {
 	// Devices makes and checks the device cookies of sign-in.
 	Devices DeviceCookies
 	BaseURL string
+	// SessionLimits end idle and old sessions (the security page lists
+	// those still on).
+	SessionLimits store.SessionLimits
 	// ChargeWait bounds how long a live charge made here waits for the PSP
 	// to register it before the page says it is still registering (3 s
 	// when zero).

@@ -266,6 +266,9 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	if m.Notice, err = d.takeNotice(c); err != nil {
 		return err
 	}
+	if m.History, err = d.objectHistory(c, p.ID.String()); err != nil {
+		return err
+	}
 	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m.PaymentDetail))
 }
 

@@ -62,6 +62,23 @@ func (d *Dashboard) securityPage(c *fiber.Ctx, status int, recovery []string, pr
 		page.Enrolling = &views.TOTPEnrollment{QRDataURL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes()),
 			Secret: key.Secret()}
 	}
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	current, _ := sess.Get(SessionID).(string)
+	sessions, err := d.Store.UserSessions(c.UserContext(), u.ID, d.SessionLimits)
+	if err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		row := views.SessionRow{ID: s.ID, Device: deviceLabel(s.UserAgent), LastSeen: when(c, s.LastSeenAt), Since: when(c, s.CreatedAt),
+			Current: s.ID == current}
+		if s.IP != nil {
+			row.IP = *s.IP
+		}
+		page.Sessions = append(page.Sessions, row)
+	}
 	// The secret and the codes are on this page once: never cached.
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return reply.Page(c, status, views.Security(page))
@@ -293,4 +310,55 @@ func (d *Dashboard) finishSignIn(c *fiber.Ctx, u *store.User, secondFactor bool)
 		return err
 	}
 	return c.Redirect("/dashboard", http.StatusSeeOther)
+}
+
+// EndSession handles POST /dashboard/security/sessions/{id}/end.
+func (d *Dashboard) EndSession(c *fiber.Ctx) error {
+	err := d.Ops.EndSession(c.UserContext(), request.Actor(c), request.CurrentUser(c).User, pathParam(c, "id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuch("session", "id", pathParam(c, "id"))
+	}
+	if err != nil {
+		return err
+	}
+	return d.noticeAndGo(c, t(c, "security.session_ended"), "/dashboard/security")
+}
+
+// EndOtherSessions handles POST /dashboard/security/sessions/end-others.
+func (d *Dashboard) EndOtherSessions(c *fiber.Ctx) error {
+	sess, err := d.Sessions.Get(c)
+	if err != nil {
+		return err
+	}
+	current, _ := sess.Get(SessionID).(string)
+	n, err := d.Ops.EndOtherSessions(c.UserContext(), request.Actor(c), request.CurrentUser(c).User, current)
+	if err != nil {
+		return err
+	}
+	return d.noticeAndGo(c, t(c, "security.others_ended", "Count", n), "/dashboard/security")
+}
+
+// deviceLabel names a browser from its user agent, as people recognise
+// it ("Firefox · Linux").
+func deviceLabel(ua string) string {
+	browser := "?"
+	for _, b := range []struct{ token, name string }{
+		{"Edg/", "Edge"}, {"OPR/", "Opera"}, {"HeadlessChrome", "Chrome (headless)"}, {"Chrome/", "Chrome"},
+		{"Firefox/", "Firefox"}, {"Safari/", "Safari"}, {"curl/", "curl"}, {"Go-http-client", "Go"},
+	} {
+		if strings.Contains(ua, b.token) {
+			browser = b.name
+			break
+		}
+	}
+	system := ""
+	for _, o := range []struct{ token, name string }{
+		{"Android", "Android"}, {"iPhone", "iOS"}, {"iPad", "iPadOS"}, {"Windows", "Windows"}, {"Mac OS X", "macOS"}, {"Linux", "Linux"},
+	} {
+		if strings.Contains(ua, o.token) {
+			system = " · " + o.name
+			break
+		}
+	}
+	return browser + system
 }

@@ -102,6 +102,11 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 	if err := sess.Regenerate(); err != nil {
 		return err
 	}
+	sid, err := d.Store.OpenSession(c.UserContext(), fresh.ID, fresh.SessionEpoch, c.IP(), string(c.Request().Header.UserAgent()))
+	if err != nil {
+		return err
+	}
+	sess.Set(SessionID, sid)
 	sess.Set(SessionUserID, fresh.ID)
 	sess.Set(SessionEpoch, fresh.SessionEpoch)
 	// The notice goes in this session: a second Get would read the old id

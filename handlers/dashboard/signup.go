@@ -36,19 +36,17 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 	form := views.SignupForm{BusinessName: in.BusinessName, Document: in.Document, Name: in.Name, Email: in.Email,
 		CSRFToken: request.CSRFToken(c), Errors: map[string]string{}}
 	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), visitor(c), in)
+	var invalid operations.InvalidFields
 	switch {
-	case errors.Is(err, operations.ErrBadBusinessName):
-		form.Errors["business_name"] = t(c, "signup.error_business_name")
-	case errors.Is(err, operations.ErrBadDocument):
-		form.Errors["document"] = t(c, "signup.error_document")
-	case errors.Is(err, operations.ErrBadPersonName):
-		form.Errors["name"] = t(c, "signup.error_name")
-	case errors.Is(err, operations.ErrBadEmail):
-		form.Errors["email"] = t(c, "signup.error_email")
+	case errors.As(err, &invalid):
+		for field, problem := range invalid {
+			form.Errors[field] = t(c, "signup.error_"+field)
+			if errors.Is(problem, store.ErrWeakPassword) {
+				form.Errors[field] = passwordRefusal(c, problem)
+			}
+		}
 	case errors.Is(err, operations.ErrEmailTaken):
 		form.Errors["email"] = t(c, "signup.error_email_taken")
-	case errors.Is(err, store.ErrWeakPassword):
-		form.Errors["password"] = passwordRefusal(c, err)
 	case err != nil:
 		return err
 	default:

@@ -305,6 +305,9 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if page.History, err = d.objectHistory(c, w.ID); err != nil {
+		return err
+	}
 	return reply.Page(c, http.StatusOK, views.WebhookDetailPage(page))
 }
 

@@ -1,0 +1,29 @@
+package views
+
+// AuditPage is the account's audit trail: who did what, through which
+// door, from where, and what changed; filtered and paged.
+type AuditPage struct {
+	Nav     Nav
+	Rows    []AuditView
+	Actors  []Option
+	Actions []string
+	Filter  AuditFilterForm
+	// NextURL pages on (""; none); CSVURL exports what the filter holds.
+	NextURL, CSVURL string
+}
+
+// AuditFilterForm is the filter as typed.
+type AuditFilterForm struct {
+	Actor, Action, Object, Since, Until string
+}
+
+// Option is a choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// AuditView is one audit row as the page shows it.
+type AuditView struct {
+	At, Action, ObjectID, Actor, Door, IP, UserAgent, RequestID, Changes string
+	Livemode                                                             bool
+}
