@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun"
@@ -66,6 +67,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		key                               *store.APIKey
 		invitation                        *store.EmailToken
 		recovery                          []string
+		session                           string
 	)
 	newPayment := func(scope store.Scope) *store.Payment {
 		p, _, err := ops.CreatePayment(ctx, who, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
@@ -253,6 +255,31 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			fresh := who
 			fresh.SecondFactor, fresh.SecondFactorAt = true, st.Now()
 			return ops.DisableTOTP(ctx, fresh, owner)
+		}, nil},
+		{"AddPasskey", "user.passkey_added", func() error {
+			return ops.AddPasskey(ctx, who, owner, "Notebook", &webauthn.Credential{ID: []byte("credential-1"), PublicKey: []byte{1, 2, 3}})
+		}, nil},
+		{"UsedPasskey", "user.second_factor_verified", func() error {
+			return ops.UsedPasskey(ctx, who, owner, &webauthn.Credential{ID: []byte("credential-1"), PublicKey: []byte{1, 2, 3}})
+		}, nil},
+		{"PersonOf", "", func() error {
+			p, err := ops.PersonOf(ctx, owner)
+			require.Len(t, p.Credentials, 1)
+			return err
+		}, nil},
+		{"RemovePasskey", "user.passkey_removed", func() error {
+			fresh := who
+			fresh.SecondFactor, fresh.SecondFactorAt = true, st.Now()
+			return ops.RemovePasskey(ctx, fresh, owner, []byte("credential-1"))
+		}, nil},
+		{"EndSession", "user.session_ended", func() error { return ops.EndSession(ctx, who, owner, session) }, func() {
+			var err error
+			session, err = st.OpenSession(ctx, owner.ID, 0, "203.0.113.9", "Firefox")
+			require.NoError(t, err)
+		}},
+		{"EndOtherSessions", "user.other_sessions_ended", func() error {
+			_, err := ops.EndOtherSessions(ctx, who, owner, session)
+			return err
 		}, nil},
 		{"SetPreferences", "user.preferences_set", func() error { return ops.SetPreferences(ctx, who, owner, store.LocaleEN, "") }, nil},
 		{"ChangePassword", "user.password_changed", func() error {

@@ -3,10 +3,13 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/csrf"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
@@ -75,6 +78,15 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 		},
 	})
 
+	site, err := url.Parse(cfg.BaseURL)
+	if err != nil {
+		panic(fmt.Sprintf("web: BASE_URL %q: %v", cfg.BaseURL, err))
+	}
+	passkeys, err := webauthn.New(&webauthn.Config{RPID: site.Hostname(), RPDisplayName: "Pagamentos Pix",
+		RPOrigins: []string{site.Scheme + "://" + site.Host}})
+	if err != nil {
+		panic(fmt.Sprintf("web: passkeys for %q: %v", cfg.BaseURL, err))
+	}
 	dash := &dashboard.Dashboard{
 		Store: deps.Store, Ops: rulebook, Sessions: sessions, Log: deps.Log, BaseURL: cfg.BaseURL,
 		ChargeWait: cfg.ChargeWait,
@@ -104,6 +116,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 		},
 		Devices:       dashboard.DeviceCookies{Key: cfg.DeviceKey, Secure: secure},
 		SessionLimits: limits,
+		WebAuthn:      passkeys,
 	}
 	app.Get("/favicon.ico", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=86400")
@@ -115,6 +128,10 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	app.Post("/logout", browserLocale, cleanInput, csrfMiddleware, dash.Logout)
 	// Sign-up and the links e-mails carry (verification, reset, invitation).
 	public := []fiber.Handler{browserLocale, cleanInput, csrfMiddleware}
+	app.Post("/login/passkey/options", append(public, dash.PasskeySignInOptions)...)
+	app.Post("/login/passkey", append(public, dash.PasskeySignIn)...)
+	app.Post("/login/verify/passkey/options", append(public, dash.PendingPasskeyOptions)...)
+	app.Post("/login/verify/passkey", append(public, dash.PendingPasskey)...)
 	app.Get("/login/verify", append(public, dash.LoginVerifyPage)...)
 	app.Post("/login/verify", append(public, dash.LoginVerify)...)
 	app.Get("/signup", append(public, dash.SignupPage)...)
@@ -158,6 +175,11 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/security/totp/disable", dash.DisableTOTP)
 	signedIn.Post("/security/sessions/end-others", dash.EndOtherSessions)
 	signedIn.Post("/security/sessions/:id/end", dash.EndSession)
+	signedIn.Post("/security/passkeys/options", dash.PasskeyCreateOptions)
+	signedIn.Post("/security/passkeys", dash.PasskeyCreate)
+	signedIn.Post("/security/passkeys/:id/remove", dash.RemovePasskey)
+	signedIn.Post("/verify/passkey/options", dash.StepUpPasskeyOptions)
+	signedIn.Post("/verify/passkey", dash.StepUpPasskey)
 	signedIn.Get("/verify", dash.StepUpPage)
 	signedIn.Post("/verify", dash.StepUp)
 	signedIn.Post("/api-keys", member, dash.CreateAPIKey)

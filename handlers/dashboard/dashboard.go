@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/session"
 
@@ -62,6 +63,9 @@ type Dashboard struct {
 	// Devices makes and checks the device cookies of sign-in.
 	Devices DeviceCookies
 	BaseURL string
+	// WebAuthn runs the passkey ceremonies for this site (its host and
+	// origin, from BASE_URL).
+	WebAuthn *webauthn.WebAuthn
 	// SessionLimits end idle and old sessions (the security page lists
 	// those still on).
 	SessionLimits store.SessionLimits

@@ -62,6 +62,17 @@ func (d *Dashboard) securityPage(c *fiber.Ctx, status int, recovery []string, pr
 		page.Enrolling = &views.TOTPEnrollment{QRDataURL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes()),
 			Secret: key.Secret()}
 	}
+	keys, err := d.Store.Passkeys(c.UserContext(), u.ID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		row := views.PasskeyRow{ID: base64.RawURLEncoding.EncodeToString(k.ID), Name: k.Name, Created: when(c, k.CreatedAt)}
+		if k.LastUsedAt != nil {
+			row.LastUsed = when(c, *k.LastUsedAt)
+		}
+		page.Passkeys = append(page.Passkeys, row)
+	}
 	sess, err := d.Sessions.Get(c)
 	if err != nil {
 		return err

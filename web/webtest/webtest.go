@@ -83,6 +83,7 @@ type Options struct {
 	PSP *PSPOptions
 
 	mail               bool
+	localhost          bool
 	privateNetworksOff bool
 	dbProxy            bool
 	tracer             trace.Tracer
@@ -111,6 +112,10 @@ func WithRateLimits(live, test int) Option {
 func WithAPIKeyCache(ttl time.Duration) Option {
 	return func(o *Options) { o.Config.APIKeyCacheTTL = ttl }
 }
+
+// WithLocalhost names the server http://localhost:<port> (it still
+// listens on 127.0.0.1): passkeys need a domain for the site's id.
+func WithLocalhost() Option { return func(o *Options) { o.localhost = true } }
 
 // WithRedis backs the rate limiter with the test Redis.
 func WithRedis(t testing.TB) Option {
@@ -172,6 +177,10 @@ func New(t testing.TB, opts ...Option) *Server {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	url := "http://" + ln.Addr().String()
+	if o.localhost {
+		// WebAuthn takes a domain, not an address, as the site's id.
+		url = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var sandbox *sandboxtest.Sandbox
 	if o.PSP != nil {
