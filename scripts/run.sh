@@ -16,7 +16,8 @@ export SECRET_KEY=${SECRET_KEY:-$(secret .data/secret_key)}
 # Development: let webhooks reach receivers on this machine over http.
 export WEBHOOK_ALLOW_PRIVATE_NETWORKS=${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}
 addr=${LISTEN_ADDR:-127.0.0.1:8080}
-export BASE_URL=${BASE_URL:-http://$addr}
+# localhost, not the address: passkeys name the site by its domain.
+export BASE_URL=${BASE_URL:-http://localhost:${addr##*:}}
 
 # Live mode against the PSP sandbox, unless a real PSP is configured: a
 # separate server with mutual TLS and OAuth2, like a real PSP.

@@ -3,9 +3,9 @@
 # `export NAME=value` lines for the caller to eval.
 #
 #   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments") and
-#                              the mail catcher (Mailpit: SMTP 54325, its inbox http://127.0.0.1:54326)
+#                              the mail catcher (Mailpit: SMTP 11025, its inbox http://127.0.0.1:18025)
 #   scripts/services.sh test   PostgreSQL (port 54329), Redis (port 63799) and Mailpit
-#                              (SMTP 54327, API 54328) for `make test`
+#                              (SMTP 11026, API 18026) for `make test`
 #   scripts/services.sh stop   stops whatever this checkout started
 #
 # DATABASE_URL / TEST_DATABASE_URL / TEST_REDIS_URL / SMTP_URL (with
@@ -98,13 +98,19 @@ start_mailpit() { # name smtp_port http_port
   local name=$1 smtp=$2 http=$3 dir tools="$root/.data/tools"
   dir="$root/.data/$name"
   mkdir -p "$dir" "$tools"
+  if [ -s "$dir/mailpit.pid" ] && kill -0 "$(cat "$dir/mailpit.pid")" 2>/dev/null; then
+    return 0
+  fi
+  # One already answering on the port (another checkout's) is reused, like
+  # PostgreSQL: tests tell their messages apart by recipient.
+  if curl -fsS "http://127.0.0.1:$http/api/v1/info" >/dev/null 2>&1; then
+    say "reusing the Mailpit already listening on 127.0.0.1:$smtp"
+    return 0
+  fi
   if [ ! -x "$tools/mailpit" ] || [ "$(cat "$tools/mailpit.version" 2>/dev/null)" != "$mailpit_version" ]; then
     say "building Mailpit $mailpit_version (once)"
     GOBIN="$tools" go install "github.com/axllent/mailpit@$mailpit_version" >&2
     echo "$mailpit_version" > "$tools/mailpit.version"
-  fi
-  if [ -s "$dir/mailpit.pid" ] && kill -0 "$(cat "$dir/mailpit.pid")" 2>/dev/null; then
-    return 0
   fi
   say "starting Mailpit (SMTP 127.0.0.1:$smtp, inbox http://127.0.0.1:$http)"
   nohup "$tools/mailpit" --smtp "127.0.0.1:$smtp" --listen "127.0.0.1:$http" --smtp-auth-accept-any \
@@ -127,8 +133,8 @@ case "${1:-}" in
       echo "export DATABASE_URL='postgres://postgres@127.0.0.1:54320/payments?sslmode=disable'"
     fi
     if [ -z "${SMTP_URL:-}" ]; then
-      start_mailpit mailpit-dev 54325 54326
-      echo "export SMTP_URL='smtp://127.0.0.1:54325' MAILPIT_URL='http://127.0.0.1:54326'"
+      start_mailpit mailpit-dev 11025 18025
+      echo "export SMTP_URL='smtp://127.0.0.1:11025' MAILPIT_URL='http://127.0.0.1:18025'"
     fi
     ;;
   test)
@@ -146,8 +152,8 @@ case "${1:-}" in
       echo "export TEST_REDIS_URL='redis://127.0.0.1:63799/0'"
     fi
     if [ -z "${TEST_SMTP_URL:-}" ]; then
-      start_mailpit mailpit-test 54327 54328
-      echo "export TEST_SMTP_URL='smtp://127.0.0.1:54327' TEST_MAILPIT_URL='http://127.0.0.1:54328'"
+      start_mailpit mailpit-test 11026 18026
+      echo "export TEST_SMTP_URL='smtp://127.0.0.1:11026' TEST_MAILPIT_URL='http://127.0.0.1:18026'"
     fi
     ;;
   stop)

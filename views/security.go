@@ -16,7 +16,9 @@ type SecurityPage struct {
 	RecoveryCodes []string
 	Error         string
 	Passkeys      []PasskeyRow
-	Sessions      []SessionRow
+	// PasskeysOn says the site offers passkeys (its BASE_URL has a domain).
+	PasskeysOn bool
+	Sessions   []SessionRow
 }
 
 // SessionRow is one of the person's signed-in browsers.

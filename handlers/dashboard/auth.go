@@ -15,14 +15,14 @@ import (
 
 // LoginPage handles GET /login.
 func (d *Dashboard) LoginPage(c *fiber.Ctx) error {
-	return reply.Page(c, http.StatusOK, views.Login(views.LoginForm{CSRFToken: request.CSRFToken(c)}))
+	return reply.Page(c, http.StatusOK, views.Login(views.LoginForm{CSRFToken: request.CSRFToken(c), Passkeys: d.WebAuthn != nil}))
 }
 
 // Login handles POST /login.
 func (d *Dashboard) Login(c *fiber.Ctx) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	password := c.FormValue("password")
-	form := views.LoginForm{Email: email, CSRFToken: request.CSRFToken(c)}
+	form := views.LoginForm{Email: email, CSRFToken: request.CSRFToken(c), Passkeys: d.WebAuthn != nil}
 	ctx := c.UserContext()
 
 	device := d.Devices.Trusted(c, strings.ToLower(email))

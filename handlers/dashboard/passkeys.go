@@ -31,6 +31,15 @@ func errPasskey() *reply.Error {
 	return reply.InvalidRequest(http.StatusBadRequest, "passkey_failed", "The passkey could not be verified. Try again, or use another way.")
 }
 
+// requirePasskeys answers 404 on a site with no passkeys (its BASE_URL
+// names an address, not a domain).
+func (d *Dashboard) requirePasskeys() error {
+	if d.WebAuthn == nil {
+		return reply.InvalidRequest(http.StatusNotFound, "route_not_found", "Passkeys are off on this site.")
+	}
+	return nil
+}
+
 func (d *Dashboard) keepCeremony(c *fiber.Ctx, key string, data *webauthn.SessionData) error {
 	raw, err := json.Marshal(data)
 	if err != nil {
@@ -68,6 +77,9 @@ func (d *Dashboard) takeCeremony(c *fiber.Ctx, key string) (*webauthn.SessionDat
 
 // PasskeyCreateOptions handles POST /dashboard/security/passkeys/options.
 func (d *Dashboard) PasskeyCreateOptions(c *fiber.Ctx) error {
+	if err := d.requirePasskeys(); err != nil {
+		return err
+	}
 	person, err := d.Ops.PersonOf(c.UserContext(), request.CurrentUser(c).User)
 	if err != nil {
 		return err
@@ -90,6 +102,9 @@ func (d *Dashboard) PasskeyCreateOptions(c *fiber.Ctx) error {
 // PasskeyCreate handles POST /dashboard/security/passkeys?name=: the
 // browser's new credential, checked against the ceremony's challenge.
 func (d *Dashboard) PasskeyCreate(c *fiber.Ctx) error {
+	if err := d.requirePasskeys(); err != nil {
+		return err
+	}
 	data, err := d.takeCeremony(c, sessionPasskeyCreate)
 	if err != nil {
 		return err
@@ -135,6 +150,9 @@ func (d *Dashboard) RemovePasskey(c *fiber.Ctx) error {
 // assertionOptions begins a passkey assertion: of u's passkeys, or (u
 // nil) of any passkey of this site the browser holds.
 func (d *Dashboard) assertionOptions(c *fiber.Ctx, u *store.User) error {
+	if err := d.requirePasskeys(); err != nil {
+		return err
+	}
 	var options *protocol.CredentialAssertion
 	var data *webauthn.SessionData
 	var err error
@@ -162,6 +180,9 @@ func (d *Dashboard) assertionOptions(c *fiber.Ctx, u *store.User) error {
 // assertion checks the browser's answer: by u's passkeys, or (u nil) by
 // whoever's passkey it is. It returns the person and records the use.
 func (d *Dashboard) assertion(c *fiber.Ctx, u *store.User) (*store.User, error) {
+	if err := d.requirePasskeys(); err != nil {
+		return nil, err
+	}
 	data, err := d.takeCeremony(c, sessionPasskeyAssert)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,8 @@ func (d *Dashboard) Security(c *fiber.Ctx) error {
 
 func (d *Dashboard) securityPage(c *fiber.Ctx, status int, recovery []string, problem string) error {
 	u := request.CurrentUser(c)
-	page := views.SecurityPage{Nav: d.nav(c, "security"), TOTPOn: u.TOTPEnabledAt != nil, RecoveryCodes: recovery, Error: problem}
+	page := views.SecurityPage{Nav: d.nav(c, "security"), TOTPOn: u.TOTPEnabledAt != nil, RecoveryCodes: recovery, Error: problem,
+		PasskeysOn: d.WebAuthn != nil}
 	var err error
 	if page.Notice, err = d.takeNotice(c); err != nil {
 		return err
@@ -171,7 +172,7 @@ func (d *Dashboard) DisableTOTP(c *fiber.Ctx) error {
 func (d *Dashboard) StepUpPage(c *fiber.Ctx) error {
 	nav := d.nav(c, "")
 	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/dashboard/verify", Next: localNext(c.Query("next")),
-		CSRFToken: request.CSRFToken(c), Nav: &nav, Passkey: request.CurrentUser(c).Passkeys > 0}))
+		CSRFToken: request.CSRFToken(c), Nav: &nav, Passkey: d.WebAuthn != nil && request.CurrentUser(c).Passkeys > 0}))
 }
 
 // StepUp handles POST /dashboard/verify: the code proves the factor for
@@ -286,7 +287,7 @@ func (d *Dashboard) LoginVerifyPage(c *fiber.Ctx) error {
 		return err
 	}
 	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c),
-		Passkey: u.Passkeys > 0}))
+		Passkey: d.WebAuthn != nil && u.Passkeys > 0}))
 }
 
 // LoginVerify handles POST /login/verify: the second step of a sign-in.
@@ -299,7 +300,7 @@ func (d *Dashboard) LoginVerify(c *fiber.Ctx) error {
 		return c.Redirect("/login", http.StatusSeeOther)
 	}
 	if err := d.verifyCode(c, u); err != nil {
-		return d.verifyRefused(c, err, views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c), Passkey: u.Passkeys > 0})
+		return d.verifyRefused(c, err, views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c), Passkey: d.WebAuthn != nil && u.Passkeys > 0})
 	}
 	return d.finishSignIn(c, u, true)
 }
