@@ -238,6 +238,9 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err = ops.ActivateLive(ctx, store.ActorAdmin("accounts activate-live"), *maria.AccountID)
 			return err
 		}, nil},
+		{"NotifySignInFailures", "user.sign_in_throttled", func() error {
+			return ops.NotifySignInFailures(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard, IP: "203.0.113.9"}, "maria@example.com")
+		}, nil},
 		{"RecordSignIn", "user.signed_in", func() error { return ops.RecordSignIn(ctx, who, owner, true) }, nil},
 		{"EnrollTOTP", "user.two_factor_enabled", func() (err error) {
 			key, err := operations.NewTOTPKey("Pagamentos", owner)
@@ -321,7 +324,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		case "AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword":
 			// Who followed the link (or signed up) is the user it was for.
 			require.Regexp(t, `^user:usr_`, added[0].Actor, s.op)
-		case "RequestPasswordReset":
+		case "RequestPasswordReset", "NotifySignInFailures":
 			require.Equal(t, [2]string{"visitor", "dashboard"}, [2]string{added[0].Actor, added[0].Door}, s.op)
 		default:
 			require.Equal(t, [3]string{who.ID, "dashboard", "203.0.113.9"}, [3]string{added[0].Actor, added[0].Door, added[0].IP}, s.op)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"payments/pix"
@@ -241,5 +242,35 @@ func (o *Operations) RecordSignIn(ctx context.Context, who store.Actor, u *store
 		}
 		return o.Store.Audit(ctx, store.AuditRecord{Scope: userScope(u), Action: "user.signed_in", ObjectID: u.ID,
 			Changes: store.Changes{"new_device": {nil, newDevice}}})
+	})
+}
+
+// SignInFailureNotice is how often a person is told that sign-ins to
+// their e-mail are refused for too many wrong passwords.
+const SignInFailureNotice = 15 * time.Minute
+
+// NotifySignInFailures tells the person with that e-mail (if there is one)
+// that sign-ins to it are being refused, at most once per
+// SignInFailureNotice.
+func (o *Operations) NotifySignInFailures(ctx context.Context, who store.Actor, email string) error {
+	return o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
+		u, err := o.Store.UserByEmail(ctx, email)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		recent, err := o.Store.MailedSince(ctx, u.Email, store.MailSignInFailures, o.Store.Now().Add(-SignInFailureNotice))
+		if err != nil || recent {
+			return err
+		}
+		err = o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailSignInFailures, Locale: u.Locale,
+			Data: map[string]string{"name": u.Name, "ip": who.IP, "at": o.Store.Now().UTC().Format("02/01/2006 15:04 UTC")}})
+		if err != nil {
+			return err
+		}
+		return o.Store.Audit(ctx, store.AuditRecord{Scope: userScope(u), Action: "user.sign_in_throttled", ObjectID: u.ID,
+			Changes: store.Changes{"notified": {nil, true}}})
 	})
 }

@@ -277,15 +277,22 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 		if held = n == 1; !held {
 			return nil
 		}
+		var disabledNow bool
 		if out.DisableReason != "" {
-			_, err = tx.ExecContext(ctx, `UPDATE webhooks SET enabled = false, disabled_reason = $2, updated_at = $3
-				WHERE id = $1`, pg.Prepared(d.WebhookID, out.DisableReason, now)...)
+			err = tx.QueryRowContext(ctx, `UPDATE webhooks AS w SET enabled = false, disabled_reason = $2, updated_at = $3
+				FROM (SELECT id, enabled FROM webhooks WHERE id = $1) AS old
+				WHERE w.id = old.id RETURNING old.enabled`, pg.Prepared(d.WebhookID, out.DisableReason, now)...).Scan(&disabledNow)
 		} else {
-			_, err = tx.ExecContext(ctx, failureStreakSQL, pg.Prepared(d.WebhookID, now,
-				now.Add(-out.AutoDisableAfter), out.AutoDisableFailures, DisabledFailing)...)
+			err = tx.QueryRowContext(ctx, failureStreakSQL, pg.Prepared(d.WebhookID, now,
+				now.Add(-out.AutoDisableAfter), out.AutoDisableFailures, DisabledFailing)...).Scan(&disabledNow)
 		}
 		if err != nil {
 			return fmt.Errorf("store: webhook health: %w", err)
+		}
+		if disabledNow {
+			// The account's owners and admins hear of it by e-mail, in
+			// this transaction (the outbox).
+			return s.mailWebhookDisabled(ctx, btx, d.WebhookID)
 		}
 		return nil
 	})
@@ -294,13 +301,15 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 
 // failureStreakSQL extends webhook $1's run of failures by one made at $2,
 // and disables it when the run started at or before $3 and has $4 failures
-// or more (reason $5).
-const failureStreakSQL = `UPDATE webhooks SET failing_since = coalesce(failing_since, $2),
-		failures_since = failures_since + 1,
-		enabled = enabled AND NOT (coalesce(failing_since, $2) <= $3 AND failures_since + 1 >= $4),
-		disabled_reason = CASE WHEN enabled AND coalesce(failing_since, $2) <= $3 AND failures_since + 1 >= $4
-			THEN $5 ELSE disabled_reason END
-	WHERE id = $1`
+// or more (reason $5). It answers whether this failure disabled it.
+const failureStreakSQL = `UPDATE webhooks AS w SET failing_since = coalesce(w.failing_since, $2),
+		failures_since = w.failures_since + 1,
+		enabled = w.enabled AND NOT (coalesce(w.failing_since, $2) <= $3 AND w.failures_since + 1 >= $4),
+		disabled_reason = CASE WHEN w.enabled AND coalesce(w.failing_since, $2) <= $3 AND w.failures_since + 1 >= $4
+			THEN $5 ELSE w.disabled_reason END
+	FROM (SELECT id, enabled FROM webhooks WHERE id = $1) AS old
+	WHERE w.id = old.id
+	RETURNING old.enabled AND NOT w.enabled`
 
 // A success is the dispatcher's common case, and its bookkeeping is most of
 // a delivery's database work. finishSuccessesSQL records a batch of

@@ -66,6 +66,11 @@ type NewEmail struct {
 // QueueEmail writes a message to the outbox, in the ambient transaction
 // when ctx carries one (the change's that sends it).
 func (s *Store) QueueEmail(ctx context.Context, in NewEmail) error {
+	return s.queueEmailOn(ctx, s.idb(ctx), in)
+}
+
+// queueEmailOn is QueueEmail in db (a change's transaction).
+func (s *Store) queueEmailOn(ctx context.Context, db bun.IDB, in NewEmail) error {
 	data, err := json.Marshal(in.Data)
 	if err != nil {
 		return fmt.Errorf("store: queue email: %w", err)
@@ -84,10 +89,10 @@ func (s *Store) QueueEmail(ctx context.Context, in NewEmail) error {
 	if in.AccountID != "" {
 		e.AccountID = &in.AccountID
 	}
-	if _, err := s.idb(ctx).NewInsert().Model(e).Exec(ctx); err != nil {
+	if _, err := db.NewInsert().Model(e).Exec(ctx); err != nil {
 		return fmt.Errorf("store: queue email: %w", err)
 	}
-	_, err = s.idb(ctx).NewRaw("SELECT pg_notify(?, '')", EmailsChannel).Exec(ctx)
+	_, err = db.NewRaw("SELECT pg_notify(?, '')", EmailsChannel).Exec(ctx)
 	return err
 }
 
@@ -146,3 +151,49 @@ func (s *Store) FinishEmail(ctx context.Context, e *Email, token string, sendErr
 
 // ErrTokenInvalid is a link that is unknown, used, expired or of another kind.
 var ErrTokenInvalid = errors.New("store: this link is invalid, used or expired")
+
+// mailWebhookDisabled queues, in db, a mail to each owner and admin of the
+// webhook's account: it was disabled for failing.
+func (s *Store) mailWebhookDisabled(ctx context.Context, db bun.IDB, webhookID string) error {
+	var w struct {
+		AccountID   string `bun:"account_id"`
+		AccountName string `bun:"account_name"`
+		Name        string `bun:"name"`
+		URL         string `bun:"url"`
+		Reason      string `bun:"disabled_reason"`
+	}
+	err := db.NewRaw(`SELECT w.account_id, a.name AS account_name, w.name, w.url, coalesce(w.disabled_reason, '') AS disabled_reason
+		FROM webhooks AS w JOIN accounts AS a ON a.id = w.account_id WHERE w.id = ?`, webhookID).Scan(ctx, &w)
+	if err != nil {
+		return fmt.Errorf("store: disabled webhook: %w", err)
+	}
+	var people []struct {
+		Email  string `bun:"email"`
+		Locale string `bun:"locale"`
+	}
+	err = db.NewRaw(`SELECT u.email, u.locale FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+		WHERE m.account_id = ? AND m.role IN ('owner', 'admin') ORDER BY u.email`, w.AccountID).Scan(ctx, &people)
+	if err != nil {
+		return fmt.Errorf("store: webhook's people: %w", err)
+	}
+	for _, p := range people {
+		err := s.queueEmailOn(ctx, db, NewEmail{AccountID: w.AccountID, To: p.Email, Kind: MailWebhookDisabled, Locale: p.Locale,
+			Data: map[string]string{"webhook": w.Name, "url": w.URL, "account": w.AccountName, "reason": w.Reason,
+				"link": s.charges.BaseURL + "/dashboard/webhooks/" + webhookID}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MailedSince says whether a mail of kind to `to` was queued since then.
+func (s *Store) MailedSince(ctx context.Context, to, kind string, since time.Time) (bool, error) {
+	var found bool
+	err := s.idb(ctx).NewRaw(`SELECT EXISTS (SELECT 1 FROM emails WHERE lower(to_address) = lower(?) AND kind = ? AND created_at >= ?)`,
+		to, kind, since).Scan(ctx, &found)
+	if err != nil {
+		return false, fmt.Errorf("store: mailed since: %w", err)
+	}
+	return found, nil
+}

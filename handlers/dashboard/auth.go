@@ -31,6 +31,9 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		return err
 	}
 	if !allowed {
+		if err := d.Ops.NotifySignInFailures(ctx, visitor(c), email); err != nil {
+			return err
+		}
 		form.Error = t(c, "login.too_many")
 		c.Set(fiber.HeaderRetryAfter, "60")
 		return reply.Page(c, http.StatusTooManyRequests, views.Login(form))

@@ -1,0 +1,68 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/pix"
+	"payments/store"
+	"payments/web/webtest"
+)
+
+// A webhook the dispatcher disables (its endpoint answered 410 Gone) is
+// mailed to the account's owners and admins, in their language, with the
+// way back; developers and viewers get nothing.
+func TestDisabledWebhookIsMailedToOwnersAndAdmins(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithMail())
+	tag := strings.ToLower(pix.RandomBase62(8))
+	people := map[string]string{"dona-" + tag + "@example.com": store.RoleOwner, "admin-" + tag + "@example.com": store.RoleAdmin,
+		"dev-" + tag + "@example.com": store.RoleDeveloper}
+	for email, role := range people {
+		_, err := s.Store.CreateUser(context.Background(), email, "correct-horse-battery", role, s.Account.ID)
+		require.NoError(t, err)
+	}
+	gone := webtest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusGone) })
+	hook, _ := s.CreateWebhook(gone.URL, map[string]any{"name": "ERP antigo", "events": []string{"payment.created"}})
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	s.Dispatcher.RunOnce(context.Background(), 10)
+	w := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + hook, Key: s.TestKey}).JSON(t)
+	require.Equal(t, false, w["enabled"])
+
+	for email, role := range people {
+		if role == store.RoleDeveloper {
+			continue
+		}
+		mail := s.Mail(email, "Webhook desativado: ERP antigo")
+		require.Contains(t, mail.Text, gone.URL)
+		require.Contains(t, mail.Text, s.URL+"/dashboard/webhooks/"+hook)
+	}
+	require.Zero(t, s.MailsTo("dev-"+tag+"@example.com"))
+}
+
+// Too many wrong passwords for an e-mail: sign-in refuses for a while and
+// its person is told by e-mail, once per quarter hour.
+func TestRepeatedSignInFailuresAreMailed(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithMail())
+	tag := strings.ToLower(pix.RandomBase62(8))
+	email := "dona-" + tag + "@example.com"
+	ownerFor(t, s, s.Account.ID, email)
+	b := newBrowser(t, s)
+	throttled := 0
+	for range 14 {
+		r := b.do("POST", "/login", url.Values{"_csrf": {b.csrf("/login")}, "email": {email}, "password": {"errada-errada-errada"}}, nil)
+		if r.status == http.StatusTooManyRequests {
+			throttled++
+		}
+	}
+	require.Positive(t, throttled)
+	mail := s.Mail(email, "Tentativas de acesso recusadas")
+	require.Contains(t, mail.Text, "127.0.0.1")
+	require.Equal(t, 1, s.MailsTo(email), "once, however many refusals")
+}
