@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"payments/store/jsonw"
 )
@@ -120,6 +121,34 @@ func (s *Store) auditOn(ctx context.Context, db bun.IDB, r AuditRecord) error {
 		w.Door, w.IP, w.UserAgent, w.RequestID, string(w.Changes), s.Now()).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("store: audit %s: %w", r.Action, err)
+	}
+	return nil
+}
+
+// auditManyOn writes records in db in one statement, all by ctx's actor.
+func (s *Store) auditManyOn(ctx context.Context, db bun.IDB, records []AuditRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	w := auditWhoOf(ctx, nil)
+	n := len(records)
+	accounts, modes, actions, objects, changes := make([]string, n), make([]bool, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, r := range records {
+		accounts[i], modes[i], actions[i], objects[i] = r.Scope.AccountID, r.Scope.Livemode, r.Action, r.ObjectID
+		b, err := json.Marshal(r.Changes)
+		if err != nil {
+			return fmt.Errorf("store: audit: %w", err)
+		}
+		changes[i] = string(b)
+	}
+	_, err := db.NewRaw(`INSERT INTO audit_log (account_id, livemode, action, object_id, actor, actor_name, door, ip, user_agent,
+			request_id, changes, created_at)
+		SELECT a, l, act, o, ?, ?, ?, ?::inet, ?, ?, c::jsonb, ?
+		FROM unnest(?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[]) AS r(a, l, act, o, c)`,
+		w.actor, w.Name, w.Door, w.IP, w.UserAgent, w.RequestID, s.Now(),
+		pgdialect.Array(accounts), pgdialect.Array(modes), pgdialect.Array(actions), pgdialect.Array(objects), pgdialect.Array(changes)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: audit: %w", err)
 	}
 	return nil
 }

@@ -106,6 +106,11 @@ func (s *Store) RegisterCharge(ctx context.Context, id uuid.UUID, brCode string)
 		if err != nil {
 			return fmt.Errorf("store: register charge: %w", err)
 		}
+		// The PSP's doing, written by its worker: its own audit row.
+		if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: "payment.charge_registered", ObjectID: p.ID.String(),
+			Changes: Changes{"charge_state": {ChargeRegistering, ChargeRegistered}}}); err != nil {
+			return err
+		}
 		switch p.Status {
 		case StatusPending:
 			return s.recordPaymentEvent(ctx, tx, EventPaymentCreated, p)
@@ -127,6 +132,10 @@ func (s *Store) FailCharge(ctx context.Context, id uuid.UUID) error {
 		p.ChargeState = ChargeFailed
 		if _, err := tx.NewUpdate().Model(p).Column("charge_state").WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: fail charge: %w", err)
+		}
+		if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: "payment.charge_refused", ObjectID: p.ID.String(),
+			Changes: Changes{"charge_state": {ChargeRegistering, ChargeFailed}}}); err != nil {
+			return err
 		}
 		_, err = s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {
 			if p.Status != StatusPending {

@@ -688,7 +688,16 @@ func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
 		if moved == 0 {
 			return nil
 		}
-		return recordEvents(ctx, tx, events)
+		if err := recordEvents(ctx, tx, events); err != nil {
+			return err
+		}
+		// The service's own doing (the sweep): an audit row for each.
+		audits := make([]AuditRecord, len(expired))
+		for i, p := range expired {
+			audits[i] = AuditRecord{Scope: p.Scope(), Action: "payment.expired", ObjectID: p.ID.String(),
+				Changes: Changes{"status": {StatusPending, StatusExpired}}}
+		}
+		return s.auditManyOn(ctx, tx, audits)
 	})
 	return moved, err
 }

@@ -83,7 +83,13 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 			n.Outcome, n.PaymentID = PixAlreadyPaid, &p.ID
 		default:
 			n.Outcome, n.PaymentID = PixPaid, &p.ID
+			before := p.Status
 			if _, err := s.apply(ctx, tx, p, markPaid); err != nil {
+				return err
+			}
+			// The PSP's confirmation, written by its worker: its own audit row.
+			if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: "payment.paid", ObjectID: p.ID.String(),
+				Changes: Changes{"status": {before, p.Status}, "end_to_end_id": {nil, n.EndToEndID}}}); err != nil {
 				return err
 			}
 		}

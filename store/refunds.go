@@ -236,7 +236,15 @@ func (s *Store) SettleRefund(ctx context.Context, scope *Scope, id string, res R
 		case r.Status != RefundPending:
 			return &InvalidTransitionError{Object: "refund", Status: r.Status}
 		}
-		return s.settleRefund(ctx, tx, r, res)
+		if err := s.settleRefund(ctx, tx, r, res); err != nil {
+			return err
+		}
+		if scope != nil {
+			return nil // an operation's (a simulation): it audits itself
+		}
+		// The PSP's answer, written by its worker: its own audit row.
+		return s.auditOn(ctx, tx, AuditRecord{Scope: r.Scope(), Action: "refund." + res.Status, ObjectID: r.ID,
+			Changes: Changes{"status": {RefundPending, res.Status}}})
 	})
 	if err != nil {
 		return nil, false, err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -83,13 +84,26 @@ func (s *Store) FinishTransferReturn(ctx context.Context, endToEndID string, ret
 		now := s.Now()
 		status, at = TransferReturnReturned, &now
 	}
-	_, err := s.idb(ctx).NewUpdate().Model((*PixNotification)(nil)).
-		Set("return_status = ?, return_rtr_id = NULLIF(?, ''), return_failure = NULLIF(?, ''), returned_at = ?", status, rtrID, failure, at).
-		Where("end_to_end_id = ? AND return_status = ?", endToEndID, TransferReturnPending).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("store: finish transfer return: %w", err)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		n := new(PixNotification)
+		err := tx.NewUpdate().Model(n).
+			Set("return_status = ?, return_rtr_id = NULLIF(?, ''), return_failure = NULLIF(?, ''), returned_at = ?", status, rtrID, failure, at).
+			Where("end_to_end_id = ? AND return_status = ?", endToEndID, TransferReturnPending).Returning("*").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // already ended
+		}
+		if err != nil {
+			return fmt.Errorf("store: finish transfer return: %w", err)
+		}
+		scope := Scope{Livemode: true}
+		if n.PaymentID != nil {
+			if err := tx.NewRaw("SELECT account_id FROM payments WHERE id = ?", *n.PaymentID).Scan(ctx, &scope.AccountID); err != nil {
+				return fmt.Errorf("store: returned transfer's account: %w", err)
+			}
+		}
+		return s.auditOn(ctx, tx, AuditRecord{Scope: scope, Action: "transfer." + status, ObjectID: endToEndID,
+			Changes: Changes{"return": {TransferReturnPending, status}}})
+	})
 }
 
 // PixNotification returns one received transfer.

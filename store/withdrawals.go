@@ -154,7 +154,15 @@ func (s *Store) FinishWithdrawal(ctx context.Context, scope *Scope, id string, r
 				return err
 			}
 		}
-		return s.recordEvent(ctx, tx, event, w.AccountID, w.Livemode, w.ID, w, now)
+		if err := s.recordEvent(ctx, tx, event, w.AccountID, w.Livemode, w.ID, w, now); err != nil {
+			return err
+		}
+		if scope != nil {
+			return nil // an operation's (a simulation): it audits itself
+		}
+		// The PSP's answer, written by its worker: its own audit row.
+		return s.auditOn(ctx, tx, AuditRecord{Scope: w.Scope(), Action: "withdrawal." + res.Status, ObjectID: w.ID,
+			Changes: Changes{"status": {WithdrawalPending, res.Status}}})
 	})
 	if err != nil {
 		return nil, false, err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"payments/pix/apipix"
+	"payments/store"
 )
 
 // receivedCursor names the reconciler's walk of the PSP's received Pix.
@@ -36,6 +37,7 @@ func (w *Worker) reconcileEvery(ctx context.Context) {
 // credited here, once per endToEndId like any other. A walk that fails
 // leaves the cursor where it was; the next starts from there.
 func (w *Worker) Reconcile(ctx context.Context) error {
+	ctx = store.WithActor(ctx, store.ActorPSP)
 	end := w.cfg.Now().UTC()
 	start, err := w.store.Cursor(ctx, receivedCursor)
 	if err != nil {

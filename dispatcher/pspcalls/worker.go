@@ -96,6 +96,8 @@ func New(cfg Config, st *store.Store, client *apipix.Client, log *slog.Logger) *
 // Run sends calls and reconciles until ctx is canceled, then waits for the
 // calls in flight (each bounded by the client's timeout).
 func (w *Worker) Run(ctx context.Context) {
+	// What the worker writes is the PSP's answer: recorded as the PSP's.
+	ctx = store.WithActor(ctx, store.ActorPSP)
 	var background sync.WaitGroup
 	defer background.Wait()
 	if w.cfg.DatabaseURL != "" {
