@@ -439,7 +439,10 @@ func TestMerchantReturnsAPixThatPaidNothing(t *testing.T) {
 	require.NoError(t, err)
 	trail, err := storetest.AuditTrail(context.Background(), s.DB, s.Account.ID, sent.EndToEndID)
 	require.NoError(t, err)
-	require.Equal(t, []storetest.AuditEntry{{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID).ID}}, trail)
+	require.Equal(t, []storetest.AuditEntry{
+		{Livemode: true, Action: "transfer.return_requested", ObjectID: sent.EndToEndID, Actor: store.ActorUser(user.ID).ID},
+		{Livemode: true, Action: "transfer.returned", ObjectID: sent.EndToEndID, Actor: "psp"},
+	}, trail, "the merchant asked; the PSP's worker recorded the end")
 
 	help := newBrowser(t, s)
 	help.login("help@example.com", "correct-horse-battery")

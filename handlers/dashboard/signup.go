@@ -35,6 +35,16 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 		Locale: views.LocaleOf(c.UserContext()).Lang}
 	form := views.SignupForm{BusinessName: in.BusinessName, Document: in.Document, Name: in.Name, Email: in.Email,
 		CSRFToken: request.CSRFToken(c), Errors: map[string]string{}}
+	// Sign-ups count like sign-ins, per address and e-mail: each sends mail.
+	allowed, err := d.AllowLogin(c.UserContext(), c.IP(), "signup:"+strings.ToLower(in.Email), "")
+	if err != nil {
+		return err
+	}
+	if !allowed {
+		form.Error = t(c, "login.too_many")
+		c.Set(fiber.HeaderRetryAfter, "60")
+		return reply.Page(c, http.StatusTooManyRequests, views.Signup(form))
+	}
 	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), visitor(c), in)
 	var invalid operations.InvalidFields
 	switch {

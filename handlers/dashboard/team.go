@@ -200,6 +200,16 @@ func (d *Dashboard) AcceptInvitation(c *fiber.Ctx) error {
 			form.Error = t(c, "invite.sign_in_then_open")
 			return reply.Page(c, http.StatusUnauthorized, views.AcceptInvitation(form))
 		}
+		// A password tried here counts like a sign-in's.
+		allowed, err := d.AllowLogin(ctx, c.IP(), strings.ToLower(form.Email), "")
+		if err != nil {
+			return err
+		}
+		if !allowed {
+			form.Error = t(c, "login.too_many")
+			c.Set(fiber.HeaderRetryAfter, "60")
+			return reply.Page(c, http.StatusTooManyRequests, views.AcceptInvitation(form))
+		}
 		if ok, err := store.VerifyPassword(u.PasswordHash, j.Password); err != nil || !ok {
 			form.Error = t(c, "login.wrong")
 			return reply.Page(c, http.StatusUnauthorized, views.AcceptInvitation(form))
