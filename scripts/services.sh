@@ -91,6 +91,10 @@ start_redis() { # name port
   fi
 }
 
+# listening says something accepts connections on 127.0.0.1:$1 (bash's
+# /dev/tcp: no curl needed on a fresh machine).
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 # Mailpit, the mail catcher: built once from the Go module proxy into
 # .data/tools, run from there.
 mailpit_version=v1.33.1
@@ -103,7 +107,7 @@ start_mailpit() { # name smtp_port http_port
   fi
   # One already answering on the port (another checkout's) is reused, like
   # PostgreSQL: tests tell their messages apart by recipient.
-  if curl -fsS "http://127.0.0.1:$http/api/v1/info" >/dev/null 2>&1; then
+  if listening "$http" && listening "$smtp"; then
     say "reusing the Mailpit already listening on 127.0.0.1:$smtp"
     return 0
   fi
@@ -117,7 +121,7 @@ start_mailpit() { # name smtp_port http_port
     --smtp-auth-allow-insecure --disable-version-check --max 100000 >"$dir/mailpit.log" 2>&1 &
   echo $! > "$dir/mailpit.pid"
   for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$http/api/v1/info" >/dev/null 2>&1 && return 0
+    listening "$http" && listening "$smtp" && return 0
     sleep 0.1
   done
   say "Mailpit failed to start; log:"; tail -20 "$dir/mailpit.log" >&2; exit 1
