@@ -79,13 +79,11 @@ var ErrTestModeOnly = errors.New("operations: only test mode can simulate this")
 func (o *Operations) change(ctx context.Context, who store.Actor, scope store.Scope, needs Permission, action string,
 	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
 ) error {
-	if err := Allow(who, needs); err != nil {
+	ctx, err := o.check(ctx, who, scope, needs, nil)
+	if err != nil {
 		return err
 	}
-	if err := o.liveAllowed(ctx, scope, nil); err != nil {
-		return err
-	}
-	return o.record(ctx, who, scope, needs, action, fn)
+	return o.audited(ctx, scope, action, fn)
 }
 
 // record is change in any mode: for changes that move no money, which
@@ -98,8 +96,16 @@ func (o *Operations) record(ctx context.Context, who store.Actor, scope store.Sc
 	if err := Allow(who, needs); err != nil {
 		return err
 	}
+	return o.audited(store.WithActor(ctx, who), scope, action, fn)
+}
+
+// audited makes fn's change in one transaction with its audit row, as
+// ctx's actor (change and record have checked who may).
+func (o *Operations) audited(ctx context.Context, scope store.Scope, action string,
+	fn func(ctx context.Context) (objectID string, changes store.Changes, err error),
+) error {
 	var refused error
-	err := o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
+	err := o.Store.InTx(ctx, func(ctx context.Context) error {
 		id, changes, err := fn(ctx)
 		if invalid := (*store.InvalidTransitionError)(nil); errors.As(err, &invalid) {
 			refused = err

@@ -1,6 +1,7 @@
 package operations
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -23,15 +24,8 @@ type Person struct {
 // make Person a webauthn.User.
 func (p *Person) WebAuthnID() []byte                         { return []byte(p.User.ID) }
 func (p *Person) WebAuthnName() string                       { return p.User.Email }
-func (p *Person) WebAuthnDisplayName() string                { return cmpOr(p.User.Name, p.User.Email) }
+func (p *Person) WebAuthnDisplayName() string                { return cmp.Or(p.User.Name, p.User.Email) }
 func (p *Person) WebAuthnCredentials() []webauthn.Credential { return p.Credentials }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 // PersonOf loads u with their passkeys.
 func (o *Operations) PersonOf(ctx context.Context, u *store.User) (*Person, error) {

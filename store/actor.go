@@ -172,10 +172,7 @@ func auditWhoOf(ctx context.Context, changes Changes) auditWho {
 	if w.Door == "" {
 		w.Door = DoorSystem
 	}
-	if addr, err := netip.ParseAddr(a.IP); err == nil {
-		text := addr.Unmap().String()
-		w.IP = &text
-	}
+	w.IP = inetOf(a.IP)
 	if len(changes) > 0 {
 		if b, err := json.Marshal(changes); err == nil {
 			w.Changes = b
@@ -217,6 +214,17 @@ const (
 		FROM source
 	)`
 )
+
+// inetOf is ip as an inet column takes it (IPv4-mapped addresses as IPv4),
+// or nil when it is not an address.
+func inetOf(ip string) *string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return nil
+	}
+	text := addr.Unmap().String()
+	return &text
+}
 
 // truncateRunes keeps at most n characters of s.
 func truncateRunes(s string, n int) string {

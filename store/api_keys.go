@@ -159,13 +159,7 @@ func (s *Store) RecordKeyUses(ctx context.Context, uses map[string]KeyUse) error
 	}
 	keys, ats, ips := make([]string, 0, len(uses)), make([]time.Time, 0, len(uses)), make([]*string, 0, len(uses))
 	for id, u := range uses {
-		keys, ats = append(keys, id), append(ats, u.At)
-		var ip *string
-		if addr, err := netip.ParseAddr(u.IP); err == nil {
-			text := addr.Unmap().String()
-			ip = &text
-		}
-		ips = append(ips, ip)
+		keys, ats, ips = append(keys, id), append(ats, u.At), append(ips, inetOf(u.IP))
 	}
 	_, err := s.idb(ctx).NewRaw(`UPDATE api_keys AS k SET last_used_at = u.at, last_used_ip = u.ip::inet
 		FROM unnest(?::text[], ?::timestamptz[], ?::text[]) AS u(id, at, ip)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"time"
 
 	"payments/store/ids"
@@ -28,14 +27,9 @@ type SessionLimits struct {
 // with userAgent, and returns its id.
 func (s *Store) OpenSession(ctx context.Context, userID string, epoch int, ip, userAgent string) (string, error) {
 	id := ids.New("sess")
-	var addr *string
-	if a, err := netip.ParseAddr(ip); err == nil {
-		text := a.Unmap().String()
-		addr = &text
-	}
 	now := s.Now()
 	_, err := s.idb(ctx).NewRaw(`INSERT INTO user_sessions (id, user_id, epoch, ip, user_agent, created_at, last_seen_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, userID, epoch, addr, truncateRunes(userAgent, 300), now, now).Exec(ctx)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, userID, epoch, inetOf(ip), truncateRunes(userAgent, 300), now, now).Exec(ctx)
 	if err != nil {
 		return "", fmt.Errorf("store: open session: %w", err)
 	}

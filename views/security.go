@@ -37,6 +37,15 @@ type PasskeyRow struct {
 	ID, Name, Created, LastUsed string
 }
 
+// passkeyAction is a passkey button: its ceremony ("create" or "get"), its
+// endpoint, where to go after ("" for the server's say), and its looks.
+type passkeyAction struct {
+	Mode, Endpoint, Next, Label, TestID, Class string
+}
+
+// secondaryButton is the look of a button beside a form's own.
+const secondaryButton = "w-full rounded border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-50"
+
 // VerifyPage asks for a second factor: to finish signing in (Action
 // /login/verify) or before a change that wants a fresh one.
 type VerifyPage struct {

@@ -31,11 +31,10 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		return err
 	}
 	if !allowed {
-		if err := d.Ops.NotifySignInFailures(ctx, visitor(c), email); err != nil {
+		if err := d.Ops.NotifySignInFailures(ctx, request.Visitor(c), email); err != nil {
 			return err
 		}
-		form.Error = t(c, "login.too_many")
-		c.Set(fiber.HeaderRetryAfter, "60")
+		form.Error = tooManyTries(c)
 		return reply.Page(c, http.StatusTooManyRequests, views.Login(form))
 	}
 	u, err := d.Store.UserByEmail(ctx, email)
@@ -61,6 +60,13 @@ func (d *Dashboard) Login(c *fiber.Ctx) error {
 		return d.askSecondFactor(c, u)
 	}
 	return d.finishSignIn(c, u, false)
+}
+
+// tooManyTries is the refusal of a throttled try (a sign-in, a code, a
+// sign-up, a reset request): the words for the page, and when to try again.
+func tooManyTries(c *fiber.Ctx) string {
+	c.Set(fiber.HeaderRetryAfter, "60")
+	return t(c, "login.too_many")
 }
 
 // signIn opens a new session for u acting on accountID ("": the account

@@ -216,8 +216,7 @@ func (d *Dashboard) assertion(c *fiber.Ctx, u *store.User) (*store.User, error) 
 		}
 	}
 	owner := u
-	who := request.Actor(c)
-	who.ID, who.Name, who.Door = store.ActorUser(owner.ID).ID, owner.Email, store.DoorDashboard
+	who := request.Person(c, owner)
 	if err := d.Ops.UsedPasskey(ctx, who, owner, cred); err != nil {
 		return nil, err
 	}
@@ -285,13 +284,7 @@ func (d *Dashboard) StepUpPasskey(c *fiber.Ctx) error {
 	if _, err := d.assertion(c, request.CurrentUser(c).User); err != nil {
 		return err
 	}
-	sess, err := d.Sessions.Get(c)
-	if err != nil {
-		return err
-	}
-	sess.Set(SessionSecondFactorAt, d.Store.Now().Unix())
-	sess.Set(flashNotice, t(c, "verify2fa.done"))
-	if err := sess.Save(); err != nil {
+	if err := d.steppedUp(c); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"location": localNext(c.Query("next"))})

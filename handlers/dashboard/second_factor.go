@@ -184,16 +184,22 @@ func (d *Dashboard) StepUp(c *fiber.Ctx) error {
 		nav := d.nav(c, "")
 		return d.verifyRefused(c, err, views.VerifyPage{Action: "/dashboard/verify", Next: next, CSRFToken: request.CSRFToken(c), Nav: &nav})
 	}
+	if err := d.steppedUp(c); err != nil {
+		return err
+	}
+	return c.Redirect(next, http.StatusSeeOther)
+}
+
+// steppedUp records in the session that its person proved their second
+// factor now, and tells the next page.
+func (d *Dashboard) steppedUp(c *fiber.Ctx) error {
 	sess, err := d.Sessions.Get(c)
 	if err != nil {
 		return err
 	}
 	sess.Set(SessionSecondFactorAt, d.Store.Now().Unix())
 	sess.Set(flashNotice, t(c, "verify2fa.done"))
-	if err := sess.Save(); err != nil {
-		return err
-	}
-	return c.Redirect(next, http.StatusSeeOther)
+	return sess.Save()
 }
 
 // verifyCode checks a code of u's, counted per person like sign-ins.
@@ -205,8 +211,7 @@ func (d *Dashboard) verifyCode(c *fiber.Ctx, u *store.User) error {
 	if !allowed {
 		return errTooManyCodes
 	}
-	who := request.Actor(c)
-	who.ID, who.Name, who.Door = store.ActorUser(u.ID).ID, u.Email, store.DoorDashboard
+	who := request.Person(c, u)
 	_, err = d.Ops.VerifySecondFactor(c.UserContext(), who, u, c.FormValue("code"))
 	return err
 }
@@ -219,8 +224,7 @@ func (d *Dashboard) verifyRefused(c *fiber.Ctx, err error, page views.VerifyPage
 		page.Error = t(c, "verify2fa.bad_code")
 		return reply.Page(c, http.StatusUnauthorized, views.Verify(page))
 	case errors.Is(err, errTooManyCodes):
-		page.Error = t(c, "login.too_many")
-		c.Set(fiber.HeaderRetryAfter, "60")
+		page.Error = tooManyTries(c)
 		return reply.Page(c, http.StatusTooManyRequests, views.Verify(page))
 	}
 	return err
@@ -259,22 +263,14 @@ func (d *Dashboard) pendingSignIn(c *fiber.Ctx) (*store.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, _ := sess.Get(sessionPendingUser).(string)
-	at, _ := sess.Get(sessionPendingAt).(int64)
-	if id == "" || d.Store.Now().Sub(time.Unix(at, 0)) > pendingSignInLifetime {
+	if at, _ := sess.Get(sessionPendingAt).(int64); d.Store.Now().Sub(time.Unix(at, 0)) > pendingSignInLifetime {
 		return nil, nil
 	}
-	u, err := d.Store.UserByID(c.UserContext(), id)
+	u, err := d.userOfSession(c, sess, sessionPendingUser)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	if epoch, _ := sess.Get(SessionEpoch).(int); epoch != u.SessionEpoch {
-		return nil, nil
-	}
-	return u, nil
+	return u, err
 }
 
 // LoginVerifyPage handles GET /login/verify.
@@ -310,8 +306,7 @@ func (d *Dashboard) LoginVerify(c *fiber.Ctx) error {
 func (d *Dashboard) finishSignIn(c *fiber.Ctx, u *store.User, secondFactor bool) error {
 	email := strings.ToLower(u.Email)
 	device := d.Devices.Trusted(c, email)
-	who := request.Actor(c)
-	who.ID, who.Name, who.Door = store.ActorUser(u.ID).ID, u.Email, store.DoorDashboard
+	who := request.Person(c, u)
 	if err := d.Ops.RecordSignIn(c.UserContext(), who, u, device == ""); err != nil {
 		return err
 	}

@@ -14,14 +14,6 @@ import (
 	"payments/views"
 )
 
-// visitor is who asks on the pages before sign-in: their address and
-// browser, no one yet.
-func visitor(c *fiber.Ctx) store.Actor {
-	a := store.Actor{ID: "visitor", Door: store.DoorDashboard}
-	a.IP, a.UserAgent, a.RequestID = c.IP(), string(c.Request().Header.UserAgent()), request.RequestID(c)
-	return a
-}
-
 // SignupPage handles GET /signup.
 func (d *Dashboard) SignupPage(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.Signup(views.SignupForm{CSRFToken: request.CSRFToken(c)}))
@@ -41,11 +33,10 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 		return err
 	}
 	if !allowed {
-		form.Error = t(c, "login.too_many")
-		c.Set(fiber.HeaderRetryAfter, "60")
+		form.Error = tooManyTries(c)
 		return reply.Page(c, http.StatusTooManyRequests, views.Signup(form))
 	}
-	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), visitor(c), in)
+	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), request.Visitor(c), in)
 	var invalid operations.InvalidFields
 	switch {
 	case errors.As(err, &invalid):
@@ -71,7 +62,7 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 // VerifyEmail handles GET /verify-email?token=: the link of the
 // verification mail, followed once.
 func (d *Dashboard) VerifyEmail(c *fiber.Ctx) error {
-	_, err := d.Ops.VerifyEmail(c.UserContext(), visitor(c), c.Query("token"))
+	_, err := d.Ops.VerifyEmail(c.UserContext(), request.Visitor(c), c.Query("token"))
 	if errors.Is(err, store.ErrTokenInvalid) {
 		return reply.Page(c, http.StatusGone, views.Message(views.MessagePage{Title: t(c, "verify.title"),
 			Text: t(c, "link.invalid"), Error: true, LinkURL: "/dashboard", LinkLabel: t(c, "verify.go")}))
@@ -99,11 +90,10 @@ func (d *Dashboard) ForgotPassword(c *fiber.Ctx) error {
 		return err
 	}
 	if !allowed {
-		form.Error = t(c, "login.too_many")
-		c.Set(fiber.HeaderRetryAfter, "60")
+		form.Error = tooManyTries(c)
 		return reply.Page(c, http.StatusTooManyRequests, views.ForgotPassword(form))
 	}
-	if err := d.Ops.RequestPasswordReset(c.UserContext(), visitor(c), email); err != nil {
+	if err := d.Ops.RequestPasswordReset(c.UserContext(), request.Visitor(c), email); err != nil {
 		return err
 	}
 	form.Done = t(c, "forgot.sent", "Email", email)
@@ -126,7 +116,7 @@ func (d *Dashboard) ResetPasswordPage(c *fiber.Ctx) error {
 // session of the person ended; this browser signs in anew.
 func (d *Dashboard) ResetPassword(c *fiber.Ctx) error {
 	token := c.FormValue("token")
-	u, err := d.Ops.ResetPassword(c.UserContext(), visitor(c), token, c.FormValue("password"))
+	u, err := d.Ops.ResetPassword(c.UserContext(), request.Visitor(c), token, c.FormValue("password"))
 	switch {
 	case errors.Is(err, store.ErrTokenInvalid):
 		return d.invalidLink(c, "reset.title", "/password/forgot", t(c, "forgot.title"))

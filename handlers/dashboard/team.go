@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/session"
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
@@ -206,8 +207,7 @@ func (d *Dashboard) AcceptInvitation(c *fiber.Ctx) error {
 			return err
 		}
 		if !allowed {
-			form.Error = t(c, "login.too_many")
-			c.Set(fiber.HeaderRetryAfter, "60")
+			form.Error = tooManyTries(c)
 			return reply.Page(c, http.StatusTooManyRequests, views.AcceptInvitation(form))
 		}
 		if ok, err := store.VerifyPassword(u.PasswordHash, j.Password); err != nil || !ok {
@@ -216,7 +216,7 @@ func (d *Dashboard) AcceptInvitation(c *fiber.Ctx) error {
 		}
 		j.User = u
 	}
-	u, accountID, err := d.Ops.AcceptInvitation(ctx, visitor(c), token, j)
+	u, accountID, err := d.Ops.AcceptInvitation(ctx, request.Visitor(c), token, j)
 	switch {
 	case errors.Is(err, store.ErrTokenInvalid):
 		return d.invalidLink(c, "invite.title", "/login", t(c, "login.submit"))
@@ -249,7 +249,13 @@ func (d *Dashboard) sessionUser(c *fiber.Ctx) (*store.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, _ := sess.Get(SessionUserID).(string)
+	return d.userOfSession(c, sess, SessionUserID)
+}
+
+// userOfSession is the user whose id sess keeps under key, while the
+// session is of their current epoch (nil, nil: none, or no longer).
+func (d *Dashboard) userOfSession(c *fiber.Ctx, sess *session.Session, key string) (*store.User, error) {
+	id, _ := sess.Get(key).(string)
 	if id == "" {
 		return nil, nil
 	}

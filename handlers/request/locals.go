@@ -105,6 +105,25 @@ func Actor(c *fiber.Ctx) store.Actor {
 	default:
 		return store.ActorSystem
 	}
+	return from(c, a)
+}
+
+// Visitor is who asks on the pages before sign-in: their address and
+// browser, no one yet.
+func Visitor(c *fiber.Ctx) store.Actor {
+	return from(c, store.Actor{ID: "visitor", Door: store.DoorDashboard})
+}
+
+// Person is u asking through the dashboard before the request has them
+// signed in (the step that signs them in, or proves their second factor).
+func Person(c *fiber.Ctx, u *store.User) store.Actor {
+	a := store.ActorUser(u.ID)
+	a.Name = u.Email
+	return from(c, a)
+}
+
+// from is a with the request's address, user agent and id.
+func from(c *fiber.Ctx, a store.Actor) store.Actor {
 	a.IP, a.UserAgent, a.RequestID = c.IP(), string(c.Request().Header.UserAgent()), RequestID(c)
 	return a
 }
