@@ -2,6 +2,7 @@ package operations_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,8 @@ import (
 	"payments/dispatcher"
 	"payments/operations"
 	"payments/pix"
+	"payments/pix/calendar"
+	"payments/pix/cobv"
 	"payments/store"
 	"payments/store/storetest"
 )
@@ -90,6 +93,30 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			paid, err = ops.SimulatePayment(ctx, who, test, pending.ID.String())
 			return err
 		}, nil},
+		{"CreatePaymentBatch", "payment_batch.created", func() error {
+			// One item, refused before any payment: the batch's own row alone
+			// (each payment a batch makes writes its own).
+			b, err := ops.CreatePaymentBatch(ctx, who, acct, false, nil, []operations.NewBatchItem{
+				{Error: &store.ItemError{Type: "invalid_request_error", Code: "parameter_missing", Param: "payments[0].external_id", Message: "Missing."}}})
+			if err == nil && len(b.Items) != 1 {
+				return fmt.Errorf("items %v", b.Items)
+			}
+			return err
+		}, nil},
+		{"SimulatePaymentOn", "payment.paid", func() error {
+			p, err := ops.SimulatePaymentOn(ctx, who, test, expiring.ID.String(), calendar.Today(time.Now()).AddDays(10))
+			if err == nil && p.AmountPaidCents != 10_000+200 {
+				return fmt.Errorf("paid %d late, want the amount and its R$ 2,00 fine", p.AmountPaidCents)
+			}
+			return err
+		}, func() {
+			fine := int64(200)
+			terms := &cobv.Terms{DueDate: calendar.Today(time.Now()).String(), DaysAfterDue: 15, Fine: &cobv.Value{AmountCents: &fine}}
+			var err error
+			expiring, _, err = ops.CreatePayment(ctx, who, acct, false, store.NewPayment{AmountCents: 10_000, DueTerms: terms,
+				Customer: &store.Customer{Name: "Ana", Email: "ana@example.com", Document: "12345678909"}}, "", nil)
+			require.NoError(t, err)
+		}},
 		{"CancelPayment", "payment.canceled", func() error {
 			_, err := ops.CancelPayment(ctx, who, test, expiring.ID.String())
 			return err

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 
+	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -46,13 +47,23 @@ func (o *Operations) CancelPayment(ctx context.Context, who store.Actor, scope s
 	return p, nil
 }
 
-// SimulatePayment pays a test charge as the PSP would confirm it.
-func (o *Operations) SimulatePayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (p *store.Payment, err error) {
+// SimulatePayment pays a test charge as the PSP would confirm it, as its
+// payer would pay it today (Brasília).
+func (o *Operations) SimulatePayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	return o.SimulatePaymentOn(ctx, who, scope, ref, calendar.Today(o.Store.Now()))
+}
+
+// SimulatePaymentOn pays a test charge as its payer would on date: a
+// due-date charge for what it owes that day, with its fine, interest or
+// discount (store.ErrNotPayableOn past its last payable day).
+func (o *Operations) SimulatePaymentOn(ctx context.Context, who store.Actor, scope store.Scope, ref string, date calendar.Date) (p *store.Payment, err error) {
 	err = o.simulation(ctx, who, scope, Write(Payments), "payment.paid", func(ctx context.Context) (string, store.Changes, error) {
-		if p, err = o.Store.MarkPaymentPaid(ctx, scope, ref); err != nil {
+		if p, err = o.Store.MarkPaymentPaidOn(ctx, scope, ref, date); err != nil {
 			return "", nil, err
 		}
-		return p.ID.String(), statusChange(store.StatusPending, p.Status), nil
+		changes := statusChange(store.StatusPending, p.Status)
+		changes["amount_paid_cents"] = [2]any{nil, p.AmountPaidCents}
+		return p.ID.String(), changes, nil
 	})
 	return p, err
 }

@@ -81,7 +81,7 @@ func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason s
 	now := s.Now()
 	d := &Dispute{
 		ID: ids.New(ids.PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
-		AmountCents: max(p.AmountCents-sums.outstanding, 0), Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
+		AmountCents: max(p.ReceivedCents()-sums.outstanding, 0), Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {

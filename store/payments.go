@@ -13,6 +13,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/pix"
+	"payments/pix/calendar"
+	"payments/pix/cobv"
 	"payments/store/ids"
 )
 
@@ -103,6 +105,35 @@ type Payment struct {
 	// and its request's hash.
 	CreationKey  *string `bun:"creation_key"`
 	CreationHash []byte  `bun:"creation_hash"`
+	// DueTerms makes the payment a due-date charge (API Pix's cobv): its
+	// due date and what paying before or after it changes (pix/cobv).
+	// DueDate is its due date again, a column lists filter on.
+	DueTerms *cobv.Terms `bun:"due_terms,type:jsonb"`
+	DueDate  *time.Time  `bun:"due_date,type:date"`
+	// AmountPaidCents is what the payer paid, 0 until paid: the amount,
+	// or a due-date charge's amount due on the day it was paid.
+	AmountPaidCents int64 `bun:"amount_paid_cents"`
+}
+
+// ReceivedCents is what the payment brought in: what was paid, or, before
+// it is paid, its amount.
+func (p *Payment) ReceivedCents() int64 {
+	if p.AmountPaidCents > 0 {
+		return p.AmountPaidCents
+	}
+	return p.AmountCents
+}
+
+// AmountDue is what the payer owes on date: a due-date charge's
+// computation (cobv.Terms.On), or an immediate charge's amount, payable
+// while it is pending.
+func (p *Payment) AmountDue(date calendar.Date) cobv.Breakdown {
+	if p.DueTerms != nil {
+		b := p.DueTerms.On(p.AmountCents, date)
+		b.Payable = b.Payable && p.Status == StatusPending
+		return b
+	}
+	return cobv.Breakdown{Date: date, AmountCents: p.AmountCents, AmountDueCents: p.AmountCents, Payable: p.Status == StatusPending}
 }
 
 // Payable reports whether a payer can pay the charge now: pending, with a
@@ -113,7 +144,7 @@ func (p *Payment) Payable() bool { return p.Status == StatusPending && p.BRCode 
 // fee and less what its refunds gave back, each refund having returned its
 // share of the fee.
 func (p *Payment) NetCents() int64 {
-	return p.AmountCents - p.FeeCents - p.AmountRefundedCents + p.FeeRefundedCents
+	return p.ReceivedCents() - p.FeeCents - p.AmountRefundedCents + p.FeeRefundedCents
 }
 
 // Scope is the account and mode the payment belongs to.
@@ -128,6 +159,9 @@ type NewPayment struct {
 	Metadata    map[string]string
 	// ExpiresIn is how long the charge can be paid (DefaultExpiresIn when zero).
 	ExpiresIn time.Duration
+	// DueTerms, checked (cobv.Terms.Check), make it a due-date charge: it
+	// expires after its last payable day instead.
+	DueTerms *cobv.Terms
 }
 
 // BuildPayment makes the pending payment acct asks for in its mode: the one
@@ -138,10 +172,17 @@ func (s *Store) BuildPayment(acct *Account, livemode bool, in NewPayment) (*Paym
 	at := s.instant()
 	p := charge(acct, livemode, in, ids.NewPayment(at), pix.NewTxID(), at.Truncate(time.Millisecond))
 	var err error
-	p.BRCode, err = pix.BRCode{
+	code := pix.BRCode{
 		Key: s.charges.Receiver.Key, MerchantName: acct.Name, MerchantCity: s.charges.Receiver.City,
 		AmountCents: p.AmountCents, TxID: p.CorrelationID, SingleUse: true,
-	}.Encode()
+	}
+	if p.DueTerms != nil {
+		// What a due-date charge costs depends on the day it is paid: the
+		// code leaves the amount to the payer's bank (live, the PSP's
+		// code points it to the charge, which has the terms).
+		code.AmountCents = 0
+	}
+	p.BRCode, err = code.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("store: build payment: %w", err)
 	}
@@ -178,12 +219,19 @@ func charge(acct *Account, livemode bool, in NewPayment, id uuid.UUID, txid stri
 	if metadata == nil {
 		metadata = map[string]string{}
 	}
-	return &Payment{
+	p := &Payment{
 		ID: id, AccountID: acct.ID, Livemode: livemode, Status: StatusPending, AmountCents: in.AmountCents,
 		Currency: "BRL", PaymentMethod: "pix", Description: in.Description, ExternalID: in.ExternalID,
 		Customer: in.Customer, Metadata: metadata, CorrelationID: txid, FeeCents: acct.Fee(in.AmountCents),
 		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn), ChargeState: ChargeLocal,
 	}
+	if in.DueTerms != nil {
+		// Payable through its last payable day, in Brasília.
+		due := in.DueTerms.Due().Time()
+		p.DueTerms, p.DueDate = in.DueTerms, &due
+		p.ExpiresAt = in.DueTerms.LastPayableDay().AddDays(1).Start()
+	}
+	return p
 }
 
 // ParsePaymentID accepts only the canonical 36-character UUID form.

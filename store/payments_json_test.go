@@ -10,6 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"payments/pix"
+	"payments/pix/calendar"
+	"payments/pix/cobv"
 	"payments/store/jsonw"
 )
 
@@ -32,6 +34,14 @@ type referencePayment struct {
 	FeeCents      int64             `json:"fee_cents"`
 	Refunded      int64             `json:"amount_refunded_cents"`
 	Net           int64             `json:"net_cents"`
+	AmountDue     int64             `json:"amount_due_cents"`
+	AmountPaid    *int64            `json:"amount_paid_cents"`
+	DueDate       *string           `json:"due_date"`
+	DaysAfterDue  *int              `json:"days_after_due"`
+	Fine          *cobv.Value       `json:"fine"`
+	Interest      *cobv.Interest    `json:"interest"`
+	Discounts     *cobv.Discounts   `json:"discounts"`
+	Abatement     *cobv.Value       `json:"abatement"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -57,6 +67,15 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 		CheckoutURL: p.CheckoutURL, CreatedAt: jsonw.FormatTime(p.CreatedAt), UpdatedAt: jsonw.FormatTime(p.UpdatedAt),
 		PaidAt: jsonw.FormatTimePtr(p.PaidAt), ExpiresAt: jsonw.FormatTimePtr(&p.ExpiresAt), CanceledAt: jsonw.FormatTimePtr(p.CanceledAt),
 		ExpiredAt: jsonw.FormatTimePtr(p.ExpiredAt), RefundedAt: jsonw.FormatTimePtr(p.RefundedAt),
+	}
+	ref.AmountDue = p.AmountDueToday(time.Now())
+	if p.PaidAt != nil {
+		paid := p.ReceivedCents()
+		ref.AmountPaid = &paid
+	}
+	if t := p.DueTerms; t != nil {
+		ref.DueDate, ref.DaysAfterDue = &t.DueDate, &t.DaysAfterDue
+		ref.Fine, ref.Interest, ref.Discounts, ref.Abatement = t.Fine, t.Interest, t.Discounts, t.Abatement
 	}
 	if ref.Metadata == nil {
 		ref.Metadata = map[string]string{}
@@ -95,7 +114,13 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 		Metadata:  map[string]string{"b": "2", "a": "1", "": "empty key", "Z": "<>", "é": "\u2028"},
 		CreatedAt: at, UpdatedAt: later, ExpiresAt: later, PaidAt: &later, CanceledAt: &at, ExpiredAt: &at, RefundedAt: &later,
 	}
-	cases := []*Payment{full, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
+	two, pct := int64(200), cobv.Percent(150)
+	dueToday := calendar.Today(time.Now()).String()
+	due := &Payment{ID: uuid.New(), Status: "pending", AmountCents: 10000, CreatedAt: at, UpdatedAt: at, ExpiresAt: at, Metadata: map[string]string{},
+		DueTerms: &cobv.Terms{DueDate: dueToday, DaysAfterDue: 3, Fine: &cobv.Value{AmountCents: &two},
+			Interest: &cobv.Interest{PercentPerMonth: &pct, BusinessDays: true}, Abatement: &cobv.Value{Percent: &pct},
+			Discounts: &cobv.Discounts{Fixed: []cobv.FixedDiscount{{Until: dueToday, AmountCents: &two}}}}}
+	cases := []*Payment{full, due, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
 		{Metadata: map[string]string{}, Customer: &Customer{}}}
 	for _, s := range awkward {
 		cases = append(cases, &Payment{

@@ -18,6 +18,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/uptrace/bun"
 
+	"payments/pix/calendar"
+	"payments/pix/cobv"
 	"payments/store/ids"
 	"payments/store/internal/pg"
 	"payments/store/jsonw"
@@ -30,13 +32,14 @@ import (
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
 	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
-	amount_refunded_cents, fee_refunded_cents`
+	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
 	p                  Payment
 	id                 pgtype.UUID
 	customer, metadata []byte
+	dueTerms           []byte
 }
 
 func (r *paymentRow) dest() []any {
@@ -44,7 +47,8 @@ func (r *paymentRow) dest() []any {
 	return []any{&r.id, &p.AccountID, &p.Livemode, &p.Status, &p.AmountCents, &p.Currency,
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
-		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents}
+		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents,
+		&r.dueTerms, &p.AmountPaidCents}
 }
 
 // payment decodes the JSON columns and returns the payment.
@@ -62,6 +66,14 @@ func (r *paymentRow) payment() (*Payment, error) {
 		return nil, fmt.Errorf("store: payment metadata: %w", err)
 	}
 	p.Metadata = metadata
+	if r.dueTerms != nil {
+		p.DueTerms = new(cobv.Terms)
+		if err := json.Unmarshal(r.dueTerms, p.DueTerms); err != nil {
+			return nil, fmt.Errorf("store: payment due terms: %w", err)
+		}
+		due := p.DueTerms.Due().Time()
+		p.DueDate = &due
+	}
 	return &p, nil
 }
 
@@ -177,11 +189,7 @@ func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg
 // payment.created event and the event's deliveries, atomically (one
 // statement). A taken external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
-	c := newPaymentCreate(p)
-	c.traceparent, c.actor = traceParent(ctx), actorOf(ctx)
-	changes := jsonw.AppendString(append(make([]byte, 0, 64), `{"status":[null,`...), p.Status)
-	changes = strconv.AppendInt(append(changes, `],"amount_cents":[null,`...), p.AmountCents, 10)
-	c.who = auditJSON(ctx, append(changes, "]}"...))
+	c := newRequestedCreate(ctx, p)
 	// The API's hottest write. Outside a request's idempotency transaction,
 	// concurrent creations share statements (paymentCreates).
 	var err error
@@ -201,15 +209,26 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	return nil
 }
 
+// newRequestedCreate is the creation of p as ctx's request asks for it:
+// its trace, who asked and its audit row's changes.
+func newRequestedCreate(ctx context.Context, p *Payment) paymentCreate {
+	c := newPaymentCreate(p)
+	c.traceparent, c.actor = traceParent(ctx), actorOf(ctx)
+	changes := jsonw.AppendString(append(make([]byte, 0, 64), `{"status":[null,`...), p.Status)
+	changes = strconv.AppendInt(append(changes, `],"amount_cents":[null,`...), p.AmountCents, 10)
+	c.who = auditJSON(ctx, append(changes, "]}"...))
+	return c
+}
+
 // paymentInsertColumns are the columns a new payment's row is written with,
 // in paymentCreate.args' order.
 const paymentInsertColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-	created_at, updated_at, expires_at`
+	created_at, updated_at, expires_at, due_date, due_terms`
 
-// insertPaymentSQL writes a payment's row alone ($1..$19, paymentCreate.args).
+// insertPaymentSQL writes a payment's row alone ($1..$21, paymentCreate.args).
 const insertPaymentSQL = `INSERT INTO payments (` + paymentInsertColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::date, $21::jsonb)`
 
 // createPaymentSQL creates one payment with its event and the event's
 // deliveries: paymentCreate.args are its parameters.
@@ -217,9 +236,9 @@ const createPaymentSQL = `WITH payment AS (
 		` + insertPaymentSQL + `
 		RETURNING id
 	), source AS (
-		SELECT $20::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
-			$1::uuid::text AS object_id, $21::json AS data, $18::timestamptz AS created_at, $22::text AS delivery_stem,
-			$23::text AS traceparent, $24::text AS actor, $25::jsonb AS who
+		SELECT $22::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
+			$1::uuid::text AS object_id, $23::json AS data, $18::timestamptz AS created_at, $24::text AS delivery_stem,
+			$25::text AS traceparent, $26::text AS actor, $27::jsonb AS who
 		FROM payment
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -228,7 +247,7 @@ const createPaymentSQL = `WITH payment AS (
 // creation writes it, and its arguments: the load generator's ceiling
 // issues it directly.
 func PaymentRowInsert(p *Payment) (string, []any) {
-	return insertPaymentSQL, newPaymentCreate(p).args()[:19]
+	return insertPaymentSQL, newPaymentCreate(p).args()[:21]
 }
 
 // paymentCreates coalesces concurrent payment creations (see
@@ -251,6 +270,7 @@ type paymentCreate struct {
 	p                  *Payment
 	metadata, snapshot string  // the metadata column; the payment.created event's data
 	customer           *string // the customer column, when there is one
+	dueDate, dueTerms  *string // a due-date charge's columns
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
 	actor              string  // who asked, for the event
@@ -280,6 +300,11 @@ func newPaymentCreate(p *Payment) paymentCreate {
 		customer := string(appendCustomerJSON(nil, p.Customer))
 		c.customer = &customer
 	}
+	if p.DueTerms != nil {
+		terms, _ := json.Marshal(p.DueTerms)
+		date, rendered := p.DueTerms.DueDate, string(terms)
+		c.dueDate, c.dueTerms = &date, &rendered
+	}
 	return c
 }
 
@@ -288,7 +313,8 @@ func (c paymentCreate) args() []any {
 	p := c.p
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON()}
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.dueDate, c.dueTerms,
+		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON()}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -304,15 +330,16 @@ const createPaymentsSQL = `
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
 			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
-			$23::text[], $24::text[], $25::text[])
+			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
-				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who, i)
+				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who,
+				due_date, due_terms, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
 			customer::jsonb, metadata::jsonb, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-			created_at, updated_at, expires_at
+			created_at, updated_at, expires_at, due_date, due_terms::jsonb
 		FROM c ORDER BY i
 		ON CONFLICT (account_id, livemode, external_id) WHERE external_id IS NOT NULL DO NOTHING
 		RETURNING id
@@ -404,6 +431,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
 	actors, whos := texts(), texts()
 	descriptions, externalIDs, customers, traceparents := nullables(), nullables(), nullables(), nullables()
+	dueDates, dueTerms := nullables(), nullables()
 	created, updated, expires := times(), times(), times()
 	for i, c := range batch {
 		p := c.p
@@ -413,11 +441,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
-		whos[i] = c.whoJSON()
+		whos[i], dueDates[i], dueTerms[i] = c.whoJSON(), c.dueDate, c.dueTerms
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems, traceparents, actors, whos}
+		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a
@@ -459,8 +487,8 @@ func lockPaymentBy(ctx context.Context, tx bun.Tx, st pg.Statement) (*Payment, e
 // lifecycle times, all that a change of status moves.
 func updatePaymentStatusStatement(p *Payment) pg.Statement {
 	return pg.Statement{SQL: `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
-		canceled_at = $5, expired_at = $6, refunded_at = $7 WHERE id = $1`,
-		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt}}
+		canceled_at = $5, expired_at = $6, refunded_at = $7, amount_paid_cents = $8 WHERE id = $1`,
+		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt, p.AmountPaidCents}}
 }
 
 // CancelPayment cancels a pending payment. Canceling a canceled payment
@@ -488,14 +516,39 @@ func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*
 	return s.transition(ctx, scope, ref, markPaid)
 }
 
-// markPaid is the change a confirmed transfer makes (see MarkPaymentPaid).
+// markPaid is the change a confirmed transfer makes (see MarkPaymentPaid):
+// what was paid is the amount, unless the caller set it (a due-date
+// charge's amount due that day).
 func markPaid(p *Payment, now time.Time) (string, error) {
 	switch p.Status {
 	case StatusPending, StatusExpired, StatusCanceled:
 		p.Status, p.PaidAt = StatusPaid, &now
+		if p.AmountPaidCents == 0 {
+			p.AmountPaidCents = p.AmountCents
+		}
 		return EventPaymentPaid, nil
 	}
 	return "", &InvalidTransitionError{Status: p.Status}
+}
+
+// ErrNotPayableOn is a due-date charge asked to be paid on a date past its
+// last payable day.
+var ErrNotPayableOn = errors.New("store: the charge cannot be paid on that date")
+
+// MarkPaymentPaidOn pays a test charge as its payer would on date: a
+// due-date charge for what it owes that day (fine, interest and discounts
+// applied), refused past its last payable day.
+func (s *Store) MarkPaymentPaidOn(ctx context.Context, scope Scope, ref string, date calendar.Date) (*Payment, error) {
+	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+		if p.DueTerms != nil && p.Status == StatusPending {
+			b := p.DueTerms.On(p.AmountCents, date)
+			if !b.Payable {
+				return "", ErrNotPayableOn
+			}
+			p.AmountPaidCents = b.AmountDueCents
+		}
+		return markPaid(p, now)
+	})
 }
 
 // ExpirePayment expires a pending payment now, whatever its expires_at.
@@ -625,10 +678,10 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 		writes = append(writes, s.queueCallStatement(&p.AccountID, CallCobRemove, p.ID.String(), time.Time{}))
 	}
 	if eventType == EventPaymentPaid {
-		// A paid charge credits its amount and debits its fee. (Refunds
+		// A paid charge credits what it received and debits its fee. (Refunds
 		// post their own: refunds.go.)
 		writes = append(writes, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
-			{BalanceAvailable, EntryPayment, p.AmountCents},
+			{BalanceAvailable, EntryPayment, p.ReceivedCents()},
 			{BalanceAvailable, EntryFee, -p.FeeCents},
 		}}.statements()...)
 	}

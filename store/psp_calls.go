@@ -21,10 +21,13 @@ const (
 	CallPayoutCreate    = "payout.create"    // pay a withdrawal out (PUT /v3/gn/pix/{idEnvio})
 	CallPayoutCheck     = "payout.check"     // learn how it ended
 	CallTransferReturn  = "transfer.return"  // return a transfer that paid nothing (PUT, then GET, .../devolucao/{id})
+	CallLoteCobVCreate  = "lotecobv.create"  // register a batch's due-date charges (PUT /lotecobv/{id})
+	CallLoteCobVCheck   = "lotecobv.check"   // learn how each went (GET /lotecobv/{id}, then GET /cobv/{txid})
 )
 
 // CallKinds lists every kind of call.
-var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck}
+var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck,
+	CallTransferReturn, CallLoteCobVCreate, CallLoteCobVCheck}
 
 // Statuses of a call.
 const (

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/pix/calendar"
 )
 
 // Outcomes of a PSP settlement notification.
@@ -77,12 +79,17 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 			n.Outcome = PixUnknownTxID
 		case err != nil:
 			return fmt.Errorf("store: payment by txid: %w", err)
-		case p.AmountCents != n.AmountCents:
+		case p.AmountDue(settledOn(n, s.Now())).AmountDueCents != n.AmountCents:
+			// A due-date charge is paid by what it owes on the day the
+			// transfer settled, in Brasília: the payer's bank computes it
+			// from the charge's terms as we do (pix/cobv). Anything else
+			// pays nothing and is returned, as a wrong amount on a charge is.
 			n.Outcome, n.PaymentID = PixAmountMismatch, &p.ID
 		case p.Status == StatusPaid || p.Status == StatusRefunded:
 			n.Outcome, n.PaymentID = PixAlreadyPaid, &p.ID
 		default:
 			n.Outcome, n.PaymentID = PixPaid, &p.ID
+			p.AmountPaidCents = n.AmountCents
 			before := p.Status
 			if _, err := s.apply(ctx, tx, p, markPaid); err != nil {
 				return err
@@ -123,4 +130,13 @@ func (s *Store) PixNotificationsForPayment(ctx context.Context, paymentID uuid.U
 		return nil, fmt.Errorf("store: pix notifications of payment: %w", err)
 	}
 	return out, nil
+}
+
+// settledOn is the date in Brasília a transfer settled (when it was
+// received, when the PSP gave no time).
+func settledOn(n *PixNotification, now time.Time) calendar.Date {
+	if n.SettledAt != nil {
+		return calendar.Today(*n.SettledAt)
+	}
+	return calendar.Today(now)
 }

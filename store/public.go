@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"payments/pix"
+	"payments/pix/calendar"
+	"payments/pix/cobv"
 	"payments/store/apimodel"
 	"payments/store/jsonw"
 )
@@ -26,14 +28,42 @@ func (p *Payment) appendJSON(b []byte) []byte {
 
 // API is p's public shape.
 func (p *Payment) API() apimodel.Payment {
-	return apimodel.Payment{
+	out := apimodel.Payment{
 		ID: p.ID, Livemode: p.Livemode, Status: p.Status, AmountCents: p.AmountCents, Currency: p.Currency,
 		PaymentMethod: p.PaymentMethod, ExternalID: p.ExternalID, Description: p.Description, Customer: p.Customer.api(),
 		Metadata: p.Metadata, CorrelationID: p.CorrelationID, FeeCents: p.FeeCents, AmountRefundedCents: p.AmountRefundedCents,
 		NetCents: p.NetCents(), BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, PaidAt: p.PaidAt, ExpiresAt: p.ExpiresAt,
 		CanceledAt: p.CanceledAt, ExpiredAt: p.ExpiredAt, RefundedAt: p.RefundedAt,
+		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms),
 	}
+	if p.PaidAt != nil {
+		paid := p.ReceivedCents()
+		out.AmountPaidCents = &paid
+	}
+	return out
+}
+
+// AmountDueToday is what the payer owes on now's date in Brasília, 0 when
+// the payment cannot be paid.
+func (p *Payment) AmountDueToday(now time.Time) int64 {
+	if b := p.AmountDue(calendar.Today(now)); b.Payable {
+		return b.AmountDueCents
+	}
+	return 0
+}
+
+// dueMembers renders due-date terms as the payment's members from
+// "due_date" to "abatement" (nil for none).
+func dueMembers(t *cobv.Terms) []byte {
+	if t == nil {
+		return nil
+	}
+	b, err := json.Marshal(t)
+	if err != nil || len(b) < 2 {
+		return nil
+	}
+	return b[1 : len(b)-1]
 }
 
 // api is c's public shape (nil for none).

@@ -131,7 +131,7 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	if err != nil {
 		return nil, err
 	}
-	left := p.AmountCents - sums.outstanding
+	left := p.ReceivedCents() - sums.outstanding
 	amount := in.AmountCents
 	switch {
 	case left <= 0:
@@ -199,10 +199,11 @@ func refundSums(ctx context.Context, tx bun.Tx, paymentID uuid.UUID) (refundTota
 // once: refunds adding up to the whole amount give back exactly the fee,
 // whatever failed in between.
 func (t refundTotals) feeShare(p *Payment, amount int64) int64 {
-	if p.AmountCents <= 0 {
+	received := p.ReceivedCents()
+	if received <= 0 {
 		return 0
 	}
-	due := p.FeeCents * (t.outstanding + amount) / p.AmountCents
+	due := p.FeeCents * (t.outstanding + amount) / received
 	return min(max(due-t.fee, 0), p.FeeCents-t.fee)
 }
 
@@ -329,7 +330,7 @@ func (s *Store) refundedInFull(ctx context.Context, tx bun.Tx, p *Payment) error
 	if p.Status != StatusPaid {
 		return nil
 	}
-	if p.AmountRefundedCents < p.AmountCents {
+	if p.AmountRefundedCents < p.ReceivedCents() {
 		return nil
 	}
 	_, err := s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {

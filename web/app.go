@@ -103,7 +103,7 @@ type Deps struct {
 }
 
 // DefaultBodyLimit is the largest request body the service reads.
-const DefaultBodyLimit = 1 << 20
+const DefaultBodyLimit = 4 << 20 // a batch of 1,000 charges with their terms and payers
 
 // New returns the application with every route mounted.
 func New(cfg Config, deps Deps) *fiber.App {

@@ -15,6 +15,7 @@ import (
 	"payments/handlers/psp"
 	"payments/handlers/reply"
 	"payments/pix"
+	"payments/pix/cobv"
 	"payments/store"
 )
 
@@ -224,8 +225,64 @@ func createPaymentBody() obj {
 		"customer", o("oneOf", []any{ref("CustomerInput"), o("type", "null")}),
 		"metadata", metadataInput(),
 		"expires_in", describe(o("type", []string{"integer", "null"}, "minimum", store.MinExpiresIn, "maximum", store.MaxExpiresIn,
-			"default", store.DefaultExpiresIn), "Seconds until the charge expires."),
+			"default", store.DefaultExpiresIn), "Seconds until the charge expires. Not with due_date."),
+		"due_date", describe(o("type", "string", "format", "date"),
+			"Makes a due-date charge (API Pix cobv): the date it is due, YYYY-MM-DD in Brasília, not before today. It then requires customer (its name and CPF or CNPJ) and refuses expires_in."),
+		"days_after_due", describe(o("type", "integer", "minimum", 0, "maximum", cobv.MaxDaysAfterDue, "default", 0),
+			"Calendar days it stays payable after due_date (validadeAposVencimento); then it expires (payment.expired). A due date on a weekend or a national holiday stays payable, without fine or interest, on the next business day."),
+		"fine", ref("DueValue").with("description", "Charged once when paid late: amount_cents, or percent of the amount less the abatement (multa modalities 1 and 2)."),
+		"interest", ref("DueInterest"),
+		"discounts", ref("DueDiscounts"),
+		"abatement", ref("DueValue").with("description", "Deducted whatever the day: amount_cents, or percent of the amount (abatimento modalities 1 and 2). Less than the amount."),
 	), "amount_cents")
+}
+
+// dueSchemas are a due-date charge's terms and what it owes on a day.
+func dueSchemas() obj {
+	percent := describe(o("type", "string", "pattern", `^\d{1,10}\.\d{2}$`, "examples", []string{"2.00"}), "A percent with two decimals, as a string.")
+	cents := o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents)
+	return o(
+		"DueValue", describe(object(o("amount_cents", cents, "percent", percent), optional...),
+			"Exactly one of amount_cents and percent."),
+		"DueInterest", describe(object(o(
+			"amount_cents_per_day", cents, "percent_per_day", percent, "percent_per_month", percent, "percent_per_year", percent,
+			"business_days", describe(boolean(), "Count business days (weekdays that are no national holiday) instead of calendar days; false when left out.")), optional...),
+			"Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent."),
+		"DueDiscounts", describe(object(o(
+			"fixed", o("type", "array", "minItems", 1, "maxItems", cobv.MaxDiscounts, "items", object(o(
+				"until", describe(o("type", "string", "format", "date"), "Paid on or before this date (not after due_date)."),
+				"amount_cents", cents, "percent", percent), "until")),
+			"per_day_early", ref("DueValue").with("description", "For each day paid before the due date: amount_cents, or percent of the amount less the abatement."),
+			"business_days", describe(boolean(), "With per_day_early: count business days; false when left out.")), optional...),
+			"Exactly one of fixed (up to 3 dates, all amounts or all percents: desconto modalities 1 and 2; the earliest date on or after the payment's applies) and per_day_early (modalities 3 to 6). Never below R$ 0,01."),
+		"AmountDue", object(o(
+			"object", constant("amount_due"),
+			"date", o("type", "string", "format", "date"),
+			"amount_cents", describe(integer(), "The charge's amount."),
+			"abatement_cents", o("type", "integer", "minimum", 0),
+			"discount_cents", o("type", "integer", "minimum", 0),
+			"fine_cents", o("type", "integer", "minimum", 0),
+			"interest_cents", o("type", "integer", "minimum", 0),
+			"amount_due_cents", describe(integer(), "amount_cents - abatement_cents - discount_cents + fine_cents + interest_cents."),
+			"payable", describe(boolean(), "Whether the charge can be paid that day: pending, and (a due-date charge) not past due_date + days_after_due."),
+		)),
+		"PaymentBatchItemError", object(o("type", enum(reply.Types), "code", str(), "param", str(), "message", str()), "type", "code", "message"),
+		"PaymentBatch", object(o(
+			"id", o("type", "string", "pattern", "^pbat_[0-9A-Za-z]{22}$"),
+			"object", constant("payment_batch"),
+			"livemode", boolean(),
+			"description", nullableStr(),
+			"created_at", timestamp(),
+			"counts", object(o(store.BatchItemCreated, integer(), store.BatchItemRegistered, integer(), store.BatchItemRefused, integer())),
+			"items", arrayOf(object(o(
+				"position", describe(o("type", "integer", "minimum", 0), "The item's place in the request's payments."),
+				"external_id", nullableStr(),
+				"status", describe(enum(store.BatchItemStatuses), "created: the payment exists (live: not yet registered at the PSP); registered: the PSP registered its charge (live); refused: see error."),
+				"payment_id", describe(o("type", []string{"string", "null"}, "format", "uuid"), "null when the item was refused before a payment was made."),
+				"error", o("oneOf", []any{ref("PaymentBatchItemError"), o("type", "null")}),
+			))).with("maxItems", store.MaxBatchItems),
+		)),
+	)
 }
 
 func webhookBody(create bool) obj {
@@ -297,6 +354,26 @@ func paths() obj {
 			"delete", op("cancelPayment", "Cancel a pending payment", "Payments",
 				"description", "A pending payment becomes canceled. Canceling a canceled payment returns it unchanged. Any other status is 409 payment_not_cancelable.",
 				"responses", responses(200, ok("The canceled payment.", "Payment"), with(getErrors, 404, 409)...))),
+		"/api/v1/payments/{id_or_external_id}/amount_due", o(
+			"parameters", []any{paymentRef},
+			"get", op("getPaymentAmountDue", "What the payer owes on a date", "Payments",
+				"description", "The amount, abatement, discount, fine and interest on date, computed as the checkout, the PSP and the payer's bank compute them (the Banco Central's cobv rules). An immediate charge owes its amount.",
+				"parameters", []any{queryParam("date", "YYYY-MM-DD; today in Brasília by default.", o("type", "string", "format", "date"))},
+				"responses", responses(200, ok("What is owed that day.", "AmountDue"), with(getErrors, 404)...))),
+		"/api/v1/payment_batches", o(
+			"post", op("createPaymentBatch", "Create up to 1,000 charges at once", "Payments",
+				"description", "Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"payments", describe(o("type", "array", "minItems", 1, "maxItems", store.MaxBatchItems,
+						"items", createPaymentBody().with("required", []string{"amount_cents", "external_id"})),
+						"Create-payment bodies, each with its external_id."),
+					"description", nullableStr().with("maxLength", store.MaxDescription)), "payments")),
+				"responses", responses(201, created("The batch and each item's outcome.", "PaymentBatch"), with(postErrors, 403, 415)...))),
+		"/api/v1/payment_batches/{id}", o(
+			"parameters", []any{pathParam("id", "A payment batch id (pbat_...).", str())},
+			"get", op("getPaymentBatch", "Retrieve a batch and each item's status", "Payments",
+				"responses", responses(200, ok("The batch.", "PaymentBatch"), with(getErrors, 404)...))),
 		"/api/v1/payments/{id_or_external_id}/refund", o(
 			"parameters", []any{paymentRef},
 			"post", op("refundPayment", "Refund a paid payment, in full or in part", "Payments",
@@ -309,8 +386,10 @@ func paths() obj {
 		"/api/v1/test_helpers/payments/{id_or_external_id}/pay", o(
 			"parameters", []any{paymentRef},
 			"post", op("testHelperPayPayment", "Test mode: confirm a payment as the PSP would", "Test helpers",
+				"description", "date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.",
 				"parameters", []any{idempotencyKey},
-				"responses", responses(200, posted("The paid payment.", "Payment"), with(postErrors, 403, 404)...))),
+				"requestBody", body(false, object(o("date", o("type", "string", "format", "date")), optional...)),
+				"responses", responses(200, posted("The paid payment.", "Payment"), with(postErrors, 403, 404, 415)...))),
 		"/api/v1/test_helpers/payments/{id_or_external_id}/expire", o(
 			"parameters", []any{paymentRef},
 			"post", op("testHelperExpirePayment", "Test mode: expire a pending payment now", "Test helpers",
@@ -606,7 +685,17 @@ func schemas() obj {
 			"amount_refunded_cents", describe(o("type", "integer", "minimum", 0),
 				"What the refunds that succeeded gave back to the payer (a lost dispute's included); equal to amount_cents once the payment is refunded."),
 			"net_cents", describe(o("type", "integer"),
-				"What the payment leaves the merchant: amount_cents - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid."),
+				"What the payment leaves the merchant: what it received (amount_paid_cents once paid, amount_cents before) - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid."),
+			"amount_due_cents", describe(o("type", "integer", "minimum", 0),
+				"What the payer owes today (Brasília): amount_cents, or a due-date charge's amount with today's discount, fine and interest (GET .../amount_due has the parts); 0 when it cannot be paid."),
+			"amount_paid_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1),
+				"What the payer paid: a due-date charge's amount due on the day it was paid. null until paid."),
+			"due_date", describe(o("type", []string{"string", "null"}, "format", "date"), "A due-date charge's due date; null for an immediate charge."),
+			"days_after_due", o("type", []string{"integer", "null"}, "minimum", 0),
+			"fine", o("oneOf", []any{ref("DueValue"), o("type", "null")}),
+			"interest", o("oneOf", []any{ref("DueInterest"), o("type", "null")}),
+			"discounts", o("oneOf", []any{ref("DueDiscounts"), o("type", "null")}),
+			"abatement", o("oneOf", []any{ref("DueValue"), o("type", "null")}),
 			"pix", object(o(
 				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
 				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),
@@ -788,7 +877,7 @@ func document() obj {
 					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
 						"Retry-After", o("description", "On 429 and 503: seconds to wait before retrying.", "schema", integer())),
 					"content", o("application/json", o("schema", ref("Error"))))),
-			"schemas", schemas(),
+			"schemas", append(schemas(), dueSchemas()...),
 		),
 	)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"payments/pix"
@@ -27,6 +28,8 @@ type sandbox struct {
 	city      string
 	apiHost   string // host:port of the API, for charges' locations
 	callbacks *caller
+	// clockOffset moves the sandbox's clock (clock.go), in nanoseconds.
+	clockOffset atomic.Int64
 }
 
 // routes mounts the API. Every API Pix call is checked against the
@@ -41,6 +44,11 @@ func (sb *sandbox) routes() http.Handler {
 	mux.Handle("PUT /v2/cob/{txid}", apiPix("cob.write", sb.putCob))
 	mux.Handle("PATCH /v2/cob/{txid}", apiPix("cob.write", sb.patchCob))
 	mux.Handle("GET /v2/cob/{txid}", apiPix("cob.read", sb.getCob))
+	mux.Handle("PUT /v2/cobv/{txid}", apiPix("cobv.write", sb.putCobV))
+	mux.Handle("PATCH /v2/cobv/{txid}", apiPix("cobv.write", sb.patchCobV))
+	mux.Handle("GET /v2/cobv/{txid}", apiPix("cobv.read", sb.getCobV))
+	mux.Handle("PUT /v2/lotecobv/{id}", apiPix("lotecobv.write", sb.putLoteCobV))
+	mux.Handle("GET /v2/lotecobv/{id}", apiPix("lotecobv.read", sb.getLoteCobV))
 	mux.Handle("GET /v2/pix/{e2eid}", apiPix("pix.read", sb.getPix))
 	mux.Handle("GET /v2/pix", apiPix("pix.read", sb.listPix))
 	mux.Handle("PUT /v2/pix/{e2eid}/devolucao/{id}", apiPix("pix.write", sb.putDevolucao))
@@ -59,7 +67,7 @@ func (sb *sandbox) routes() http.Handler {
 // against the API Pix document when apiPix, and applies the faults.
 func (sb *sandbox) guard(scope string, apiPix bool, h func(w http.ResponseWriter, r *http.Request, body []byte)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 		if err != nil {
 			problem(w, http.StatusBadRequest, "RequisicaoInvalida", "Requisição inválida", err.Error())
 			return
@@ -140,7 +148,7 @@ func (sb *sandbox) putCob(w http.ResponseWriter, r *http.Request, body []byte) {
 		problem(w, http.StatusBadRequest, "CobOperacaoInvalida", "Cobrança inválida", "O txid informado já foi utilizado.")
 		return
 	}
-	now := time.Now().UTC()
+	now := sb.now().UTC()
 	expiracao := req.Calendario.Expiracao
 	if expiracao == 0 {
 		expiracao = 86400

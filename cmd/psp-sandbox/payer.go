@@ -26,6 +26,9 @@ func (sb *sandbox) payerRoutes() http.Handler {
 	mux.HandleFunc("GET /sandbox/faults", sb.getFaults)
 	mux.HandleFunc("POST /sandbox/faults", sb.setFaults)
 	mux.HandleFunc("GET /sandbox/state", sb.stateJSON)
+	mux.HandleFunc("GET /sandbox/clock", sb.getClock)
+	mux.HandleFunc("POST /sandbox/clock", sb.setClock)
+	mux.HandleFunc("GET /sandbox/cobv/{txid}/payload", sb.payloadJSON)
 	return mux
 }
 
@@ -99,6 +102,15 @@ func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
 		return nil, payerMessage("Este não é um Pix copia e cola válido: " + err.Error())
 	}
 	location := d.MerchantAccount["25"]
+	if i := strings.LastIndex(location, "/qr/v2/cobv/"); i >= 0 {
+		sb.st.mu.Lock()
+		c, ok := sb.st.cobvByLoc[location[i+len("/qr/v2/cobv/"):]]
+		sb.st.mu.Unlock()
+		if !ok {
+			return nil, payerMessage("Cobrança não encontrada neste PSP.")
+		}
+		return sb.payDueCob(c.TxID)
+	}
 	i := strings.LastIndex(location, "/qr/v2/")
 	if i < 0 {
 		return nil, payerMessage("Este código não aponta para uma cobrança deste PSP.")
@@ -116,6 +128,10 @@ func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
 // dynamic code's payload.
 func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 	sb.st.mu.Lock()
+	if _, due := sb.st.cobvs[txid]; due {
+		sb.st.mu.Unlock()
+		return sb.payDueCob(txid)
+	}
 	c, ok := sb.st.cobs[txid]
 	if !ok {
 		sb.st.mu.Unlock()
@@ -129,7 +145,7 @@ func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 	case c.Status != apipix.CobActive:
 		sb.st.mu.Unlock()
 		return nil, payerMessage("Esta cobrança foi removida pelo recebedor.")
-	case time.Now().After(expires):
+	case sb.now().After(expires):
 		sb.st.mu.Unlock()
 		return nil, payerMessage("Esta cobrança expirou.")
 	}
@@ -144,7 +160,7 @@ func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 
 // receive books a Pix received; the caller holds the lock.
 func (sb *sandbox) receive(txid, valor, chave string) *pixIn {
-	now := time.Now().UTC()
+	now := sb.now().UTC()
 	p := &pixIn{at: now, devolucoes: map[string]*devolucao{}, Pix: apipix.Pix{
 		EndToEndID: newE2E("E", now), TxID: txid, Valor: valor, Chave: chave,
 		Horario: now.Format(time.RFC3339Nano), InfoPagador: "Pago no banco de testes",
@@ -225,6 +241,9 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 		Webhooks: sb.st.webhooks, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
 		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
 	for txid, c := range sb.st.cobs {
+		out.Cobs[txid] = c.Status
+	}
+	for txid, c := range sb.st.cobvs {
 		out.Cobs[txid] = c.Status
 	}
 	for _, e2e := range sb.st.order {

@@ -45,12 +45,35 @@ func newValidator() (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load the API Pix document: %w", err)
 	}
+	if err := fixDescontoOneOf(doc); err != nil {
+		return nil, err
+	}
 	doc.Servers = openapi3.Servers{{URL: "http://sandbox" + apiPixPrefix}}
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
 		return nil, fmt.Errorf("route the API Pix document: %w", err)
 	}
 	return &validator{router: router}, nil
+}
+
+// fixDescontoOneOf mends CobVValor.desconto's oneOf. Its first branch
+// (descontoDataFixa, modalities 1 and 2) requires nothing, so every
+// discount of modalities 3 to 6 ({"modalidade", "valorPerc"}) matches both
+// branches and no oneOf validator accepts it. The document's own words
+// settle it ("Não deve ser enviado valorPerc e descontoDataFixa juntos";
+// modalities 1 and 2 with "descontoDataFixa está vazio ou nulo" are
+// refused): the first branch requires descontoDataFixa.
+func fixDescontoOneOf(doc *openapi3.T) error {
+	valor := doc.Components.Schemas["CobVValor"]
+	if valor == nil || valor.Value == nil || valor.Value.Properties["desconto"] == nil {
+		return errors.New("the API Pix document has no CobVValor.desconto")
+	}
+	branches := valor.Value.Properties["desconto"].Value.OneOf
+	if len(branches) != 2 || branches[0].Value.Properties["descontoDataFixa"] == nil {
+		return errors.New("CobVValor.desconto's oneOf is not the one fixDescontoOneOf mends")
+	}
+	branches[0].Value.Required = []string{"descontoDataFixa"}
+	return nil
 }
 
 // errUndocumented is a request to a path or method the document lacks.

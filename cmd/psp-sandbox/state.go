@@ -15,15 +15,18 @@ import (
 // payouts sent. It lives in memory: the sandbox is a test double of a PSP
 // for tests and `make run`, and starts empty.
 type state struct {
-	mu       sync.Mutex
-	cobs     map[string]*cob    // by txid
-	byLoc    map[string]*cob    // by location id
-	pix      map[string]*pixIn  // by endToEndId
-	webhooks map[string]string  // chave -> webhookUrl
-	payouts  map[string]*payout // by idEnvio
-	order    []string           // endToEndIds in arrival order, for GET /pix
-	counts   map[string]int     // requests that changed something, by kind
-	faults   faults
+	mu        sync.Mutex
+	cobs      map[string]*cob    // by txid
+	byLoc     map[string]*cob    // by location id
+	cobvs     map[string]*dueCob // due-date charges by txid
+	cobvByLoc map[string]*dueCob // by location id
+	lotes     map[int64]*lote    // batches by id
+	pix       map[string]*pixIn  // by endToEndId
+	webhooks  map[string]string  // chave -> webhookUrl
+	payouts   map[string]*payout // by idEnvio
+	order     []string           // endToEndIds in arrival order, for GET /pix
+	counts    map[string]int     // requests that changed something, by kind
+	faults    faults
 }
 
 type cob struct {
@@ -52,7 +55,8 @@ type payout struct {
 }
 
 func newState() *state {
-	return &state{cobs: map[string]*cob{}, byLoc: map[string]*cob{}, pix: map[string]*pixIn{},
+	return &state{cobs: map[string]*cob{}, byLoc: map[string]*cob{}, cobvs: map[string]*dueCob{}, cobvByLoc: map[string]*dueCob{},
+		lotes: map[int64]*lote{}, pix: map[string]*pixIn{},
 		webhooks: map[string]string{}, payouts: map[string]*payout{}, counts: map[string]int{}}
 }
 

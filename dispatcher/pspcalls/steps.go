@@ -31,6 +31,9 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 	if p.ChargeState != store.ChargeRegistering {
 		return done(nil, nil)
 	}
+	if p.DueTerms != nil {
+		return w.createDueCharge(ctx, c, p)
+	}
 	remaining := int64(p.ExpiresAt.Sub(w.cfg.Now()).Seconds())
 	if p.Status != store.StatusPending || remaining <= 0 {
 		// Canceled or expired before the PSP had it: it never will.
@@ -44,15 +47,7 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 	if p.Description != nil {
 		req.SolicitacaoPagador = truncate(*p.Description, 140)
 	}
-	if p.Customer != nil {
-		d := &apipix.Devedor{Nome: truncate(p.Customer.Name, 200)}
-		if len(p.Customer.Document) == 11 {
-			d.CPF = p.Customer.Document
-		} else {
-			d.CNPJ = p.Customer.Document
-		}
-		req.Devedor = d
-	}
+	req.Devedor = devedor(p)
 	var cob *apipix.Cob
 	if c.Attempts > 1 {
 		// An earlier attempt may have created the charge and lost the
@@ -97,13 +92,38 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 	return done(req, cob)
 }
 
-// removeCharge removes a canceled payment's charge: PATCH /cob/{txid}. A
-// charge the PSP will not remove (paid meanwhile: the money is real, and
-// its Pix is credited) is left.
+// devedor is whom the payment's charge is addressed to (nil: no one).
+func devedor(p *store.Payment) *apipix.Devedor {
+	if p.Customer == nil {
+		return nil
+	}
+	d := &apipix.Devedor{Nome: truncate(p.Customer.Name, 200)}
+	if len(p.Customer.Document) == 11 {
+		d.CPF = p.Customer.Document
+	} else {
+		d.CNPJ = p.Customer.Document
+	}
+	return d
+}
+
+// removeCharge removes a canceled payment's charge: PATCH /cob/{txid}
+// (/cobv/{txid} for a due-date charge). A charge the PSP will not remove
+// (paid meanwhile: the money is real, and its Pix is credited) is left.
 func (w *Worker) removeCharge(ctx context.Context, c *store.PSPCall) result {
 	p, err := w.store.PublicPayment(ctx, c.ObjectID)
 	if err != nil {
 		return again(err, nil, 0)
+	}
+	if p.DueTerms != nil {
+		req := apipix.CobVRequest{Status: apipix.CobRemovedByUser}
+		cobv, err := w.client.PatchCobV(ctx, p.CorrelationID, req)
+		switch {
+		case apipix.Permanent(err):
+			return refused(err, req)
+		case err != nil:
+			return again(err, req, 0)
+		}
+		return done(req, cobv)
 	}
 	req := apipix.CobRevision{Status: apipix.CobRemovedByUser}
 	cob, err := w.client.PatchCob(ctx, p.CorrelationID, req)

@@ -232,7 +232,7 @@ var waitedOnSchedule = []time.Duration{
 // with up to 20% jitter so that calls failed together spread out.
 func retryDelay(kind string, attempt int) time.Duration {
 	schedule := retrySchedule
-	if kind == store.CallCobCreate || kind == store.CallPixConfirm {
+	if kind == store.CallCobCreate || kind == store.CallPixConfirm || kind == store.CallLoteCobVCreate || kind == store.CallLoteCobVCheck {
 		schedule = waitedOnSchedule
 	}
 	base := schedule[min(max(attempt, 1), len(schedule))-1]
@@ -341,6 +341,10 @@ func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
 		return w.checkPayout(ctx, c)
 	case store.CallTransferReturn:
 		return w.returnTransfer(ctx, c)
+	case store.CallLoteCobVCreate:
+		return w.registerBatch(ctx, c)
+	case store.CallLoteCobVCheck:
+		return w.checkBatch(ctx, c)
 	}
 	return result{status: store.CallFailed, err: errUnknownKind}
 }

@@ -12,6 +12,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/operations"
+	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -21,7 +22,7 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	in, apiErr := parseCreatePayment(o)
+	in, apiErr := parseCreatePayment(o, calendar.Today(a.Store.Now()))
 	if apiErr != nil {
 		return apiErr
 	}
@@ -108,6 +109,52 @@ func (a *API) GetPayment(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(p)
+}
+
+// amountDueBody is GET /api/v1/payments/{id}/amount_due's answer.
+type amountDueBody struct {
+	Object         string `json:"object"`
+	Date           string `json:"date"`
+	AmountCents    int64  `json:"amount_cents"`
+	AbatementCents int64  `json:"abatement_cents"`
+	DiscountCents  int64  `json:"discount_cents"`
+	FineCents      int64  `json:"fine_cents"`
+	InterestCents  int64  `json:"interest_cents"`
+	AmountDueCents int64  `json:"amount_due_cents"`
+	Payable        bool   `json:"payable"`
+}
+
+// GetAmountDue handles GET /api/v1/payments/{id}/amount_due?date=YYYY-MM-DD:
+// what the payer owes on date (today, Brasília, by default), part by part,
+// computed as the checkout, the PSP and the payer's bank compute it
+// (pix/cobv). payable says whether the charge can be paid that day.
+func (a *API) GetAmountDue(c *fiber.Ctx) error {
+	date := calendar.Today(a.Store.Now())
+	for key, value := range c.Queries() {
+		if key != "date" {
+			return reply.InvalidParam("parameter_unknown", key, "Received unknown parameter: %s. Allowed parameters: date.", key)
+		}
+		d, err := calendar.ParseDate(value)
+		if err != nil {
+			return reply.InvalidParam("parameter_invalid", "date", "date must be a date written YYYY-MM-DD.")
+		}
+		date = d
+	}
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := a.Store.Payment(c.UserContext(), request.Scope(c), ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuchPayment(ref)
+	}
+	if err != nil {
+		return err
+	}
+	b := p.AmountDue(date)
+	return c.JSON(amountDueBody{Object: "amount_due", Date: date.String(), AmountCents: b.AmountCents, AbatementCents: b.AbatementCents,
+		DiscountCents: b.DiscountCents, FineCents: b.FineCents, InterestCents: b.InterestCents, AmountDueCents: b.AmountDueCents,
+		Payable: b.Payable})
 }
 
 // CancelPayment handles DELETE /api/v1/payments/{id_or_external_id}.

@@ -7,6 +7,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/pix"
+	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -18,11 +19,11 @@ const maxDocumentInput = 32
 
 var phonePunctuation = strings.NewReplacer(" ", "", "-", "", "(", "", ")", "", ".", "")
 
-var createPaymentFields = []string{"amount_cents", "description", "external_id", "customer", "metadata", "expires_in"}
+var createPaymentFields = append([]string{"amount_cents", "description", "external_id", "customer", "metadata", "expires_in", "due_date"}, dueFields...)
 
 // parseCreatePayment reads a create-payment body by the payment's rules
-// (store/payments.go).
-func parseCreatePayment(o request.Object) (store.NewPayment, *reply.Error) {
+// (store/payments.go; a due-date charge's, pix/cobv), made on today.
+func parseCreatePayment(o request.Object, today calendar.Date) (store.NewPayment, *reply.Error) {
 	p := store.NewPayment{ExpiresIn: store.DefaultExpiresIn * time.Second, Metadata: map[string]string{}}
 	if !o.Present("amount_cents") {
 		return p, o.Missing("amount_cents")
@@ -30,10 +31,10 @@ func parseCreatePayment(o request.Object) (store.NewPayment, *reply.Error) {
 	var apiErr *reply.Error
 	p.AmountCents, apiErr = o.IntegerBounded("amount_cents", store.MinAmountCents, store.MaxAmountCents,
 		func() *reply.Error {
-			return reply.InvalidParam("amount_too_small", "amount_cents", "amount_cents must be at least %d.", store.MinAmountCents)
+			return reply.InvalidParam("amount_too_small", o.Param("amount_cents"), "amount_cents must be at least %d.", store.MinAmountCents)
 		},
 		func() *reply.Error {
-			return reply.InvalidParam("amount_too_large", "amount_cents", "amount_cents must be at most %d (R$ 1.000.000,00).", store.MaxAmountCents)
+			return reply.InvalidParam("amount_too_large", o.Param("amount_cents"), "amount_cents must be at most %d (R$ 1.000.000,00).", store.MaxAmountCents)
 		})
 	if apiErr != nil {
 		return p, apiErr
@@ -53,7 +54,7 @@ func parseCreatePayment(o request.Object) (store.NewPayment, *reply.Error) {
 			return p, apiErr
 		}
 		if !store.ExternalIDPattern.MatchString(id) {
-			return p, reply.InvalidParam("parameter_invalid", "external_id",
+			return p, reply.InvalidParam("parameter_invalid", o.Param("external_id"),
 				"external_id must be 1 to 128 characters from A-Z a-z 0-9 . _ ~ : -")
 		}
 		p.ExternalID = &id
@@ -61,7 +62,7 @@ func parseCreatePayment(o request.Object) (store.NewPayment, *reply.Error) {
 
 	if o.Present("expires_in") {
 		outOfRange := func() *reply.Error {
-			return reply.InvalidParam("parameter_invalid", "expires_in",
+			return reply.InvalidParam("parameter_invalid", o.Param("expires_in"),
 				"expires_in must be between %d and %d seconds.", store.MinExpiresIn, store.MaxExpiresIn)
 		}
 		secs, apiErr := o.IntegerBounded("expires_in", store.MinExpiresIn, store.MaxExpiresIn, outOfRange, outOfRange)
@@ -81,6 +82,15 @@ func parseCreatePayment(o request.Object) (store.NewPayment, *reply.Error) {
 		if p.Customer, apiErr = parseCustomer(o); apiErr != nil {
 			return p, apiErr
 		}
+	}
+
+	if p.DueTerms, apiErr = parseDueTerms(o, p.AmountCents, today); apiErr != nil {
+		return p, apiErr
+	}
+	if p.DueTerms != nil && p.Customer == nil {
+		// API Pix's cobv requires its devedor.
+		return p, reply.InvalidParam("parameter_missing", o.Param("customer"),
+			"A due-date charge requires customer (its name and CPF or CNPJ), as API Pix's cobv does.")
 	}
 	return p, nil
 }

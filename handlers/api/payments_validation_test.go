@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/web"
 	"payments/web/webtest"
 )
 
@@ -145,12 +146,12 @@ func TestCreatePaymentBodyTooLarge(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t)
 	// A raw request: the server answers from the Content-Length alone,
-	// before any of the 2 MiB body is sent.
+	// before any of the body (twice the limit) is sent.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
 	require.NoError(t, err)
 	defer conn.Close()
 	_, err = fmt.Fprintf(conn, "POST /api/v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.TestKey, 2<<20)
+		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.TestKey, 2*web.DefaultBodyLimit)
 	require.NoError(t, err)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -16,9 +17,45 @@ import (
 // tried end to end. Live keys are refused: only test mode may pretend.
 
 // TestHelperPay handles POST /api/v1/test_helpers/payments/{id}/pay: the
-// payment is confirmed as the PSP would.
+// payment is confirmed as the PSP would. Body (optional): {"date":
+// "YYYY-MM-DD"}, the day its payer pays (today, Brasília, by default): a
+// due-date charge is paid what it owes that day.
 func (a *API) TestHelperPay(c *fiber.Ctx) error {
-	return a.movePayment(c, store.StatusPaid, a.Ops.SimulatePayment)
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.OptionalBody(c, "date")
+	if apiErr != nil {
+		return apiErr
+	}
+	date := calendar.Today(a.Store.Now())
+	if o.Present("date") {
+		if date, apiErr = parseDate(o, "date"); apiErr != nil {
+			return apiErr
+		}
+	}
+	ref, err := paymentRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := a.Ops.SimulatePaymentOn(c.UserContext(), request.Actor(c), request.Scope(c), ref, date)
+	if err != nil {
+		return reply.PaymentTransition(err, ref, store.StatusPaid)
+	}
+	return c.JSON(p)
+}
+
+// parseDate reads a YYYY-MM-DD date field.
+func parseDate(o request.Object, name string) (calendar.Date, *reply.Error) {
+	s, apiErr := o.Str(name, 10)
+	if apiErr != nil {
+		return calendar.Date{}, apiErr
+	}
+	d, err := calendar.ParseDate(s)
+	if err != nil {
+		return calendar.Date{}, reply.InvalidParam("parameter_invalid", o.Param(name), "%s must be a date written YYYY-MM-DD.", o.Param(name))
+	}
+	return d, nil
 }
 
 // TestHelperExpire handles POST /api/v1/test_helpers/payments/{id}/expire.

@@ -72,6 +72,9 @@ func PaymentTransition(err error, ref, target string) error {
 	case errors.As(err, &invalid):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
 			Message: fmt.Sprintf("This payment is %s and cannot become %s.", invalid.Status, target)}
+	case errors.Is(err, store.ErrNotPayableOn):
+		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_not_payable_on_date", Param: "date",
+			Message: "This due-date charge cannot be paid on that date: it is after due_date plus days_after_due."}
 	}
 	return err
 }

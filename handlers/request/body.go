@@ -218,3 +218,21 @@ func (o Object) Fields() []string {
 func (o Object) Field(name, param string) Object {
 	return Object{fields: map[string]json.RawMessage{param: o.fields[name]}}
 }
+
+// Array reads an array of objects, each named name[i] in errors.
+func (o Object) Array(name string) ([]Object, *reply.Error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(o.fields[name], &items); err != nil || items == nil {
+		return nil, o.WrongType(name, "an array")
+	}
+	out := make([]Object, len(items))
+	for i, raw := range items {
+		var fields map[string]json.RawMessage
+		param := o.Param(name) + "[" + strconv.Itoa(i) + "]"
+		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+			return nil, reply.InvalidParam("parameter_invalid_type", param, "Invalid type for %s: expected an object.", param)
+		}
+		out[i] = Object{prefix: param + ".", fields: fields}
+	}
+	return out, nil
+}

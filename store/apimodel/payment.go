@@ -27,16 +27,24 @@ type Payment struct {
 	FeeCents            int64
 	AmountRefundedCents int64
 	NetCents            int64
-	BRCode              string
-	QRCodeURL           string
-	CheckoutURL         string
-	CreatedAt           time.Time
-	UpdatedAt           time.Time
-	PaidAt              *time.Time
-	ExpiresAt           time.Time
-	CanceledAt          *time.Time
-	ExpiredAt           *time.Time
-	RefundedAt          *time.Time
+	// AmountDueCents is what the payer owes today (0 when nothing can be
+	// paid); AmountPaidCents what they paid (nil until paid).
+	AmountDueCents  int64
+	AmountPaidCents *int64
+	// Due is a due-date charge's terms as the API shows them, its JSON
+	// object's members from "due_date" to "abatement" (nil: an immediate
+	// charge, all null).
+	Due         []byte
+	BRCode      string
+	QRCodeURL   string
+	CheckoutURL string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	PaidAt      *time.Time
+	ExpiresAt   time.Time
+	CanceledAt  *time.Time
+	ExpiredAt   *time.Time
+	RefundedAt  *time.Time
 }
 
 // Customer is the payer as the API shows them; document holds digits only.
@@ -81,6 +89,19 @@ func (p *Payment) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, p.AmountRefundedCents, 10)
 	b = append(b, `,"net_cents":`...)
 	b = strconv.AppendInt(b, p.NetCents, 10)
+	b = append(b, `,"amount_due_cents":`...)
+	b = strconv.AppendInt(b, p.AmountDueCents, 10)
+	b = append(b, `,"amount_paid_cents":`...)
+	if p.AmountPaidCents == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, *p.AmountPaidCents, 10)
+	}
+	if p.Due == nil {
+		b = append(b, `,"due_date":null,"days_after_due":null,"fine":null,"interest":null,"discounts":null,"abatement":null`...)
+	} else {
+		b = append(append(b, ','), p.Due...)
+	}
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)

@@ -28,6 +28,7 @@ const (
 	PrefixRefund     = "re"
 	PrefixDispute    = "dsp"
 	PrefixWithdrawal = "wd"
+	PrefixBatch      = "pbat"
 	PrefixEmail      = "em"
 	PrefixToken      = "tok"
 	// PrefixLease names a dispatcher's leases on the deliveries it claims.

@@ -18,6 +18,21 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AmountDueObject.
+const (
+	AmountDueObjectAmountDue AmountDueObject = "amount_due"
+)
+
+// Valid indicates whether the value is a known member of the AmountDueObject enum.
+func (e AmountDueObject) Valid() bool {
+	switch e {
+	case AmountDueObjectAmountDue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AttemptObject.
 const (
 	WebhookAttempt AttemptObject = "webhook_attempt"
@@ -245,28 +260,28 @@ func (e DisputeStatus) Valid() bool {
 
 // Defines values for ErrorErrorType.
 const (
-	ApiError            ErrorErrorType = "api_error"
-	AuthenticationError ErrorErrorType = "authentication_error"
-	IdempotencyError    ErrorErrorType = "idempotency_error"
-	InvalidRequestError ErrorErrorType = "invalid_request_error"
-	PermissionError     ErrorErrorType = "permission_error"
-	RateLimitError      ErrorErrorType = "rate_limit_error"
+	ErrorErrorTypeApiError            ErrorErrorType = "api_error"
+	ErrorErrorTypeAuthenticationError ErrorErrorType = "authentication_error"
+	ErrorErrorTypeIdempotencyError    ErrorErrorType = "idempotency_error"
+	ErrorErrorTypeInvalidRequestError ErrorErrorType = "invalid_request_error"
+	ErrorErrorTypePermissionError     ErrorErrorType = "permission_error"
+	ErrorErrorTypeRateLimitError      ErrorErrorType = "rate_limit_error"
 )
 
 // Valid indicates whether the value is a known member of the ErrorErrorType enum.
 func (e ErrorErrorType) Valid() bool {
 	switch e {
-	case ApiError:
+	case ErrorErrorTypeApiError:
 		return true
-	case AuthenticationError:
+	case ErrorErrorTypeAuthenticationError:
 		return true
-	case IdempotencyError:
+	case ErrorErrorTypeIdempotencyError:
 		return true
-	case InvalidRequestError:
+	case ErrorErrorTypeInvalidRequestError:
 		return true
-	case PermissionError:
+	case ErrorErrorTypePermissionError:
 		return true
-	case RateLimitError:
+	case ErrorErrorTypeRateLimitError:
 		return true
 	default:
 		return false
@@ -495,6 +510,72 @@ const (
 func (e PaymentPaymentMethod) Valid() bool {
 	switch e {
 	case Pix:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentBatchItemsStatus.
+const (
+	Created    PaymentBatchItemsStatus = "created"
+	Refused    PaymentBatchItemsStatus = "refused"
+	Registered PaymentBatchItemsStatus = "registered"
+)
+
+// Valid indicates whether the value is a known member of the PaymentBatchItemsStatus enum.
+func (e PaymentBatchItemsStatus) Valid() bool {
+	switch e {
+	case Created:
+		return true
+	case Refused:
+		return true
+	case Registered:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentBatchObject.
+const (
+	PaymentBatchObjectPaymentBatch PaymentBatchObject = "payment_batch"
+)
+
+// Valid indicates whether the value is a known member of the PaymentBatchObject enum.
+func (e PaymentBatchObject) Valid() bool {
+	switch e {
+	case PaymentBatchObjectPaymentBatch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentBatchItemErrorType.
+const (
+	PaymentBatchItemErrorTypeApiError            PaymentBatchItemErrorType = "api_error"
+	PaymentBatchItemErrorTypeAuthenticationError PaymentBatchItemErrorType = "authentication_error"
+	PaymentBatchItemErrorTypeIdempotencyError    PaymentBatchItemErrorType = "idempotency_error"
+	PaymentBatchItemErrorTypeInvalidRequestError PaymentBatchItemErrorType = "invalid_request_error"
+	PaymentBatchItemErrorTypePermissionError     PaymentBatchItemErrorType = "permission_error"
+	PaymentBatchItemErrorTypeRateLimitError      PaymentBatchItemErrorType = "rate_limit_error"
+)
+
+// Valid indicates whether the value is a known member of the PaymentBatchItemErrorType enum.
+func (e PaymentBatchItemErrorType) Valid() bool {
+	switch e {
+	case PaymentBatchItemErrorTypeApiError:
+		return true
+	case PaymentBatchItemErrorTypeAuthenticationError:
+		return true
+	case PaymentBatchItemErrorTypeIdempotencyError:
+		return true
+	case PaymentBatchItemErrorTypeInvalidRequestError:
+		return true
+	case PaymentBatchItemErrorTypePermissionError:
+		return true
+	case PaymentBatchItemErrorTypeRateLimitError:
 		return true
 	default:
 		return false
@@ -1083,6 +1164,28 @@ func (e ListWebhookDeliveriesParamsStatus) Valid() bool {
 	}
 }
 
+// AmountDue defines model for AmountDue.
+type AmountDue struct {
+	AbatementCents int `json:"abatement_cents"`
+
+	// AmountCents The charge's amount.
+	AmountCents int `json:"amount_cents"`
+
+	// AmountDueCents amount_cents - abatement_cents - discount_cents + fine_cents + interest_cents.
+	AmountDueCents int                `json:"amount_due_cents"`
+	Date           openapi_types.Date `json:"date"`
+	DiscountCents  int                `json:"discount_cents"`
+	FineCents      int                `json:"fine_cents"`
+	InterestCents  int                `json:"interest_cents"`
+	Object         AmountDueObject    `json:"object"`
+
+	// Payable Whether the charge can be paid that day: pending, and (a due-date charge) not past due_date + days_after_due.
+	Payable bool `json:"payable"`
+}
+
+// AmountDueObject defines model for AmountDue.Object.
+type AmountDueObject string
+
 // Attempt defines model for Attempt.
 type Attempt struct {
 	Attempt    int       `json:"attempt"`
@@ -1266,6 +1369,59 @@ type DisputeReason string
 // DisputeStatus open -> won | lost.
 type DisputeStatus string
 
+// DueDiscounts Exactly one of fixed (up to 3 dates, all amounts or all percents: desconto modalities 1 and 2; the earliest date on or after the payment's applies) and per_day_early (modalities 3 to 6). Never below R$ 0,01.
+type DueDiscounts struct {
+	// BusinessDays With per_day_early: count business days; false when left out.
+	BusinessDays *bool `json:"business_days,omitempty"`
+	Fixed        *[]struct {
+		AmountCents *int `json:"amount_cents,omitempty"`
+
+		// Percent A percent with two decimals, as a string.
+		//
+		// Examples: 2.00
+		Percent *string `json:"percent,omitempty"`
+
+		// Until Paid on or before this date (not after due_date).
+		Until openapi_types.Date `json:"until"`
+	} `json:"fixed,omitempty"`
+
+	// PerDayEarly For each day paid before the due date: amount_cents, or percent of the amount less the abatement.
+	PerDayEarly *DueValue `json:"per_day_early,omitempty"`
+}
+
+// DueInterest Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent.
+type DueInterest struct {
+	AmountCentsPerDay *int `json:"amount_cents_per_day,omitempty"`
+
+	// BusinessDays Count business days (weekdays that are no national holiday) instead of calendar days; false when left out.
+	BusinessDays *bool `json:"business_days,omitempty"`
+
+	// PercentPerDay A percent with two decimals, as a string.
+	//
+	// Examples: 2.00
+	PercentPerDay *string `json:"percent_per_day,omitempty"`
+
+	// PercentPerMonth A percent with two decimals, as a string.
+	//
+	// Examples: 2.00
+	PercentPerMonth *string `json:"percent_per_month,omitempty"`
+
+	// PercentPerYear A percent with two decimals, as a string.
+	//
+	// Examples: 2.00
+	PercentPerYear *string `json:"percent_per_year,omitempty"`
+}
+
+// DueValue Exactly one of amount_cents and percent.
+type DueValue struct {
+	AmountCents *int `json:"amount_cents,omitempty"`
+
+	// Percent A percent with two decimals, as a string.
+	//
+	// Examples: 2.00
+	Percent *string `json:"percent,omitempty"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -1401,10 +1557,17 @@ type PSPResultObject string
 
 // Payment defines model for Payment.
 type Payment struct {
-	AmountCents int `json:"amount_cents"`
+	Abatement   *DueValue `json:"abatement"`
+	AmountCents int       `json:"amount_cents"`
+
+	// AmountDueCents What the payer owes today (Brasília): amount_cents, or a due-date charge's amount with today's discount, fine and interest (GET .../amount_due has the parts); 0 when it cannot be paid.
+	AmountDueCents int `json:"amount_due_cents"`
 
 	// AmountLabel Examples: R$ 1.234,56
 	AmountLabel string `json:"amount_label"`
+
+	// AmountPaidCents What the payer paid: a due-date charge's amount due on the day it was paid. null until paid.
+	AmountPaidCents *int `json:"amount_paid_cents"`
 
 	// AmountRefundedCents What the refunds that succeeded gave back to the payer (a lost dispute's included); equal to amount_cents once the payment is refunded.
 	AmountRefundedCents int        `json:"amount_refunded_cents"`
@@ -1416,18 +1579,25 @@ type Payment struct {
 	CreatedAt     time.Time       `json:"created_at"`
 	Currency      PaymentCurrency `json:"currency"`
 	Customer      *Customer       `json:"customer"`
+	DaysAfterDue  *int            `json:"days_after_due"`
 	Description   *string         `json:"description"`
-	ExpiredAt     *time.Time      `json:"expired_at"`
-	ExpiresAt     time.Time       `json:"expires_at"`
-	ExternalId    *string         `json:"external_id"`
-	FeeCents      int             `json:"fee_cents"`
+	Discounts     *DueDiscounts   `json:"discounts"`
+
+	// DueDate A due-date charge's due date; null for an immediate charge.
+	DueDate    *openapi_types.Date `json:"due_date"`
+	ExpiredAt  *time.Time          `json:"expired_at"`
+	ExpiresAt  time.Time           `json:"expires_at"`
+	ExternalId *string             `json:"external_id"`
+	FeeCents   int                 `json:"fee_cents"`
+	Fine       *DueValue           `json:"fine"`
 
 	// Id UUIDv7: time-ordered.
 	Id       openapi_types.UUID `json:"id"`
+	Interest *DueInterest       `json:"interest"`
 	Livemode bool               `json:"livemode"`
 	Metadata map[string]string  `json:"metadata"`
 
-	// NetCents What the payment leaves the merchant: amount_cents - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid.
+	// NetCents What the payment leaves the merchant: what it received (amount_paid_cents once paid, amount_cents before) - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid.
 	NetCents      int                  `json:"net_cents"`
 	Object        PaymentObject        `json:"object"`
 	PaidAt        *time.Time           `json:"paid_at"`
@@ -1454,6 +1624,50 @@ type PaymentObject string
 
 // PaymentPaymentMethod defines model for Payment.PaymentMethod.
 type PaymentPaymentMethod string
+
+// PaymentBatch defines model for PaymentBatch.
+type PaymentBatch struct {
+	Counts struct {
+		Created    int `json:"created"`
+		Refused    int `json:"refused"`
+		Registered int `json:"registered"`
+	} `json:"counts"`
+	CreatedAt   time.Time `json:"created_at"`
+	Description *string   `json:"description"`
+	Id          string    `json:"id"`
+	Items       []struct {
+		Error      *PaymentBatchItemError `json:"error"`
+		ExternalId *string                `json:"external_id"`
+
+		// PaymentId null when the item was refused before a payment was made.
+		PaymentId *openapi_types.UUID `json:"payment_id"`
+
+		// Position The item's place in the request's payments.
+		Position int `json:"position"`
+
+		// Status created: the payment exists (live: not yet registered at the PSP); registered: the PSP registered its charge (live); refused: see error.
+		Status PaymentBatchItemsStatus `json:"status"`
+	} `json:"items"`
+	Livemode bool               `json:"livemode"`
+	Object   PaymentBatchObject `json:"object"`
+}
+
+// PaymentBatchItemsStatus created: the payment exists (live: not yet registered at the PSP); registered: the PSP registered its charge (live); refused: see error.
+type PaymentBatchItemsStatus string
+
+// PaymentBatchObject defines model for PaymentBatch.Object.
+type PaymentBatchObject string
+
+// PaymentBatchItemError defines model for PaymentBatchItemError.
+type PaymentBatchItemError struct {
+	Code    string                    `json:"code"`
+	Message string                    `json:"message"`
+	Param   *string                   `json:"param,omitempty"`
+	Type    PaymentBatchItemErrorType `json:"type"`
+}
+
+// PaymentBatchItemErrorType defines model for PaymentBatchItemError.Type.
+type PaymentBatchItemErrorType string
 
 // PaymentList One page, newest first; has_more says whether older objects follow.
 type PaymentList struct {
@@ -1786,6 +2000,48 @@ type ResendEventParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// CreatePaymentBatchJSONBody defines parameters for CreatePaymentBatch.
+type CreatePaymentBatchJSONBody struct {
+	Description *string `json:"description,omitempty"`
+
+	// Payments Create-payment bodies, each with its external_id.
+	Payments []struct {
+		// Abatement Deducted whatever the day: amount_cents, or percent of the amount (abatimento modalities 1 and 2). Less than the amount.
+		Abatement   *DueValue      `json:"abatement,omitempty"`
+		AmountCents int            `json:"amount_cents"`
+		Customer    *CustomerInput `json:"customer,omitempty"`
+
+		// DaysAfterDue Calendar days it stays payable after due_date (validadeAposVencimento); then it expires (payment.expired). A due date on a weekend or a national holiday stays payable, without fine or interest, on the next business day.
+		DaysAfterDue *int    `json:"days_after_due,omitempty"`
+		Description  *string `json:"description,omitempty"`
+
+		// Discounts Exactly one of fixed (up to 3 dates, all amounts or all percents: desconto modalities 1 and 2; the earliest date on or after the payment's applies) and per_day_early (modalities 3 to 6). Never below R$ 0,01.
+		Discounts *DueDiscounts `json:"discounts,omitempty"`
+
+		// DueDate Makes a due-date charge (API Pix cobv): the date it is due, YYYY-MM-DD in Brasília, not before today. It then requires customer (its name and CPF or CNPJ) and refuses expires_in.
+		DueDate *openapi_types.Date `json:"due_date,omitempty"`
+
+		// ExpiresIn Seconds until the charge expires. Not with due_date.
+		ExpiresIn *int `json:"expires_in,omitempty"`
+
+		// ExternalId Your reference, unique per account and mode; usable in place of the id.
+		ExternalId *string `json:"external_id"`
+
+		// Fine Charged once when paid late: amount_cents, or percent of the amount less the abatement (multa modalities 1 and 2).
+		Fine *DueValue `json:"fine,omitempty"`
+
+		// Interest Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent.
+		Interest *DueInterest       `json:"interest,omitempty"`
+		Metadata *map[string]string `json:"metadata,omitempty"`
+	} `json:"payments"`
+}
+
+// CreatePaymentBatchParams defines parameters for CreatePaymentBatch.
+type CreatePaymentBatchParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	Limit  *int           `form:"limit,omitempty" json:"limit,omitempty"`
@@ -1806,22 +2062,45 @@ type ListPaymentsParams struct {
 
 // CreatePaymentJSONBody defines parameters for CreatePayment.
 type CreatePaymentJSONBody struct {
+	// Abatement Deducted whatever the day: amount_cents, or percent of the amount (abatimento modalities 1 and 2). Less than the amount.
+	Abatement   *DueValue      `json:"abatement,omitempty"`
 	AmountCents int            `json:"amount_cents"`
 	Customer    *CustomerInput `json:"customer,omitempty"`
-	Description *string        `json:"description,omitempty"`
 
-	// ExpiresIn Seconds until the charge expires.
+	// DaysAfterDue Calendar days it stays payable after due_date (validadeAposVencimento); then it expires (payment.expired). A due date on a weekend or a national holiday stays payable, without fine or interest, on the next business day.
+	DaysAfterDue *int    `json:"days_after_due,omitempty"`
+	Description  *string `json:"description,omitempty"`
+
+	// Discounts Exactly one of fixed (up to 3 dates, all amounts or all percents: desconto modalities 1 and 2; the earliest date on or after the payment's applies) and per_day_early (modalities 3 to 6). Never below R$ 0,01.
+	Discounts *DueDiscounts `json:"discounts,omitempty"`
+
+	// DueDate Makes a due-date charge (API Pix cobv): the date it is due, YYYY-MM-DD in Brasília, not before today. It then requires customer (its name and CPF or CNPJ) and refuses expires_in.
+	DueDate *openapi_types.Date `json:"due_date,omitempty"`
+
+	// ExpiresIn Seconds until the charge expires. Not with due_date.
 	ExpiresIn *int `json:"expires_in,omitempty"`
 
 	// ExternalId Your reference, unique per account and mode; usable in place of the id.
-	ExternalId *string            `json:"external_id,omitempty"`
-	Metadata   *map[string]string `json:"metadata,omitempty"`
+	ExternalId *string `json:"external_id,omitempty"`
+
+	// Fine Charged once when paid late: amount_cents, or percent of the amount less the abatement (multa modalities 1 and 2).
+	Fine *DueValue `json:"fine,omitempty"`
+
+	// Interest Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent.
+	Interest *DueInterest       `json:"interest,omitempty"`
+	Metadata *map[string]string `json:"metadata,omitempty"`
 }
 
 // CreatePaymentParams defines parameters for CreatePayment.
 type CreatePaymentParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetPaymentAmountDueParams defines parameters for GetPaymentAmountDue.
+type GetPaymentAmountDueParams struct {
+	// Date YYYY-MM-DD; today in Brasília by default.
+	Date *openapi_types.Date `form:"date,omitempty" json:"date,omitempty"`
 }
 
 // RefundPaymentJSONBody defines parameters for RefundPayment.
@@ -1900,6 +2179,11 @@ type TestHelperDisputePaymentParams struct {
 type TestHelperExpirePaymentParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperPayPaymentJSONBody defines parameters for TestHelperPayPayment.
+type TestHelperPayPaymentJSONBody struct {
+	Date *openapi_types.Date `json:"date,omitempty"`
 }
 
 // TestHelperPayPaymentParams defines parameters for TestHelperPayPayment.
@@ -2140,6 +2424,9 @@ type PspCallbackWithTokenJSONBody struct {
 // ResendEventJSONRequestBody defines body for ResendEvent for application/json ContentType.
 type ResendEventJSONRequestBody ResendEventJSONBody
 
+// CreatePaymentBatchJSONRequestBody defines body for CreatePaymentBatch for application/json ContentType.
+type CreatePaymentBatchJSONRequestBody CreatePaymentBatchJSONBody
+
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 
@@ -2157,6 +2444,9 @@ type TestHelperWinDisputeJSONRequestBody = TestHelperWinDisputeJSONBody
 
 // TestHelperDisputePaymentJSONRequestBody defines body for TestHelperDisputePayment for application/json ContentType.
 type TestHelperDisputePaymentJSONRequestBody TestHelperDisputePaymentJSONBody
+
+// TestHelperPayPaymentJSONRequestBody defines body for TestHelperPayPayment for application/json ContentType.
+type TestHelperPayPaymentJSONRequestBody TestHelperPayPaymentJSONBody
 
 // TestHelperFailRefundJSONRequestBody defines body for TestHelperFailRefund for application/json ContentType.
 type TestHelperFailRefundJSONRequestBody TestHelperFailRefundJSONBody
@@ -2563,6 +2853,29 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreatePaymentBatchWithBody Create up to 1,000 charges at once
+	//
+	// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+	CreatePaymentBatchWithBody(ctx context.Context, params *CreatePaymentBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePaymentBatch Create up to 1,000 charges at once
+	//
+	// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+	CreatePaymentBatch(ctx context.Context, params *CreatePaymentBatchParams, body CreatePaymentBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPaymentBatch Retrieve a batch and each item's status
+	//
+	// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
+	GetPaymentBatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListPayments List payments, newest first
 	//
 	// Corresponds with GET /api/v1/payments (the `ListPayments` operationId).
@@ -2597,6 +2910,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/payments/{id_or_external_id} (the `GetPayment` operationId).
 	GetPayment(ctx context.Context, idOrExternalId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPaymentAmountDue What the payer owes on a date
+	//
+	// The amount, abatement, discount, fine and interest on date, computed as the checkout, the PSP and the payer's bank compute them (the Banco Central's cobv rules). An immediate charge owes its amount.
+	//
+	// Corresponds with GET /api/v1/payments/{id_or_external_id}/amount_due (the `GetPaymentAmountDue` operationId).
+	GetPaymentAmountDue(ctx context.Context, idOrExternalId string, params *GetPaymentAmountDueParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RefundPaymentWithBody Refund a paid payment, in full or in part
 	//
@@ -2703,10 +3023,23 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/expire (the `TestHelperExpirePayment` operationId).
 	TestHelperExpirePayment(ctx context.Context, idOrExternalId string, params *TestHelperExpirePaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// TestHelperPayPayment Test mode: confirm a payment as the PSP would
+	// TestHelperPayPaymentWithBody Test mode: confirm a payment as the PSP would
+	//
+	// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+	//
+	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
-	TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	TestHelperPayPaymentWithBody(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperPayPayment Test mode: confirm a payment as the PSP would
+	//
+	// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
+	TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestHelperFailRefundWithBody Test mode: a pending refund failed; its amount returns to available
 	//
@@ -3153,6 +3486,59 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 	return c.Client.Do(req)
 }
 
+// CreatePaymentBatchWithBody Create up to 1,000 charges at once
+//
+// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+func (c *Client) CreatePaymentBatchWithBody(ctx context.Context, params *CreatePaymentBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentBatchRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePaymentBatch Create up to 1,000 charges at once
+//
+// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+func (c *Client) CreatePaymentBatch(ctx context.Context, params *CreatePaymentBatchParams, body CreatePaymentBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentBatchRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPaymentBatch Retrieve a batch and each item's status
+//
+// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
+func (c *Client) GetPaymentBatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPaymentBatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListPayments List payments, newest first
 //
 // Corresponds with GET /api/v1/payments (the `ListPayments` operationId).
@@ -3228,6 +3614,23 @@ func (c *Client) CancelPayment(ctx context.Context, idOrExternalId string, reqEd
 // Corresponds with GET /api/v1/payments/{id_or_external_id} (the `GetPayment` operationId).
 func (c *Client) GetPayment(ctx context.Context, idOrExternalId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPaymentRequest(c.Server, idOrExternalId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPaymentAmountDue What the payer owes on a date
+//
+// The amount, abatement, discount, fine and interest on date, computed as the checkout, the PSP and the payer's bank compute them (the Banco Central's cobv rules). An immediate charge owes its amount.
+//
+// Corresponds with GET /api/v1/payments/{id_or_external_id}/amount_due (the `GetPaymentAmountDue` operationId).
+func (c *Client) GetPaymentAmountDue(ctx context.Context, idOrExternalId string, params *GetPaymentAmountDueParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPaymentAmountDueRequest(c.Server, idOrExternalId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3473,11 +3876,34 @@ func (c *Client) TestHelperExpirePayment(ctx context.Context, idOrExternalId str
 	return c.Client.Do(req)
 }
 
-// TestHelperPayPayment Test mode: confirm a payment as the PSP would
+// TestHelperPayPaymentWithBody Test mode: confirm a payment as the PSP would
+//
+// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+//
+// Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
-func (c *Client) TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTestHelperPayPaymentRequest(c.Server, idOrExternalId, params)
+func (c *Client) TestHelperPayPaymentWithBody(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayPaymentRequestWithBody(c.Server, idOrExternalId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperPayPayment Test mode: confirm a payment as the PSP would
+//
+// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
+func (c *Client) TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayPaymentRequest(c.Server, idOrExternalId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4652,6 +5078,95 @@ func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewCreatePaymentBatchRequest calls the generic CreatePaymentBatch builder with application/json body
+func NewCreatePaymentBatchRequest(server string, params *CreatePaymentBatchParams, body CreatePaymentBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePaymentBatchRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreatePaymentBatchRequestWithBody constructs an http.Request for the CreatePaymentBatch method, with any body, and a specified content type
+func NewCreatePaymentBatchRequestWithBody(server string, params *CreatePaymentBatchParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_batches")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetPaymentBatchRequest constructs an http.Request for the GetPaymentBatch method
+func NewGetPaymentBatchRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_batches/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListPaymentsRequest constructs an http.Request for the ListPayments method
 func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Request, error) {
 	var err error
@@ -4879,6 +5394,67 @@ func NewGetPaymentRequest(server string, idOrExternalId string) (*http.Request, 
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPaymentAmountDueRequest constructs an http.Request for the GetPaymentAmountDue method
+func NewGetPaymentAmountDueRequest(server string, idOrExternalId string, params *GetPaymentAmountDueParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id_or_external_id", idOrExternalId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payments/%s/amount_due", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Date != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "date", *params.Date, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -5353,8 +5929,19 @@ func NewTestHelperExpirePaymentRequest(server string, idOrExternalId string, par
 	return req, nil
 }
 
-// NewTestHelperPayPaymentRequest constructs an http.Request for the TestHelperPayPayment method
-func NewTestHelperPayPaymentRequest(server string, idOrExternalId string, params *TestHelperPayPaymentParams) (*http.Request, error) {
+// NewTestHelperPayPaymentRequest calls the generic TestHelperPayPayment builder with application/json body
+func NewTestHelperPayPaymentRequest(server string, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperPayPaymentRequestWithBody(server, idOrExternalId, params, "application/json", bodyReader)
+}
+
+// NewTestHelperPayPaymentRequestWithBody constructs an http.Request for the TestHelperPayPayment method, with any body, and a specified content type
+func NewTestHelperPayPaymentRequestWithBody(server string, idOrExternalId string, params *TestHelperPayPaymentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -5379,10 +5966,12 @@ func NewTestHelperPayPaymentRequest(server string, idOrExternalId string, params
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	if params != nil {
 
@@ -6793,6 +7382,31 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/openapi.json (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
 
+	// CreatePaymentBatchWithBodyWithResponse Create up to 1,000 charges at once
+	//
+	// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+	CreatePaymentBatchWithBodyWithResponse(ctx context.Context, params *CreatePaymentBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentBatchResponse, error)
+
+	// CreatePaymentBatchWithResponse Create up to 1,000 charges at once
+	//
+	// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+	CreatePaymentBatchWithResponse(ctx context.Context, params *CreatePaymentBatchParams, body CreatePaymentBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentBatchResponse, error)
+
+	// GetPaymentBatchWithResponse Retrieve a batch and each item's status
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
+	GetPaymentBatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentBatchResponse, error)
+
 	// ListPaymentsWithResponse List payments, newest first
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -6833,6 +7447,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/payments/{id_or_external_id} (the `GetPayment` operationId).
 	GetPaymentWithResponse(ctx context.Context, idOrExternalId string, reqEditors ...RequestEditorFn) (*GetPaymentResponse, error)
+
+	// GetPaymentAmountDueWithResponse What the payer owes on a date
+	//
+	// The amount, abatement, discount, fine and interest on date, computed as the checkout, the PSP and the payer's bank compute them (the Banco Central's cobv rules). An immediate charge owes its amount.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/payments/{id_or_external_id}/amount_due (the `GetPaymentAmountDue` operationId).
+	GetPaymentAmountDueWithResponse(ctx context.Context, idOrExternalId string, params *GetPaymentAmountDueParams, reqEditors ...RequestEditorFn) (*GetPaymentAmountDueResponse, error)
 
 	// RefundPaymentWithBodyWithResponse Refund a paid payment, in full or in part
 	//
@@ -6945,12 +7568,23 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/expire (the `TestHelperExpirePayment` operationId).
 	TestHelperExpirePaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperExpirePaymentParams, reqEditors ...RequestEditorFn) (*TestHelperExpirePaymentResponse, error)
 
-	// TestHelperPayPaymentWithResponse Test mode: confirm a payment as the PSP would
+	// TestHelperPayPaymentWithBodyWithResponse Test mode: confirm a payment as the PSP would
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
-	TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error)
+	TestHelperPayPaymentWithBodyWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error)
+
+	// TestHelperPayPaymentWithResponse Test mode: confirm a payment as the PSP would
+	//
+	// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
+	TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error)
 
 	// TestHelperFailRefundWithBodyWithResponse Test mode: a pending refund failed; its amount returns to available
 	//
@@ -8508,6 +9142,380 @@ func (r GetOpenAPIResponse) ContentType() string {
 	return ""
 }
 
+// CreatePaymentBatchResponse201Headers the declared response headers of an HTTP 201 response for CreatePaymentBatch
+type CreatePaymentBatchResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreatePaymentBatchResponse400Headers the declared response headers of an HTTP 400 response for CreatePaymentBatch
+type CreatePaymentBatchResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse401Headers the declared response headers of an HTTP 401 response for CreatePaymentBatch
+type CreatePaymentBatchResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse403Headers the declared response headers of an HTTP 403 response for CreatePaymentBatch
+type CreatePaymentBatchResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse409Headers the declared response headers of an HTTP 409 response for CreatePaymentBatch
+type CreatePaymentBatchResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse413Headers the declared response headers of an HTTP 413 response for CreatePaymentBatch
+type CreatePaymentBatchResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse415Headers the declared response headers of an HTTP 415 response for CreatePaymentBatch
+type CreatePaymentBatchResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse422Headers the declared response headers of an HTTP 422 response for CreatePaymentBatch
+type CreatePaymentBatchResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse429Headers the declared response headers of an HTTP 429 response for CreatePaymentBatch
+type CreatePaymentBatchResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse500Headers the declared response headers of an HTTP 500 response for CreatePaymentBatch
+type CreatePaymentBatchResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentBatchResponse503Headers the declared response headers of an HTTP 503 response for CreatePaymentBatch
+type CreatePaymentBatchResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CreatePaymentBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PaymentBatch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePaymentBatchResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreatePaymentBatchResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreatePaymentBatchResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreatePaymentBatchResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePaymentBatchResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreatePaymentBatchResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreatePaymentBatchResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreatePaymentBatchResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePaymentBatchResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreatePaymentBatchResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePaymentBatchResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON201() *PaymentBatch {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreatePaymentBatchResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePaymentBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePaymentBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePaymentBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePaymentBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPaymentBatchResponse200Headers the declared response headers of an HTTP 200 response for GetPaymentBatch
+type GetPaymentBatchResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetPaymentBatchResponse400Headers the declared response headers of an HTTP 400 response for GetPaymentBatch
+type GetPaymentBatchResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse401Headers the declared response headers of an HTTP 401 response for GetPaymentBatch
+type GetPaymentBatchResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse403Headers the declared response headers of an HTTP 403 response for GetPaymentBatch
+type GetPaymentBatchResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentBatch
+type GetPaymentBatchResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse413Headers the declared response headers of an HTTP 413 response for GetPaymentBatch
+type GetPaymentBatchResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse429Headers the declared response headers of an HTTP 429 response for GetPaymentBatch
+type GetPaymentBatchResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse500Headers the declared response headers of an HTTP 500 response for GetPaymentBatch
+type GetPaymentBatchResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentBatchResponse503Headers the declared response headers of an HTTP 503 response for GetPaymentBatch
+type GetPaymentBatchResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetPaymentBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentBatch
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPaymentBatchResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetPaymentBatchResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPaymentBatchResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetPaymentBatchResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPaymentBatchResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetPaymentBatchResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPaymentBatchResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPaymentBatchResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPaymentBatchResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON200() *PaymentBatch {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPaymentBatchResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPaymentBatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPaymentBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPaymentBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPaymentBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListPaymentsResponse200Headers the declared response headers of an HTTP 200 response for ListPayments
 type ListPaymentsResponse200Headers struct {
 	RateLimitLimit     *int
@@ -9233,6 +10241,177 @@ func (r GetPaymentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPaymentAmountDueResponse200Headers the declared response headers of an HTTP 200 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetPaymentAmountDueResponse400Headers the declared response headers of an HTTP 400 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse401Headers the declared response headers of an HTTP 401 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse403Headers the declared response headers of an HTTP 403 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse413Headers the declared response headers of an HTTP 413 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse429Headers the declared response headers of an HTTP 429 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse500Headers the declared response headers of an HTTP 500 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentAmountDueResponse503Headers the declared response headers of an HTTP 503 response for GetPaymentAmountDue
+type GetPaymentAmountDueResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetPaymentAmountDueResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AmountDue
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPaymentAmountDueResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetPaymentAmountDueResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPaymentAmountDueResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetPaymentAmountDueResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPaymentAmountDueResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetPaymentAmountDueResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPaymentAmountDueResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPaymentAmountDueResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPaymentAmountDueResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON200() *AmountDue {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPaymentAmountDueResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPaymentAmountDueResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPaymentAmountDueResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPaymentAmountDueResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPaymentAmountDueResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10900,6 +12079,12 @@ type TestHelperPayPaymentResponse413Headers struct {
 	XRequestId *string
 }
 
+// TestHelperPayPaymentResponse415Headers the declared response headers of an HTTP 415 response for TestHelperPayPayment
+type TestHelperPayPaymentResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
 // TestHelperPayPaymentResponse422Headers the declared response headers of an HTTP 422 response for TestHelperPayPayment
 type TestHelperPayPaymentResponse422Headers struct {
 	RetryAfter *int
@@ -10941,6 +12126,8 @@ type TestHelperPayPaymentResponse struct {
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -10963,6 +12150,8 @@ type TestHelperPayPaymentResponse struct {
 	Headers409 *TestHelperPayPaymentResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *TestHelperPayPaymentResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperPayPaymentResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *TestHelperPayPaymentResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -11006,6 +12195,11 @@ func (r TestHelperPayPaymentResponse) GetJSON409() *Error {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r TestHelperPayPaymentResponse) GetJSON413() *Error {
 	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperPayPaymentResponse) GetJSON415() *Error {
+	return r.JSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -15474,6 +16668,49 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 	return ParseGetOpenAPIResponse(rsp)
 }
 
+// CreatePaymentBatchWithBodyWithResponse Create up to 1,000 charges at once
+//
+// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+func (c *ClientWithResponses) CreatePaymentBatchWithBodyWithResponse(ctx context.Context, params *CreatePaymentBatchParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentBatchResponse, error) {
+	rsp, err := c.CreatePaymentBatchWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentBatchResponse(rsp)
+}
+
+// CreatePaymentBatchWithResponse Create up to 1,000 charges at once
+//
+// Each item is a create-payment body with its external_id, validated on its own: a refused item (its error names payments[i].field) does not stop the others. Test mode: the charges are created at once, each with payment.created. Live mode: the due-date charges are registered at the PSP together (API Pix PUT /lotecobv/{id}), the others one by one (PUT /cob/{txid}); each item becomes registered (its payment payable, payment.created sent) or refused as the PSP answers: read the batch again.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_batches (the `CreatePaymentBatch` operationId).
+func (c *ClientWithResponses) CreatePaymentBatchWithResponse(ctx context.Context, params *CreatePaymentBatchParams, body CreatePaymentBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentBatchResponse, error) {
+	rsp, err := c.CreatePaymentBatch(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentBatchResponse(rsp)
+}
+
+// GetPaymentBatchWithResponse Retrieve a batch and each item's status
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
+func (c *ClientWithResponses) GetPaymentBatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentBatchResponse, error) {
+	rsp, err := c.GetPaymentBatch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPaymentBatchResponse(rsp)
+}
+
 // ListPaymentsWithResponse List payments, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -15543,6 +16780,21 @@ func (c *ClientWithResponses) GetPaymentWithResponse(ctx context.Context, idOrEx
 		return nil, err
 	}
 	return ParseGetPaymentResponse(rsp)
+}
+
+// GetPaymentAmountDueWithResponse What the payer owes on a date
+//
+// The amount, abatement, discount, fine and interest on date, computed as the checkout, the PSP and the payer's bank compute them (the Banco Central's cobv rules). An immediate charge owes its amount.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/payments/{id_or_external_id}/amount_due (the `GetPaymentAmountDue` operationId).
+func (c *ClientWithResponses) GetPaymentAmountDueWithResponse(ctx context.Context, idOrExternalId string, params *GetPaymentAmountDueParams, reqEditors ...RequestEditorFn) (*GetPaymentAmountDueResponse, error) {
+	rsp, err := c.GetPaymentAmountDue(ctx, idOrExternalId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPaymentAmountDueResponse(rsp)
 }
 
 // RefundPaymentWithBodyWithResponse Refund a paid payment, in full or in part
@@ -15734,13 +16986,30 @@ func (c *ClientWithResponses) TestHelperExpirePaymentWithResponse(ctx context.Co
 	return ParseTestHelperExpirePaymentResponse(rsp)
 }
 
-// TestHelperPayPaymentWithResponse Test mode: confirm a payment as the PSP would
+// TestHelperPayPaymentWithBodyWithResponse Test mode: confirm a payment as the PSP would
 //
-// Returns a wrapper object for the known response body format(s).
+// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
-func (c *ClientWithResponses) TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error) {
-	rsp, err := c.TestHelperPayPayment(ctx, idOrExternalId, params, reqEditors...)
+func (c *ClientWithResponses) TestHelperPayPaymentWithBodyWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error) {
+	rsp, err := c.TestHelperPayPaymentWithBody(ctx, idOrExternalId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperPayPaymentResponse(rsp)
+}
+
+// TestHelperPayPaymentWithResponse Test mode: confirm a payment as the PSP would
+//
+// date: the day the payer pays (today in Brasília by default). A due-date charge is paid what it owes that day, its discount, fine and interest applied (amount_paid_cents); a date past due_date + days_after_due is 409 payment_not_payable_on_date.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
+func (c *ClientWithResponses) TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error) {
+	rsp, err := c.TestHelperPayPayment(ctx, idOrExternalId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -18093,6 +19362,572 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 	return response, nil
 }
 
+// ParseCreatePaymentBatchResponse parses an HTTP response from a CreatePaymentBatchWithResponse call
+func ParseCreatePaymentBatchResponse(rsp *http.Response) (*CreatePaymentBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePaymentBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PaymentBatch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreatePaymentBatchResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreatePaymentBatchResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreatePaymentBatchResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreatePaymentBatchResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreatePaymentBatchResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreatePaymentBatchResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreatePaymentBatchResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreatePaymentBatchResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreatePaymentBatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreatePaymentBatchResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePaymentBatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPaymentBatchResponse parses an HTTP response from a GetPaymentBatchWithResponse call
+func ParseGetPaymentBatchResponse(rsp *http.Response) (*GetPaymentBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPaymentBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentBatch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPaymentBatchResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetPaymentBatchResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPaymentBatchResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetPaymentBatchResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPaymentBatchResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetPaymentBatchResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPaymentBatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPaymentBatchResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPaymentBatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListPaymentsResponse parses an HTTP response from a ListPaymentsWithResponse call
 func ParseListPaymentsResponse(rsp *http.Response) (*ListPaymentsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -19167,6 +21002,258 @@ func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPaymentAmountDueResponse parses an HTTP response from a GetPaymentAmountDueWithResponse call
+func ParseGetPaymentAmountDueResponse(rsp *http.Response) (*GetPaymentAmountDueResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPaymentAmountDueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AmountDue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPaymentAmountDueResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetPaymentAmountDueResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPaymentAmountDueResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetPaymentAmountDueResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPaymentAmountDueResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetPaymentAmountDueResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPaymentAmountDueResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPaymentAmountDueResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPaymentAmountDueResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -21706,6 +23793,13 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -21877,6 +23971,23 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 			headers.XRequestId = &value
 		}
 		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperPayPaymentResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestHelperPayPaymentResponse422Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

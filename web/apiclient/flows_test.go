@@ -2,9 +2,13 @@ package apiclient
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/stretchr/testify/require"
 
@@ -80,7 +84,7 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	canceled, err := c.CancelPaymentWithResponse(ctx, next.JSON200.Data[0].Id.String())
 	require.NoError(t, err)
 	require.Equal(t, PaymentStatus("canceled"), canceled.JSON200.Status)
-	paid, err := c.TestHelperPayPaymentWithResponse(ctx, "order:1001", nil)
+	paid, err := c.TestHelperPayPaymentWithResponse(ctx, "order:1001", nil, TestHelperPayPaymentJSONRequestBody{})
 	require.NoError(t, err)
 	require.Equal(t, PaymentStatus("paid"), paid.JSON200.Status)
 	refused, err := c.CancelPaymentWithResponse(ctx, "order:1001")
@@ -117,7 +121,7 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	require.Equal(t, "balance_insufficient", broke.JSON409.Error.Code)
 	funded, err := c.CreatePaymentWithResponse(ctx, nil, CreatePaymentJSONRequestBody{AmountCents: 5000})
 	require.NoError(t, err)
-	_, err = c.TestHelperPayPaymentWithResponse(ctx, funded.JSON201.Id.String(), nil)
+	_, err = c.TestHelperPayPaymentWithResponse(ctx, funded.JSON201.Id.String(), nil, TestHelperPayPaymentJSONRequestBody{})
 	require.NoError(t, err)
 	wd, err := c.CreateWithdrawalWithResponse(ctx, &CreateWithdrawalParams{IdempotencyKey: key("payout-1")},
 		CreateWithdrawalJSONRequestBody{AmountCents: 2000, PixKey: "+5561988880000", Description: str("Saque")})
@@ -129,4 +133,29 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	balance, err := c.GetBalanceWithResponse(ctx)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, balance.StatusCode())
+
+	// A due-date charge: 2% fine and 1% a month, paid 15 days late.
+	day := func(n int) openapi_types.Date { return openapi_types.Date{Time: time.Now().AddDate(0, 0, n)} }
+	due, thirty, percent, monthly := day(10), 30, "2.00", "1.00"
+	bill, err := c.CreatePaymentWithResponse(ctx, nil, CreatePaymentJSONRequestBody{AmountCents: 100000, ExternalId: str("mensalidade:03"),
+		DueDate: &due, DaysAfterDue: &thirty, Fine: &DueValue{Percent: &percent}, Interest: &DueInterest{PercentPerMonth: &monthly},
+		Customer: &CustomerInput{Name: "Ana Lima", Email: "ana@example.com", Document: "529.982.247-25"}})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, bill.StatusCode(), "%s", bill.Body)
+	late := day(25)
+	owed, err := c.GetPaymentAmountDueWithResponse(ctx, "mensalidade:03", &GetPaymentAmountDueParams{Date: &late})
+	require.NoError(t, err)
+	require.Equal(t, 102500, owed.JSON200.AmountDueCents)
+	paidLate, err := c.TestHelperPayPaymentWithResponse(ctx, "mensalidade:03", nil, TestHelperPayPaymentJSONRequestBody{Date: &late})
+	require.NoError(t, err)
+	require.Equal(t, 102500, *paidLate.JSON200.AmountPaidCents)
+
+	// A batch: the bad item refused, the good one created.
+	var batch CreatePaymentBatchJSONRequestBody
+	require.NoError(t, json.Unmarshal([]byte(`{"payments":[{"amount_cents":2500,"external_id":"lote:1"},{"amount_cents":0,"external_id":"lote:2"}]}`), &batch))
+	made, err := c.CreatePaymentBatchWithResponse(ctx, nil, batch)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, made.StatusCode(), "%s", made.Body)
+	require.Equal(t, 1, made.JSON201.Counts.Created)
+	require.Equal(t, "payments[1].amount_cents", *made.JSON201.Items[1].Error.Param)
 }

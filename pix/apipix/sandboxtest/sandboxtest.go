@@ -208,3 +208,37 @@ func (sb *Sandbox) post(path string, in, out any) {
 		require.NoError(sb.t, json.Unmarshal(answer, out))
 	}
 }
+
+// SetDate moves the sandbox's clock to noon of date (YYYY-MM-DD) in
+// Brasília; "" puts it back to now.
+func (sb *Sandbox) SetDate(date string) {
+	sb.t.Helper()
+	var in map[string]any
+	if date == "" {
+		in = map[string]any{"date": nil}
+	} else {
+		in = map[string]any{"date": date}
+	}
+	sb.post("/sandbox/clock", in, nil)
+}
+
+// Payload is a due-date charge as the payer's bank reads it on the
+// sandbox's date: valor.final is what it pays.
+type Payload struct {
+	Date    string            `json:"date"`
+	Payable bool              `json:"payable"`
+	Status  string            `json:"status"`
+	Valor   map[string]string `json:"valor"`
+}
+
+// DuePayload reads the due-date charge txid as the payer's bank would.
+func (sb *Sandbox) DuePayload(txid string) Payload {
+	sb.t.Helper()
+	res, err := sb.http.Get(sb.Payer + "/sandbox/cobv/" + txid + "/payload")
+	require.NoError(sb.t, err)
+	defer res.Body.Close()
+	require.Equal(sb.t, http.StatusOK, res.StatusCode)
+	var p Payload
+	require.NoError(sb.t, json.NewDecoder(res.Body).Decode(&p))
+	return p
+}

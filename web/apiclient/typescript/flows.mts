@@ -115,4 +115,36 @@ check(done.data?.status === "completed", `complete withdrawal: ${done.response.s
 const balance = await client.GET("/api/v1/balance");
 check(balance.response.status === 200 && typeof balance.data?.available_cents === "number", "balance");
 
+// A due-date charge (cobv): 2% fine, 1% a month interest, 5% off until 5 days before.
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+const bill = await client.POST("/api/v1/payments", {
+  body: {
+    amount_cents: 100000, external_id: "mensalidade:03", due_date: day(10), days_after_due: 30,
+    customer: { name: "Ana Lima", email: "ana@example.com", document: "529.982.247-25" },
+    fine: { percent: "2.00" }, interest: { percent_per_month: "1.00" },
+    discounts: { fixed: [{ until: day(5), percent: "5.00" }] },
+  },
+});
+check(bill.response.status === 201 && bill.data?.due_date === day(10), `due-date charge: ${bill.response.status}`);
+const owed = await client.GET("/api/v1/payments/{id_or_external_id}/amount_due", {
+  params: { path: { id_or_external_id: "mensalidade:03" }, query: { date: day(25) } },
+});
+check(owed.data?.fine_cents === 2000 && owed.data.interest_cents === 500 && owed.data.amount_due_cents === 102500, "amount due 15 days late");
+const late = await client.POST("/api/v1/test_helpers/payments/{id_or_external_id}/pay", {
+  params: { path: { id_or_external_id: "mensalidade:03" } },
+  body: { date: day(25) },
+});
+check(late.data?.amount_paid_cents === 102500, `paid late: ${late.response.status}`);
+
+// A batch: each charge on its own; a bad one is refused, the others created.
+const batch = await client.POST("/api/v1/payment_batches", {
+  body: {
+    payments: [
+      { amount_cents: 2500, external_id: "lote:1", due_date: day(10), customer: { name: "Ana Lima", email: "ana@example.com", document: "529.982.247-25" } },
+      { amount_cents: 2500, external_id: "lote:2", due_date: day(10) },
+    ],
+  },
+});
+check(batch.response.status === 201 && batch.data?.counts.created === 1 && batch.data.items[1]?.error?.param === "payments[1].customer", `batch: ${batch.response.status}`);
+
 console.log("ok");
