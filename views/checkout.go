@@ -20,6 +20,19 @@ type CheckoutPage struct {
 	// SandboxPayURL pays this live charge at the PSP sandbox's bank
 	// (development only; empty otherwise).
 	SandboxPayURL string
+	// A due-date charge's due date (dd/mm/aaaa; "" for an immediate
+	// charge), whether it is past it, and what makes up today's amount
+	// (AmountLabel) when it differs from the original.
+	DueDateLabel string
+	Overdue      bool
+	Lines        []AmountLine
+}
+
+// AmountLine is one part of what the payer owes today.
+type AmountLine struct {
+	Label       string
+	AmountLabel string
+	TestID      string
 }
 
 // Polls says the page keeps asking for news: while it can still change by

@@ -10,6 +10,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+
+	"payments/pix/calendar"
 )
 
 // The dashboard and the checkout speak Brazilian Portuguese first and
@@ -171,7 +173,9 @@ func TimeSeconds(ctx context.Context, t time.Time) string {
 	return t.In(LocaleOf(ctx).TZ).Format(timeLayout + ":05")
 }
 
-// Date is t's day as pages show it: dd/mm/aaaa in ctx's time zone.
+// Day is a civil date as pages show it: dd/mm/aaaa (a due date is a day
+// in Brasília, whatever the reader's zone).
+func Day(d calendar.Date) string { return d.Time().Format("02/01/2006") }
 
 // ISO is t for a machine (datetime attributes, scripts).
 func ISO(t time.Time) string { return t.UTC().Format(time.RFC3339) }

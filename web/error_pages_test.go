@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/web"
 	"payments/web/webtest"
 )
 
@@ -106,7 +107,7 @@ func TestTooLargeFormIsAPage(t *testing.T) {
 	require.NoError(t, err)
 	defer conn.Close()
 	_, err = fmt.Fprintf(conn, "POST /login HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Language: pt-BR\r\n"+
-		"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\nemail=", 2<<20)
+		"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\nemail=", 2*web.DefaultBodyLimit)
 	require.NoError(t, err)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/pix/calendar"
 	"payments/store"
 	"payments/store/storetest"
 	"payments/web"
@@ -91,6 +92,25 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "DELETE", Path: "/api/v1/payments/" + q["id"].(string), Key: s.TestKey}, 200)
 	r := s.CreatePayment(map[string]any{"amount_cents": 50})
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + r["id"].(string) + "/expire", Key: s.TestKey}, 200)
+	due := calendar.Today(time.Now()).AddDays(10).String()
+	cobv := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{
+		"amount_cents": 10000, "external_id": "doc-due", "due_date": due, "days_after_due": 5,
+		"customer": map[string]any{"name": "A", "email": "a@example.com", "document": "52998224725"},
+		"fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00", "business_days": true},
+		"discounts": map[string]any{"per_day_early": map[string]any{"amount_cents": 10}}, "abatement": map[string]any{"amount_cents": 100},
+	}}, 201).JSON(t)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/doc-due/amount_due?date=" + due, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/doc-due/amount_due?date=tomorrow", Key: s.TestKey}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/nope/amount_due", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + cobv["id"].(string) + "/pay", Key: s.TestKey,
+		Body: map[string]any{"date": calendar.Today(time.Now()).AddDays(30).String()}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + cobv["id"].(string) + "/pay", Key: s.TestKey,
+		Body: map[string]any{"date": due}}, 200)
+	batch := do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{
+		"description": "Lote", "payments": []any{map[string]any{"amount_cents": 100, "external_id": "lote-1"}, map[string]any{"amount_cents": 0}}}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{"payments": []any{}}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_batches/" + batch["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_batches/pbat_nope", Key: s.TestKey}, 404)
 	doc := do(webtest.Request{Method: "GET", Path: "/api/v1/openapi.json"}, 200).JSON(t)
 	require.Equal(t, "3.1.0", doc["openapi"])
 	live := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 50}}, 201).JSON(t)

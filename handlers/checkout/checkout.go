@@ -6,6 +6,7 @@
 package checkout
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/pix"
+	"payments/pix/calendar"
 	"payments/store"
 	"payments/views"
 )
@@ -71,12 +73,50 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 		m.Description = *payment.Description
 	}
 	if payment.PaidAt != nil {
+		m.AmountLabel = pix.FormatBRL(payment.ReceivedCents())
+	}
+	if t := payment.DueTerms; t != nil {
+		dueToday(ctx, &m, payment, calendar.Today(ch.Store.Now()))
+	}
+	if payment.PaidAt != nil {
 		m.PaidLabel = views.Time(ctx, *payment.PaidAt)
 	}
 	if ch.SandboxPayerURL != "" && payment.Livemode && payment.BRCode != "" {
 		m.SandboxPayURL = ch.SandboxPayerURL + "?code=" + url.QueryEscape(payment.BRCode)
 	}
 	return m, nil
+}
+
+// dueToday shows a due-date charge's due date and, while it is payable,
+// what its payer owes today, part by part, as the payer's bank computes it.
+func dueToday(ctx context.Context, m *views.CheckoutPage, p *store.Payment, today calendar.Date) {
+	t := p.DueTerms
+	due := t.Due()
+	m.DueDateLabel = views.Day(due)
+	m.Overdue = today.After(due)
+	if p.Status != store.StatusPending {
+		return
+	}
+	b := p.AmountDue(today)
+	m.AmountLabel = pix.FormatBRL(b.AmountDueCents)
+	if b.AmountDueCents == b.AmountCents {
+		return
+	}
+	line := func(label string, cents int64, sign, testID string) {
+		if cents != 0 {
+			m.Lines = append(m.Lines, views.AmountLine{Label: label, AmountLabel: sign + pix.FormatBRL(cents), TestID: testID})
+		}
+	}
+	line(views.T(ctx, "checkout.original"), b.AmountCents, "", "checkout-original")
+	line(views.T(ctx, "checkout.abatement"), b.AbatementCents, "− ", "checkout-abatement")
+	if until, fixed := t.DiscountUntil(today); fixed {
+		line(views.T(ctx, "checkout.discount_until", "Date", views.Day(until)), b.DiscountCents, "− ", "checkout-discount")
+	} else {
+		line(views.T(ctx, "checkout.discount_early"), b.DiscountCents, "− ", "checkout-discount")
+	}
+	line(views.T(ctx, "checkout.fine"), b.FineCents, "+ ", "checkout-fine")
+	line(views.T(ctx, "checkout.interest_since", "Date", views.Day(due)), b.InterestCents, "+ ", "checkout-interest")
+	line(views.T(ctx, "checkout.amount_today"), b.AmountDueCents, "", "checkout-total")
 }
 
 // Page handles GET /pay/{id}: the payer's page.

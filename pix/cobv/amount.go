@@ -108,6 +108,23 @@ func (t *Terms) discount(base int64, date, due calendar.Date) int64 {
 	return 0
 }
 
+// DiscountUntil is the last day the discount paid on date holds, when it
+// is a fixed-date discount (fixed true); a discount per day early shrinks
+// every day instead.
+func (t *Terms) DiscountUntil(date calendar.Date) (until calendar.Date, fixed bool) {
+	if t.Discounts == nil || len(t.Discounts.Fixed) == 0 {
+		return calendar.Date{}, false
+	}
+	fixedDiscounts := slices.Clone(t.Discounts.Fixed)
+	slices.SortFunc(fixedDiscounts, func(a, b FixedDiscount) int { return compareDates(a.Until, b.Until) })
+	for _, f := range fixedDiscounts {
+		if d, err := calendar.ParseDate(f.Until); err == nil && !date.After(d) {
+			return d, true
+		}
+	}
+	return calendar.Date{}, true
+}
+
 func compareDates(a, b string) int {
 	da, _ := calendar.ParseDate(a)
 	db, _ := calendar.ParseDate(b)
