@@ -96,7 +96,7 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	cobv := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{
 		"amount_cents": 10000, "external_id": "doc-due", "due_date": due, "days_after_due": 5,
 		"customer": map[string]any{"name": "A", "email": "a@example.com", "document": "52998224725"},
-		"fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00", "business_days": true},
+		"fine":     map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00", "business_days": true},
 		"discounts": map[string]any{"per_day_early": map[string]any{"amount_cents": 10}}, "abatement": map[string]any{"amount_cents": 100},
 	}}, 201).JSON(t)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payments/doc-due/amount_due?date=" + due, Key: s.TestKey}, 200)
