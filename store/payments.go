@@ -270,6 +270,9 @@ type PaymentListParams struct {
 	EndingBefore  *uuid.UUID
 	// Search finds payments by what wherePaymentMatches reads.
 	Search string
+	// DueGTE and DueLTE keep the due-date charges due within those days
+	// (either alone: from or until it).
+	DueGTE, DueLTE *calendar.Date
 }
 
 // ListPayments returns one page, newest first, and whether more rows lie
@@ -294,6 +297,12 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 	}
 	if params.CreatedLTE != nil {
 		q = q.Where("created_at <= ?", *params.CreatedLTE)
+	}
+	if params.DueGTE != nil {
+		q = q.Where("due_date >= ?", params.DueGTE.String())
+	}
+	if params.DueLTE != nil {
+		q = q.Where("due_date <= ?", params.DueLTE.String())
 	}
 	switch {
 	case params.EndingBefore != nil:

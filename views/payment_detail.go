@@ -55,6 +55,8 @@ type PaymentDetail struct {
 	RefundLeft string
 	CanDispute bool
 	Notice     Notice
+	// Due is a due-date charge's due date and terms (nil otherwise).
+	Due *DueView
 }
 
 // CustomerView is the payer as a person reads them: the document

@@ -9,6 +9,15 @@ type PaymentRow struct {
 	Description string
 	Customer    string
 	CreatedAt   string
+	// DueLabel is a due-date charge's due date (dd/mm/aaaa); DueBadge the
+	// message id of what it says of a pending one (due today, overdue).
+	DueLabel string
+	DueBadge string
+}
+
+// DueFilters are the payments list's due-date filters, with their message ids.
+var DueFilters = []struct{ Value, Label string }{
+	{"today", "due.due_today"}, {"overdue", "due.overdue"}, {"upcoming", "due.upcoming"}, {"expired", "due.expired"},
 }
 
 // PaymentsPage is the payments list with its filters and cursors.
@@ -20,6 +29,7 @@ type PaymentsPage struct {
 	Query    string
 	From     string // YYYY-MM-DD, a day in the account's time zone
 	To       string // YYYY-MM-DD
+	Due      string // a DueFilters value, or ""
 	NextURL  string
 	PrevURL  string
 	// CanCreate offers "new charge" (owners).

@@ -161,6 +161,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/payments", member, dash.Payments)
 	signedIn.Get("/payments/new", member, dash.NewPayment)
 	signedIn.Post("/payments", member, dash.CreatePayment)
+	signedIn.Post("/payments/preview", member, dash.PreviewPayment)
 	signedIn.Get("/payments/:id", member, dash.PaymentDetail)
 	signedIn.Get("/webhooks", member, dash.Webhooks)
 	signedIn.Get("/webhooks/new", member, dash.NewWebhook)

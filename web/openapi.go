@@ -344,6 +344,8 @@ func paths() obj {
 					queryParam("status", "", ref("PaymentStatus")),
 					queryParam("created[gte]", "Created at or after this Unix time (seconds).", o("type", "integer", "minimum", 0)),
 					queryParam("created[lte]", "Created at or before this Unix time (seconds), that second included.", o("type", "integer", "minimum", 0)),
+					queryParam("due_date[gte]", "Due-date charges due on or after this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
+					queryParam("due_date[lte]", "Due-date charges due on or before this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
 					queryParam("starting_after", "A payment id: return the page of older payments after it.", o("type", "string", "format", "uuid")),
 					queryParam("ending_before", "A payment id: return the page of newer payments before it.", o("type", "string", "format", "uuid"))},
 				"responses", responses(200, ok("One page of payments.", "PaymentList"), getErrors...))),

@@ -201,7 +201,7 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 }
 
 // listPaymentsQuery are the query parameters of GET /api/v1/payments.
-var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "starting_after", "ending_before"}
+var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "due_date[gte]", "due_date[lte]", "starting_after", "ending_before"}
 
 // ListPayments handles GET /api/v1/payments.
 func (a *API) ListPayments(c *fiber.Ctx) error {
@@ -240,6 +240,18 @@ func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
 	}
 	if params.CreatedGTE, params.CreatedLTE, apiErr = parseCreatedBounds(c); apiErr != nil {
 		return params, apiErr
+	}
+	for _, bound := range []struct {
+		name string
+		dst  **calendar.Date
+	}{{"due_date[gte]", &params.DueGTE}, {"due_date[lte]", &params.DueLTE}} {
+		if v := c.Query(bound.name); v != "" {
+			d, err := calendar.ParseDate(v)
+			if err != nil {
+				return params, reply.InvalidParam("parameter_invalid", bound.name, "%s must be a date written YYYY-MM-DD.", bound.name)
+			}
+			*bound.dst = &d
+		}
 	}
 	for _, cursor := range []struct {
 		name string

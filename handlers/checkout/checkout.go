@@ -99,24 +99,7 @@ func dueToday(ctx context.Context, m *views.CheckoutPage, p *store.Payment, toda
 	}
 	b := p.AmountDue(today)
 	m.AmountLabel = pix.FormatBRL(b.AmountDueCents)
-	if b.AmountDueCents == b.AmountCents {
-		return
-	}
-	line := func(label string, cents int64, sign, testID string) {
-		if cents != 0 {
-			m.Lines = append(m.Lines, views.AmountLine{Label: label, AmountLabel: sign + pix.FormatBRL(cents), TestID: testID})
-		}
-	}
-	line(views.T(ctx, "checkout.original"), b.AmountCents, "", "checkout-original")
-	line(views.T(ctx, "checkout.abatement"), b.AbatementCents, "− ", "checkout-abatement")
-	if until, fixed := t.DiscountUntil(today); fixed {
-		line(views.T(ctx, "checkout.discount_until", "Date", views.Day(until)), b.DiscountCents, "− ", "checkout-discount")
-	} else {
-		line(views.T(ctx, "checkout.discount_early"), b.DiscountCents, "− ", "checkout-discount")
-	}
-	line(views.T(ctx, "checkout.fine"), b.FineCents, "+ ", "checkout-fine")
-	line(views.T(ctx, "checkout.interest_since", "Date", views.Day(due)), b.InterestCents, "+ ", "checkout-interest")
-	line(views.T(ctx, "checkout.amount_today"), b.AmountDueCents, "", "checkout-total")
+	m.Lines = views.AmountLines(ctx, t, b)
 }
 
 // Page handles GET /pay/{id}: the payer's page.

@@ -17,6 +17,7 @@ import (
 	"payments/handlers/request"
 	"payments/operations"
 	"payments/pix"
+	"payments/pix/calendar"
 	"payments/store"
 	"payments/views"
 )
@@ -57,6 +58,8 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		end := to.AddDate(0, 0, 1).Add(-time.Millisecond)
 		params.CreatedLTE = &end
 	}
+	today := calendar.Today(d.Store.Now())
+	due := dueFilter(&params, c.Query("due"), today)
 	if id, ok := store.ParsePaymentID(c.Query("starting_after")); ok {
 		params.StartingAfter = &id
 	} else if id, ok := store.ParsePaymentID(c.Query("ending_before")); ok {
@@ -67,7 +70,10 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		return err
 	}
 	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search,
-		CanCreate: may(c, operations.Payments)}
+		CanCreate: may(c, operations.Payments), Due: due}
+	if due != "" {
+		model.Status = ""
+	}
 	if fromOK {
 		model.From = from.Format(time.DateOnly)
 	}
@@ -96,11 +102,14 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		if p.Customer != nil {
 			row.Customer = p.Customer.Name + " · " + p.Customer.Email
 		}
+		if p.DueTerms != nil {
+			row.DueLabel, row.DueBadge = views.Day(p.DueTerms.Due()), dueBadge(p, today)
+		}
 		model.Rows = append(model.Rows, row)
 	}
 	link := func(cursor, id string) string {
 		q := url.Values{cursor: {id}}
-		for name, value := range map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To} {
+		for name, value := range map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To, "due": model.Due} {
 			if value != "" {
 				q.Set(name, value)
 			}
@@ -121,6 +130,48 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.Payments(model))
 }
 
+// Due-date filters of the payments list.
+const (
+	dueToday    = "today"    // pending, due today
+	dueOverdue  = "overdue"  // pending, past its due date, still payable
+	dueUpcoming = "upcoming" // pending, due later
+	dueExpired  = "expired"  // expired unpaid after its last payable day
+)
+
+// dueFilter narrows params to the due-date charges the filter names and
+// returns it ("" for none or an unknown one).
+func dueFilter(params *store.PaymentListParams, filter string, today calendar.Date) string {
+	yesterday, tomorrow, ever := today.AddDays(-1), today.AddDays(1), calendar.Of(1970, 1, 1)
+	switch filter {
+	case dueToday:
+		params.DueGTE, params.DueLTE, params.Status = &today, &today, store.StatusPending
+	case dueOverdue:
+		params.DueGTE, params.DueLTE, params.Status = &ever, &yesterday, store.StatusPending
+	case dueUpcoming:
+		params.DueGTE, params.Status = &tomorrow, store.StatusPending
+	case dueExpired:
+		params.DueGTE, params.Status = &ever, store.StatusExpired
+	default:
+		return ""
+	}
+	return filter
+}
+
+// dueBadge is what a pending due-date charge's row says of its due date:
+// due today, or overdue (still payable); nothing otherwise.
+func dueBadge(p *store.Payment, today calendar.Date) string {
+	if p.Status != store.StatusPending {
+		return ""
+	}
+	switch due := p.DueTerms.Due(); {
+	case today.Equal(due):
+		return "due.due_today"
+	case today.After(due):
+		return "due.overdue"
+	}
+	return ""
+}
+
 // NewPayment handles GET /dashboard/payments/new: a charge made by hand,
 // to send its checkout link to a customer.
 func (d *Dashboard) NewPayment(c *fiber.Ctx) error {
@@ -130,11 +181,7 @@ func (d *Dashboard) NewPayment(c *fiber.Ctx) error {
 // CreatePayment handles POST /dashboard/payments: the API's rules, with
 // errors beside their fields; a live charge goes to the PSP like the API's.
 func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
-	form := views.PaymentForm{Nav: d.nav(c, "payments"), Errors: map[string]string{},
-		Amount: c.FormValue("amount"), Description: strings.TrimSpace(c.FormValue("description")),
-		ExternalID: strings.TrimSpace(c.FormValue("external_id")), ExpiresIn: c.FormValue("expires_in"),
-		CustomerName: strings.TrimSpace(c.FormValue("customer_name")), CustomerEmail: strings.TrimSpace(c.FormValue("customer_email")),
-		CustomerDoc: strings.TrimSpace(c.FormValue("customer_document"))}
+	form := d.paymentForm(c)
 	in, ok := d.readPaymentForm(c, &form)
 	scope := dashScope(c)
 	if !ok {
@@ -174,6 +221,17 @@ func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
+}
+
+// paymentForm is the new-charge form as posted.
+func (d *Dashboard) paymentForm(c *fiber.Ctx) views.PaymentForm {
+	form := views.PaymentForm{Nav: d.nav(c, "payments"), Errors: map[string]string{},
+		Amount: c.FormValue("amount"), Description: strings.TrimSpace(c.FormValue("description")),
+		ExternalID: strings.TrimSpace(c.FormValue("external_id")), ExpiresIn: c.FormValue("expires_in"),
+		CustomerName: strings.TrimSpace(c.FormValue("customer_name")), CustomerEmail: strings.TrimSpace(c.FormValue("customer_email")),
+		CustomerDoc: strings.TrimSpace(c.FormValue("customer_document"))}
+	readDueFields(c, &form)
+	return form
 }
 
 // readPaymentForm checks the new-charge form by the API's rules.
@@ -222,6 +280,9 @@ func (d *Dashboard) readPaymentForm(c *fiber.Ctx, f *views.PaymentForm) (store.N
 		cust.Document = digits
 		in.Customer = cust
 	}
+	if in.DueTerms = readDueTerms(c, f, in.AmountCents, calendar.Today(d.Store.Now())); in.DueTerms != nil && in.Customer == nil {
+		f.Errors["customer.name"] = t(c, "due.error.customer")
+	}
 	return in, len(f.Errors) == 0
 }
 
@@ -251,7 +312,7 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	m.CanSimulate = !p.Livemode && may(c, operations.Payments) && p.BRCode != "" &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
 	m.CanDispute = !p.Livemode && may(c, operations.Disputes) && p.Status == store.StatusPaid && len(m.Disputes) == 0
-	left := p.AmountCents
+	left := p.ReceivedCents()
 	for _, r := range m.RefundsRaw {
 		if r.Status != store.RefundFailed {
 			left -= r.AmountCents
@@ -351,6 +412,15 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	}
 	if p.Description != nil {
 		m.Description = *p.Description
+	}
+	if t := p.DueTerms; t != nil {
+		m.Due = &views.DueView{DueDate: views.Day(t.Due()), LastPayable: views.Day(t.LastPayableDay()), Terms: views.DueTerms(ctx, t)}
+		if p.PaidAt != nil {
+			m.Due.PaidLabel = pix.FormatBRL(p.ReceivedCents())
+		}
+		if p.Status == store.StatusPending {
+			m.Due.Today = views.AmountLines(ctx, t, p.AmountDue(calendar.Today(d.Store.Now())))
+		}
 	}
 	if p.Customer != nil {
 		doc := pix.FormatDocument(p.Customer.Document)

@@ -2053,6 +2053,12 @@ type ListPaymentsParams struct {
 	// CreatedLte Created at or before this Unix time (seconds), that second included.
 	CreatedLte *int `form:"created[lte],omitempty" json:"created[lte],omitempty"`
 
+	// DueDateGte Due-date charges due on or after this day (YYYY-MM-DD).
+	DueDateGte *openapi_types.Date `form:"due_date[gte],omitempty" json:"due_date[gte],omitempty"`
+
+	// DueDateLte Due-date charges due on or before this day (YYYY-MM-DD).
+	DueDateLte *openapi_types.Date `form:"due_date[lte],omitempty" json:"due_date[lte],omitempty"`
+
 	// StartingAfter A payment id: return the page of older payments after it.
 	StartingAfter *openapi_types.UUID `form:"starting_after,omitempty" json:"starting_after,omitempty"`
 
@@ -5234,6 +5240,30 @@ func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Re
 		if params.CreatedLte != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "created[lte]", *params.CreatedLte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DueDateGte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "due_date[gte]", *params.DueDateGte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DueDateLte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "due_date[lte]", *params.DueDateLte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

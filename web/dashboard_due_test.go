@@ -1,0 +1,98 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/stretchr/testify/require"
+
+	"payments/pix/calendar"
+	"payments/web/webtest"
+)
+
+// A due-date charge made in the dashboard: the preview shows what the
+// payer owes by date, the charge keeps its terms, its page and the
+// checkout show today's amount part by part, and the list finds it by
+// its due date.
+func TestDashboardDueDateCharge(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(func() time.Time {
+		d, _ := calendar.ParseDate("2026-03-02")
+		return d.Start().Add(12 * time.Hour)
+	}))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	form := url.Values{"_csrf": {b.csrf("/dashboard/payments/new")}, "amount": {"1.000,00"}, "external_id": {"mensalidade-03"},
+		"due_date": {"2026-03-10"}, "days_after_due": {"30"}, "fine_kind": {"percent"}, "fine_value": {"2"},
+		"interest_kind": {"percent_per_month"}, "interest_value": {"1,00"},
+		"discount_kind": {"percent"}, "discount_value": {"5"}, "discount_until": {"2026-03-05"},
+		"customer_name": {"Ana Lima"}, "customer_email": {"ana@example.com"}, "customer_document": {"529.982.247-25"},
+		"preview_date": {"2026-03-25"}}
+
+	// The preview (htmx's fragment): today, days around the due date, the
+	// chosen one, the last payable day and the day after.
+	preview := b.do("POST", "/dashboard/payments/preview", form, map[string]string{"HX-Request": "true"})
+	require.Equal(t, http.StatusOK, preview.status, "%s", preview.body)
+	amounts := map[string]string{}
+	preview.doc.Find(`[data-testid="preview-row"]`).Each(func(_ int, row *goquery.Selection) {
+		amounts[row.AttrOr("data-date", "")] = strings.TrimSpace(row.Find(`[data-testid="preview-amount"]`).Text())
+	})
+	require.Equal(t, map[string]string{"2026-03-02": "R$ 950,00", "2026-03-05": "R$ 950,00", "2026-03-09": "R$ 1.000,00",
+		"2026-03-10": "R$ 1.000,00", "2026-03-11": "R$ 1.020,33", "2026-03-20": "R$ 1.023,33", "2026-03-25": "R$ 1.025,00",
+		"2026-04-09": "R$ 1.030,00", "2026-04-10": "Expirada"}, amounts)
+
+	// Refused terms are said beside their field, in Portuguese.
+	bad := url.Values{}
+	for k, v := range form {
+		bad[k] = v
+	}
+	bad.Set("discount_until", "2026-03-11")
+	bad.Set("_csrf", b.csrf("/dashboard/payments/new"))
+	r := b.do("POST", "/dashboard/payments", bad, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status)
+	require.Contains(t, r.doc.Find(`[data-testid="error-discount_value"]`).Text(), "não pode passar do vencimento")
+
+	form.Set("_csrf", b.csrf("/dashboard/payments/new"))
+	r = b.do("POST", "/dashboard/payments", form, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, "%s", r.body)
+	page := b.do("GET", r.header.Get("Location"), nil, nil)
+	require.Equal(t, http.StatusOK, page.status)
+	require.Contains(t, page.doc.Find(`[data-testid="payment-due-date"]`).Text(), "10/03/2026")
+	require.Contains(t, page.doc.Find(`[data-testid="payment-due-date"]`).Text(), "pagável até 09/04/2026")
+	terms := page.doc.Find(`[data-testid="payment-due-term"]`).Map(func(_ int, s *goquery.Selection) string { return s.Text() })
+	require.Equal(t, []string{"2,00%", "1,00% ao mês (dias corridos)", "5,00% até 05/03/2026"}, terms)
+	require.Equal(t, "− R$ 50,00", strings.TrimSpace(page.doc.Find(`[data-testid="amount-discount"] dd`).Text()))
+	require.Equal(t, "R$ 950,00", strings.TrimSpace(page.doc.Find(`[data-testid="amount-total"] dd`).Text()))
+
+	api := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/mensalidade-03", Key: s.TestKey}).JSON(t)
+	require.Equal(t, "2026-03-10", api["due_date"])
+	require.Equal(t, map[string]any{"percent": "2.00"}, api["fine"])
+
+	// The checkout: due date, and what is owed today, part by part.
+	checkout := b.do("GET", "/pay/"+api["id"].(string), nil, map[string]string{"Accept-Language": "pt-BR"})
+	require.Contains(t, checkout.doc.Find(`[data-testid="checkout-due-date"]`).Text(), "Vencimento: 10/03/2026")
+	require.Equal(t, "R$ 950,00", checkout.doc.Find(`[data-testid="checkout-amount"]`).Text())
+	require.Contains(t, checkout.doc.Find(`[data-testid="amount-discount"]`).Text(), "Desconto pagando até 05/03/2026")
+	english := b.do("GET", "/pay/"+api["id"].(string), nil, map[string]string{"Accept-Language": "en"})
+	require.Contains(t, english.doc.Find(`[data-testid="checkout-due-date"]`).Text(), "Due 10/03/2026")
+	require.Contains(t, english.doc.Find(`[data-testid="amount-discount"]`).Text(), "Discount if paid by 05/03/2026")
+
+	// The list: the due date beside the amount, and the due-date filters.
+	s.CreatePayment(map[string]any{"amount_cents": 500, "external_id": "avulsa"})
+	rows := func(query string) []string {
+		return b.do("GET", "/dashboard/payments"+query, nil, nil).doc.Find(`[data-testid="payment-row"]`).Map(func(_ int, s *goquery.Selection) string {
+			return strings.TrimSpace(s.Find(`td`).Eq(2).Text())
+		})
+	}
+	require.Len(t, rows(""), 2)
+	require.Equal(t, []string{"mensalidade-03"}, rows("?due=upcoming"))
+	require.Empty(t, rows("?due=today"))
+	require.Empty(t, rows("?due=overdue"))
+	list := b.do("GET", "/dashboard/payments?due=upcoming", nil, nil)
+	require.Contains(t, list.doc.Find(`[data-testid="payment-due"]`).Text(), "vence 10/03/2026")
+}
