@@ -89,7 +89,7 @@ func badgeColour(status string) string {
 		return "bg-emerald-100 text-emerald-900"
 	case "pending", "open", "registering", "disputed":
 		return "bg-amber-100 text-amber-900"
-	case "failed", "lost", "amount_mismatch", "unknown_txid", "already_paid":
+	case "failed", "lost", "amount_mismatch", "unknown_txid", "already_paid", "refused":
 		return "bg-red-100 text-red-900"
 	case "partially_refunded":
 		return "bg-sky-100 text-sky-900"

@@ -1,6 +1,9 @@
 package web_test
 
 import (
+	"bytes"
+	"encoding/csv"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -95,4 +98,70 @@ func TestDashboardDueDateCharge(t *testing.T) {
 	require.Empty(t, rows("?due=overdue"))
 	list := b.do("GET", "/dashboard/payments?due=upcoming", nil, nil)
 	require.Contains(t, list.doc.Find(`[data-testid="payment-due"]`).Text(), "vence 10/03/2026")
+}
+
+// A batch sent as a CSV (semicolons, as Brazilian spreadsheets write it):
+// each row checked on its own, the outcome shown line by line and
+// downloadable.
+func TestDashboardBatchFromCSV(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(func() time.Time {
+		d, _ := calendar.ParseDate("2026-03-02")
+		return d.Start().Add(12 * time.Hour)
+	}))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+
+	template := b.do("GET", "/dashboard/payment_batches/template.csv", nil, nil)
+	require.Equal(t, http.StatusOK, template.status)
+	require.True(t, strings.HasPrefix(template.body, "external_id,amount,description,customer_name"), template.body)
+
+	csvFile := "\uFEFFexternal_id;amount;customer_name;customer_email;customer_document;due_date;fine_kind;fine_value\n" +
+		"aluno-1;450,00;Ana Lima;ana@example.com;529.982.247-25;2026-03-10;percent;2,00\n" +
+		"aluno-2;450,00;Bia Lima;bia@example.com;529.982.247-25;2026-02-10;percent;2,00\n" +
+		"aluno-3;0,00;Caio Lima;caio@example.com;529.982.247-25;2026-03-10;;\n" +
+		";450,00;;;;;;\n" +
+		"avulsa;12,34;;;;;;\n"
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	require.NoError(t, w.WriteField("_csrf", b.csrf("/dashboard/payment_batches")))
+	require.NoError(t, w.WriteField("description", "Mensalidades de março"))
+	part, err := w.CreateFormFile("file", "marco.csv")
+	require.NoError(t, err)
+	_, err = part.Write([]byte(csvFile))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	req, err := http.NewRequest("POST", s.URL+"/dashboard/payment_batches", &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Accept", "text/html")
+	res, err := b.client.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	location := res.Header.Get("Location")
+	require.True(t, strings.HasPrefix(location, "/dashboard/payment_batches/pbat_"), location)
+
+	page := b.do("GET", location, nil, nil)
+	require.Equal(t, http.StatusOK, page.status)
+	require.Equal(t, "Mensalidades de março", strings.TrimSpace(page.doc.Find("h1").Text()))
+	statuses := page.doc.Find(`[data-testid="batch-item"]`).Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-status", "") })
+	require.Equal(t, []string{"created", "refused", "refused", "refused", "created"}, statuses)
+	errs := page.doc.Find(`[data-testid="batch-item-error"]`).Map(func(_ int, s *goquery.Selection) string { return s.Text() })
+	require.Equal(t, []string{"Escolha um vencimento a partir de hoje.", "O valor precisa ser de pelo menos R$ 0,01.", "Cada linha precisa de external_id (a sua referência)."}, errs)
+
+	outcome := b.do("GET", location+"/outcome.csv", nil, nil)
+	require.Equal(t, http.StatusOK, outcome.status)
+	records, err := csv.NewReader(strings.NewReader(outcome.body)).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, []string{"line", "external_id", "status", "payment_id", "error"}, records[0])
+	require.Equal(t, []string{"2", "aluno-1", "created"}, records[1][:3])
+	require.Equal(t, []string{"3", "aluno-2", "refused", "", "Escolha um vencimento a partir de hoje."}, records[2])
+
+	api := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/aluno-1", Key: s.TestKey}).JSON(t)
+	require.Equal(t, "2026-03-10", api["due_date"])
+	require.EqualValues(t, 45000, api["amount_cents"])
+	list := b.do("GET", "/dashboard/payment_batches", nil, nil)
+	require.Equal(t, 1, list.doc.Find(`[data-testid="batch-row"]`).Length())
 }

@@ -15,18 +15,6 @@ import (
 	"payments/views"
 )
 
-// readDueFields copies the new-charge form's due-date fields into f.
-func readDueFields(c *fiber.Ctx, f *views.PaymentForm) {
-	value := func(name string) string { return strings.TrimSpace(c.FormValue(name)) }
-	f.DueDate, f.DaysAfterDue = value("due_date"), value("days_after_due")
-	f.FineKind, f.FineValue = value("fine_kind"), value("fine_value")
-	f.InterestKind, f.InterestValue, f.InterestBusiness = value("interest_kind"), value("interest_value"), c.FormValue("interest_business_days") == "1"
-	f.DiscountKind, f.DiscountValue, f.DiscountUntil = value("discount_kind"), value("discount_value"), value("discount_until")
-	f.DiscountBusiness = c.FormValue("discount_business_days") == "1"
-	f.AbatementKind, f.AbatementValue = value("abatement_kind"), value("abatement_value")
-	f.PreviewDate = value("preview_date")
-}
-
 // formPercent reads a percent as people type it (2 / 2,5 / 2,50 / 2.50).
 func formPercent(s string) (*cobv.Percent, bool) {
 	s = strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(s, ",", ".")), "%")

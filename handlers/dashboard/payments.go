@@ -225,13 +225,24 @@ func (d *Dashboard) CreatePayment(c *fiber.Ctx) error {
 
 // paymentForm is the new-charge form as posted.
 func (d *Dashboard) paymentForm(c *fiber.Ctx) views.PaymentForm {
-	form := views.PaymentForm{Nav: d.nav(c, "payments"), Errors: map[string]string{},
-		Amount: c.FormValue("amount"), Description: strings.TrimSpace(c.FormValue("description")),
-		ExternalID: strings.TrimSpace(c.FormValue("external_id")), ExpiresIn: c.FormValue("expires_in"),
-		CustomerName: strings.TrimSpace(c.FormValue("customer_name")), CustomerEmail: strings.TrimSpace(c.FormValue("customer_email")),
-		CustomerDoc: strings.TrimSpace(c.FormValue("customer_document"))}
-	readDueFields(c, &form)
+	form := chargeFields(func(name string) string { return c.FormValue(name) })
+	form.Nav = d.nav(c, "payments")
 	return form
+}
+
+// chargeFields reads a charge's fields, by the new-charge form's names,
+// from value: the form, or a row of a batch's CSV.
+func chargeFields(value func(name string) string) views.PaymentForm {
+	get := func(name string) string { return strings.TrimSpace(value(name)) }
+	return views.PaymentForm{Errors: map[string]string{},
+		Amount: get("amount"), Description: get("description"), ExternalID: get("external_id"), ExpiresIn: get("expires_in"),
+		CustomerName: get("customer_name"), CustomerEmail: get("customer_email"), CustomerDoc: get("customer_document"),
+		DueDate: get("due_date"), DaysAfterDue: get("days_after_due"),
+		FineKind: get("fine_kind"), FineValue: get("fine_value"),
+		InterestKind: get("interest_kind"), InterestValue: get("interest_value"), InterestBusiness: get("interest_business_days") == "1",
+		DiscountKind: get("discount_kind"), DiscountValue: get("discount_value"), DiscountUntil: get("discount_until"),
+		DiscountBusiness: get("discount_business_days") == "1",
+		AbatementKind: get("abatement_kind"), AbatementValue: get("abatement_value"), PreviewDate: get("preview_date")}
 }
 
 // readPaymentForm checks the new-charge form by the API's rules.
