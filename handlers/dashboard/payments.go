@@ -242,7 +242,7 @@ func chargeFields(value func(name string) string) views.PaymentForm {
 		InterestKind: get("interest_kind"), InterestValue: get("interest_value"), InterestBusiness: get("interest_business_days") == "1",
 		DiscountKind: get("discount_kind"), DiscountValue: get("discount_value"), DiscountUntil: get("discount_until"),
 		DiscountBusiness: get("discount_business_days") == "1",
-		AbatementKind: get("abatement_kind"), AbatementValue: get("abatement_value"), PreviewDate: get("preview_date")}
+		AbatementKind:    get("abatement_kind"), AbatementValue: get("abatement_value"), PreviewDate: get("preview_date")}
 }
 
 // readPaymentForm checks the new-charge form by the API's rules.
