@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test bench build generate assets check-generated services-stop clean
+.PHONY: help run test bench bench-batch build generate assets check-generated services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -19,6 +19,9 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	$(GO) build -o bin/payments ./cmd/payments && $(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox && \
 	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl && \
 	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox PAYMENTSCTL_BIN=$(CURDIR)/bin/paymentsctl $(GO) test -count=1 -race -timeout 15m ./...
+
+bench-batch: build ## a batch of 1,000 due-date charges: created (test and live) and registered at the PSP sandbox (see BENCHMARKS.md)
+	@eval "$$(scripts/services.sh test)" && PSP_SANDBOX_BIN=$$PWD/bin/psp-sandbox $(GO) test -run '^$$' -bench BatchOf1000 -benchtime 5x ./dispatcher/pspcalls/
 
 bench: build ## load-test the service against ceilings measured in the same run (see BENCHMARKS.md)
 	@set -e; eval "$$(scripts/services.sh test)"; go run ./cmd/loadgen -binary bin/payments $(BENCH_FLAGS)
