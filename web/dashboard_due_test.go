@@ -17,16 +17,19 @@ import (
 	"payments/web/webtest"
 )
 
+// noonInBrasilia is a clock stopped at noon of date in Brasília.
+func noonInBrasilia(date string) func() time.Time {
+	d, _ := calendar.ParseDate(date)
+	return func() time.Time { return d.Start().Add(12 * time.Hour) }
+}
+
 // A due-date charge made in the dashboard: the preview shows what the
 // payer owes by date, the charge keeps its terms, its page and the
 // checkout show today's amount part by part, and the list finds it by
 // its due date.
 func TestDashboardDueDateCharge(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t, webtest.WithClock(func() time.Time {
-		d, _ := calendar.ParseDate("2026-03-02")
-		return d.Start().Add(12 * time.Hour)
-	}))
+	s := webtest.New(t, webtest.WithClock(noonInBrasilia("2026-03-02")))
 	ownerFor(t, s, s.Account.ID, "owner@example.com")
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
@@ -105,10 +108,7 @@ func TestDashboardDueDateCharge(t *testing.T) {
 // downloadable.
 func TestDashboardBatchFromCSV(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t, webtest.WithClock(func() time.Time {
-		d, _ := calendar.ParseDate("2026-03-02")
-		return d.Start().Add(12 * time.Hour)
-	}))
+	s := webtest.New(t, webtest.WithClock(noonInBrasilia("2026-03-02")))
 	ownerFor(t, s, s.Account.ID, "owner@example.com")
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")

@@ -199,36 +199,6 @@ func (sb *sandbox) patchCobV(w http.ResponseWriter, r *http.Request, body []byte
 	writeJSON(w, http.StatusOK, sb.cobvJSON(c))
 }
 
-// payDueCob pays the due-date charge txid what it owes on the sandbox's
-// date, as the payer's bank computes it from the charge's payload.
-func (sb *sandbox) payDueCob(txid string) (*apipix.Pix, error) {
-	sb.st.mu.Lock()
-	c, ok := sb.st.cobvs[txid]
-	if !ok {
-		sb.st.mu.Unlock()
-		return nil, payerMessage("Cobrança não encontrada neste PSP.")
-	}
-	owed := c.terms.On(c.amount, calendar.Today(sb.now()))
-	switch {
-	case c.Status == apipix.CobCompleted:
-		sb.st.mu.Unlock()
-		return nil, payerMessage("Esta cobrança já foi paga.")
-	case c.Status != apipix.CobActive:
-		sb.st.mu.Unlock()
-		return nil, payerMessage("Esta cobrança foi removida pelo recebedor.")
-	case !owed.Payable:
-		sb.st.mu.Unlock()
-		return nil, payerMessage("Esta cobrança venceu e não pode mais ser paga.")
-	}
-	c.Status = apipix.CobCompleted
-	p := sb.receive(txid, apipix.FormatValor(owed.AmountDueCents), c.Chave)
-	c.Pix = append(c.Pix, p.Pix)
-	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
-	sb.st.mu.Unlock()
-	sb.callbacks.notify(item)
-	return &item.Pix, nil
-}
-
 // payloadJSON handles GET /sandbox/cobv/{txid}/payload on the payer's
 // side: the charge as the payer's bank reads it from its location on the
 // sandbox's date (API Pix's CobVPayload, unsigned), with valor.final.

@@ -9,6 +9,7 @@ import (
 
 	"payments/pix"
 	"payments/pix/apipix"
+	"payments/pix/calendar"
 )
 
 // The payer's bank, beside the PSP: a page where a person pastes a "Pix
@@ -102,56 +103,65 @@ func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
 		return nil, payerMessage("Este não é um Pix copia e cola válido: " + err.Error())
 	}
 	location := d.MerchantAccount["25"]
-	if i := strings.LastIndex(location, "/qr/v2/cobv/"); i >= 0 {
-		sb.st.mu.Lock()
-		c, ok := sb.st.cobvByLoc[location[i+len("/qr/v2/cobv/"):]]
-		sb.st.mu.Unlock()
-		if !ok {
-			return nil, payerMessage("Cobrança não encontrada neste PSP.")
-		}
-		return sb.payDueCob(c.TxID)
-	}
 	i := strings.LastIndex(location, "/qr/v2/")
 	if i < 0 {
 		return nil, payerMessage("Este código não aponta para uma cobrança deste PSP.")
 	}
+	locID := location[i+len("/qr/v2/"):]
 	sb.st.mu.Lock()
-	c, ok := sb.st.byLoc[location[i+len("/qr/v2/"):]]
+	var txid string
+	if c, ok := sb.st.byLoc[locID]; ok {
+		txid = c.TxID
+	} else if c, ok := sb.st.cobvByLoc[strings.TrimPrefix(locID, "cobv/")]; ok {
+		txid = c.TxID
+	}
 	sb.st.mu.Unlock()
-	if !ok {
+	if txid == "" {
 		return nil, payerMessage("Cobrança não encontrada neste PSP.")
 	}
-	return sb.payTxID(c.TxID)
+	return sb.payTxID(txid)
 }
 
-// payTxID pays the charge txid in full, as the payer's bank does with a
-// dynamic code's payload.
+// payTxID pays the charge txid as the payer's bank does with a dynamic
+// code's payload: a charge (cob) in full, a due-date charge (cobv) what it
+// owes on the sandbox's date, computed from its terms.
 func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 	sb.st.mu.Lock()
-	if _, due := sb.st.cobvs[txid]; due {
-		sb.st.mu.Unlock()
-		return sb.payDueCob(txid)
-	}
-	c, ok := sb.st.cobs[txid]
-	if !ok {
+	var (
+		status       *string
+		received     *[]apipix.Pix
+		chave, valor string
+		ended        string // why it can no longer be paid
+	)
+	if c, ok := sb.st.cobs[txid]; ok {
+		status, received, chave, valor = &c.Status, &c.Pix, c.Chave, c.Valor.Original
+		if sb.now().After(c.created.Add(time.Duration(c.Calendario.Expiracao) * time.Second)) {
+			ended = "Esta cobrança expirou."
+		}
+	} else if c, ok := sb.st.cobvs[txid]; ok {
+		owed := c.terms.On(c.amount, calendar.Today(sb.now()))
+		status, received, chave, valor = &c.Status, &c.Pix, c.Chave, apipix.FormatValor(owed.AmountDueCents)
+		if !owed.Payable {
+			ended = "Esta cobrança venceu e não pode mais ser paga."
+		}
+	} else {
 		sb.st.mu.Unlock()
 		return nil, payerMessage("Cobrança não encontrada neste PSP.")
 	}
-	expires := c.created.Add(time.Duration(c.Calendario.Expiracao) * time.Second)
 	switch {
-	case c.Status == apipix.CobCompleted:
+	case *status == apipix.CobCompleted:
 		sb.st.mu.Unlock()
 		return nil, payerMessage("Esta cobrança já foi paga.")
-	case c.Status != apipix.CobActive:
+	case *status != apipix.CobActive:
 		sb.st.mu.Unlock()
 		return nil, payerMessage("Esta cobrança foi removida pelo recebedor.")
-	case sb.now().After(expires):
+	case ended != "":
 		sb.st.mu.Unlock()
-		return nil, payerMessage("Esta cobrança expirou.")
+		return nil, payerMessage(ended)
 	}
-	c.Status = apipix.CobCompleted
-	p := sb.receive(txid, c.Valor.Original, c.Chave)
-	c.Pix = append(c.Pix, p.Pix)
+	*status = apipix.CobCompleted
+	p := sb.receive(txid, valor, chave)
+	*received = append(*received, p.Pix)
 	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
 	sb.st.mu.Unlock()
 	sb.callbacks.notify(item)
@@ -190,6 +200,8 @@ func (sb *sandbox) transferJSON(w http.ResponseWriter, r *http.Request) {
 	sb.st.mu.Lock()
 	p := sb.receive(in.TxID, in.Valor, sb.chave)
 	if c, ok := sb.st.cobs[in.TxID]; ok {
+		c.Pix = append(c.Pix, p.Pix)
+	} else if c, ok := sb.st.cobvs[in.TxID]; ok {
 		c.Pix = append(c.Pix, p.Pix)
 	}
 	item := apipix.CallbackItem{Pix: p.withDevolucoes()}

@@ -24,7 +24,7 @@ func BenchmarkBatchOf1000(b *testing.B) {
 			items[i] = map[string]any{"amount_cents": 10_000 + i, "external_id": fmt.Sprintf("r%d-aluno-%04d", run, i), "due_date": due,
 				"days_after_due": 10, "fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00"},
 				"discounts": map[string]any{"fixed": []any{map[string]any{"until": due, "percent": "5.00"}}},
-				"customer": map[string]any{"name": fmt.Sprintf("Aluno %d", i), "email": "familia@example.com", "document": "529.982.247-25"}}
+				"customer":  map[string]any{"name": fmt.Sprintf("Aluno %d", i), "email": "familia@example.com", "document": "529.982.247-25"}}
 		}
 		return map[string]any{"description": "Mensalidades", "payments": items}
 	}

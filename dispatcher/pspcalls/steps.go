@@ -48,29 +48,45 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 		req.SolicitacaoPagador = truncate(*p.Description, 140)
 	}
 	req.Devedor = devedor(p)
-	var cob *apipix.Cob
+	return registerCharge(ctx, w, c, p, req,
+		func() (*apipix.Cob, error) { return w.client.GetCob(ctx, p.CorrelationID) },
+		func() (*apipix.Cob, error) { return w.client.PutCob(ctx, p.CorrelationID, req) },
+		func(prior *apipix.Cob) bool {
+			return prior.Valor.Original == req.Valor.Original && prior.Chave == req.Chave
+		},
+		func(cob *apipix.Cob) string { return cob.PixCopiaECola })
+}
+
+// registerCharge registers the payment p's charge at the PSP with put (its
+// request req), and makes the payment payable with the PSP's code. An
+// earlier attempt may have created the charge and lost the answer: a
+// retry asks first (get), so that it costs one call, not two; and a PUT
+// refused (many PSPs refuse a txid twice) asks what the PSP holds under
+// the txid, which is the same charge when same says so. While the PSP
+// cannot be asked, it tries again; refused for good, the payment's charge
+// fails (store.FailCharge).
+func registerCharge[T any](ctx context.Context, w *Worker, c *store.PSPCall, p *store.Payment, req any,
+	get, put func() (*T, error), same func(*T) bool, code func(*T) string,
+) result {
+	var charge *T
+	var err error
 	if c.Attempts > 1 {
-		// An earlier attempt may have created the charge and lost the
-		// answer: ask first, so a retry costs one call, not two.
-		prior, getErr := w.client.GetCob(ctx, p.CorrelationID)
+		prior, getErr := get()
 		switch {
-		case getErr == nil && prior.Valor.Original == req.Valor.Original && prior.Chave == req.Chave:
-			cob = prior
+		case getErr == nil && same(prior):
+			charge = prior
 		case getErr != nil && !errors.Is(getErr, apipix.ErrNotFound):
 			return again(getErr, req, 0)
 		}
 	}
-	if cob == nil {
-		cob, err = w.client.PutCob(ctx, p.CorrelationID, req)
+	if charge == nil {
+		charge, err = put()
 	}
 	if apipix.Permanent(err) {
-		// Refused: perhaps because an earlier PUT, whose answer was lost,
-		// created the charge (many PSPs refuse a txid twice). What the PSP
-		// holds under the txid decides; while it cannot be asked, try again.
-		prior, getErr := w.client.GetCob(ctx, p.CorrelationID)
+		prior, getErr := get()
 		switch {
-		case getErr == nil && prior.Valor.Original == req.Valor.Original && prior.Chave == req.Chave:
-			cob, err = prior, nil
+		case getErr == nil && same(prior):
+			charge, err = prior, nil
 		case getErr != nil && !apipix.Permanent(getErr):
 			return again(fmt.Errorf("%w; and asking for the charge: %w", err, getErr), req, 0)
 		}
@@ -83,13 +99,13 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 		return refused(err, req)
 	case err != nil:
 		return again(err, req, 0)
-	case cob.PixCopiaECola == "":
+	case code(charge) == "":
 		return again(errors.New("the PSP's charge has no pixCopiaECola"), req, 0)
 	}
-	if err := w.store.RegisterCharge(ctx, p.ID, cob.PixCopiaECola); err != nil {
+	if err := w.store.RegisterCharge(ctx, p.ID, code(charge)); err != nil {
 		return again(err, req, 0)
 	}
-	return done(req, cob)
+	return done(req, charge)
 }
 
 // devedor is whom the payment's charge is addressed to (nil: no one).

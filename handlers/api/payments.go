@@ -97,18 +97,25 @@ func (a *API) awaitCharge(c *fiber.Ctx, p *store.Payment, replayed bool) error {
 
 // GetPayment handles GET /api/v1/payments/{id_or_external_id}.
 func (a *API) GetPayment(c *fiber.Ctx) error {
-	ref, err := paymentRef(c)
-	if err != nil {
-		return err
-	}
-	p, err := a.Store.Payment(c.UserContext(), request.Scope(c), ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuchPayment(ref)
-	}
+	p, err := a.pathPayment(c)
 	if err != nil {
 		return err
 	}
 	return c.JSON(p)
+}
+
+// pathPayment is the payment the path's {id_or_external_id} names in the
+// key's scope; another's, or none, is 404.
+func (a *API) pathPayment(c *fiber.Ctx) (*store.Payment, error) {
+	ref, err := paymentRef(c)
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.Store.Payment(c.UserContext(), request.Scope(c), ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, reply.NoSuchPayment(ref)
+	}
+	return p, err
 }
 
 // amountDueBody is GET /api/v1/payments/{id}/amount_due's answer.
@@ -140,14 +147,7 @@ func (a *API) GetAmountDue(c *fiber.Ctx) error {
 		}
 		date = d
 	}
-	ref, err := paymentRef(c)
-	if err != nil {
-		return err
-	}
-	p, err := a.Store.Payment(c.UserContext(), request.Scope(c), ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuchPayment(ref)
-	}
+	p, err := a.pathPayment(c)
 	if err != nil {
 		return err
 	}
