@@ -67,6 +67,9 @@ func SampleObject(eventType string, scope store.Scope, now time.Time) (any, stri
 			wd.Status, wd.CompletedAt, wd.FailedAt, wd.FailureReason = store.WithdrawalFailed, nil, &now, &reason
 		}
 		return wd, wd.ID
+	case store.EventSubscriptionCreated, store.EventSubscriptionActivated, store.EventSubscriptionRejected,
+		store.EventSubscriptionCanceled, store.EventSubscriptionExpired:
+		return store.SampleSubscription(scope, eventType, now), "sub_test"
 	case store.EventRefundSucceeded, store.EventRefundFailed:
 		description := "Test refund"
 		r := &store.Refund{
@@ -83,8 +86,12 @@ func SampleObject(eventType string, scope store.Scope, now time.Time) (any, stri
 	status := map[string]string{
 		store.EventPaymentCreated: store.StatusPending, store.EventPaymentPaid: store.StatusPaid,
 		store.EventPaymentExpired: store.StatusExpired, store.EventPaymentCanceled: store.StatusCanceled,
-		store.EventPaymentRefunded: store.StatusRefunded,
+		store.EventPaymentRefunded: store.StatusRefunded, store.EventPaymentRetryScheduled: store.StatusPending,
+		store.EventPaymentFailed: store.StatusExpired,
 	}[eventType]
 	p := store.SamplePayment(scope, status, now)
+	if eventType == store.EventPaymentRetryScheduled || eventType == store.EventPaymentFailed {
+		p.SubscriptionID, p.Cycle = store.SampleCycle(eventType, now)
+	}
 	return p, p.ID.String()
 }

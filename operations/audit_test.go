@@ -71,7 +71,14 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		invitation                        *store.EmailToken
 		recovery                          []string
 		session                           string
+		subscription                      *store.Subscription
 	)
+	newSubscription := func() operations.NewSubscription {
+		amount := int64(4_990)
+		return operations.NewSubscription{Payer: store.SubscriptionPayer{Name: "Ana", Document: "52998224725"}, Contract: "C-1",
+			Interval: "monthly", StartDate: calendar.Today(time.Now()), AmountCents: &amount, RetryPolicy: store.RetryNone,
+			Journey: store.JourneyAuthorizationOnly}
+	}
 	newPayment := func(scope store.Scope) *store.Payment {
 		p, _, err := ops.CreatePayment(ctx, who, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
 		require.NoError(t, err)
@@ -103,6 +110,34 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			}
 			return err
 		}, nil},
+		{"CreateSubscription", "subscription.created", func() (err error) {
+			subscription, err = ops.CreateSubscription(ctx, who, acct, false, newSubscription())
+			return err
+		}, nil},
+		{"SimulateAuthorization", "subscription.activated", func() error {
+			_, err := ops.SimulateAuthorization(ctx, who, test, subscription.ID, true)
+			return err
+		}, nil},
+		{"CreateCycle", "payment.created", func() error {
+			_, err := ops.CreateCycle(ctx, who, acct, test, subscription.ID, nil)
+			return err
+		}, nil},
+		{"SimulateCycle", "payment.paid", func() error {
+			_, err := ops.SimulateCycle(ctx, who, test, subscription.ID, operations.CyclePay)
+			return err
+		}, nil},
+		{"SimulatePayerCancel", "subscription.canceled", func() error {
+			_, err := ops.SimulatePayerCancel(ctx, who, test, subscription.ID)
+			return err
+		}, nil},
+		{"CancelSubscription", "subscription.canceled", func() error {
+			_, err := ops.CancelSubscription(ctx, who, test, subscription.ID)
+			return err
+		}, func() {
+			var err error
+			subscription, err = ops.CreateSubscription(ctx, who, acct, false, newSubscription())
+			require.NoError(t, err)
+		}},
 		{"SimulatePaymentOn", "payment.paid", func() error {
 			p, err := ops.SimulatePaymentOn(ctx, who, test, expiring.ID.String(), calendar.Today(time.Now()).AddDays(10))
 			if err == nil && p.AmountPaidCents != 10_000+200 {

@@ -37,6 +37,10 @@ type BRCode struct {
 	// the receiver's PSP instead of the code carrying a key; the txid is
 	// then "***". A PSP's charges (cob) are dynamic.
 	Location string
+	// RecurrenceLocation, when set, adds Pix Automático's recurrence to
+	// the code (field 80, the "QR composto"): the payer's bank reads the
+	// recurrence to authorize (without its scheme).
+	RecurrenceLocation string
 }
 
 // Encode renders the code as the "copia e cola" string, CRC included.
@@ -76,6 +80,9 @@ func (b BRCode) Encode() (string, error) {
 		field{"60", city},
 		field{"62", tlv("05", txid)},
 	)
+	if b.RecurrenceLocation != "" {
+		fields = append(fields, field{"80", tlv("00", "br.gov.bcb.pix") + tlv("25", b.RecurrenceLocation)})
+	}
 
 	var sb strings.Builder
 	sb.Grow(160)

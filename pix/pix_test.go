@@ -193,3 +193,21 @@ func TestParseBRL(t *testing.T) {
 		require.False(t, ok, in)
 	}
 }
+
+// Pix Automático's composed code carries the recurrence's location in
+// field 80, after the additional data, as API Pix's example does.
+func TestBRCodeWithRecurrence(t *testing.T) {
+	code, err := pix.BRCode{Key: "ana@example.com", MerchantName: "Escola", MerchantCity: "SAO PAULO", AmountCents: 1000, TxID: "abc",
+		RecurrenceLocation: "pix.example.com/qr/v2/rec/3ffa640fa4f14080adccb949fa2dc0d0"}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As the example in API Pix 2.9.0 (pixCopiaECola of a QR composto).
+	want := "80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/3ffa640fa4f14080adccb949fa2dc0d0"
+	if !strings.Contains(code, "62070503abc"+want+"6304") {
+		t.Fatalf("field 80 missing or misplaced: %s", code)
+	}
+	if _, err := pix.Decode(code); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+}

@@ -23,12 +23,22 @@ const (
 	EventDisputeLost         = "dispute.lost"
 	EventWithdrawalCompleted = "withdrawal.completed"
 	EventWithdrawalFailed    = "withdrawal.failed"
+	// A subscription's (Pix Automático) life, and its cycles' retries.
+	EventSubscriptionCreated   = "subscription.created"
+	EventSubscriptionActivated = "subscription.activated"
+	EventSubscriptionRejected  = "subscription.rejected"
+	EventSubscriptionCanceled  = "subscription.canceled"
+	EventSubscriptionExpired   = "subscription.expired"
+	EventPaymentRetryScheduled = "payment.retry_scheduled"
+	EventPaymentFailed         = "payment.failed"
 )
 
 // EventTypes is the catalog webhooks subscribe to, in display order.
 var EventTypes = []string{
 	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
 	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
+	EventSubscriptionCreated, EventSubscriptionActivated, EventSubscriptionRejected, EventSubscriptionCanceled, EventSubscriptionExpired,
+	EventPaymentRetryScheduled, EventPaymentFailed,
 }
 
 // DeliveriesChannel is the NOTIFY channel that wakes the dispatcher when

@@ -113,6 +113,10 @@ type Payment struct {
 	// AmountPaidCents is what the payer paid, 0 until paid: the amount,
 	// or a due-date charge's amount due on the day it was paid.
 	AmountPaidCents int64 `bun:"amount_paid_cents"`
+	// SubscriptionID and Cycle make the payment a cycle of a subscription
+	// (Pix Automático): its number, due date, status and attempts.
+	SubscriptionID *string `bun:"subscription_id"`
+	Cycle          *Cycle  `bun:"cycle,type:jsonb"`
 }
 
 // ReceivedCents is what the payment brought in: what was paid, or, before
@@ -273,6 +277,8 @@ type PaymentListParams struct {
 	// DueGTE and DueLTE keep the due-date charges due within those days
 	// (either alone: from or until it).
 	DueGTE, DueLTE *calendar.Date
+	// Subscription keeps that subscription's cycles.
+	Subscription string
 }
 
 // ListPayments returns one page, newest first, and whether more rows lie
@@ -300,6 +306,9 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 	}
 	if params.DueGTE != nil {
 		q = q.Where("due_date >= ?", params.DueGTE.String())
+	}
+	if params.Subscription != "" {
+		q = q.Where("subscription_id = ?", params.Subscription)
 	}
 	if params.DueLTE != nil {
 		q = q.Where("due_date <= ?", params.DueLTE.String())

@@ -42,6 +42,8 @@ type referencePayment struct {
 	Interest      *cobv.Interest    `json:"interest"`
 	Discounts     *cobv.Discounts   `json:"discounts"`
 	Abatement     *cobv.Value       `json:"abatement"`
+	Subscription  *string           `json:"subscription"`
+	Cycle         *Cycle            `json:"cycle"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -77,6 +79,7 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 		ref.DueDate, ref.DaysAfterDue = &t.DueDate, &t.DaysAfterDue
 		ref.Fine, ref.Interest, ref.Discounts, ref.Abatement = t.Fine, t.Interest, t.Discounts, t.Abatement
 	}
+	ref.Subscription, ref.Cycle = p.SubscriptionID, p.Cycle
 	if ref.Metadata == nil {
 		ref.Metadata = map[string]string{}
 	}
@@ -120,7 +123,10 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 		DueTerms: &cobv.Terms{DueDate: dueToday, DaysAfterDue: 3, Fine: &cobv.Value{AmountCents: &two},
 			Interest: &cobv.Interest{PercentPerMonth: &pct, BusinessDays: true}, Abatement: &cobv.Value{Percent: &pct},
 			Discounts: &cobv.Discounts{Fixed: []cobv.FixedDiscount{{Until: dueToday, AmountCents: &two}}}}}
-	cases := []*Payment{full, due, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
+	sub, next := "sub_1", "2026-12-11"
+	cycle := &Payment{ID: uuid.New(), Status: "pending", AmountCents: 990, CreatedAt: at, UpdatedAt: at, ExpiresAt: at, Metadata: map[string]string{},
+		SubscriptionID: &sub, Cycle: &Cycle{Number: 3, DueDate: "2026-12-10", Status: CycleRetrying, Attempts: 1, RetryPolicy: RetryThreeInSeven, NextAttemptDate: &next}}
+	cases := []*Payment{full, due, cycle, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
 		{Metadata: map[string]string{}, Customer: &Customer{}}}
 	for _, s := range awkward {
 		cases = append(cases, &Payment{

@@ -32,14 +32,14 @@ import (
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
 	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
-	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents`
+	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
 	p                  Payment
 	id                 pgtype.UUID
 	customer, metadata []byte
-	dueTerms           []byte
+	dueTerms, cycle    []byte
 }
 
 func (r *paymentRow) dest() []any {
@@ -48,7 +48,7 @@ func (r *paymentRow) dest() []any {
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
 		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents,
-		&r.dueTerms, &p.AmountPaidCents}
+		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle}
 }
 
 // payment decodes the JSON columns and returns the payment.
@@ -73,6 +73,12 @@ func (r *paymentRow) payment() (*Payment, error) {
 		}
 		due := p.DueTerms.Due().Time()
 		p.DueDate = &due
+	}
+	if r.cycle != nil {
+		p.Cycle = new(Cycle)
+		if err := json.Unmarshal(r.cycle, p.Cycle); err != nil {
+			return nil, fmt.Errorf("store: payment cycle: %w", err)
+		}
 	}
 	return &p, nil
 }
@@ -486,9 +492,15 @@ func lockPaymentBy(ctx context.Context, tx bun.Tx, st pg.Statement) (*Payment, e
 // updatePaymentStatusStatement saves a locked payment's status and
 // lifecycle times, all that a change of status moves.
 func updatePaymentStatusStatement(p *Payment) pg.Statement {
+	var cycle *string
+	if p.Cycle != nil {
+		b, _ := json.Marshal(p.Cycle)
+		c := string(b)
+		cycle = &c
+	}
 	return pg.Statement{SQL: `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
-		canceled_at = $5, expired_at = $6, refunded_at = $7, amount_paid_cents = $8 WHERE id = $1`,
-		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt, p.AmountPaidCents}}
+		canceled_at = $5, expired_at = $6, refunded_at = $7, amount_paid_cents = $8, cycle = $9::jsonb WHERE id = $1`,
+		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt, p.AmountPaidCents, cycle}}
 }
 
 // CancelPayment cancels a pending payment. Canceling a canceled payment

@@ -35,7 +35,10 @@ func (p *Payment) API() apimodel.Payment {
 		NetCents: p.NetCents(), BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, PaidAt: p.PaidAt, ExpiresAt: p.ExpiresAt,
 		CanceledAt: p.CanceledAt, ExpiredAt: p.ExpiredAt, RefundedAt: p.RefundedAt,
-		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms),
+		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms), Subscription: p.SubscriptionID,
+	}
+	if p.Cycle != nil {
+		out.Cycle, _ = json.Marshal(p.Cycle)
 	}
 	if p.PaidAt != nil {
 		paid := p.ReceivedCents()

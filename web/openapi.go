@@ -14,6 +14,7 @@ import (
 	"payments/handlers/api"
 	"payments/handlers/psp"
 	"payments/handlers/reply"
+	"payments/operations"
 	"payments/pix"
 	"payments/pix/cobv"
 	"payments/store"
@@ -133,6 +134,7 @@ var (
 	withdrawalID   = pathParam("id", "A withdrawal id (wd_...).", str())
 	refundID       = pathParam("id", "A refund id (re_...).", str())
 	eventID        = pathParam("id", "An event id (evt_...).", str())
+	subscriptionID = pathParam("id", "A subscription id (sub_...).", str())
 	limit          = queryParam("limit", "", o("type", "integer", "minimum", 1, "maximum", api.MaxListLimit, "default", api.DefaultListLimit))
 	idempotencyKey = o("$ref", "#/components/parameters/IdempotencyKey")
 )
@@ -235,6 +237,50 @@ func createPaymentBody() obj {
 		"discounts", ref("DueDiscounts"),
 		"abatement", ref("DueValue").with("description", "Deducted whatever the day: amount_cents, or percent of the amount (abatimento modalities 1 and 2). Less than the amount."),
 	), "amount_cents")
+}
+
+// subscriptionSchemas are Pix Automático's subscription and a payment's cycle.
+func subscriptionSchemas() obj {
+	date := o("type", "string", "format", "date")
+	nullableDate := o("type", []string{"string", "null"}, "format", "date")
+	return o(
+		"SubscriptionStatus", describe(enum(store.SubscriptionStatuses),
+			"created (live: not yet at the PSP) -> awaiting_authorization -> active | rejected | expired (not authorized in time); active -> canceled (by the receiver or the payer) | expired (past end_date)."),
+		"Subscription", object(o(
+			"id", o("type", "string", "pattern", "^sub_[0-9A-Za-z]{22}$"),
+			"object", constant("subscription"),
+			"livemode", boolean(),
+			"status", ref("SubscriptionStatus"),
+			"journey", describe(enum(store.Journeys), "authorization_only: a QR whose scan authorizes (API Pix's jornada 2); authorization_with_first_payment: a QR that pays the first cycle and authorizes (jornada 3); payer_bank_request: a request pushed to the payer's bank (jornada 1)."),
+			"payer", object(o("name", str(), "document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."))),
+			"contract", describe(str(), "The contract the payer recognizes (API Pix's vinculo.contrato)."),
+			"description", nullableStr(),
+			"interval", enum(store.Intervals),
+			"start_date", describe(date, "The first cycle's due date."),
+			"end_date", nullableDate,
+			"amount_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1), "Each cycle's amount (fixed); null for variable amounts."),
+			"max_amount_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1), "The most a cycle may charge (variable amounts); null for a fixed amount."),
+			"retry_policy", describe(enum(store.RetryPolicies), "three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date."),
+			"rec_id", describe(o("type", "string", "pattern", "^R[RN][0-9A-Za-z]{27}$"), "The recurrence's id in Pix (API Pix's idRec)."),
+			"br_code", describe(nullableStr(), "The QR journeys' code (a QR composto: the recurrence in field 80, on the first cycle's charge for authorization_with_first_payment); null for payer_bank_request."),
+			"checkout_url", o("type", []string{"string", "null"}, "format", "uri"),
+			"first_payment", describe(o("type", []string{"string", "null"}, "format", "uuid"), "authorization_with_first_payment: the first cycle's payment, paid as the payer authorizes."),
+			"next_cycle_date", describe(nullableDate, "The due date of the next cycle to be made; null unless active."),
+			"canceled_by", o("type", []string{"string", "null"}, "enum", []any{store.CanceledByReceiver, store.CanceledByPayer, nil}),
+			"metadata", metadata(),
+			"created_at", timestamp(), "updated_at", timestamp(), "activated_at", nullableTimestamp(), "ended_at", nullableTimestamp(),
+		)),
+		"SubscriptionList", listOf("/api/v1/subscriptions", "Subscription", 0),
+		"Cycle", describe(object(o(
+			"number", o("type", "integer", "minimum", 1),
+			"due_date", date,
+			"status", describe(enum(store.CycleStatuses), "scheduled -> paid | retrying | failed | canceled; retrying -> paid | retrying | failed | canceled."),
+			"attempts", describe(o("type", "integer", "minimum", 0), "Debits the payer's bank refused."),
+			"retry_policy", enum(store.RetryPolicies),
+			"next_attempt_date", nullableDate,
+			"failure_reason", nullableStr(),
+		)), "The payment's place in its subscription. A cycle that fails for good ends its payment expired, with payment.failed."),
+	)
 }
 
 // dueSchemas are a due-date charge's terms and what it owes on a day.
@@ -346,6 +392,7 @@ func paths() obj {
 					queryParam("created[lte]", "Created at or before this Unix time (seconds), that second included.", o("type", "integer", "minimum", 0)),
 					queryParam("due_date[gte]", "Due-date charges due on or after this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
 					queryParam("due_date[lte]", "Due-date charges due on or before this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
+					queryParam("subscription", "A subscription id (sub_...): its cycles.", str()),
 					queryParam("starting_after", "A payment id: return the page of older payments after it.", o("type", "string", "format", "uuid")),
 					queryParam("ending_before", "A payment id: return the page of newer payments before it.", o("type", "string", "format", "uuid"))},
 				"responses", responses(200, ok("One page of payments.", "PaymentList"), getErrors...))),
@@ -376,6 +423,72 @@ func paths() obj {
 			"parameters", []any{pathParam("id", "A payment batch id (pbat_...).", str())},
 			"get", op("getPaymentBatch", "Retrieve a batch and each item's status", "Payments",
 				"responses", responses(200, ok("The batch.", "PaymentBatch"), with(getErrors, 404)...))),
+		"/api/v1/subscriptions", o(
+			"post", op("createSubscription", "Create a Pix Automático subscription", "Subscriptions",
+				"description", "A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"payer", object(o("name", o("type", "string", "maxLength", 140), "document", describe(str(), "CPF or CNPJ with valid check digits; . - / stripped."))),
+					"contract", o("type", "string", "minLength", 1, "maxLength", store.MaxContract),
+					"description", o("type", "string", "maxLength", store.MaxSubscriptionDescription),
+					"interval", enum(store.Intervals),
+					"start_date", describe(o("type", "string", "format", "date"), "The first cycle's due date, not before today (Brasília)."),
+					"end_date", describe(o("type", "string", "format", "date"), "After start_date; none: until canceled."),
+					"amount_cents", describe(o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents), "A fixed amount each cycle. Exactly one of amount_cents and max_amount_cents."),
+					"max_amount_cents", describe(o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents), "Variable amounts up to it: each cycle is made with POST .../cycles and its amount."),
+					"retry_policy", enum(store.RetryPolicies).with("default", store.RetryNone),
+					"journey", enum(store.Journeys),
+					"metadata", metadataInput(),
+				), "payer", "contract", "interval", "start_date", "journey")),
+				"responses", responses(201, created("The subscription, awaiting its payer's authorization.", "Subscription"), with(postErrors, 403, 415)...)),
+			"get", op("listSubscriptions", "List subscriptions, newest first", "Subscriptions",
+				"parameters", []any{limit, queryParam("starting_after", "A subscription id: the page of older ones after it.", str())},
+				"responses", responses(200, ok("One page of subscriptions.", "SubscriptionList"), getErrors...))),
+		"/api/v1/subscriptions/{id}", o(
+			"parameters", []any{subscriptionID},
+			"get", op("getSubscription", "Retrieve a subscription", "Subscriptions",
+				"responses", responses(200, ok("The subscription.", "Subscription"), with(getErrors, 404)...))),
+		"/api/v1/subscriptions/{id}/cancel", o(
+			"parameters", []any{subscriptionID},
+			"post", op("cancelSubscription", "Cancel a subscription (its receiver)", "Subscriptions",
+				"description", "No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The canceled subscription.", "Subscription"), with(postErrors, 404, 415)...))),
+		"/api/v1/subscriptions/{id}/cycles", o(
+			"parameters", []any{subscriptionID},
+			"post", op("createCycle", "Make the subscription's next cycle now", "Subscriptions",
+				"description", "A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("amount_cents", o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents)), optional...)),
+				"responses", responses(201, created("The cycle's payment.", "Payment"), with(postErrors, 404, 415)...))),
+		"/api/v1/test_helpers/subscriptions/{id}/authorize", o(
+			"parameters", []any{subscriptionID},
+			"post", op("testHelperAuthorizeSubscription", "Test mode: the payer authorizes the subscription in their bank", "Test helpers",
+				"description", "It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The active subscription.", "Subscription"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/subscriptions/{id}/reject", o(
+			"parameters", []any{subscriptionID},
+			"post", op("testHelperRejectSubscription", "Test mode: the payer rejects the subscription", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The rejected subscription.", "Subscription"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/subscriptions/{id}/payer_cancel", o(
+			"parameters", []any{subscriptionID},
+			"post", op("testHelperPayerCancelSubscription", "Test mode: the payer cancels the subscription in their bank", "Test helpers",
+				"parameters", []any{idempotencyKey},
+				"requestBody", noBody(),
+				"responses", responses(200, posted("The canceled subscription (canceled_by payer).", "Subscription"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/subscriptions/{id}/run_cycle", o(
+			"parameters", []any{subscriptionID},
+			"post", op("testHelperRunCycle", "Test mode: the payer's bank settles the open cycle's attempt", "Test helpers",
+				"description", "Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("outcome", enum(operations.CycleOutcomes).with("default", operations.CyclePay),
+					"amount_cents", o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents)), optional...)),
+				"responses", responses(200, posted("The cycle's payment.", "Payment"), with(postErrors, 403, 404, 415)...))),
 		"/api/v1/payments/{id_or_external_id}/refund", o(
 			"parameters", []any{paymentRef},
 			"post", op("refundPayment", "Refund a paid payment, in full or in part", "Payments",
@@ -656,12 +769,12 @@ func schemas() obj {
 		"created", describe(integer(), "Unix seconds."),
 		"created_at", timestamp(),
 		"livemode", boolean(),
-		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal")}),
+		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription")}),
 			"The object as it was when the event happened."))),
 		"source", constant(envelope.Source),
 	)
 	return o(
-		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute or a withdrawal."),
+		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*)."),
 		"RefundStatus", describe(enum(store.RefundStatuses), "pending -> succeeded | failed."),
 		"PaymentStatus", describe(enum(store.PaymentStatuses),
 			"pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid."),
@@ -698,6 +811,8 @@ func schemas() obj {
 			"interest", o("oneOf", []any{ref("DueInterest"), o("type", "null")}),
 			"discounts", o("oneOf", []any{ref("DueDiscounts"), o("type", "null")}),
 			"abatement", o("oneOf", []any{ref("DueValue"), o("type", "null")}),
+			"subscription", describe(nullableStr(), "The subscription (sub_...) this payment is a cycle of; null otherwise."),
+			"cycle", o("oneOf", []any{ref("Cycle"), o("type", "null")}),
 			"pix", object(o(
 				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
 				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),
@@ -879,7 +994,7 @@ func document() obj {
 					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
 						"Retry-After", o("description", "On 429 and 503: seconds to wait before retrying.", "schema", integer())),
 					"content", o("application/json", o("schema", ref("Error"))))),
-			"schemas", append(schemas(), dueSchemas()...),
+			"schemas", append(append(schemas(), dueSchemas()...), subscriptionSchemas()...),
 		),
 	)
 }

@@ -111,6 +111,27 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{"payments": []any{}}}, 400)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_batches/" + batch["id"].(string), Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_batches/pbat_nope", Key: s.TestKey}, 404)
+	subBody := map[string]any{"payer": map[string]any{"name": "A", "document": "52998224725"}, "contract": "C-1", "description": "d",
+		"interval": "monthly", "start_date": due, "end_date": calendar.Today(time.Now()).AddDays(400).String(), "amount_cents": 1000,
+		"retry_policy": "three_in_seven_days", "journey": "authorization_with_first_payment", "metadata": map[string]any{"k": "v"}}
+	sub := do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subBody}, 201).JSON(t)
+	subID := sub["id"].(string)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: map[string]any{"contract": "C-1"}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: subBody}, 403)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions?limit=1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + subID, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/sub_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + subID + "/cycles", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/run_cycle", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/authorize", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/reject", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + subID + "/cycles", Key: s.TestKey}, 201)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/run_cycle", Key: s.TestKey,
+		Body: map[string]any{"outcome": "insufficient_balance"}}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?subscription=" + subID, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/payer_cancel", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + subID + "/cancel", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/sub_nope/cancel", Key: s.TestKey}, 404)
 	doc := do(webtest.Request{Method: "GET", Path: "/api/v1/openapi.json"}, 200).JSON(t)
 	require.Equal(t, "3.1.0", doc["openapi"])
 	live := do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.LiveKey, Body: map[string]any{"amount_cents": 50}}, 201).JSON(t)

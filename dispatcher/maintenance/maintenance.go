@@ -52,7 +52,12 @@ func (j *Jobs) Stop() { j.svc.Stop() }
 func (j *Jobs) Run(ctx context.Context) {
 	st, log, cfg := j.store, j.log, j.cfg
 	var jobs sync.WaitGroup
-	jobs.Go(func() { every(ctx, cfg.ExpiryInterval, func() { ExpireOverdue(ctx, st, log) }) })
+	jobs.Go(func() {
+		every(ctx, cfg.ExpiryInterval, func() {
+			ExpireOverdue(ctx, st, log)
+			MakeDueCycles(ctx, st, log)
+		})
+	})
 	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
@@ -83,6 +88,12 @@ func every(ctx context.Context, interval time.Duration, fn func()) {
 // batches, each with its payment.expired event. It returns how many it moved.
 func ExpireOverdue(ctx context.Context, st *store.Store, log *slog.Logger) int {
 	return inBatches(ctx, log, "expired overdue payments", func() (int, error) { return st.ExpireOverdue(ctx, batchSize) })
+}
+
+// MakeDueCycles makes the subscriptions' cycles that come due within
+// store.CycleLeadDays, and ends the subscriptions past their end date.
+func MakeDueCycles(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "made subscription cycles", func() (int, error) { return st.MakeDueCycles(ctx, batchSize) })
 }
 
 func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger) {

@@ -201,7 +201,8 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 }
 
 // listPaymentsQuery are the query parameters of GET /api/v1/payments.
-var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "due_date[gte]", "due_date[lte]", "starting_after", "ending_before"}
+var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "due_date[gte]", "due_date[lte]", "subscription",
+	"starting_after", "ending_before"}
 
 // ListPayments handles GET /api/v1/payments.
 func (a *API) ListPayments(c *fiber.Ctx) error {
@@ -241,6 +242,7 @@ func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
 	if params.CreatedGTE, params.CreatedLTE, apiErr = parseCreatedBounds(c); apiErr != nil {
 		return params, apiErr
 	}
+	params.Subscription = c.Query("subscription")
 	for _, bound := range []struct {
 		name string
 		dst  **calendar.Date

@@ -73,6 +73,15 @@ func (d Date) IsZero() bool { return d.t.IsZero() }
 // AddDays is the date n days after d (before, when n is negative).
 func (d Date) AddDays(n int) Date { return Date{d.t.AddDate(0, 0, n)} }
 
+// AddMonths is the same day n months later; a month without that day
+// gives its last day (31 January + 1 month is 28 or 29 February).
+func (d Date) AddMonths(n int) Date {
+	y, m, day := d.t.Date()
+	first := time.Date(y, m+time.Month(n), 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	return Of(first.Year(), first.Month(), min(day, last))
+}
+
 // Before, After and Equal compare dates.
 func (d Date) Before(e Date) bool { return d.t.Before(e.t) }
 func (d Date) After(e Date) bool  { return d.t.After(e.t) }

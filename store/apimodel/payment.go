@@ -34,17 +34,21 @@ type Payment struct {
 	// Due is a due-date charge's terms as the API shows them, its JSON
 	// object's members from "due_date" to "abatement" (nil: an immediate
 	// charge, all null).
-	Due         []byte
-	BRCode      string
-	QRCodeURL   string
-	CheckoutURL string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	PaidAt      *time.Time
-	ExpiresAt   time.Time
-	CanceledAt  *time.Time
-	ExpiredAt   *time.Time
-	RefundedAt  *time.Time
+	Due []byte
+	// Subscription and Cycle place a cycle of a subscription (Cycle is its
+	// JSON object; nil for none).
+	Subscription *string
+	Cycle        []byte
+	BRCode       string
+	QRCodeURL    string
+	CheckoutURL  string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	PaidAt       *time.Time
+	ExpiresAt    time.Time
+	CanceledAt   *time.Time
+	ExpiredAt    *time.Time
+	RefundedAt   *time.Time
 }
 
 // Customer is the payer as the API shows them; document holds digits only.
@@ -101,6 +105,14 @@ func (p *Payment) AppendJSON(b []byte) []byte {
 		b = append(b, `,"due_date":null,"days_after_due":null,"fine":null,"interest":null,"discounts":null,"abatement":null`...)
 	} else {
 		b = append(append(b, ','), p.Due...)
+	}
+	b = append(b, `,"subscription":`...)
+	b = jsonw.AppendStringOrNull(b, p.Subscription)
+	b = append(b, `,"cycle":`...)
+	if p.Cycle == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, p.Cycle...)
 	}
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)

@@ -78,6 +78,51 @@ func (e BalanceObject) Valid() bool {
 	}
 }
 
+// Defines values for CycleRetryPolicy.
+const (
+	CycleRetryPolicyNone             CycleRetryPolicy = "none"
+	CycleRetryPolicyThreeInSevenDays CycleRetryPolicy = "three_in_seven_days"
+)
+
+// Valid indicates whether the value is a known member of the CycleRetryPolicy enum.
+func (e CycleRetryPolicy) Valid() bool {
+	switch e {
+	case CycleRetryPolicyNone:
+		return true
+	case CycleRetryPolicyThreeInSevenDays:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CycleStatus.
+const (
+	CycleStatusCanceled  CycleStatus = "canceled"
+	CycleStatusFailed    CycleStatus = "failed"
+	CycleStatusPaid      CycleStatus = "paid"
+	CycleStatusRetrying  CycleStatus = "retrying"
+	CycleStatusScheduled CycleStatus = "scheduled"
+)
+
+// Valid indicates whether the value is a known member of the CycleStatus enum.
+func (e CycleStatus) Valid() bool {
+	switch e {
+	case CycleStatusCanceled:
+		return true
+	case CycleStatusFailed:
+		return true
+	case CycleStatusPaid:
+		return true
+	case CycleStatusRetrying:
+		return true
+	case CycleStatusScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeletedWebhookDeleted.
 const (
 	True DeletedWebhookDeleted = true
@@ -350,18 +395,25 @@ func (e EventListUrl) Valid() bool {
 
 // Defines values for EventType.
 const (
-	EventTypeDisputeLost         EventType = "dispute.lost"
-	EventTypeDisputeOpened       EventType = "dispute.opened"
-	EventTypeDisputeWon          EventType = "dispute.won"
-	EventTypePaymentCanceled     EventType = "payment.canceled"
-	EventTypePaymentCreated      EventType = "payment.created"
-	EventTypePaymentExpired      EventType = "payment.expired"
-	EventTypePaymentPaid         EventType = "payment.paid"
-	EventTypePaymentRefunded     EventType = "payment.refunded"
-	EventTypeRefundFailed        EventType = "refund.failed"
-	EventTypeRefundSucceeded     EventType = "refund.succeeded"
-	EventTypeWithdrawalCompleted EventType = "withdrawal.completed"
-	EventTypeWithdrawalFailed    EventType = "withdrawal.failed"
+	EventTypeDisputeLost           EventType = "dispute.lost"
+	EventTypeDisputeOpened         EventType = "dispute.opened"
+	EventTypeDisputeWon            EventType = "dispute.won"
+	EventTypePaymentCanceled       EventType = "payment.canceled"
+	EventTypePaymentCreated        EventType = "payment.created"
+	EventTypePaymentExpired        EventType = "payment.expired"
+	EventTypePaymentFailed         EventType = "payment.failed"
+	EventTypePaymentPaid           EventType = "payment.paid"
+	EventTypePaymentRefunded       EventType = "payment.refunded"
+	EventTypePaymentRetryScheduled EventType = "payment.retry_scheduled"
+	EventTypeRefundFailed          EventType = "refund.failed"
+	EventTypeRefundSucceeded       EventType = "refund.succeeded"
+	EventTypeSubscriptionActivated EventType = "subscription.activated"
+	EventTypeSubscriptionCanceled  EventType = "subscription.canceled"
+	EventTypeSubscriptionCreated   EventType = "subscription.created"
+	EventTypeSubscriptionExpired   EventType = "subscription.expired"
+	EventTypeSubscriptionRejected  EventType = "subscription.rejected"
+	EventTypeWithdrawalCompleted   EventType = "withdrawal.completed"
+	EventTypeWithdrawalFailed      EventType = "withdrawal.failed"
 )
 
 // Valid indicates whether the value is a known member of the EventType enum.
@@ -379,13 +431,27 @@ func (e EventType) Valid() bool {
 		return true
 	case EventTypePaymentExpired:
 		return true
+	case EventTypePaymentFailed:
+		return true
 	case EventTypePaymentPaid:
 		return true
 	case EventTypePaymentRefunded:
 		return true
+	case EventTypePaymentRetryScheduled:
+		return true
 	case EventTypeRefundFailed:
 		return true
 	case EventTypeRefundSucceeded:
+		return true
+	case EventTypeSubscriptionActivated:
+		return true
+	case EventTypeSubscriptionCanceled:
+		return true
+	case EventTypeSubscriptionCreated:
+		return true
+	case EventTypeSubscriptionExpired:
+		return true
+	case EventTypeSubscriptionRejected:
 		return true
 	case EventTypeWithdrawalCompleted:
 		return true
@@ -518,19 +584,19 @@ func (e PaymentPaymentMethod) Valid() bool {
 
 // Defines values for PaymentBatchItemsStatus.
 const (
-	Created    PaymentBatchItemsStatus = "created"
-	Refused    PaymentBatchItemsStatus = "refused"
-	Registered PaymentBatchItemsStatus = "registered"
+	PaymentBatchItemsStatusCreated    PaymentBatchItemsStatus = "created"
+	PaymentBatchItemsStatusRefused    PaymentBatchItemsStatus = "refused"
+	PaymentBatchItemsStatusRegistered PaymentBatchItemsStatus = "registered"
 )
 
 // Valid indicates whether the value is a known member of the PaymentBatchItemsStatus enum.
 func (e PaymentBatchItemsStatus) Valid() bool {
 	switch e {
-	case Created:
+	case PaymentBatchItemsStatusCreated:
 		return true
-	case Refused:
+	case PaymentBatchItemsStatusRefused:
 		return true
-	case Registered:
+	case PaymentBatchItemsStatusRegistered:
 		return true
 	default:
 		return false
@@ -768,6 +834,168 @@ func (e RefundStatus) Valid() bool {
 	case RefundStatusPending:
 		return true
 	case RefundStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionCanceledBy.
+const (
+	SubscriptionCanceledByLessThannil SubscriptionCanceledBy = "<nil>"
+	SubscriptionCanceledByPayer       SubscriptionCanceledBy = "payer"
+	SubscriptionCanceledByReceiver    SubscriptionCanceledBy = "receiver"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionCanceledBy enum.
+func (e SubscriptionCanceledBy) Valid() bool {
+	switch e {
+	case SubscriptionCanceledByLessThannil:
+		return true
+	case SubscriptionCanceledByPayer:
+		return true
+	case SubscriptionCanceledByReceiver:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionInterval.
+const (
+	SubscriptionIntervalAnnual     SubscriptionInterval = "annual"
+	SubscriptionIntervalMonthly    SubscriptionInterval = "monthly"
+	SubscriptionIntervalQuarterly  SubscriptionInterval = "quarterly"
+	SubscriptionIntervalSemiannual SubscriptionInterval = "semiannual"
+	SubscriptionIntervalWeekly     SubscriptionInterval = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionInterval enum.
+func (e SubscriptionInterval) Valid() bool {
+	switch e {
+	case SubscriptionIntervalAnnual:
+		return true
+	case SubscriptionIntervalMonthly:
+		return true
+	case SubscriptionIntervalQuarterly:
+		return true
+	case SubscriptionIntervalSemiannual:
+		return true
+	case SubscriptionIntervalWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionJourney.
+const (
+	SubscriptionJourneyAuthorizationOnly             SubscriptionJourney = "authorization_only"
+	SubscriptionJourneyAuthorizationWithFirstPayment SubscriptionJourney = "authorization_with_first_payment"
+	SubscriptionJourneyPayerBankRequest              SubscriptionJourney = "payer_bank_request"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionJourney enum.
+func (e SubscriptionJourney) Valid() bool {
+	switch e {
+	case SubscriptionJourneyAuthorizationOnly:
+		return true
+	case SubscriptionJourneyAuthorizationWithFirstPayment:
+		return true
+	case SubscriptionJourneyPayerBankRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionObject.
+const (
+	SubscriptionObjectSubscription SubscriptionObject = "subscription"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionObject enum.
+func (e SubscriptionObject) Valid() bool {
+	switch e {
+	case SubscriptionObjectSubscription:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionRetryPolicy.
+const (
+	SubscriptionRetryPolicyNone             SubscriptionRetryPolicy = "none"
+	SubscriptionRetryPolicyThreeInSevenDays SubscriptionRetryPolicy = "three_in_seven_days"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionRetryPolicy enum.
+func (e SubscriptionRetryPolicy) Valid() bool {
+	switch e {
+	case SubscriptionRetryPolicyNone:
+		return true
+	case SubscriptionRetryPolicyThreeInSevenDays:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionListObject.
+const (
+	SubscriptionListObjectList SubscriptionListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionListObject enum.
+func (e SubscriptionListObject) Valid() bool {
+	switch e {
+	case SubscriptionListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionListUrl.
+const (
+	Apiv1subscriptions SubscriptionListUrl = "/api/v1/subscriptions"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionListUrl enum.
+func (e SubscriptionListUrl) Valid() bool {
+	switch e {
+	case Apiv1subscriptions:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionStatus.
+const (
+	SubscriptionStatusActive                SubscriptionStatus = "active"
+	SubscriptionStatusAwaitingAuthorization SubscriptionStatus = "awaiting_authorization"
+	SubscriptionStatusCanceled              SubscriptionStatus = "canceled"
+	SubscriptionStatusCreated               SubscriptionStatus = "created"
+	SubscriptionStatusExpired               SubscriptionStatus = "expired"
+	SubscriptionStatusRejected              SubscriptionStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionStatus enum.
+func (e SubscriptionStatus) Valid() bool {
+	switch e {
+	case SubscriptionStatusActive:
+		return true
+	case SubscriptionStatusAwaitingAuthorization:
+		return true
+	case SubscriptionStatusCanceled:
+		return true
+	case SubscriptionStatusCreated:
+		return true
+	case SubscriptionStatusExpired:
+		return true
+	case SubscriptionStatusRejected:
 		return true
 	default:
 		return false
@@ -1104,6 +1332,90 @@ func (e StreamEventsParamsApiVersion) Valid() bool {
 	}
 }
 
+// Defines values for CreateSubscriptionJSONBodyInterval.
+const (
+	CreateSubscriptionJSONBodyIntervalAnnual     CreateSubscriptionJSONBodyInterval = "annual"
+	CreateSubscriptionJSONBodyIntervalMonthly    CreateSubscriptionJSONBodyInterval = "monthly"
+	CreateSubscriptionJSONBodyIntervalQuarterly  CreateSubscriptionJSONBodyInterval = "quarterly"
+	CreateSubscriptionJSONBodyIntervalSemiannual CreateSubscriptionJSONBodyInterval = "semiannual"
+	CreateSubscriptionJSONBodyIntervalWeekly     CreateSubscriptionJSONBodyInterval = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the CreateSubscriptionJSONBodyInterval enum.
+func (e CreateSubscriptionJSONBodyInterval) Valid() bool {
+	switch e {
+	case CreateSubscriptionJSONBodyIntervalAnnual:
+		return true
+	case CreateSubscriptionJSONBodyIntervalMonthly:
+		return true
+	case CreateSubscriptionJSONBodyIntervalQuarterly:
+		return true
+	case CreateSubscriptionJSONBodyIntervalSemiannual:
+		return true
+	case CreateSubscriptionJSONBodyIntervalWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateSubscriptionJSONBodyJourney.
+const (
+	CreateSubscriptionJSONBodyJourneyAuthorizationOnly             CreateSubscriptionJSONBodyJourney = "authorization_only"
+	CreateSubscriptionJSONBodyJourneyAuthorizationWithFirstPayment CreateSubscriptionJSONBodyJourney = "authorization_with_first_payment"
+	CreateSubscriptionJSONBodyJourneyPayerBankRequest              CreateSubscriptionJSONBodyJourney = "payer_bank_request"
+)
+
+// Valid indicates whether the value is a known member of the CreateSubscriptionJSONBodyJourney enum.
+func (e CreateSubscriptionJSONBodyJourney) Valid() bool {
+	switch e {
+	case CreateSubscriptionJSONBodyJourneyAuthorizationOnly:
+		return true
+	case CreateSubscriptionJSONBodyJourneyAuthorizationWithFirstPayment:
+		return true
+	case CreateSubscriptionJSONBodyJourneyPayerBankRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateSubscriptionJSONBodyRetryPolicy.
+const (
+	CreateSubscriptionJSONBodyRetryPolicyNone             CreateSubscriptionJSONBodyRetryPolicy = "none"
+	CreateSubscriptionJSONBodyRetryPolicyThreeInSevenDays CreateSubscriptionJSONBodyRetryPolicy = "three_in_seven_days"
+)
+
+// Valid indicates whether the value is a known member of the CreateSubscriptionJSONBodyRetryPolicy enum.
+func (e CreateSubscriptionJSONBodyRetryPolicy) Valid() bool {
+	switch e {
+	case CreateSubscriptionJSONBodyRetryPolicyNone:
+		return true
+	case CreateSubscriptionJSONBodyRetryPolicyThreeInSevenDays:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestHelperRunCycleJSONBodyOutcome.
+const (
+	InsufficientBalance TestHelperRunCycleJSONBodyOutcome = "insufficient_balance"
+	Pay                 TestHelperRunCycleJSONBodyOutcome = "pay"
+)
+
+// Valid indicates whether the value is a known member of the TestHelperRunCycleJSONBodyOutcome enum.
+func (e TestHelperRunCycleJSONBodyOutcome) Valid() bool {
+	switch e {
+	case InsufficientBalance:
+		return true
+	case Pay:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateWebhookJSONBodyApiVersion.
 const (
 	CreateWebhookJSONBodyApiVersionV1 CreateWebhookJSONBodyApiVersion = "v1"
@@ -1197,7 +1509,7 @@ type Attempt struct {
 	} `json:"error"`
 	EventId string `json:"event_id"`
 
-	// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	// EventType What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*).
 	EventType EventType `json:"event_type"`
 
 	// Id Also sent as X-Service-Delivery.
@@ -1265,6 +1577,26 @@ type CustomerInput struct {
 	Phone *string `json:"phone,omitempty"`
 }
 
+// Cycle The payment's place in its subscription. A cycle that fails for good ends its payment expired, with payment.failed.
+type Cycle struct {
+	// Attempts Debits the payer's bank refused.
+	Attempts        int                 `json:"attempts"`
+	DueDate         openapi_types.Date  `json:"due_date"`
+	FailureReason   *string             `json:"failure_reason"`
+	NextAttemptDate *openapi_types.Date `json:"next_attempt_date"`
+	Number          int                 `json:"number"`
+	RetryPolicy     CycleRetryPolicy    `json:"retry_policy"`
+
+	// Status scheduled -> paid | retrying | failed | canceled; retrying -> paid | retrying | failed | canceled.
+	Status CycleStatus `json:"status"`
+}
+
+// CycleRetryPolicy defines model for Cycle.RetryPolicy.
+type CycleRetryPolicy string
+
+// CycleStatus scheduled -> paid | retrying | failed | canceled; retrying -> paid | retrying | failed | canceled.
+type CycleStatus string
+
 // DeletedWebhook defines model for DeletedWebhook.
 type DeletedWebhook struct {
 	Deleted DeletedWebhookDeleted `json:"deleted"`
@@ -1286,7 +1618,7 @@ type Delivery struct {
 	CreatedAt    time.Time  `json:"created_at"`
 	EventId      string     `json:"event_id"`
 
-	// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	// EventType What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*).
 	EventType      EventType      `json:"event_type"`
 	Id             string         `json:"id"`
 	LastError      *string        `json:"last_error"`
@@ -1454,7 +1786,7 @@ type Event struct {
 	Livemode bool        `json:"livemode"`
 	Source   EventSource `json:"source"`
 
-	// Type What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	// Type What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*).
 	Type EventType `json:"type"`
 }
 
@@ -1483,7 +1815,7 @@ type EventListObject string
 // EventListUrl defines model for EventList.Url.
 type EventListUrl string
 
-// EventType What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+// EventType What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*).
 type EventType string
 
 // EventWithDeliveries defines model for EventWithDeliveries.
@@ -1509,7 +1841,7 @@ type EventWithDeliveries struct {
 	Livemode bool                      `json:"livemode"`
 	Source   EventWithDeliveriesSource `json:"source"`
 
-	// Type What happened. Each event's object is a payment, a refund, a dispute or a withdrawal.
+	// Type What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*).
 	Type EventType `json:"type"`
 }
 
@@ -1579,6 +1911,7 @@ type Payment struct {
 	CreatedAt     time.Time       `json:"created_at"`
 	Currency      PaymentCurrency `json:"currency"`
 	Customer      *Customer       `json:"customer"`
+	Cycle         *Cycle          `json:"cycle"`
 	DaysAfterDue  *int            `json:"days_after_due"`
 	Description   *string         `json:"description"`
 	Discounts     *DueDiscounts   `json:"discounts"`
@@ -1612,8 +1945,11 @@ type Payment struct {
 	RefundedAt *time.Time `json:"refunded_at"`
 
 	// Status pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid.
-	Status    PaymentStatus `json:"status"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	Status PaymentStatus `json:"status"`
+
+	// Subscription The subscription (sub_...) this payment is a cycle of; null otherwise.
+	Subscription *string   `json:"subscription"`
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 // PaymentCurrency defines model for Payment.Currency.
@@ -1750,6 +2086,93 @@ type RefundListUrl string
 
 // RefundStatus pending -> succeeded | failed.
 type RefundStatus string
+
+// Subscription defines model for Subscription.
+type Subscription struct {
+	ActivatedAt *time.Time `json:"activated_at"`
+
+	// AmountCents Each cycle's amount (fixed); null for variable amounts.
+	AmountCents *int `json:"amount_cents"`
+
+	// BrCode The QR journeys' code (a QR composto: the recurrence in field 80, on the first cycle's charge for authorization_with_first_payment); null for payer_bank_request.
+	BrCode      *string                 `json:"br_code"`
+	CanceledBy  *SubscriptionCanceledBy `json:"canceled_by"`
+	CheckoutUrl *string                 `json:"checkout_url"`
+
+	// Contract The contract the payer recognizes (API Pix's vinculo.contrato).
+	Contract    string              `json:"contract"`
+	CreatedAt   time.Time           `json:"created_at"`
+	Description *string             `json:"description"`
+	EndDate     *openapi_types.Date `json:"end_date"`
+	EndedAt     *time.Time          `json:"ended_at"`
+
+	// FirstPayment authorization_with_first_payment: the first cycle's payment, paid as the payer authorizes.
+	FirstPayment *openapi_types.UUID  `json:"first_payment"`
+	Id           string               `json:"id"`
+	Interval     SubscriptionInterval `json:"interval"`
+
+	// Journey authorization_only: a QR whose scan authorizes (API Pix's jornada 2); authorization_with_first_payment: a QR that pays the first cycle and authorizes (jornada 3); payer_bank_request: a request pushed to the payer's bank (jornada 1).
+	Journey  SubscriptionJourney `json:"journey"`
+	Livemode bool                `json:"livemode"`
+
+	// MaxAmountCents The most a cycle may charge (variable amounts); null for a fixed amount.
+	MaxAmountCents *int              `json:"max_amount_cents"`
+	Metadata       map[string]string `json:"metadata"`
+
+	// NextCycleDate The due date of the next cycle to be made; null unless active.
+	NextCycleDate *openapi_types.Date `json:"next_cycle_date"`
+	Object        SubscriptionObject  `json:"object"`
+	Payer         struct {
+		// Document CPF (11) or CNPJ (14) digits.
+		Document string `json:"document"`
+		Name     string `json:"name"`
+	} `json:"payer"`
+
+	// RecId The recurrence's id in Pix (API Pix's idRec).
+	RecId string `json:"rec_id"`
+
+	// RetryPolicy three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date.
+	RetryPolicy SubscriptionRetryPolicy `json:"retry_policy"`
+
+	// StartDate The first cycle's due date.
+	StartDate openapi_types.Date `json:"start_date"`
+
+	// Status created (live: not yet at the PSP) -> awaiting_authorization -> active | rejected | expired (not authorized in time); active -> canceled (by the receiver or the payer) | expired (past end_date).
+	Status    SubscriptionStatus `json:"status"`
+	UpdatedAt time.Time          `json:"updated_at"`
+}
+
+// SubscriptionCanceledBy defines model for Subscription.CanceledBy.
+type SubscriptionCanceledBy string
+
+// SubscriptionInterval defines model for Subscription.Interval.
+type SubscriptionInterval string
+
+// SubscriptionJourney authorization_only: a QR whose scan authorizes (API Pix's jornada 2); authorization_with_first_payment: a QR that pays the first cycle and authorizes (jornada 3); payer_bank_request: a request pushed to the payer's bank (jornada 1).
+type SubscriptionJourney string
+
+// SubscriptionObject defines model for Subscription.Object.
+type SubscriptionObject string
+
+// SubscriptionRetryPolicy three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date.
+type SubscriptionRetryPolicy string
+
+// SubscriptionList One page, newest first; has_more says whether older objects follow.
+type SubscriptionList struct {
+	Data    []Subscription         `json:"data"`
+	HasMore bool                   `json:"has_more"`
+	Object  SubscriptionListObject `json:"object"`
+	Url     SubscriptionListUrl    `json:"url"`
+}
+
+// SubscriptionListObject defines model for SubscriptionList.Object.
+type SubscriptionListObject string
+
+// SubscriptionListUrl defines model for SubscriptionList.Url.
+type SubscriptionListUrl string
+
+// SubscriptionStatus created (live: not yet at the PSP) -> awaiting_authorization -> active | rejected | expired (not authorized in time); active -> canceled (by the receiver or the payer) | expired (past end_date).
+type SubscriptionStatus string
 
 // Webhook defines model for Webhook.
 type Webhook struct {
@@ -2059,6 +2482,9 @@ type ListPaymentsParams struct {
 	// DueDateLte Due-date charges due on or before this day (YYYY-MM-DD).
 	DueDateLte *openapi_types.Date `form:"due_date[lte],omitempty" json:"due_date[lte],omitempty"`
 
+	// Subscription A subscription id (sub_...): its cycles.
+	Subscription *string `form:"subscription,omitempty" json:"subscription,omitempty"`
+
 	// StartingAfter A payment id: return the page of older payments after it.
 	StartingAfter *openapi_types.UUID `form:"starting_after,omitempty" json:"starting_after,omitempty"`
 
@@ -2151,6 +2577,75 @@ type CreateRefundParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListSubscriptionsParams defines parameters for ListSubscriptions.
+type ListSubscriptionsParams struct {
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// StartingAfter A subscription id: the page of older ones after it.
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+}
+
+// CreateSubscriptionJSONBody defines parameters for CreateSubscription.
+type CreateSubscriptionJSONBody struct {
+	// AmountCents A fixed amount each cycle. Exactly one of amount_cents and max_amount_cents.
+	AmountCents *int    `json:"amount_cents,omitempty"`
+	Contract    string  `json:"contract"`
+	Description *string `json:"description,omitempty"`
+
+	// EndDate After start_date; none: until canceled.
+	EndDate  *openapi_types.Date                `json:"end_date,omitempty"`
+	Interval CreateSubscriptionJSONBodyInterval `json:"interval"`
+	Journey  CreateSubscriptionJSONBodyJourney  `json:"journey"`
+
+	// MaxAmountCents Variable amounts up to it: each cycle is made with POST .../cycles and its amount.
+	MaxAmountCents *int               `json:"max_amount_cents,omitempty"`
+	Metadata       *map[string]string `json:"metadata,omitempty"`
+	Payer          struct {
+		// Document CPF or CNPJ with valid check digits; . - / stripped.
+		Document string `json:"document"`
+		Name     string `json:"name"`
+	} `json:"payer"`
+	RetryPolicy *CreateSubscriptionJSONBodyRetryPolicy `json:"retry_policy,omitempty"`
+
+	// StartDate The first cycle's due date, not before today (Brasília).
+	StartDate openapi_types.Date `json:"start_date"`
+}
+
+// CreateSubscriptionParams defines parameters for CreateSubscription.
+type CreateSubscriptionParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateSubscriptionJSONBodyInterval defines parameters for CreateSubscription.
+type CreateSubscriptionJSONBodyInterval string
+
+// CreateSubscriptionJSONBodyJourney defines parameters for CreateSubscription.
+type CreateSubscriptionJSONBodyJourney string
+
+// CreateSubscriptionJSONBodyRetryPolicy defines parameters for CreateSubscription.
+type CreateSubscriptionJSONBodyRetryPolicy string
+
+// CancelSubscriptionJSONBody defines parameters for CancelSubscription.
+type CancelSubscriptionJSONBody = map[string]interface{}
+
+// CancelSubscriptionParams defines parameters for CancelSubscription.
+type CancelSubscriptionParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateCycleJSONBody defines parameters for CreateCycle.
+type CreateCycleJSONBody struct {
+	AmountCents *int `json:"amount_cents,omitempty"`
+}
+
+// CreateCycleParams defines parameters for CreateCycle.
+type CreateCycleParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // TestHelperLoseDisputeJSONBody defines parameters for TestHelperLoseDispute.
 type TestHelperLoseDisputeJSONBody = map[string]interface{}
 
@@ -2217,6 +2712,48 @@ type TestHelperSucceedRefundParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// TestHelperAuthorizeSubscriptionJSONBody defines parameters for TestHelperAuthorizeSubscription.
+type TestHelperAuthorizeSubscriptionJSONBody = map[string]interface{}
+
+// TestHelperAuthorizeSubscriptionParams defines parameters for TestHelperAuthorizeSubscription.
+type TestHelperAuthorizeSubscriptionParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperPayerCancelSubscriptionJSONBody defines parameters for TestHelperPayerCancelSubscription.
+type TestHelperPayerCancelSubscriptionJSONBody = map[string]interface{}
+
+// TestHelperPayerCancelSubscriptionParams defines parameters for TestHelperPayerCancelSubscription.
+type TestHelperPayerCancelSubscriptionParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperRejectSubscriptionJSONBody defines parameters for TestHelperRejectSubscription.
+type TestHelperRejectSubscriptionJSONBody = map[string]interface{}
+
+// TestHelperRejectSubscriptionParams defines parameters for TestHelperRejectSubscription.
+type TestHelperRejectSubscriptionParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperRunCycleJSONBody defines parameters for TestHelperRunCycle.
+type TestHelperRunCycleJSONBody struct {
+	AmountCents *int                               `json:"amount_cents,omitempty"`
+	Outcome     *TestHelperRunCycleJSONBodyOutcome `json:"outcome,omitempty"`
+}
+
+// TestHelperRunCycleParams defines parameters for TestHelperRunCycle.
+type TestHelperRunCycleParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperRunCycleJSONBodyOutcome defines parameters for TestHelperRunCycle.
+type TestHelperRunCycleJSONBodyOutcome string
 
 // TestHelperCompleteWithdrawalJSONBody defines parameters for TestHelperCompleteWithdrawal.
 type TestHelperCompleteWithdrawalJSONBody = map[string]interface{}
@@ -2442,6 +2979,15 @@ type RefundPaymentJSONRequestBody RefundPaymentJSONBody
 // CreateRefundJSONRequestBody defines body for CreateRefund for application/json ContentType.
 type CreateRefundJSONRequestBody CreateRefundJSONBody
 
+// CreateSubscriptionJSONRequestBody defines body for CreateSubscription for application/json ContentType.
+type CreateSubscriptionJSONRequestBody CreateSubscriptionJSONBody
+
+// CancelSubscriptionJSONRequestBody defines body for CancelSubscription for application/json ContentType.
+type CancelSubscriptionJSONRequestBody = CancelSubscriptionJSONBody
+
+// CreateCycleJSONRequestBody defines body for CreateCycle for application/json ContentType.
+type CreateCycleJSONRequestBody CreateCycleJSONBody
+
 // TestHelperLoseDisputeJSONRequestBody defines body for TestHelperLoseDispute for application/json ContentType.
 type TestHelperLoseDisputeJSONRequestBody = TestHelperLoseDisputeJSONBody
 
@@ -2459,6 +3005,18 @@ type TestHelperFailRefundJSONRequestBody TestHelperFailRefundJSONBody
 
 // TestHelperSucceedRefundJSONRequestBody defines body for TestHelperSucceedRefund for application/json ContentType.
 type TestHelperSucceedRefundJSONRequestBody = TestHelperSucceedRefundJSONBody
+
+// TestHelperAuthorizeSubscriptionJSONRequestBody defines body for TestHelperAuthorizeSubscription for application/json ContentType.
+type TestHelperAuthorizeSubscriptionJSONRequestBody = TestHelperAuthorizeSubscriptionJSONBody
+
+// TestHelperPayerCancelSubscriptionJSONRequestBody defines body for TestHelperPayerCancelSubscription for application/json ContentType.
+type TestHelperPayerCancelSubscriptionJSONRequestBody = TestHelperPayerCancelSubscriptionJSONBody
+
+// TestHelperRejectSubscriptionJSONRequestBody defines body for TestHelperRejectSubscription for application/json ContentType.
+type TestHelperRejectSubscriptionJSONRequestBody = TestHelperRejectSubscriptionJSONBody
+
+// TestHelperRunCycleJSONRequestBody defines body for TestHelperRunCycle for application/json ContentType.
+type TestHelperRunCycleJSONRequestBody TestHelperRunCycleJSONBody
 
 // TestHelperCompleteWithdrawalJSONRequestBody defines body for TestHelperCompleteWithdrawal for application/json ContentType.
 type TestHelperCompleteWithdrawalJSONRequestBody = TestHelperCompleteWithdrawalJSONBody
@@ -2600,6 +3158,32 @@ func (t *Event_Data_Object) MergeWithdrawal(v Withdrawal) error {
 	return err
 }
 
+// AsSubscription returns the union data inside the Event_Data_Object as a Subscription
+func (t Event_Data_Object) AsSubscription() (Subscription, error) {
+	var body Subscription
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSubscription overwrites any union data inside the Event_Data_Object as the provided Subscription
+func (t *Event_Data_Object) FromSubscription(v Subscription) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSubscription performs a merge with any union data inside the Event_Data_Object, using the provided Subscription
+func (t *Event_Data_Object) MergeSubscription(v Subscription) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t Event_Data_Object) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -2704,6 +3288,32 @@ func (t *EventWithDeliveries_Data_Object) FromWithdrawal(v Withdrawal) error {
 
 // MergeWithdrawal performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Withdrawal
 func (t *EventWithDeliveries_Data_Object) MergeWithdrawal(v Withdrawal) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSubscription returns the union data inside the EventWithDeliveries_Data_Object as a Subscription
+func (t EventWithDeliveries_Data_Object) AsSubscription() (Subscription, error) {
+	var body Subscription
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSubscription overwrites any union data inside the EventWithDeliveries_Data_Object as the provided Subscription
+func (t *EventWithDeliveries_Data_Object) FromSubscription(v Subscription) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSubscription performs a merge with any union data inside the EventWithDeliveries_Data_Object, using the provided Subscription
+func (t *EventWithDeliveries_Data_Object) MergeSubscription(v Subscription) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -2970,6 +3580,70 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
 	GetRefund(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSubscriptions List subscriptions, newest first
+	//
+	// Corresponds with GET /api/v1/subscriptions (the `ListSubscriptions` operationId).
+	ListSubscriptions(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubscriptionWithBody Create a Pix Automático subscription
+	//
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithBody(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubscription Create a Pix Automático subscription
+	//
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+	CreateSubscription(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSubscription Retrieve a subscription
+	//
+	// Corresponds with GET /api/v1/subscriptions/{id} (the `GetSubscription` operationId).
+	GetSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelSubscriptionWithBody Cancel a subscription (its receiver)
+	//
+	// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscriptionWithBody(ctx context.Context, id string, params *CancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelSubscription Cancel a subscription (its receiver)
+	//
+	// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscription(ctx context.Context, id string, params *CancelSubscriptionParams, body CancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCycleWithBody Make the subscription's next cycle now
+	//
+	// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+	CreateCycleWithBody(ctx context.Context, id string, params *CreateCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCycle Make the subscription's next cycle now
+	//
+	// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+	CreateCycle(ctx context.Context, id string, params *CreateCycleParams, body CreateCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// TestHelperLoseDisputeWithBody Test mode: close an open dispute in the payer's favour
 	//
 	// The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.
@@ -3082,6 +3756,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
 	TestHelperSucceedRefund(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperAuthorizeSubscriptionWithBody Test mode: the payer authorizes the subscription in their bank
+	//
+	// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+	TestHelperAuthorizeSubscriptionWithBody(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperAuthorizeSubscription Test mode: the payer authorizes the subscription in their bank
+	//
+	// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+	TestHelperAuthorizeSubscription(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, body TestHelperAuthorizeSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperPayerCancelSubscriptionWithBody Test mode: the payer cancels the subscription in their bank
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+	TestHelperPayerCancelSubscriptionWithBody(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperPayerCancelSubscription Test mode: the payer cancels the subscription in their bank
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+	TestHelperPayerCancelSubscription(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, body TestHelperPayerCancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperRejectSubscriptionWithBody Test mode: the payer rejects the subscription
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+	TestHelperRejectSubscriptionWithBody(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperRejectSubscription Test mode: the payer rejects the subscription
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+	TestHelperRejectSubscription(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, body TestHelperRejectSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperRunCycleWithBody Test mode: the payer's bank settles the open cycle's attempt
+	//
+	// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+	TestHelperRunCycleWithBody(ctx context.Context, id string, params *TestHelperRunCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperRunCycle Test mode: the payer's bank settles the open cycle's attempt
+	//
+	// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+	TestHelperRunCycle(ctx context.Context, id string, params *TestHelperRunCycleParams, body TestHelperRunCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestHelperCompleteWithdrawalWithBody Test mode: the PSP confirms a withdrawal
 	//
@@ -3753,6 +4491,150 @@ func (c *Client) GetRefund(ctx context.Context, id string, reqEditors ...Request
 	return c.Client.Do(req)
 }
 
+// ListSubscriptions List subscriptions, newest first
+//
+// Corresponds with GET /api/v1/subscriptions (the `ListSubscriptions` operationId).
+func (c *Client) ListSubscriptions(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSubscriptionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubscriptionWithBody Create a Pix Automático subscription
+//
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+func (c *Client) CreateSubscriptionWithBody(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubscriptionRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubscription Create a Pix Automático subscription
+//
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+func (c *Client) CreateSubscription(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubscriptionRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSubscription Retrieve a subscription
+//
+// Corresponds with GET /api/v1/subscriptions/{id} (the `GetSubscription` operationId).
+func (c *Client) GetSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSubscriptionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelSubscriptionWithBody Cancel a subscription (its receiver)
+//
+// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *Client) CancelSubscriptionWithBody(ctx context.Context, id string, params *CancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelSubscriptionRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelSubscription Cancel a subscription (its receiver)
+//
+// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *Client) CancelSubscription(ctx context.Context, id string, params *CancelSubscriptionParams, body CancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelSubscriptionRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCycleWithBody Make the subscription's next cycle now
+//
+// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+func (c *Client) CreateCycleWithBody(ctx context.Context, id string, params *CreateCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCycleRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCycle Make the subscription's next cycle now
+//
+// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+func (c *Client) CreateCycle(ctx context.Context, id string, params *CreateCycleParams, body CreateCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCycleRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // TestHelperLoseDisputeWithBody Test mode: close an open dispute in the payer's favour
 //
 // The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.
@@ -3986,6 +4868,150 @@ func (c *Client) TestHelperSucceedRefundWithBody(ctx context.Context, id string,
 // Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
 func (c *Client) TestHelperSucceedRefund(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestHelperSucceedRefundRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperAuthorizeSubscriptionWithBody Test mode: the payer authorizes the subscription in their bank
+//
+// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+func (c *Client) TestHelperAuthorizeSubscriptionWithBody(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperAuthorizeSubscriptionRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperAuthorizeSubscription Test mode: the payer authorizes the subscription in their bank
+//
+// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+func (c *Client) TestHelperAuthorizeSubscription(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, body TestHelperAuthorizeSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperAuthorizeSubscriptionRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperPayerCancelSubscriptionWithBody Test mode: the payer cancels the subscription in their bank
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+func (c *Client) TestHelperPayerCancelSubscriptionWithBody(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayerCancelSubscriptionRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperPayerCancelSubscription Test mode: the payer cancels the subscription in their bank
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+func (c *Client) TestHelperPayerCancelSubscription(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, body TestHelperPayerCancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayerCancelSubscriptionRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperRejectSubscriptionWithBody Test mode: the payer rejects the subscription
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+func (c *Client) TestHelperRejectSubscriptionWithBody(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperRejectSubscriptionRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperRejectSubscription Test mode: the payer rejects the subscription
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+func (c *Client) TestHelperRejectSubscription(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, body TestHelperRejectSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperRejectSubscriptionRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperRunCycleWithBody Test mode: the payer's bank settles the open cycle's attempt
+//
+// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+func (c *Client) TestHelperRunCycleWithBody(ctx context.Context, id string, params *TestHelperRunCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperRunCycleRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperRunCycle Test mode: the payer's bank settles the open cycle's attempt
+//
+// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+func (c *Client) TestHelperRunCycle(ctx context.Context, id string, params *TestHelperRunCycleParams, body TestHelperRunCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperRunCycleRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5273,6 +6299,18 @@ func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Re
 
 		}
 
+		if params.Subscription != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "subscription", *params.Subscription, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.StartingAfter != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
@@ -5724,6 +6762,285 @@ func NewGetRefundRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListSubscriptionsRequest constructs an http.Request for the ListSubscriptions method
+func NewListSubscriptionsRequest(server string, params *ListSubscriptionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateSubscriptionRequest calls the generic CreateSubscription builder with application/json body
+func NewCreateSubscriptionRequest(server string, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSubscriptionRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateSubscriptionRequestWithBody constructs an http.Request for the CreateSubscription method, with any body, and a specified content type
+func NewCreateSubscriptionRequestWithBody(server string, params *CreateSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetSubscriptionRequest constructs an http.Request for the GetSubscription method
+func NewGetSubscriptionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/subscriptions/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelSubscriptionRequest calls the generic CancelSubscription builder with application/json body
+func NewCancelSubscriptionRequest(server string, id string, params *CancelSubscriptionParams, body CancelSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCancelSubscriptionRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewCancelSubscriptionRequestWithBody constructs an http.Request for the CancelSubscription method, with any body, and a specified content type
+func NewCancelSubscriptionRequestWithBody(server string, id string, params *CancelSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/subscriptions/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateCycleRequest calls the generic CreateCycle builder with application/json body
+func NewCreateCycleRequest(server string, id string, params *CreateCycleParams, body CreateCycleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCycleRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewCreateCycleRequestWithBody constructs an http.Request for the CreateCycle method, with any body, and a specified content type
+func NewCreateCycleRequestWithBody(server string, id string, params *CreateCycleParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/subscriptions/%s/cycles", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewTestHelperLoseDisputeRequest calls the generic TestHelperLoseDispute builder with application/json body
 func NewTestHelperLoseDisputeRequest(server string, id string, params *TestHelperLoseDisputeParams, body TestHelperLoseDisputeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -6111,6 +7428,254 @@ func NewTestHelperSucceedRefundRequestWithBody(server string, id string, params 
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/test_helpers/refunds/%s/succeed", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperAuthorizeSubscriptionRequest calls the generic TestHelperAuthorizeSubscription builder with application/json body
+func NewTestHelperAuthorizeSubscriptionRequest(server string, id string, params *TestHelperAuthorizeSubscriptionParams, body TestHelperAuthorizeSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperAuthorizeSubscriptionRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperAuthorizeSubscriptionRequestWithBody constructs an http.Request for the TestHelperAuthorizeSubscription method, with any body, and a specified content type
+func NewTestHelperAuthorizeSubscriptionRequestWithBody(server string, id string, params *TestHelperAuthorizeSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/subscriptions/%s/authorize", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperPayerCancelSubscriptionRequest calls the generic TestHelperPayerCancelSubscription builder with application/json body
+func NewTestHelperPayerCancelSubscriptionRequest(server string, id string, params *TestHelperPayerCancelSubscriptionParams, body TestHelperPayerCancelSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperPayerCancelSubscriptionRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperPayerCancelSubscriptionRequestWithBody constructs an http.Request for the TestHelperPayerCancelSubscription method, with any body, and a specified content type
+func NewTestHelperPayerCancelSubscriptionRequestWithBody(server string, id string, params *TestHelperPayerCancelSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/subscriptions/%s/payer_cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperRejectSubscriptionRequest calls the generic TestHelperRejectSubscription builder with application/json body
+func NewTestHelperRejectSubscriptionRequest(server string, id string, params *TestHelperRejectSubscriptionParams, body TestHelperRejectSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperRejectSubscriptionRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperRejectSubscriptionRequestWithBody constructs an http.Request for the TestHelperRejectSubscription method, with any body, and a specified content type
+func NewTestHelperRejectSubscriptionRequestWithBody(server string, id string, params *TestHelperRejectSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/subscriptions/%s/reject", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperRunCycleRequest calls the generic TestHelperRunCycle builder with application/json body
+func NewTestHelperRunCycleRequest(server string, id string, params *TestHelperRunCycleParams, body TestHelperRunCycleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperRunCycleRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperRunCycleRequestWithBody constructs an http.Request for the TestHelperRunCycle method, with any body, and a specified content type
+func NewTestHelperRunCycleRequestWithBody(server string, id string, params *TestHelperRunCycleParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/subscriptions/%s/run_cycle", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7537,6 +9102,74 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/refunds/{id} (the `GetRefund` operationId).
 	GetRefundWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetRefundResponse, error)
 
+	// ListSubscriptionsWithResponse List subscriptions, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/subscriptions (the `ListSubscriptions` operationId).
+	ListSubscriptionsWithResponse(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*ListSubscriptionsResponse, error)
+
+	// CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
+	//
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithBodyWithResponse(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error)
+
+	// CreateSubscriptionWithResponse Create a Pix Automático subscription
+	//
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithResponse(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error)
+
+	// GetSubscriptionWithResponse Retrieve a subscription
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/subscriptions/{id} (the `GetSubscription` operationId).
+	GetSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error)
+
+	// CancelSubscriptionWithBodyWithResponse Cancel a subscription (its receiver)
+	//
+	// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *CancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error)
+
+	// CancelSubscriptionWithResponse Cancel a subscription (its receiver)
+	//
+	// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscriptionWithResponse(ctx context.Context, id string, params *CancelSubscriptionParams, body CancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error)
+
+	// CreateCycleWithBodyWithResponse Make the subscription's next cycle now
+	//
+	// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+	CreateCycleWithBodyWithResponse(ctx context.Context, id string, params *CreateCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCycleResponse, error)
+
+	// CreateCycleWithResponse Make the subscription's next cycle now
+	//
+	// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+	CreateCycleWithResponse(ctx context.Context, id string, params *CreateCycleParams, body CreateCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCycleResponse, error)
+
 	// TestHelperLoseDisputeWithBodyWithResponse Test mode: close an open dispute in the payer's favour
 	//
 	// The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.
@@ -7651,6 +9284,70 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/refunds/{id}/succeed (the `TestHelperSucceedRefund` operationId).
 	TestHelperSucceedRefundWithResponse(ctx context.Context, id string, params *TestHelperSucceedRefundParams, body TestHelperSucceedRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperSucceedRefundResponse, error)
+
+	// TestHelperAuthorizeSubscriptionWithBodyWithResponse Test mode: the payer authorizes the subscription in their bank
+	//
+	// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+	TestHelperAuthorizeSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperAuthorizeSubscriptionResponse, error)
+
+	// TestHelperAuthorizeSubscriptionWithResponse Test mode: the payer authorizes the subscription in their bank
+	//
+	// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+	TestHelperAuthorizeSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, body TestHelperAuthorizeSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperAuthorizeSubscriptionResponse, error)
+
+	// TestHelperPayerCancelSubscriptionWithBodyWithResponse Test mode: the payer cancels the subscription in their bank
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+	TestHelperPayerCancelSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayerCancelSubscriptionResponse, error)
+
+	// TestHelperPayerCancelSubscriptionWithResponse Test mode: the payer cancels the subscription in their bank
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+	TestHelperPayerCancelSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, body TestHelperPayerCancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayerCancelSubscriptionResponse, error)
+
+	// TestHelperRejectSubscriptionWithBodyWithResponse Test mode: the payer rejects the subscription
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+	TestHelperRejectSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperRejectSubscriptionResponse, error)
+
+	// TestHelperRejectSubscriptionWithResponse Test mode: the payer rejects the subscription
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+	TestHelperRejectSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, body TestHelperRejectSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperRejectSubscriptionResponse, error)
+
+	// TestHelperRunCycleWithBodyWithResponse Test mode: the payer's bank settles the open cycle's attempt
+	//
+	// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+	TestHelperRunCycleWithBodyWithResponse(ctx context.Context, id string, params *TestHelperRunCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperRunCycleResponse, error)
+
+	// TestHelperRunCycleWithResponse Test mode: the payer's bank settles the open cycle's attempt
+	//
+	// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+	TestHelperRunCycleWithResponse(ctx context.Context, id string, params *TestHelperRunCycleParams, body TestHelperRunCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperRunCycleResponse, error)
 
 	// TestHelperCompleteWithdrawalWithBodyWithResponse Test mode: the PSP confirms a withdrawal
 	//
@@ -11210,6 +12907,971 @@ func (r GetRefundResponse) ContentType() string {
 	return ""
 }
 
+// ListSubscriptionsResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptions
+type ListSubscriptionsResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListSubscriptionsResponse400Headers the declared response headers of an HTTP 400 response for ListSubscriptions
+type ListSubscriptionsResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse401Headers the declared response headers of an HTTP 401 response for ListSubscriptions
+type ListSubscriptionsResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse403Headers the declared response headers of an HTTP 403 response for ListSubscriptions
+type ListSubscriptionsResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse413Headers the declared response headers of an HTTP 413 response for ListSubscriptions
+type ListSubscriptionsResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse429Headers the declared response headers of an HTTP 429 response for ListSubscriptions
+type ListSubscriptionsResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse500Headers the declared response headers of an HTTP 500 response for ListSubscriptions
+type ListSubscriptionsResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListSubscriptionsResponse503Headers the declared response headers of an HTTP 503 response for ListSubscriptions
+type ListSubscriptionsResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type ListSubscriptionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubscriptionList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSubscriptionsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListSubscriptionsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListSubscriptionsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListSubscriptionsResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListSubscriptionsResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSubscriptionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSubscriptionsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSubscriptionsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON200() *SubscriptionList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSubscriptionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSubscriptionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSubscriptionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSubscriptionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateSubscriptionResponse201Headers the declared response headers of an HTTP 201 response for CreateSubscription
+type CreateSubscriptionResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for CreateSubscription
+type CreateSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for CreateSubscription
+type CreateSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for CreateSubscription
+type CreateSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for CreateSubscription
+type CreateSubscriptionResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for CreateSubscription
+type CreateSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for CreateSubscription
+type CreateSubscriptionResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for CreateSubscription
+type CreateSubscriptionResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for CreateSubscription
+type CreateSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for CreateSubscription
+type CreateSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for CreateSubscription
+type CreateSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CreateSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateSubscriptionResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateSubscriptionResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateSubscriptionResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateSubscriptionResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateSubscriptionResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON201() *Subscription {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for GetSubscription
+type GetSubscriptionResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for GetSubscription
+type GetSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for GetSubscription
+type GetSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for GetSubscription
+type GetSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for GetSubscription
+type GetSubscriptionResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for GetSubscription
+type GetSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for GetSubscription
+type GetSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for GetSubscription
+type GetSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for GetSubscription
+type GetSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSubscriptionResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetSubscriptionResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetSubscriptionResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for CancelSubscription
+type CancelSubscriptionResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CancelSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for CancelSubscription
+type CancelSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for CancelSubscription
+type CancelSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for CancelSubscription
+type CancelSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for CancelSubscription
+type CancelSubscriptionResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for CancelSubscription
+type CancelSubscriptionResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for CancelSubscription
+type CancelSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for CancelSubscription
+type CancelSubscriptionResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for CancelSubscription
+type CancelSubscriptionResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for CancelSubscription
+type CancelSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for CancelSubscription
+type CancelSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CancelSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for CancelSubscription
+type CancelSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CancelSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CancelSubscriptionResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CancelSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CancelSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CancelSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelSubscriptionResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CancelSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CancelSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CancelSubscriptionResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CancelSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCycleResponse201Headers the declared response headers of an HTTP 201 response for CreateCycle
+type CreateCycleResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateCycleResponse400Headers the declared response headers of an HTTP 400 response for CreateCycle
+type CreateCycleResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse401Headers the declared response headers of an HTTP 401 response for CreateCycle
+type CreateCycleResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse403Headers the declared response headers of an HTTP 403 response for CreateCycle
+type CreateCycleResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse404Headers the declared response headers of an HTTP 404 response for CreateCycle
+type CreateCycleResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse409Headers the declared response headers of an HTTP 409 response for CreateCycle
+type CreateCycleResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse413Headers the declared response headers of an HTTP 413 response for CreateCycle
+type CreateCycleResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse415Headers the declared response headers of an HTTP 415 response for CreateCycle
+type CreateCycleResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse422Headers the declared response headers of an HTTP 422 response for CreateCycle
+type CreateCycleResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse429Headers the declared response headers of an HTTP 429 response for CreateCycle
+type CreateCycleResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse500Headers the declared response headers of an HTTP 500 response for CreateCycle
+type CreateCycleResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreateCycleResponse503Headers the declared response headers of an HTTP 503 response for CreateCycle
+type CreateCycleResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CreateCycleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Payment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCycleResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateCycleResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCycleResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateCycleResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateCycleResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCycleResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateCycleResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateCycleResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateCycleResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCycleResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateCycleResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCycleResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCycleResponse) GetJSON201() *Payment {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateCycleResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateCycleResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateCycleResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateCycleResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateCycleResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateCycleResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateCycleResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateCycleResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateCycleResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateCycleResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCycleResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCycleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCycleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCycleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCycleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // TestHelperLoseDisputeResponse200Headers the declared response headers of an HTTP 200 response for TestHelperLoseDispute
 type TestHelperLoseDisputeResponse200Headers struct {
 	IdempotentReplayed *string
@@ -12709,6 +15371,874 @@ func (r TestHelperSucceedRefundResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TestHelperSucceedRefundResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperAuthorizeSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperAuthorizeSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for TestHelperAuthorizeSubscription
+type TestHelperAuthorizeSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperAuthorizeSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperAuthorizeSubscriptionResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperAuthorizeSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperAuthorizeSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperAuthorizeSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperAuthorizeSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperAuthorizeSubscriptionResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperAuthorizeSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperAuthorizeSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperAuthorizeSubscriptionResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperAuthorizeSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperAuthorizeSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperAuthorizeSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperAuthorizeSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperAuthorizeSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperAuthorizeSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperAuthorizeSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperAuthorizeSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperPayerCancelSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayerCancelSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for TestHelperPayerCancelSubscription
+type TestHelperPayerCancelSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperPayerCancelSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperPayerCancelSubscriptionResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperPayerCancelSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperPayerCancelSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperPayerCancelSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperPayerCancelSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperPayerCancelSubscriptionResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperPayerCancelSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperPayerCancelSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperPayerCancelSubscriptionResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperPayerCancelSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperPayerCancelSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperPayerCancelSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperPayerCancelSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperPayerCancelSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperPayerCancelSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperPayerCancelSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperPayerCancelSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperRejectSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperRejectSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse429Headers the declared response headers of an HTTP 429 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRejectSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for TestHelperRejectSubscription
+type TestHelperRejectSubscriptionResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperRejectSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperRejectSubscriptionResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperRejectSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperRejectSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperRejectSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperRejectSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperRejectSubscriptionResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperRejectSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperRejectSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperRejectSubscriptionResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperRejectSubscriptionResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperRejectSubscriptionResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperRejectSubscriptionResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperRejectSubscriptionResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperRejectSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperRejectSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperRejectSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperRejectSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperRunCycleResponse200Headers the declared response headers of an HTTP 200 response for TestHelperRunCycle
+type TestHelperRunCycleResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperRunCycleResponse400Headers the declared response headers of an HTTP 400 response for TestHelperRunCycle
+type TestHelperRunCycleResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse401Headers the declared response headers of an HTTP 401 response for TestHelperRunCycle
+type TestHelperRunCycleResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse403Headers the declared response headers of an HTTP 403 response for TestHelperRunCycle
+type TestHelperRunCycleResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse404Headers the declared response headers of an HTTP 404 response for TestHelperRunCycle
+type TestHelperRunCycleResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse409Headers the declared response headers of an HTTP 409 response for TestHelperRunCycle
+type TestHelperRunCycleResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse413Headers the declared response headers of an HTTP 413 response for TestHelperRunCycle
+type TestHelperRunCycleResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse415Headers the declared response headers of an HTTP 415 response for TestHelperRunCycle
+type TestHelperRunCycleResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse422Headers the declared response headers of an HTTP 422 response for TestHelperRunCycle
+type TestHelperRunCycleResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse429Headers the declared response headers of an HTTP 429 response for TestHelperRunCycle
+type TestHelperRunCycleResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse500Headers the declared response headers of an HTTP 500 response for TestHelperRunCycle
+type TestHelperRunCycleResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperRunCycleResponse503Headers the declared response headers of an HTTP 503 response for TestHelperRunCycle
+type TestHelperRunCycleResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperRunCycleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Payment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperRunCycleResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperRunCycleResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperRunCycleResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperRunCycleResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperRunCycleResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperRunCycleResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperRunCycleResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperRunCycleResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperRunCycleResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperRunCycleResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperRunCycleResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperRunCycleResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON200() *Payment {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperRunCycleResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperRunCycleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperRunCycleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperRunCycleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperRunCycleResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16913,6 +20443,122 @@ func (c *ClientWithResponses) GetRefundWithResponse(ctx context.Context, id stri
 	return ParseGetRefundResponse(rsp)
 }
 
+// ListSubscriptionsWithResponse List subscriptions, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/subscriptions (the `ListSubscriptions` operationId).
+func (c *ClientWithResponses) ListSubscriptionsWithResponse(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*ListSubscriptionsResponse, error) {
+	rsp, err := c.ListSubscriptions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSubscriptionsResponse(rsp)
+}
+
+// CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
+//
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+func (c *ClientWithResponses) CreateSubscriptionWithBodyWithResponse(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error) {
+	rsp, err := c.CreateSubscriptionWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubscriptionResponse(rsp)
+}
+
+// CreateSubscriptionWithResponse Create a Pix Automático subscription
+//
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions (the `CreateSubscription` operationId).
+func (c *ClientWithResponses) CreateSubscriptionWithResponse(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error) {
+	rsp, err := c.CreateSubscription(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubscriptionResponse(rsp)
+}
+
+// GetSubscriptionWithResponse Retrieve a subscription
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/subscriptions/{id} (the `GetSubscription` operationId).
+func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error) {
+	rsp, err := c.GetSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSubscriptionResponse(rsp)
+}
+
+// CancelSubscriptionWithBodyWithResponse Cancel a subscription (its receiver)
+//
+// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *ClientWithResponses) CancelSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *CancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error) {
+	rsp, err := c.CancelSubscriptionWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelSubscriptionResponse(rsp)
+}
+
+// CancelSubscriptionWithResponse Cancel a subscription (its receiver)
+//
+// No more cycles are made and the open one is canceled (payment.canceled); subscription.canceled with canceled_by receiver. Canceling a canceled subscription returns it unchanged; a rejected or expired one is 409 subscription_invalid_state.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *ClientWithResponses) CancelSubscriptionWithResponse(ctx context.Context, id string, params *CancelSubscriptionParams, body CancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error) {
+	rsp, err := c.CancelSubscription(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelSubscriptionResponse(rsp)
+}
+
+// CreateCycleWithBodyWithResponse Make the subscription's next cycle now
+//
+// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+func (c *ClientWithResponses) CreateCycleWithBodyWithResponse(ctx context.Context, id string, params *CreateCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCycleResponse, error) {
+	rsp, err := c.CreateCycleWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCycleResponse(rsp)
+}
+
+// CreateCycleWithResponse Make the subscription's next cycle now
+//
+// A variable subscription's cycles are made this way, with their amount (at most max_amount_cents); a fixed one's are made by the service ahead of each due date, or now this way. The previous cycle must be settled (409 cycle_open); past end_date, 409 subscription_ended.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/subscriptions/{id}/cycles (the `CreateCycle` operationId).
+func (c *ClientWithResponses) CreateCycleWithResponse(ctx context.Context, id string, params *CreateCycleParams, body CreateCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCycleResponse, error) {
+	rsp, err := c.CreateCycle(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCycleResponse(rsp)
+}
+
 // TestHelperLoseDisputeWithBodyWithResponse Test mode: close an open dispute in the payer's favour
 //
 // The held amount returns to the payer, the fee returns to the merchant and the payment becomes refunded; dispute.lost and payment.refunded are sent.
@@ -17104,6 +20750,118 @@ func (c *ClientWithResponses) TestHelperSucceedRefundWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseTestHelperSucceedRefundResponse(rsp)
+}
+
+// TestHelperAuthorizeSubscriptionWithBodyWithResponse Test mode: the payer authorizes the subscription in their bank
+//
+// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+func (c *ClientWithResponses) TestHelperAuthorizeSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperAuthorizeSubscriptionResponse, error) {
+	rsp, err := c.TestHelperAuthorizeSubscriptionWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperAuthorizeSubscriptionResponse(rsp)
+}
+
+// TestHelperAuthorizeSubscriptionWithResponse Test mode: the payer authorizes the subscription in their bank
+//
+// It becomes active (subscription.activated); on authorization_with_first_payment its first cycle is paid with it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/authorize (the `TestHelperAuthorizeSubscription` operationId).
+func (c *ClientWithResponses) TestHelperAuthorizeSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperAuthorizeSubscriptionParams, body TestHelperAuthorizeSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperAuthorizeSubscriptionResponse, error) {
+	rsp, err := c.TestHelperAuthorizeSubscription(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperAuthorizeSubscriptionResponse(rsp)
+}
+
+// TestHelperPayerCancelSubscriptionWithBodyWithResponse Test mode: the payer cancels the subscription in their bank
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+func (c *ClientWithResponses) TestHelperPayerCancelSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayerCancelSubscriptionResponse, error) {
+	rsp, err := c.TestHelperPayerCancelSubscriptionWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperPayerCancelSubscriptionResponse(rsp)
+}
+
+// TestHelperPayerCancelSubscriptionWithResponse Test mode: the payer cancels the subscription in their bank
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel (the `TestHelperPayerCancelSubscription` operationId).
+func (c *ClientWithResponses) TestHelperPayerCancelSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperPayerCancelSubscriptionParams, body TestHelperPayerCancelSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayerCancelSubscriptionResponse, error) {
+	rsp, err := c.TestHelperPayerCancelSubscription(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperPayerCancelSubscriptionResponse(rsp)
+}
+
+// TestHelperRejectSubscriptionWithBodyWithResponse Test mode: the payer rejects the subscription
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+func (c *ClientWithResponses) TestHelperRejectSubscriptionWithBodyWithResponse(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperRejectSubscriptionResponse, error) {
+	rsp, err := c.TestHelperRejectSubscriptionWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperRejectSubscriptionResponse(rsp)
+}
+
+// TestHelperRejectSubscriptionWithResponse Test mode: the payer rejects the subscription
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/reject (the `TestHelperRejectSubscription` operationId).
+func (c *ClientWithResponses) TestHelperRejectSubscriptionWithResponse(ctx context.Context, id string, params *TestHelperRejectSubscriptionParams, body TestHelperRejectSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperRejectSubscriptionResponse, error) {
+	rsp, err := c.TestHelperRejectSubscription(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperRejectSubscriptionResponse(rsp)
+}
+
+// TestHelperRunCycleWithBodyWithResponse Test mode: the payer's bank settles the open cycle's attempt
+//
+// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+func (c *ClientWithResponses) TestHelperRunCycleWithBodyWithResponse(ctx context.Context, id string, params *TestHelperRunCycleParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperRunCycleResponse, error) {
+	rsp, err := c.TestHelperRunCycleWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperRunCycleResponse(rsp)
+}
+
+// TestHelperRunCycleWithResponse Test mode: the payer's bank settles the open cycle's attempt
+//
+// Without an open cycle it makes the next one first (a variable subscription's with amount_cents). outcome pay: paid (payment.paid). insufficient_balance: retried the next day within three_in_seven_days (payment.retry_scheduled, cycle retrying), else failed for good (payment.failed; the payment ends expired).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/subscriptions/{id}/run_cycle (the `TestHelperRunCycle` operationId).
+func (c *ClientWithResponses) TestHelperRunCycleWithResponse(ctx context.Context, id string, params *TestHelperRunCycleParams, body TestHelperRunCycleJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperRunCycleResponse, error) {
+	rsp, err := c.TestHelperRunCycle(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperRunCycleResponse(rsp)
 }
 
 // TestHelperCompleteWithdrawalWithBodyWithResponse Test mode: the PSP confirms a withdrawal
@@ -22453,6 +26211,1469 @@ func ParseGetRefundResponse(rsp *http.Response) (*GetRefundResponse, error) {
 	return response, nil
 }
 
+// ParseListSubscriptionsResponse parses an HTTP response from a ListSubscriptionsWithResponse call
+func ParseListSubscriptionsResponse(rsp *http.Response) (*ListSubscriptionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSubscriptionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubscriptionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSubscriptionsResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListSubscriptionsResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListSubscriptionsResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListSubscriptionsResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListSubscriptionsResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSubscriptionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSubscriptionsResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSubscriptionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateSubscriptionResponse parses an HTTP response from a CreateSubscriptionWithResponse call
+func ParseCreateSubscriptionResponse(rsp *http.Response) (*CreateSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateSubscriptionResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateSubscriptionResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateSubscriptionResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSubscriptionResponse parses an HTTP response from a GetSubscriptionWithResponse call
+func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSubscriptionResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetSubscriptionResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelSubscriptionResponse parses an HTTP response from a CancelSubscriptionWithResponse call
+func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CancelSubscriptionResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers CancelSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CancelSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CancelSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CancelSubscriptionResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CancelSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CancelSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CancelSubscriptionResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CancelSubscriptionResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CancelSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CancelSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCycleResponse parses an HTTP response from a CreateCycleWithResponse call
+func ParseCreateCycleResponse(rsp *http.Response) (*CreateCycleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCycleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Payment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCycleResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateCycleResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCycleResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateCycleResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateCycleResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateCycleResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateCycleResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateCycleResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateCycleResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCycleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateCycleResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCycleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseTestHelperLoseDisputeResponse parses an HTTP response from a TestHelperLoseDisputeWithResponse call
 func ParseTestHelperLoseDisputeResponse(rsp *http.Response) (*TestHelperLoseDisputeResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24733,6 +29954,1330 @@ func ParseTestHelperSucceedRefundResponse(rsp *http.Response) (*TestHelperSuccee
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers TestHelperSucceedRefundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperAuthorizeSubscriptionResponse parses an HTTP response from a TestHelperAuthorizeSubscriptionWithResponse call
+func ParseTestHelperAuthorizeSubscriptionResponse(rsp *http.Response) (*TestHelperAuthorizeSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperAuthorizeSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperAuthorizeSubscriptionResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperAuthorizeSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperAuthorizeSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperAuthorizeSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperAuthorizeSubscriptionResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperAuthorizeSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperAuthorizeSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperAuthorizeSubscriptionResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperAuthorizeSubscriptionResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperAuthorizeSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperAuthorizeSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperAuthorizeSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperPayerCancelSubscriptionResponse parses an HTTP response from a TestHelperPayerCancelSubscriptionWithResponse call
+func ParseTestHelperPayerCancelSubscriptionResponse(rsp *http.Response) (*TestHelperPayerCancelSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperPayerCancelSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperPayerCancelSubscriptionResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperPayerCancelSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperPayerCancelSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperPayerCancelSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperPayerCancelSubscriptionResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperPayerCancelSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperPayerCancelSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperPayerCancelSubscriptionResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperPayerCancelSubscriptionResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperPayerCancelSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperPayerCancelSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperPayerCancelSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperRejectSubscriptionResponse parses an HTTP response from a TestHelperRejectSubscriptionWithResponse call
+func ParseTestHelperRejectSubscriptionResponse(rsp *http.Response) (*TestHelperRejectSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperRejectSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperRejectSubscriptionResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperRejectSubscriptionResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperRejectSubscriptionResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperRejectSubscriptionResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperRejectSubscriptionResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperRejectSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperRejectSubscriptionResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperRejectSubscriptionResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperRejectSubscriptionResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperRejectSubscriptionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperRejectSubscriptionResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperRejectSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperRunCycleResponse parses an HTTP response from a TestHelperRunCycleWithResponse call
+func ParseTestHelperRunCycleResponse(rsp *http.Response) (*TestHelperRunCycleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperRunCycleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Payment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperRunCycleResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperRunCycleResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperRunCycleResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperRunCycleResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperRunCycleResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperRunCycleResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperRunCycleResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperRunCycleResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperRunCycleResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperRunCycleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperRunCycleResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperRunCycleResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

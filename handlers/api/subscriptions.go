@@ -1,0 +1,310 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"payments/handlers/reply"
+	"payments/handlers/request"
+	"payments/operations"
+	"payments/pix"
+	"payments/pix/calendar"
+	"payments/store"
+)
+
+var createSubscriptionFields = []string{"payer", "contract", "description", "interval", "start_date", "end_date",
+	"amount_cents", "max_amount_cents", "retry_policy", "journey", "metadata"}
+
+// CreateSubscription handles POST /api/v1/subscriptions: a Pix Automático
+// recurrence for its payer to authorize.
+func (a *API) CreateSubscription(c *fiber.Ctx) error {
+	o, apiErr := request.Body(c, createSubscriptionFields...)
+	if apiErr != nil {
+		return apiErr
+	}
+	in, apiErr := parseCreateSubscription(o, calendar.Today(a.Store.Now()))
+	if apiErr != nil {
+		return apiErr
+	}
+	key := request.APIKey(c)
+	sub, err := a.Ops.CreateSubscription(c.UserContext(), request.Actor(c), key.Account, key.Livemode, in)
+	if err != nil {
+		return subscriptionErr(err, "")
+	}
+	c.Location("/api/v1/subscriptions/" + sub.ID)
+	return c.Status(http.StatusCreated).JSON(sub)
+}
+
+func parseCreateSubscription(o request.Object, today calendar.Date) (operations.NewSubscription, *reply.Error) {
+	in := operations.NewSubscription{RetryPolicy: store.RetryNone, Metadata: map[string]string{}}
+	for _, required := range []string{"payer", "contract", "interval", "start_date", "journey"} {
+		if !o.Present(required) {
+			return in, o.Missing(required)
+		}
+	}
+	payer, apiErr := o.Object("payer")
+	if apiErr != nil {
+		return in, apiErr
+	}
+	if apiErr := payer.RejectUnknown("name", "document"); apiErr != nil {
+		return in, apiErr
+	}
+	for _, required := range []string{"name", "document"} {
+		if !payer.Present(required) {
+			return in, payer.Missing(required)
+		}
+	}
+	if in.Payer.Name, apiErr = payer.Str("name", 140); apiErr != nil {
+		return in, apiErr
+	}
+	if in.Payer.Name = strings.TrimSpace(in.Payer.Name); in.Payer.Name == "" {
+		return in, reply.InvalidParam("parameter_invalid", payer.Param("name"), "payer.name must not be blank.")
+	}
+	doc, apiErr := payer.Str("document", maxDocumentInput)
+	if apiErr != nil {
+		return in, apiErr
+	}
+	digits, _, ok := pix.NormalizeDocument(doc)
+	if !ok {
+		return in, reply.InvalidParam("document_invalid", payer.Param("document"),
+			"payer.document must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits.")
+	}
+	in.Payer.Document = digits
+	if in.Contract, apiErr = o.Str("contract", store.MaxContract); apiErr != nil {
+		return in, apiErr
+	}
+	if strings.TrimSpace(in.Contract) == "" {
+		return in, reply.InvalidParam("parameter_invalid", "contract", "contract must not be blank.")
+	}
+	if o.Present("description") {
+		d, apiErr := o.Str("description", store.MaxSubscriptionDescription)
+		if apiErr != nil {
+			return in, apiErr
+		}
+		in.Description = &d
+	}
+	if in.Interval, apiErr = o.Enum("interval", store.Intervals); apiErr != nil {
+		return in, apiErr
+	}
+	if in.Journey, apiErr = o.Enum("journey", store.Journeys); apiErr != nil {
+		return in, apiErr
+	}
+	if o.Present("retry_policy") {
+		if in.RetryPolicy, apiErr = o.Enum("retry_policy", store.RetryPolicies); apiErr != nil {
+			return in, apiErr
+		}
+	}
+	if in.StartDate, apiErr = parseDate(o, "start_date"); apiErr != nil {
+		return in, apiErr
+	}
+	if in.StartDate.Before(today) {
+		return in, reply.InvalidParam("parameter_invalid", "start_date", "start_date must not be before today (%s, Brasília).", today)
+	}
+	if o.Present("end_date") {
+		end, apiErr := parseDate(o, "end_date")
+		if apiErr != nil {
+			return in, apiErr
+		}
+		if !end.After(in.StartDate) {
+			return in, reply.InvalidParam("parameter_invalid", "end_date", "end_date must be after start_date.")
+		}
+		in.EndDate = &end
+	}
+	if o.Present("amount_cents") == o.Present("max_amount_cents") {
+		return in, reply.InvalidParam("parameter_invalid", "amount_cents",
+			"Send amount_cents (a fixed amount each cycle) or max_amount_cents (variable amounts, up to it), not both.")
+	}
+	for _, name := range []string{"amount_cents", "max_amount_cents"} {
+		if o.Present(name) {
+			n, apiErr := optionalCents(o, name)
+			if apiErr != nil {
+				return in, apiErr
+			}
+			if name == "amount_cents" {
+				in.AmountCents = n
+			} else {
+				in.MaxAmountCents = n
+			}
+		}
+	}
+	if o.Present("metadata") {
+		if in.Metadata, apiErr = parseMetadata(o); apiErr != nil {
+			return in, apiErr
+		}
+	}
+	return in, nil
+}
+
+// subscriptionErr maps the refusals of a subscription's operations.
+func subscriptionErr(err error, id string) error {
+	var refused *reply.Error
+	if errors.As(reply.Refusal(err), &refused) {
+		return refused
+	}
+	var invalid *store.InvalidTransitionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return reply.NoSuch("subscription", "id", id)
+	case errors.Is(err, operations.ErrLiveSubscriptions):
+		return reply.Forbidden("live_subscriptions_unavailable", "Live subscriptions are not available yet: create them with a test key.")
+	case errors.Is(err, operations.ErrFirstPaymentAmount):
+		return reply.InvalidParam("parameter_invalid", "amount_cents",
+			"The authorization_with_first_payment journey charges the first cycle: it needs amount_cents.")
+	case errors.Is(err, operations.ErrCycleAmount):
+		return reply.InvalidParam("parameter_invalid", "amount_cents",
+			"A fixed subscription's cycle takes its amount; a variable one's needs amount_cents, at most its max_amount_cents.")
+	case errors.Is(err, store.ErrCycleOpen):
+		return reply.InvalidRequest(http.StatusConflict, "cycle_open", "The subscription's current cycle is still open: settle it first.")
+	case errors.Is(err, store.ErrNoOpenCycle):
+		return reply.InvalidRequest(http.StatusConflict, "no_open_cycle", "The subscription has no open cycle: create the next one first.")
+	case errors.Is(err, store.ErrSubscriptionEnded):
+		return reply.InvalidRequest(http.StatusConflict, "subscription_ended", "The subscription has no more cycles: its end date has passed.")
+	case errors.As(err, &invalid):
+		return reply.InvalidRequest(http.StatusConflict, "subscription_invalid_state", "This subscription is %s: it cannot do that.", invalid.Status)
+	}
+	return err
+}
+
+// GetSubscription handles GET /api/v1/subscriptions/{id}.
+func (a *API) GetSubscription(c *fiber.Ctx) error {
+	id := c.Params("id")
+	sub, err := a.Store.Subscription(c.UserContext(), request.Scope(c), id)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	return c.JSON(sub)
+}
+
+var listSubscriptionsQuery = []string{"limit", "starting_after"}
+
+// ListSubscriptions handles GET /api/v1/subscriptions: newest first.
+func (a *API) ListSubscriptions(c *fiber.Ctx) error {
+	limit, _, apiErr := parseListQuery(c, listSubscriptionsQuery, nil)
+	if apiErr != nil {
+		return apiErr
+	}
+	page, hasMore, err := a.Store.ListSubscriptions(c.UserContext(), request.Scope(c), limit, c.Query("starting_after"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(listBody[*store.Subscription]{Object: "list", URL: "/api/v1/subscriptions", HasMore: hasMore, Data: pointers(page)})
+}
+
+// CancelSubscription handles POST /api/v1/subscriptions/{id}/cancel: the
+// receiver ends it.
+func (a *API) CancelSubscription(c *fiber.Ctx) error {
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	id := c.Params("id")
+	sub, err := a.Ops.CancelSubscription(c.UserContext(), request.Actor(c), request.Scope(c), id)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	return c.JSON(sub)
+}
+
+// CreateCycle handles POST /api/v1/subscriptions/{id}/cycles: the next
+// cycle, now (a variable subscription's, with its amount_cents).
+func (a *API) CreateCycle(c *fiber.Ctx) error {
+	o, apiErr := request.OptionalBody(c, "amount_cents")
+	if apiErr != nil {
+		return apiErr
+	}
+	amount, apiErr := optionalCents(o, "amount_cents")
+	if apiErr != nil {
+		return apiErr
+	}
+	id := c.Params("id")
+	key := request.APIKey(c)
+	p, err := a.Ops.CreateCycle(c.UserContext(), request.Actor(c), key.Account, request.Scope(c), id, amount)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	c.Location("/api/v1/payments/" + p.ID.String())
+	return c.Status(http.StatusCreated).JSON(p)
+}
+
+// TestHelperAuthorize handles POST /api/v1/test_helpers/subscriptions/{id}/authorize.
+func (a *API) TestHelperAuthorize(c *fiber.Ctx) error { return a.answerAuthorization(c, true) }
+
+// TestHelperReject handles POST /api/v1/test_helpers/subscriptions/{id}/reject.
+func (a *API) TestHelperReject(c *fiber.Ctx) error { return a.answerAuthorization(c, false) }
+
+func (a *API) answerAuthorization(c *fiber.Ctx, approve bool) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	id := c.Params("id")
+	sub, err := a.Ops.SimulateAuthorization(c.UserContext(), request.Actor(c), request.Scope(c), id, approve)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	return c.JSON(sub)
+}
+
+// TestHelperPayerCancel handles POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel:
+// the payer cancels in their bank.
+func (a *API) TestHelperPayerCancel(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	id := c.Params("id")
+	sub, err := a.Ops.SimulatePayerCancel(c.UserContext(), request.Actor(c), request.Scope(c), id)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	return c.JSON(sub)
+}
+
+// TestHelperRunCycle handles POST /api/v1/test_helpers/subscriptions/{id}/run_cycle:
+// {"outcome": "pay" | "insufficient_balance"}: the payer's bank settles the
+// open cycle's attempt (making the next cycle first when none is open).
+func (a *API) TestHelperRunCycle(c *fiber.Ctx) error {
+	if apiErr := requireTestMode(c); apiErr != nil {
+		return apiErr
+	}
+	o, apiErr := request.OptionalBody(c, "outcome", "amount_cents")
+	if apiErr != nil {
+		return apiErr
+	}
+	outcome := operations.CyclePay
+	if o.Present("outcome") {
+		if outcome, apiErr = o.Enum("outcome", operations.CycleOutcomes); apiErr != nil {
+			return apiErr
+		}
+	}
+	amount, apiErr := optionalCents(o, "amount_cents")
+	if apiErr != nil {
+		return apiErr
+	}
+	id, scope, key := c.Params("id"), request.Scope(c), request.APIKey(c)
+	ctx, who := c.UserContext(), request.Actor(c)
+	sub, err := a.Store.Subscription(ctx, scope, id)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	_, err = a.Store.OpenCycle(ctx, scope, id)
+	switch {
+	case errors.Is(err, store.ErrNoOpenCycle) && sub.Status == store.SubscriptionActive:
+		if _, err := a.Ops.CreateCycle(ctx, who, key.Account, scope, id, amount); err != nil {
+			return subscriptionErr(err, id)
+		}
+	case err != nil && !errors.Is(err, store.ErrNoOpenCycle):
+		return err
+	}
+	p, err := a.Ops.SimulateCycle(ctx, who, scope, id, outcome)
+	if err != nil {
+		return subscriptionErr(err, id)
+	}
+	return c.JSON(p)
+}

@@ -1,0 +1,193 @@
+package operations
+
+import (
+	"context"
+	"errors"
+
+	"payments/pix/calendar"
+	"payments/store"
+)
+
+// NewSubscription is a subscription as asked for, its input already
+// checked against its format (handlers/api): the rules are checked here.
+type NewSubscription struct {
+	Payer          store.SubscriptionPayer
+	Contract       string
+	Description    *string
+	Interval       string
+	StartDate      calendar.Date
+	EndDate        *calendar.Date
+	AmountCents    *int64
+	MaxAmountCents *int64
+	RetryPolicy    string
+	Journey        string
+	Metadata       map[string]string
+}
+
+// Refusals of a subscription's rules.
+var (
+	// ErrLiveSubscriptions: live subscriptions need the PSP's rec
+	// resources, which this service does not call yet.
+	ErrLiveSubscriptions = errors.New("operations: live subscriptions are not available yet")
+	// ErrFirstPaymentAmount: the journey that pays the first cycle needs a
+	// fixed amount to charge.
+	ErrFirstPaymentAmount = errors.New("operations: the first-payment journey needs amount_cents")
+	// ErrCycleAmount: a variable subscription's cycle needs its amount, at
+	// most max_amount_cents; a fixed one's takes none.
+	ErrCycleAmount = errors.New("operations: the cycle's amount does not fit the subscription")
+)
+
+// CreateSubscription makes a subscription for acct, awaiting its payer's
+// authorization, with its subscription.created event; the QR journeys get
+// their code and page, and the journey that pays the first cycle that
+// cycle's payment.
+func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, acct *store.Account, livemode bool, in NewSubscription) (*store.Subscription, error) {
+	ctx, err := o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
+	if err != nil {
+		return nil, err
+	}
+	if livemode {
+		return nil, ErrLiveSubscriptions
+	}
+	if in.Journey == store.JourneyFirstPayment && in.AmountCents == nil {
+		return nil, ErrFirstPaymentAmount
+	}
+	now := o.Store.Now()
+	sub := &store.Subscription{AccountID: acct.ID, Livemode: livemode, Status: store.SubscriptionAwaiting,
+		RecID: store.NewRecID(in.RetryPolicy == store.RetryThreeInSeven, now), Journey: in.Journey, Payer: in.Payer,
+		Contract: in.Contract, Description: in.Description, Interval: in.Interval, StartDate: in.StartDate.Time(),
+		AmountCents: in.AmountCents, MaxAmountCents: in.MaxAmountCents, RetryPolicy: in.RetryPolicy, Metadata: in.Metadata}
+	if in.EndDate != nil {
+		end := in.EndDate.Time()
+		sub.EndDate = &end
+	}
+	var first *store.Payment
+	if in.Journey == store.JourneyFirstPayment {
+		if first, err = o.Store.BuildCycle(acct, sub, *in.AmountCents); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.Store.PrepareSubscription(acct, sub, first); err != nil {
+		return nil, err
+	}
+	if err := o.Store.CreateSubscription(ctx, sub, first); err != nil {
+		return nil, err
+	}
+	return sub, nil
+}
+
+// CancelSubscription ends a subscription at its receiver's request: no
+// more cycles; the open one is canceled.
+func (o *Operations) CancelSubscription(ctx context.Context, who store.Actor, scope store.Scope, id string) (*store.Subscription, error) {
+	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.CancelSubscription(ctx, &scope, id, store.CanceledByReceiver)
+}
+
+// CreateCycle makes the subscription's next cycle now: a variable
+// subscription's cycles (their amount, at most max_amount_cents), or a
+// fixed one's ahead of the scheduler.
+func (o *Operations) CreateCycle(ctx context.Context, who store.Actor, acct *store.Account, scope store.Scope, id string, amount *int64) (*store.Payment, error) {
+	ctx, err := o.check(ctx, who, scope, Write(Payments), acct)
+	if err != nil {
+		return nil, err
+	}
+	return o.createCycle(ctx, acct, scope, id, amount)
+}
+
+func (o *Operations) createCycle(ctx context.Context, acct *store.Account, scope store.Scope, id string, amount *int64) (*store.Payment, error) {
+	sub, err := o.Store.Subscription(ctx, scope, id)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case sub.AmountCents != nil && amount != nil && *amount != *sub.AmountCents,
+		sub.MaxAmountCents != nil && (amount == nil || *amount > *sub.MaxAmountCents):
+		return nil, ErrCycleAmount
+	case sub.AmountCents != nil:
+		amount = sub.AmountCents
+	}
+	p, err := o.Store.BuildCycle(acct, sub, *amount)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.AddCycle(ctx, &scope, id, p)
+}
+
+// Cycle outcomes the test helper takes.
+const (
+	CyclePay                 = "pay"
+	CycleInsufficientBalance = "insufficient_balance"
+)
+
+// CycleOutcomes lists them.
+var CycleOutcomes = []string{CyclePay, CycleInsufficientBalance}
+
+// SimulateAuthorization answers a test subscription's authorization as
+// its payer's bank would: approved (on the first-payment journey, the
+// first cycle paid with it) or rejected.
+func (o *Operations) SimulateAuthorization(ctx context.Context, who store.Actor, scope store.Scope, id string, approve bool) (*store.Subscription, error) {
+	if scope.Livemode {
+		return nil, ErrTestModeOnly
+	}
+	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	if err != nil {
+		return nil, err
+	}
+	if approve {
+		return o.Store.AuthorizeSubscription(ctx, &scope, id)
+	}
+	return o.Store.RejectSubscription(ctx, &scope, id)
+}
+
+// SimulatePayerCancel cancels a test subscription as its payer would in
+// their bank.
+func (o *Operations) SimulatePayerCancel(ctx context.Context, who store.Actor, scope store.Scope, id string) (*store.Subscription, error) {
+	if scope.Livemode {
+		return nil, ErrTestModeOnly
+	}
+	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.CancelSubscription(ctx, &scope, id, store.CanceledByPayer)
+}
+
+// SimulateCycle settles a test subscription's open cycle as its payer's
+// bank would on the attempt's day: paid, or refused for lack of balance
+// (retried within the policy, else failed).
+func (o *Operations) SimulateCycle(ctx context.Context, who store.Actor, scope store.Scope, id, outcome string) (p *store.Payment, err error) {
+	action := map[string]string{CyclePay: store.EventPaymentPaid, CycleInsufficientBalance: "payment.attempt_failed"}[outcome]
+	err = o.simulation(ctx, who, scope, Write(Payments), action, func(ctx context.Context) (string, store.Changes, error) {
+		sub, err := o.Store.Subscription(ctx, scope, id)
+		if err != nil {
+			return "", nil, err
+		}
+		if sub.Status != store.SubscriptionActive {
+			// Debits need the payer's authorization.
+			return "", nil, &store.InvalidTransitionError{Status: sub.Status}
+		}
+		open, err := o.Store.OpenCycle(ctx, scope, id)
+		if err != nil {
+			return "", nil, err
+		}
+		before := *open.Cycle
+		if outcome == CyclePay {
+			p, err = o.Store.PayCycle(ctx, scope, open.ID.String())
+		} else {
+			day := before.DueDate
+			if before.NextAttemptDate != nil {
+				day = *before.NextAttemptDate
+			}
+			date, _ := calendar.ParseDate(day)
+			p, err = o.Store.FailCycleAttempt(ctx, scope, open.ID.String(), date, "insufficient_balance")
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		return p.ID.String(), store.Changes{"cycle_status": {before.Status, p.Cycle.Status}, "status": {store.StatusPending, p.Status}}, nil
+	})
+	return p, err
+}
