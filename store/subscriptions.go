@@ -692,3 +692,13 @@ func SampleCycle(eventType string, now time.Time) (*string, *Cycle) {
 	}
 	return &sub, c
 }
+
+// PublicSubscription finds the subscription id in any account, for the
+// payer's page, which addresses it by its unguessable id alone.
+func (s *Store) PublicSubscription(ctx context.Context, id string) (*Subscription, error) {
+	sub := new(Subscription)
+	if err := s.idb(ctx).NewSelect().Model(sub).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: subscription: %w", translate(err))
+	}
+	return sub, nil
+}

@@ -740,6 +740,12 @@ func paths() obj {
 				"description", "Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.",
 				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
 					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
+		"/pay/subscriptions/{id}/qr.png", o(
+			"get", op("getSubscriptionQRCode", "The subscription's authorization code as a QR image (public, for the payer)", "Payer", "security", []any{},
+				"parameters", []any{pathParam("id", "The subscription id (sub_...).", str())},
+				"description", "Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.",
+				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
+					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
 	)
 }
 

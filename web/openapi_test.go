@@ -123,7 +123,9 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/sub_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + subID + "/cycles", Key: s.TestKey}, 409)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/run_cycle", Key: s.TestKey}, 409)
+	do(webtest.Request{Method: "GET", Path: "/pay/subscriptions/" + subID + "/qr.png"}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/authorize", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/subscriptions/" + subID + "/qr.png"}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/reject", Key: s.TestKey}, 409)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + subID + "/cycles", Key: s.TestKey}, 201)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + subID + "/run_cycle", Key: s.TestKey,

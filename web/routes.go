@@ -44,6 +44,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/readyz", health.Ready)
 
 	payer := &checkout.Checkout{Store: deps.Store, SandboxPayerURL: cfg.SandboxPayerURL}
+	app.Get("/pay/subscriptions/:id/qr.png", payer.SubscriptionQR)
+	app.Get("/pay/subscriptions/:id", payer.SubscriptionPage)
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)
 	app.Get("/pay/:id", payer.Page)

@@ -4012,6 +4012,13 @@ type ClientInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSubscriptionQRCode The subscription's authorization code as a QR image (public, for the payer)
+	//
+	// Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.
+	//
+	// Corresponds with GET /pay/subscriptions/{id}/qr.png (the `GetSubscriptionQRCode` operationId).
+	GetSubscriptionQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPaymentQRCode The payment's BR Code as a QR image (public, for the payer)
 	//
 	// Only a charge that can be paid has a QR: 404 while a live charge is not registered at the PSP yet, and once the charge is paid, expired, canceled or refunded.
@@ -5473,6 +5480,23 @@ func (c *Client) GetWithdrawal(ctx context.Context, id string, reqEditors ...Req
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHealthzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSubscriptionQRCode The subscription's authorization code as a QR image (public, for the payer)
+//
+// Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.
+//
+// Corresponds with GET /pay/subscriptions/{id}/qr.png (the `GetSubscriptionQRCode` operationId).
+func (c *Client) GetSubscriptionQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSubscriptionQRCodeRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -8670,6 +8694,40 @@ func NewHealthzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetSubscriptionQRCodeRequest constructs an http.Request for the GetSubscriptionQRCode method
+func NewGetSubscriptionQRCodeRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/pay/subscriptions/%s/qr.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPaymentQRCodeRequest constructs an http.Request for the GetPaymentQRCode method
 func NewGetPaymentQRCodeRequest(server string, id openapi_types.UUID) (*http.Request, error) {
 	var err error
@@ -9557,6 +9615,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
+
+	// GetSubscriptionQRCodeWithResponse The subscription's authorization code as a QR image (public, for the payer)
+	//
+	// Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /pay/subscriptions/{id}/qr.png (the `GetSubscriptionQRCode` operationId).
+	GetSubscriptionQRCodeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionQRCodeResponse, error)
 
 	// GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
 	//
@@ -19594,6 +19661,70 @@ func (r HealthzResponse) ContentType() string {
 	return ""
 }
 
+// GetSubscriptionQRCodeResponse404Headers the declared response headers of an HTTP 404 response for GetSubscriptionQRCode
+type GetSubscriptionQRCodeResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetSubscriptionQRCodeResponse500Headers the declared response headers of an HTTP 500 response for GetSubscriptionQRCode
+type GetSubscriptionQRCodeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetSubscriptionQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetSubscriptionQRCodeResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetSubscriptionQRCodeResponse500Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSubscriptionQRCodeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetSubscriptionQRCodeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSubscriptionQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSubscriptionQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSubscriptionQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSubscriptionQRCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetPaymentQRCodeResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentQRCode
 type GetPaymentQRCodeResponse404Headers struct {
 	RetryAfter *int
@@ -21233,6 +21364,21 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 		return nil, err
 	}
 	return ParseHealthzResponse(rsp)
+}
+
+// GetSubscriptionQRCodeWithResponse The subscription's authorization code as a QR image (public, for the payer)
+//
+// Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /pay/subscriptions/{id}/qr.png (the `GetSubscriptionQRCode` operationId).
+func (c *ClientWithResponses) GetSubscriptionQRCodeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionQRCodeResponse, error) {
+	rsp, err := c.GetSubscriptionQRCode(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSubscriptionQRCodeResponse(rsp)
 }
 
 // GetPaymentQRCodeWithResponse The payment's BR Code as a QR image (public, for the payer)
@@ -36307,6 +36453,76 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers413 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSubscriptionQRCodeResponse parses an HTTP response from a GetSubscriptionQRCodeWithResponse call
+func ParseGetSubscriptionQRCodeResponse(rsp *http.Response) (*GetSubscriptionQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSubscriptionQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 404:
+		var headers GetSubscriptionQRCodeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetSubscriptionQRCodeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil
