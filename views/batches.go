@@ -31,4 +31,31 @@ type BatchPage struct {
 type BatchItemRow struct {
 	Row                                  int
 	ExternalID, Status, PaymentID, Error string
+	// ErrorCode and ErrorParam are the refusal's code and field: a page
+	// says it in the reader's words. A row of a CSV sent from the
+	// dashboard (RowInvalid) was already refused in its sender's words.
+	ErrorCode, ErrorParam string
+}
+
+// RowInvalid is the code of a CSV row the dashboard refused.
+const RowInvalid = "row_invalid"
+
+// batchKindColumn is a CSV column naming a rule's kind, and its values.
+type batchKindColumn struct{ Column, Values string }
+
+// batchKindColumns are the kind columns and what each takes: the new
+// charge form's choices.
+func batchKindColumns() []batchKindColumn {
+	values := func(choices []Choice) string {
+		out := ""
+		for i, c := range choices {
+			if i > 0 {
+				out += " | "
+			}
+			out += c.Value
+		}
+		return out
+	}
+	return []batchKindColumn{{"fine_kind", values(FineKinds)}, {"interest_kind", values(InterestKinds)},
+		{"discount_kind", values(DiscountKinds)}, {"abatement_kind", values(AbatementKinds)}}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"payments/pix/calendar"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -43,6 +44,18 @@ func everyPage(t *testing.T, vp viewport) {
 	disputed := s.Fund(s.TestKey, 3_000)
 	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + disputed + "/dispute", Key: s.TestKey})
 	s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 1_000, "pix_key": "+5561988880000"}})
+	due := calendar.Today(time.Now()).AddDays(5).String()
+	dueCharge := s.CreatePayment(map[string]any{"amount_cents": 45_000, "external_id": "mensalidade", "due_date": due, "days_after_due": 10,
+		"customer": map[string]any{"name": "Ana Lima", "email": "ana@example.com", "document": "529.982.247-25"},
+		"fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00"},
+		"discounts": map[string]any{"per_day_early": map[string]any{"amount_cents": 50}}})
+	batch := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{
+		"description": "Lote de março", "payments": []any{map[string]any{"amount_cents": 1_000, "external_id": "lote-1"}, map[string]any{"amount_cents": 0}}}})
+	require.Equal(t, http.StatusCreated, batch.Status, "%s", batch.Body)
+	subscription := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: map[string]any{
+		"payer": map[string]any{"name": "Ana Lima", "document": "529.982.247-25"}, "contract": "ALUNO-42", "interval": "monthly",
+		"start_date": due, "amount_cents": 49_000, "retry_policy": "three_in_seven_days", "journey": "authorization_with_first_payment"}})
+	require.Equal(t, http.StatusCreated, subscription.Status, "%s", subscription.Body)
 	s.Dispatcher.RunOnce(context.Background(), 10)
 	var deliveryID string
 	require.NoError(t, s.DB.NewRaw("SELECT id FROM webhook_deliveries LIMIT 1").Scan(context.Background(), &deliveryID))
@@ -80,6 +93,10 @@ func everyPage(t *testing.T, vp viewport) {
 		chromedp.SendKeys(`#amount`, "dez", chromedp.ByQuery), chromedp.SendKeys(`#customer_document`, "123", chromedp.ByQuery),
 		clickAndWait(`[data-testid="submit-payment"]`, `[data-testid="error-amount"]`)))
 	checkPage(t, ctx, "new payment, with errors")
+	visit("/dashboard/payments/"+dueCharge["id"].(string), `[data-testid="payment-due-today"]`)
+	visit("/dashboard/payments?due=upcoming", `[data-testid="payment-due"]`)
+	visit("/dashboard/payment_batches", `[data-testid="batches-table"]`)
+	visit("/dashboard/payment_batches/"+batch.JSON(t)["id"].(string), `[data-testid="batch-items"]`)
 	visit("/dashboard/payments/"+paidID, `[data-testid="refunds"]`)
 	require.NoError(t, chromedp.Run(ctx, chromedp.SetValue(`#refund-amount`, "10,00", chromedp.ByQuery),
 		clickAndWait(`[data-testid="refund-payment"]`, `[data-testid="confirmation"]`)))
@@ -138,6 +155,8 @@ func everyPage(t *testing.T, vp viewport) {
 	for state, id := range checkoutStates(t, s) {
 		visit("/pay/"+id, `[data-testid="checkout"][data-state="`+state+`"]`)
 	}
+	visit("/pay/"+dueCharge["id"].(string), `[data-testid="checkout-breakdown"]`)
+	visit("/pay/subscriptions/"+subscription.JSON(t)["id"].(string), `[data-testid="subscription-qr"]`)
 	visit("/pay/00000000-0000-7000-8000-000000000000", `[data-testid="error-page"]`)
 	var links int
 	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.querySelectorAll('[data-testid="error-page"] a').length`, &links)))

@@ -171,7 +171,7 @@ func (d *Dashboard) batchItem(c *fiber.Ctx, i int, row map[string]string) operat
 		fields = append(fields, field)
 	}
 	slices.Sort(fields)
-	item.Error = &store.ItemError{Type: "invalid_request_error", Code: "parameter_invalid",
+	item.Error = &store.ItemError{Type: "invalid_request_error", Code: views.RowInvalid,
 		Param: fmt.Sprintf("payments[%d].%s", i, fields[0]), Message: form.Errors[fields[0]]}
 	return item
 }
@@ -206,7 +206,7 @@ func batchRow(item store.PaymentBatchItem) views.BatchItemRow {
 		row.PaymentID = item.PaymentID.String()
 	}
 	if e := item.Problem(); e != nil {
-		row.Error = e.Message
+		row.Error, row.ErrorCode, row.ErrorParam = e.Message, e.Code, e.Param
 	}
 	return row
 }
