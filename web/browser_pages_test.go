@@ -47,7 +47,7 @@ func everyPage(t *testing.T, vp viewport) {
 	due := calendar.Today(time.Now()).AddDays(5).String()
 	dueCharge := s.CreatePayment(map[string]any{"amount_cents": 45_000, "external_id": "mensalidade", "due_date": due, "days_after_due": 10,
 		"customer": map[string]any{"name": "Ana Lima", "email": "ana@example.com", "document": "529.982.247-25"},
-		"fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00"},
+		"fine":     map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00"},
 		"discounts": map[string]any{"per_day_early": map[string]any{"amount_cents": 50}}})
 	batch := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{
 		"description": "Lote de março", "payments": []any{map[string]any{"amount_cents": 1_000, "external_id": "lote-1"}, map[string]any{"amount_cents": 0}}}})
