@@ -158,4 +158,27 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	require.Equal(t, http.StatusCreated, made.StatusCode(), "%s", made.Body)
 	require.Equal(t, 1, made.JSON201.Counts.Created)
 	require.Equal(t, "payments[1].amount_cents", *made.JSON201.Items[1].Error.Param)
+
+	// A subscription: authorized with its first payment, a cycle retried then paid, canceled.
+	fixed, retry := 49000, CreateSubscriptionJSONBodyRetryPolicy("three_in_seven_days")
+	sub, err := c.CreateSubscriptionWithResponse(ctx, nil, CreateSubscriptionJSONRequestBody{
+		Payer: struct {
+			Document string `json:"document"`
+			Name     string `json:"name"`
+		}{Document: "529.982.247-25", Name: "Ana Lima"},
+		Contract: "ALUNO-0042", Interval: "monthly", StartDate: day(3), AmountCents: &fixed, RetryPolicy: &retry,
+		Journey: "authorization_with_first_payment"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, sub.StatusCode(), "%s", sub.Body)
+	subID := sub.JSON201.Id
+	active, err := c.TestHelperAuthorizeSubscriptionWithResponse(ctx, subID, nil, TestHelperAuthorizeSubscriptionJSONRequestBody{})
+	require.NoError(t, err)
+	require.Equal(t, SubscriptionStatus("active"), active.JSON200.Status)
+	short := "insufficient_balance"
+	retried, err := c.TestHelperRunCycleWithResponse(ctx, subID, nil, TestHelperRunCycleJSONRequestBody{Outcome: (*TestHelperRunCycleJSONBodyOutcome)(&short)})
+	require.NoError(t, err)
+	require.Equal(t, "retrying", string(retried.JSON200.Cycle.Status))
+	ended, err := c.CancelSubscriptionWithResponse(ctx, subID, nil, CancelSubscriptionJSONRequestBody{})
+	require.NoError(t, err)
+	require.Equal(t, SubscriptionStatus("canceled"), ended.JSON200.Status)
 }

@@ -147,4 +147,26 @@ const batch = await client.POST("/api/v1/payment_batches", {
 });
 check(batch.response.status === 201 && batch.data?.counts.created === 1 && batch.data.items[1]?.error?.param === "payments[1].customer", `batch: ${batch.response.status}`);
 
+// A subscription (Pix Automático): authorized with its first payment, a cycle retried then paid.
+const subscription = await client.POST("/api/v1/subscriptions", {
+  body: {
+    payer: { name: "Ana Lima", document: "529.982.247-25" }, contract: "ALUNO-0042", interval: "monthly",
+    start_date: day(3), amount_cents: 49000, retry_policy: "three_in_seven_days", journey: "authorization_with_first_payment",
+  },
+});
+check(subscription.response.status === 201 && subscription.data?.status === "awaiting_authorization", `subscription: ${subscription.response.status}`);
+const subID = subscription.data!.id;
+const authorized = await client.POST("/api/v1/test_helpers/subscriptions/{id}/authorize", { params: { path: { id: subID } } });
+check(authorized.data?.status === "active", `authorize: ${authorized.response.status}`);
+const retried = await client.POST("/api/v1/test_helpers/subscriptions/{id}/run_cycle", {
+  params: { path: { id: subID } }, body: { outcome: "insufficient_balance" },
+});
+check(retried.data?.cycle?.status === "retrying", `retry: ${retried.response.status}`);
+const cyclePaid = await client.POST("/api/v1/test_helpers/subscriptions/{id}/run_cycle", {
+  params: { path: { id: subID } }, body: { outcome: "pay" },
+});
+check(cyclePaid.data?.status === "paid" && cyclePaid.data.subscription === subID, `cycle paid: ${cyclePaid.response.status}`);
+const ended = await client.POST("/api/v1/subscriptions/{id}/cancel", { params: { path: { id: subID } } });
+check(ended.data?.status === "canceled" && ended.data.canceled_by === "receiver", `cancel subscription: ${ended.response.status}`);
+
 console.log("ok");
