@@ -507,10 +507,16 @@ func (s *Store) OpenCycle(ctx context.Context, scope Scope, subID string) (*Paym
 	return p, err
 }
 
-// SubscriptionCycles lists the subscription's cycles, newest first.
+// SubscriptionCycles lists the subscription's last 100 cycles, the latest first.
 func (s *Store) SubscriptionCycles(ctx context.Context, scope Scope, subID string) ([]Payment, error) {
-	page, _, err := s.ListPayments(ctx, PaymentListParams{Scope: scope, Subscription: subID, Limit: 100})
-	return page, err
+	var cycles []Payment
+	err := s.idb(ctx).NewSelect().Model(&cycles).
+		Where("subscription_id = ? AND account_id = ? AND livemode = ?", subID, scope.AccountID, scope.Livemode).
+		OrderExpr("(cycle->>'number')::int DESC").Limit(100).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: subscription cycles: %w", err)
+	}
+	return cycles, nil
 }
 
 // BuildCycle builds a cycle's payment of amount for sub, by the one

@@ -99,7 +99,8 @@ func TestEveryMessageAndCodeIsTranslated(t *testing.T) {
 	codes := map[string][]string{
 		"status.payment": store.PaymentStatuses, "status.refund": store.RefundStatuses, "status.dispute": store.DisputeStatuses,
 		"status.withdrawal": store.WithdrawalStatuses, "status.delivery": store.DeliveryStatuses, "status.batch_item": store.BatchItemStatuses,
-		"status.subscription": store.SubscriptionStatuses, "interval": store.Intervals,
+		"status.subscription": store.SubscriptionStatuses, "interval": store.Intervals, "status.cycle": store.CycleStatuses,
+		"journey": store.Journeys, "canceled_by": {store.CanceledByReceiver, store.CanceledByPayer},
 		"status.call": {store.CallPending, store.CallSucceeded, store.CallFailed}, "status.transfer": store.PixOutcomes,
 		"dispute_reason": store.DisputeReasons, "refund_reason": {store.RefundRequested, store.RefundDisputeLost},
 		"event": store.EventTypes, "event_desc": store.EventTypes, "ledger": store.LedgerEntryTypes,

@@ -97,6 +97,9 @@ func everyPage(t *testing.T, vp viewport) {
 	visit("/dashboard/payments?due=upcoming", `[data-testid="payment-due"]`)
 	visit("/dashboard/payment_batches", `[data-testid="batches-table"]`)
 	visit("/dashboard/payment_batches/"+batch.JSON(t)["id"].(string), `[data-testid="batch-items"]`)
+	visit("/dashboard/subscriptions", `[data-testid="subscriptions-table"]`)
+	visit("/dashboard/subscriptions/new", `[data-testid="subscription-form"]`)
+	visit("/dashboard/subscriptions/"+subscription.JSON(t)["id"].(string), `[data-testid="subscription-code"]`)
 	visit("/dashboard/payments/"+paidID, `[data-testid="refunds"]`)
 	require.NoError(t, chromedp.Run(ctx, chromedp.SetValue(`#refund-amount`, "10,00", chromedp.ByQuery),
 		clickAndWait(`[data-testid="refund-payment"]`, `[data-testid="confirmation"]`)))
