@@ -708,3 +708,32 @@ func (s *Store) PublicSubscription(ctx context.Context, id string) (*Subscriptio
 	}
 	return sub, nil
 }
+
+// SupportSubscription is a subscription found by support, with its
+// account's name.
+type SupportSubscription struct {
+	Subscription `bun:",extend"`
+	AccountName  string `bun:"account_name,scanonly"`
+}
+
+// SearchSubscriptions finds subscriptions of any account, newest first, by
+// their payer's CPF or CNPJ (punctuation or not), their contract (any
+// case), their id or their rec id.
+func (s *Store) SearchSubscriptions(ctx context.Context, q string, limit int) ([]SupportSubscription, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	var out []SupportSubscription
+	query := s.idb(ctx).NewSelect().Model(&out).ColumnExpr("subscription.*").ColumnExpr("a.name AS account_name").
+		Join("JOIN accounts AS a ON a.id = subscription.account_id")
+	if digits, _, ok := pix.NormalizeDocument(q); ok {
+		query = query.Where("subscription.payer->>'document' = ?", digits)
+	} else {
+		query = query.Where("lower(subscription.contract) = lower(?) OR subscription.id = ? OR subscription.rec_id = ?", q, q, q)
+	}
+	if err := query.OrderExpr("subscription.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: search subscriptions: %w", err)
+	}
+	return out, nil
+}

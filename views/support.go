@@ -23,6 +23,15 @@ type SupportPage struct {
 	// AwaitingLive are accounts that signed up and wait for live mode.
 	AwaitingLive []AwaitingAccount
 	Notice       Notice
+	// Subscriptions found by payer document or contract.
+	Subscriptions []SupportSubscriptionRow
+}
+
+// SupportSubscriptionRow is a subscription found across accounts, its
+// payer's document masked.
+type SupportSubscriptionRow struct {
+	ID, Account, Status, Payer, Document, Contract, AmountLabel, NextCycle string
+	Livemode                                                               bool
 }
 
 // AwaitingAccount is an account whose live mode staff have not turned on.

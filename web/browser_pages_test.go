@@ -135,6 +135,7 @@ func everyPage(t *testing.T, vp viewport) {
 	ctx = support
 	require.NoError(t, chromedp.Run(ctx, signIn(s, "ajuda@example.com")))
 	visit("/dashboard/support?q=Maria", `[data-testid="support-results"]`)
+	visit("/dashboard/support?q=ALUNO-42", `[data-testid="support-subscriptions"]`)
 	visit("/dashboard/support/payments/"+paidID, `[data-testid="timeline"]`)
 	visit("/dashboard/support/deliveries/"+deliveryID, `[data-testid="attempt"]`)
 	visit("/dashboard/settings", `[data-testid="preferences-form"]`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -110,4 +111,26 @@ func TestDashboardSubscription(t *testing.T) {
 	require.Equal(t, "Você", page.doc.Find(`[data-testid="subscription-canceled-by"]`).Text())
 	list := b.do("GET", "/dashboard/subscriptions", nil, nil)
 	require.Equal(t, 1, list.doc.Find(`[data-testid="subscription-row"]`).Length())
+}
+
+// Support finds a subscription by its payer's CPF (typed either way) and
+// by its contract, in any account, the document masked.
+func TestSupportFindsSubscriptions(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(noonInBrasilia("2026-03-02")))
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: map[string]any{
+		"payer": map[string]any{"name": "Ana Lima", "document": "529.982.247-25"}, "contract": "ALUNO-0042", "interval": "monthly",
+		"start_date": "2026-03-10", "amount_cents": 49000, "journey": "payer_bank_request"}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	_, err := s.Store.CreateUser(t.Context(), "ajuda@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	b := newBrowser(t, s)
+	b.login("ajuda@example.com", "correct-horse-battery")
+	for _, q := range []string{"52998224725", "529.982.247-25", "aluno-0042"} {
+		page := b.do("GET", "/dashboard/support?q="+url.QueryEscape(q), nil, nil)
+		rows := page.doc.Find(`[data-testid="support-subscription"]`)
+		require.Equal(t, 1, rows.Length(), "%s", q)
+		require.Equal(t, "***.982.247-**", rows.Find(`[data-testid="support-subscription-document"]`).Text())
+	}
+	require.Zero(t, b.do("GET", "/dashboard/support?q=ALUNO-0043", nil, nil).doc.Find(`[data-testid="support-subscription"]`).Length())
 }

@@ -9,6 +9,7 @@ import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/pix"
+	"payments/pix/calendar"
 	"payments/store"
 	"payments/views"
 )
@@ -37,6 +38,20 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 		return err
 	}
 	page := views.SupportPage{Nav: d.nav(c, "support"), Query: q, Notice: notice}
+	subs, err := d.Store.SearchSubscriptions(c.UserContext(), q, supportResults)
+	if err != nil {
+		return err
+	}
+	for i := range subs {
+		sub := &subs[i]
+		row := views.SupportSubscriptionRow{ID: sub.ID, Account: sub.AccountName, Status: sub.Status, Payer: sub.Payer.Name,
+			Document: pix.MaskDocument(sub.Payer.Document), Contract: sub.Contract, AmountLabel: subscriptionAmount(c, &sub.Subscription),
+			Livemode: sub.Livemode}
+		if sub.NextCycleOn != nil {
+			row.NextCycle = views.Day(calendar.FromTime(*sub.NextCycleOn))
+		}
+		page.Subscriptions = append(page.Subscriptions, row)
+	}
 	awaiting, err := d.Store.AccountsAwaitingLive(c.UserContext(), supportResults)
 	if err != nil {
 		return err

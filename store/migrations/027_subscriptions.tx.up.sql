@@ -31,6 +31,9 @@ CREATE TABLE subscriptions (
     CHECK ((amount_cents IS NULL) <> (max_amount_cents IS NULL))
 );
 CREATE INDEX subscriptions_list_idx ON subscriptions (account_id, livemode, id DESC);
+-- Support finds a subscription by its payer's CPF or CNPJ and by its contract.
+CREATE INDEX subscriptions_payer_document_idx ON subscriptions ((payer->>'document'));
+CREATE INDEX subscriptions_contract_idx ON subscriptions (lower(contract));
 -- The cycles to make: active subscriptions by their next cycle's due date.
 CREATE INDEX subscriptions_next_cycle_idx ON subscriptions (next_cycle_on) WHERE status = 'active';
 
