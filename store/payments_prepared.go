@@ -707,7 +707,10 @@ const expireOverdueSQL = `WITH due AS (
 		SELECT id FROM payments WHERE status = 'pending' AND expires_at <= $1
 		ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
 	)
-	UPDATE payments SET status = 'expired', expired_at = $1, updated_at = $1
+	UPDATE payments SET status = 'expired', expired_at = $1, updated_at = $1,
+		-- A subscription's cycle nobody settled before its last day failed.
+		cycle = CASE WHEN cycle IS NULL THEN NULL
+			ELSE cycle || '{"status": "failed", "next_attempt_date": null}'::jsonb END
 	WHERE id IN (SELECT id FROM due)
 	RETURNING ` + paymentColumns
 

@@ -212,3 +212,30 @@ func TestSubscriptionCyclesAreMadeAheadOfTheirDates(t *testing.T) {
 	require.Equal(t, 2, cycles())
 	require.Equal(t, []string{"subscription.created", "subscription.activated", "subscription.expired"}, s.EventTypes(id))
 }
+
+// A cycle nobody settles by its last day expires with the other overdue
+// payments, its cycle failed; the next one can then be made.
+func TestUnsettledCycleExpiresFailed(t *testing.T) {
+	t.Parallel()
+	var clock atomic.Pointer[time.Time]
+	set := func(date string) { at := noonOf(date)(); clock.Store(&at) }
+	set("2026-03-02")
+	s := webtest.New(t, webtest.WithClock(func() time.Time { return *clock.Load() }))
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subscriptionBody(map[string]any{
+		"journey": "authorization_only", "retry_policy": nil})})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+	require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + id + "/authorize", Key: s.TestKey}).Status)
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + id + "/cycles", Key: s.TestKey})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	cycle := r.JSON(t)
+	require.Equal(t, "2026-03-11T03:00:00.000Z", cycle["expires_at"], "no retries: its due date is its last day")
+	set("2026-03-11")
+	require.Equal(t, 1, maintenance.ExpireOverdue(context.Background(), s.Store, discardLogger()))
+	got := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + cycle["id"].(string), Key: s.TestKey}).JSON(t)
+	require.Equal(t, "expired", got["status"])
+	require.Equal(t, "failed", got["cycle"].(map[string]any)["status"])
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + id + "/cycles", Key: s.TestKey})
+	require.Equal(t, http.StatusCreated, r.Status, "the next cycle: %s", r.Body)
+	require.Equal(t, "2026-04-10", r.JSON(t)["cycle"].(map[string]any)["due_date"])
+}
