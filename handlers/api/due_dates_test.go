@@ -27,14 +27,7 @@ func dueBody(extra map[string]any) map[string]any {
 		"customer": ana, "fine": map[string]any{"percent": "2.00"}, "interest": map[string]any{"percent_per_month": "1.00"},
 		"discounts": map[string]any{"fixed": []any{
 			map[string]any{"until": "2026-03-05", "percent": "5.00"}, map[string]any{"until": "2026-03-10", "percent": "2.00"}}}}
-	for k, v := range extra {
-		if v == nil {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-	}
-	return b
+	return merged(b, extra)
 }
 
 func TestDueDateChargeShowsItsTermsAndWhatIsOwedEachDay(t *testing.T) {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,3 +19,27 @@ func mustTime(t testing.TB, v any) time.Time {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// merged is base with extra's fields set (a nil value removes the field).
+func merged(base, extra map[string]any) map[string]any {
+	for k, v := range extra {
+		if v == nil {
+			delete(base, k)
+		} else {
+			base[k] = v
+		}
+	}
+	return base
+}
+
+// movableClock is a clock a test sets to noon of a date (Brasília).
+type movableClock struct{ at atomic.Pointer[time.Time] }
+
+func newMovableClock(date string) *movableClock {
+	c := &movableClock{}
+	c.set(date)
+	return c
+}
+
+func (c *movableClock) set(date string) { at := noonOf(date)(); c.at.Store(&at) }
+func (c *movableClock) now() time.Time  { return *c.at.Load() }

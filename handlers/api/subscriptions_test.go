@@ -4,9 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -19,14 +17,7 @@ func subscriptionBody(extra map[string]any) map[string]any {
 	b := map[string]any{"payer": map[string]any{"name": "Ana Lima", "document": "529.982.247-25"}, "contract": "ALUNO-0042",
 		"description": "Mensalidade escolar", "interval": "monthly", "start_date": "2026-03-10", "amount_cents": 49000,
 		"retry_policy": "three_in_seven_days", "journey": "authorization_with_first_payment"}
-	for k, v := range extra {
-		if v == nil {
-			delete(b, k)
-		} else {
-			b[k] = v
-		}
-	}
-	return b
+	return merged(b, extra)
 }
 
 // The test-mode walk through a subscription: created with the journey that
@@ -181,10 +172,9 @@ func TestSubscriptionValidation(t *testing.T) {
 // its end date.
 func TestSubscriptionCyclesAreMadeAheadOfTheirDates(t *testing.T) {
 	t.Parallel()
-	var clock atomic.Pointer[time.Time]
-	set := func(date string) { at := noonOf(date)(); clock.Store(&at) }
-	set("2026-03-02")
-	s := webtest.New(t, webtest.WithClock(func() time.Time { return *clock.Load() }))
+	clock := newMovableClock("2026-03-02")
+	set := clock.set
+	s := webtest.New(t, webtest.WithClock(clock.now))
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subscriptionBody(map[string]any{
 		"journey": "authorization_only", "start_date": "2026-03-20", "end_date": "2026-05-19", "retry_policy": nil})})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
@@ -217,10 +207,9 @@ func TestSubscriptionCyclesAreMadeAheadOfTheirDates(t *testing.T) {
 // payments, its cycle failed; the next one can then be made.
 func TestUnsettledCycleExpiresFailed(t *testing.T) {
 	t.Parallel()
-	var clock atomic.Pointer[time.Time]
-	set := func(date string) { at := noonOf(date)(); clock.Store(&at) }
-	set("2026-03-02")
-	s := webtest.New(t, webtest.WithClock(func() time.Time { return *clock.Load() }))
+	clock := newMovableClock("2026-03-02")
+	set := clock.set
+	s := webtest.New(t, webtest.WithClock(clock.now))
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subscriptionBody(map[string]any{
 		"journey": "authorization_only", "retry_policy": nil})})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)

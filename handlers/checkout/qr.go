@@ -32,11 +32,16 @@ func (ch *Checkout) QRCode(c *fiber.Ctx) error {
 		// yet to register, nor one that ended.
 		return reply.NoSuch("QR code", "id", payment.ID.String())
 	}
-	img, err := QRPNG(payment.BRCode)
+	return sendQR(c, payment.BRCode)
+}
+
+// sendQR answers with code as a QR image, not to be kept: the image of a
+// code that stops being payable must not outlive it.
+func sendQR(c *fiber.Ctx, code string) error {
+	img, err := QRPNG(code)
 	if err != nil {
 		return err
 	}
-	// The image of a code that stops being payable must not outlive it.
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	c.Set(fiber.HeaderContentType, "image/png")
 	return c.Status(http.StatusOK).Send(img)

@@ -71,11 +71,5 @@ func (ch *Checkout) SubscriptionQR(c *fiber.Ctx) error {
 	if sub.BRCode == nil || sub.Status != store.SubscriptionAwaiting {
 		return reply.NoSuch("QR code", "id", sub.ID)
 	}
-	img, err := QRPNG(*sub.BRCode)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	c.Set(fiber.HeaderContentType, "image/png")
-	return c.Status(http.StatusOK).Send(img)
+	return sendQR(c, *sub.BRCode)
 }
