@@ -77,10 +77,15 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 }
 
 // CancelSubscription ends a subscription at its receiver's request: no
-// more cycles; the open one is canceled.
+// more cycles; the open one is canceled. It cannot be undone (the payer
+// would have to authorize again): a person who enrolled a second factor
+// proves it again.
 func (o *Operations) CancelSubscription(ctx context.Context, who store.Actor, scope store.Scope, id string) (*store.Subscription, error) {
 	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := o.stepUp(who, false); err != nil {
 		return nil, err
 	}
 	return o.Store.CancelSubscription(ctx, &scope, id, store.CanceledByReceiver)

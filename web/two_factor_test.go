@@ -90,6 +90,17 @@ func TestTwoFactorSignInAndStepUp(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, b.confirm("/dashboard/balance/withdrawals", withdraw, nil).status)
 	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM withdrawals").Scan(context.Background(), &withdrawals))
 	require.Equal(t, 1, withdrawals)
+	// Canceling a subscription cannot be undone: it asks for the factor
+	// again too, and changes nothing without it.
+	sub := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: map[string]any{
+		"payer": map[string]any{"name": "Ana", "document": "529.982.247-25"}, "contract": "C-1", "interval": "monthly",
+		"start_date": time.Now().AddDate(0, 0, 3).Format(time.DateOnly), "amount_cents": 1000, "journey": "payer_bank_request"}}).JSON(t)
+	advance(6 * time.Minute)
+	subPage := "/dashboard/subscriptions/" + sub["id"].(string)
+	cancel := b.confirm(subPage+"/cancel", url.Values{"_csrf": {b.csrf(subPage)}}, map[string]string{"Referer": s.URL + subPage})
+	require.Equal(t, http.StatusSeeOther, cancel.status, cancel.body)
+	require.Equal(t, "/dashboard/verify?next="+url.QueryEscape(subPage), cancel.header.Get("Location"))
+	require.Equal(t, "awaiting_authorization", s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + sub["id"].(string), Key: s.TestKey}).JSON(t)["status"])
 	// "next" stays on this site's dashboard.
 	evil := b.do("POST", "/dashboard/verify", url.Values{"_csrf": {b.csrf("/dashboard/verify")}, "code": {recovery[1]}, "next": {"//evil.example/x"}}, nil)
 	require.Equal(t, "/dashboard", evil.header.Get("Location"))

@@ -216,7 +216,7 @@ func (d *Dashboard) CancelSubscription(c *fiber.Ctx) error {
 			CancelURL: "/dashboard/subscriptions/" + sub.ID, Danger: true})
 	}
 	if _, err := d.Ops.CancelSubscription(c.UserContext(), request.Actor(c), dashScope(c), sub.ID); err != nil {
-		return err
+		return reply.Refusal(err)
 	}
 	return d.noticeAndGo(c, t(c, "subscriptions.canceled"), "/dashboard/subscriptions/"+sub.ID)
 }
@@ -258,7 +258,7 @@ func (d *Dashboard) SimulateSubscription(c *fiber.Ctx) error {
 		return d.noticeAndGo(c, t(c, "subscriptions.cycle_refused"), "/dashboard/subscriptions/"+sub.ID)
 	}
 	if err != nil {
-		return err
+		return reply.Refusal(err)
 	}
 	return c.Redirect("/dashboard/subscriptions/"+sub.ID, http.StatusSeeOther)
 }
