@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -48,6 +49,9 @@ func newValidator() (*validator, error) {
 	if err := fixDescontoOneOf(doc); err != nil {
 		return nil, err
 	}
+	if err := fixPixAutomatico(doc); err != nil {
+		return nil, err
+	}
 	doc.Servers = openapi3.Servers{{URL: "http://sandbox" + apiPixPrefix}}
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
@@ -73,6 +77,62 @@ func fixDescontoOneOf(doc *openapi3.T) error {
 		return errors.New("CobVValor.desconto's oneOf is not the one fixDescontoOneOf mends")
 	}
 	branches[0].Value.Required = []string{"descontoDataFixa"}
+	return nil
+}
+
+// fixPixAutomatico mends the Pix Automático part of the document, each
+// mend on evidence from the document itself (its own request examples,
+// which TestTheDocumentsOwnExamplesConform holds to it):
+//   - RecBase requires idRec and retentativa, which it does not define,
+//     and which POST /rec's examples (the PSP makes the idRec) lack;
+//   - SolicRecBase requires pagador, which it does not define (its
+//     examples send destinatario);
+//   - RecRevisada's vinculo.devedor is oneOf two identical schemas (a
+//     name, for a person or a company): every devedor matches both, so
+//     it is read as anyOf;
+//   - the payloads a payer's bank reads at a location (/{pixUrlAccessToken},
+//     /cobv/{pixUrlAccessToken}, /rec/{recUrlAccessToken}) are served
+//     elsewhere (the PSP's location host), and in one router they shadow
+//     /rec/{idRec}: they are left out.
+func fixPixAutomatico(doc *openapi3.T) error {
+	drop := func(schema string, names ...string) error {
+		ref := doc.Components.Schemas[schema]
+		if ref == nil || ref.Value == nil {
+			return fmt.Errorf("the API Pix document has no %s", schema)
+		}
+		kept := ref.Value.Required[:0]
+		for _, r := range ref.Value.Required {
+			if !slices.Contains(names, r) {
+				kept = append(kept, r)
+			}
+		}
+		ref.Value.Required = kept
+		return nil
+	}
+	if err := drop("RecBase", "idRec", "retentativa"); err != nil {
+		return err
+	}
+	if err := drop("SolicRecBase", "pagador"); err != nil {
+		return err
+	}
+	revisada := doc.Components.Schemas["RecRevisada"]
+	if revisada == nil || revisada.Value == nil {
+		return errors.New("the API Pix document has no RecRevisada")
+	}
+	mended := false
+	for _, part := range revisada.Value.AllOf {
+		if vinculo := part.Value.Properties["vinculo"]; vinculo != nil {
+			if devedor := vinculo.Value.Properties["devedor"]; devedor != nil && len(devedor.Value.OneOf) == 2 {
+				devedor.Value.AnyOf, devedor.Value.OneOf, mended = devedor.Value.OneOf, nil, true
+			}
+		}
+	}
+	if !mended {
+		return errors.New("RecRevisada's vinculo.devedor is not the oneOf fixPixAutomatico mends")
+	}
+	for _, payload := range []string{"/{pixUrlAccessToken}", "/cobv/{pixUrlAccessToken}", "/rec/{recUrlAccessToken}"} {
+		doc.Paths.Delete(payload)
+	}
 	return nil
 }
 
