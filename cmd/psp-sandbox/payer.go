@@ -30,6 +30,9 @@ func (sb *sandbox) payerRoutes() http.Handler {
 	mux.HandleFunc("GET /sandbox/clock", sb.getClock)
 	mux.HandleFunc("POST /sandbox/clock", sb.setClock)
 	mux.HandleFunc("GET /sandbox/cobv/{txid}/payload", sb.payloadJSON)
+	mux.HandleFunc("POST /sandbox/rec/{idRec}/{action}", sb.answerRec)
+	mux.HandleFunc("POST /sandbox/balance", sb.setBalance)
+	mux.HandleFunc("POST /sandbox/cobr/{txid}/debit", sb.debitCobR)
 	return mux
 }
 

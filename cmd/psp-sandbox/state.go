@@ -16,17 +16,21 @@ import (
 // for tests and `make run`, and starts empty.
 type state struct {
 	mu        sync.Mutex
-	cobs      map[string]*cob    // by txid
-	byLoc     map[string]*cob    // by location id
-	cobvs     map[string]*dueCob // due-date charges by txid
-	cobvByLoc map[string]*dueCob // by location id
-	lotes     map[int64]*lote    // batches by id
-	pix       map[string]*pixIn  // by endToEndId
-	webhooks  map[string]string  // chave -> webhookUrl
-	payouts   map[string]*payout // by idEnvio
-	order     []string           // endToEndIds in arrival order, for GET /pix
-	counts    map[string]int     // requests that changed something, by kind
-	faults    faults
+	cobs      map[string]*cob       // by txid
+	byLoc     map[string]*cob       // by location id
+	cobvs     map[string]*dueCob    // due-date charges by txid
+	cobvByLoc map[string]*dueCob    // by location id
+	lotes     map[int64]*lote       // batches by id
+	recs      map[string]*recState  // recurrences by idRec
+	cobrs     map[string]*cobrState // recurring charges by txid
+	// balanceShort makes the payer's balance fall short of every debit.
+	balanceShort bool
+	pix          map[string]*pixIn  // by endToEndId
+	webhooks     map[string]string  // chave -> webhookUrl
+	payouts      map[string]*payout // by idEnvio
+	order        []string           // endToEndIds in arrival order, for GET /pix
+	counts       map[string]int     // requests that changed something, by kind
+	faults       faults
 }
 
 type cob struct {
@@ -56,7 +60,7 @@ type payout struct {
 
 func newState() *state {
 	return &state{cobs: map[string]*cob{}, byLoc: map[string]*cob{}, cobvs: map[string]*dueCob{}, cobvByLoc: map[string]*dueCob{},
-		lotes: map[int64]*lote{}, pix: map[string]*pixIn{},
+		lotes: map[int64]*lote{}, recs: map[string]*recState{}, cobrs: map[string]*cobrState{}, pix: map[string]*pixIn{},
 		webhooks: map[string]string{}, payouts: map[string]*payout{}, counts: map[string]int{}}
 }
 

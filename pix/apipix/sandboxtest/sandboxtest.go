@@ -242,3 +242,24 @@ func (sb *Sandbox) DuePayload(txid string) Payload {
 	require.NoError(sb.t, json.NewDecoder(res.Body).Decode(&p))
 	return p
 }
+
+// AnswerRec is the payer, in their bank, answering the recurrence idRec:
+// "approve", "reject" or (once approved) "cancel".
+func (sb *Sandbox) AnswerRec(idRec, action string) {
+	sb.t.Helper()
+	sb.post("/sandbox/rec/"+idRec+"/"+action, map[string]any{}, nil)
+}
+
+// SetBalanceShort makes the payer's balance fall short of every debit (or not).
+func (sb *Sandbox) SetBalanceShort(short bool) {
+	sb.t.Helper()
+	sb.post("/sandbox/balance", map[string]bool{"short": short}, nil)
+}
+
+// DebitCobR runs the recurring charge txid's scheduled attempt now.
+func (sb *Sandbox) DebitCobR(txid string) apipix.CobR {
+	sb.t.Helper()
+	var c apipix.CobR
+	sb.post("/sandbox/cobr/"+txid+"/debit", map[string]any{}, &c)
+	return c
+}
