@@ -123,7 +123,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			return err
 		}, nil},
 		{"SimulateCycle", "payment.paid", func() error {
-			_, err := ops.SimulateCycle(ctx, who, test, subscription.ID, operations.CyclePay)
+			_, err := ops.SimulateCycle(ctx, who, acct, test, subscription.ID, operations.CyclePay, nil)
 			return err
 		}, nil},
 		{"SimulatePayerCancel", "subscription.canceled", func() error {

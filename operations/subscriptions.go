@@ -3,6 +3,9 @@ package operations
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"payments/pix/calendar"
 	"payments/store"
@@ -37,6 +40,31 @@ var (
 	ErrCycleAmount = errors.New("operations: the cycle's amount does not fit the subscription")
 )
 
+// SubscriptionProblem is a rule a new subscription breaks: the field, as
+// the API names it, and why.
+type SubscriptionProblem struct{ Field, Message string }
+
+func (p *SubscriptionProblem) Error() string { return "operations: " + p.Field + ": " + p.Message }
+
+// check applies the rules a new subscription follows on today (Brasília),
+// whichever door it came through.
+func (in NewSubscription) check(today calendar.Date) error {
+	switch {
+	case strings.TrimSpace(in.Contract) == "" || utf8.RuneCountInString(in.Contract) > store.MaxContract:
+		return &SubscriptionProblem{"contract", fmt.Sprintf("contract must be 1 to %d characters.", store.MaxContract)}
+	case in.StartDate.Before(today):
+		return &SubscriptionProblem{"start_date", fmt.Sprintf("start_date must not be before today (%s, Brasília).", today)}
+	case in.EndDate != nil && !in.EndDate.After(in.StartDate):
+		return &SubscriptionProblem{"end_date", "end_date must be after start_date."}
+	case (in.AmountCents == nil) == (in.MaxAmountCents == nil):
+		return &SubscriptionProblem{"amount_cents",
+			"Send amount_cents (a fixed amount each cycle) or max_amount_cents (variable amounts, up to it), not both."}
+	case in.Journey == store.JourneyFirstPayment && in.AmountCents == nil:
+		return ErrFirstPaymentAmount
+	}
+	return nil
+}
+
 // CreateSubscription makes a subscription for acct, awaiting its payer's
 // authorization, with its subscription.created event; the QR journeys get
 // their code and page, and the journey that pays the first cycle that
@@ -49,10 +77,10 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 	if livemode {
 		return nil, ErrLiveSubscriptions
 	}
-	if in.Journey == store.JourneyFirstPayment && in.AmountCents == nil {
-		return nil, ErrFirstPaymentAmount
-	}
 	now := o.Store.Now()
+	if err := in.check(calendar.Today(now)); err != nil {
+		return nil, err
+	}
 	sub := &store.Subscription{AccountID: acct.ID, Livemode: livemode, Status: store.SubscriptionAwaiting,
 		RecID: store.NewRecID(in.RetryPolicy == store.RetryThreeInSeven, now), Journey: in.Journey, Payer: in.Payer,
 		Contract: in.Contract, Description: in.Description, Interval: in.Interval, StartDate: in.StartDate.Time(),
@@ -162,8 +190,26 @@ func (o *Operations) SimulatePayerCancel(ctx context.Context, who store.Actor, s
 
 // SimulateCycle settles a test subscription's open cycle as its payer's
 // bank would on the attempt's day: paid, or refused for lack of balance
-// (retried within the policy, else failed).
-func (o *Operations) SimulateCycle(ctx context.Context, who store.Actor, scope store.Scope, id, outcome string) (p *store.Payment, err error) {
+// (retried within the policy, else failed). An active subscription with
+// no open cycle gets its next one first (CreateCycle, amount for a
+// variable one).
+func (o *Operations) SimulateCycle(ctx context.Context, who store.Actor, acct *store.Account, scope store.Scope, id, outcome string,
+	amount *int64,
+) (p *store.Payment, err error) {
+	if scope.Livemode {
+		return nil, ErrTestModeOnly
+	}
+	sub, err := o.Store.Subscription(ctx, scope, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := o.Store.OpenCycle(ctx, scope, id); errors.Is(err, store.ErrNoOpenCycle) && sub.Status == store.SubscriptionActive {
+		if _, err := o.CreateCycle(ctx, who, acct, scope, id, amount); err != nil {
+			return nil, err
+		}
+	} else if err != nil && !errors.Is(err, store.ErrNoOpenCycle) {
+		return nil, err
+	}
 	action := map[string]string{CyclePay: store.EventPaymentPaid, CycleInsufficientBalance: "payment.attempt_failed"}[outcome]
 	err = o.simulation(ctx, who, scope, Write(Payments), action, func(ctx context.Context) (string, store.Changes, error) {
 		sub, err := o.Store.Subscription(ctx, scope, id)

@@ -546,7 +546,7 @@ func (s *Store) MakeDueCycles(ctx context.Context, limit int) (int, error) {
 	changed := 0
 	for i := range due {
 		sub := &due[i]
-		if sub.Past() {
+		if sub.past(sub.NextCycle) {
 			if _, err := s.ExpireSubscription(ctx, sub.ID); err != nil {
 				return changed, err
 			}
@@ -582,9 +582,6 @@ func (s *Store) ExpireSubscription(ctx context.Context, id string) (*Subscriptio
 		return EventSubscriptionExpired, nil
 	})
 }
-
-// Past reports whether the subscription's next cycle falls after its end date.
-func (s *Subscription) Past() bool { return s.past(s.NextCycle) }
 
 // MarshalJSON renders the subscription as the API shows it.
 func (s *Subscription) MarshalJSON() ([]byte, error) {

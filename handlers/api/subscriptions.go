@@ -11,7 +11,6 @@ import (
 	"payments/handlers/request"
 	"payments/operations"
 	"payments/pix"
-	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -25,7 +24,7 @@ func (a *API) CreateSubscription(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	in, apiErr := parseCreateSubscription(o, calendar.Today(a.Store.Now()))
+	in, apiErr := parseCreateSubscription(o)
 	if apiErr != nil {
 		return apiErr
 	}
@@ -38,7 +37,9 @@ func (a *API) CreateSubscription(c *fiber.Ctx) error {
 	return c.Status(http.StatusCreated).JSON(sub)
 }
 
-func parseCreateSubscription(o request.Object, today calendar.Date) (operations.NewSubscription, *reply.Error) {
+// parseCreateSubscription reads a create-subscription body's fields; their
+// rules (dates, amounts, journey) are the operation's.
+func parseCreateSubscription(o request.Object) (operations.NewSubscription, *reply.Error) {
 	in := operations.NewSubscription{RetryPolicy: store.RetryNone, Metadata: map[string]string{}}
 	for _, required := range []string{"payer", "contract", "interval", "start_date", "journey"} {
 		if !o.Present(required) {
@@ -76,9 +77,6 @@ func parseCreateSubscription(o request.Object, today calendar.Date) (operations.
 	if in.Contract, apiErr = o.Str("contract", store.MaxContract); apiErr != nil {
 		return in, apiErr
 	}
-	if strings.TrimSpace(in.Contract) == "" {
-		return in, reply.InvalidParam("parameter_invalid", "contract", "contract must not be blank.")
-	}
 	if o.Present("description") {
 		d, apiErr := o.Str("description", store.MaxSubscriptionDescription)
 		if apiErr != nil {
@@ -100,22 +98,12 @@ func parseCreateSubscription(o request.Object, today calendar.Date) (operations.
 	if in.StartDate, apiErr = parseDate(o, "start_date"); apiErr != nil {
 		return in, apiErr
 	}
-	if in.StartDate.Before(today) {
-		return in, reply.InvalidParam("parameter_invalid", "start_date", "start_date must not be before today (%s, Brasília).", today)
-	}
 	if o.Present("end_date") {
 		end, apiErr := parseDate(o, "end_date")
 		if apiErr != nil {
 			return in, apiErr
 		}
-		if !end.After(in.StartDate) {
-			return in, reply.InvalidParam("parameter_invalid", "end_date", "end_date must be after start_date.")
-		}
 		in.EndDate = &end
-	}
-	if o.Present("amount_cents") == o.Present("max_amount_cents") {
-		return in, reply.InvalidParam("parameter_invalid", "amount_cents",
-			"Send amount_cents (a fixed amount each cycle) or max_amount_cents (variable amounts, up to it), not both.")
 	}
 	for _, name := range []string{"amount_cents", "max_amount_cents"} {
 		if o.Present(name) {
@@ -145,7 +133,10 @@ func subscriptionErr(err error, id string) error {
 		return refused
 	}
 	var invalid *store.InvalidTransitionError
+	var problem *operations.SubscriptionProblem
 	switch {
+	case errors.As(err, &problem):
+		return reply.InvalidParam("parameter_invalid", problem.Field, "%s", problem.Message)
 	case errors.Is(err, store.ErrNotFound):
 		return reply.NoSuch("subscription", "id", id)
 	case errors.Is(err, operations.ErrLiveSubscriptions):
@@ -287,22 +278,8 @@ func (a *API) TestHelperRunCycle(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	id, scope, key := c.Params("id"), request.Scope(c), request.APIKey(c)
-	ctx, who := c.UserContext(), request.Actor(c)
-	sub, err := a.Store.Subscription(ctx, scope, id)
-	if err != nil {
-		return subscriptionErr(err, id)
-	}
-	_, err = a.Store.OpenCycle(ctx, scope, id)
-	switch {
-	case errors.Is(err, store.ErrNoOpenCycle) && sub.Status == store.SubscriptionActive:
-		if _, err := a.Ops.CreateCycle(ctx, who, key.Account, scope, id, amount); err != nil {
-			return subscriptionErr(err, id)
-		}
-	case err != nil && !errors.Is(err, store.ErrNoOpenCycle):
-		return err
-	}
-	p, err := a.Ops.SimulateCycle(ctx, who, scope, id, outcome)
+	id := c.Params("id")
+	p, err := a.Ops.SimulateCycle(c.UserContext(), request.Actor(c), request.APIKey(c).Account, request.Scope(c), id, outcome, amount)
 	if err != nil {
 		return subscriptionErr(err, id)
 	}

@@ -58,12 +58,10 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 	if err != nil {
 		return views.CheckoutPage{}, err
 	}
-	acct, err := ch.Store.Account(c.UserContext(), payment.AccountID)
+	acct, ctx, err := ch.payerLocale(c, payment.AccountID)
 	if err != nil {
 		return views.CheckoutPage{}, err
 	}
-	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), acct.TimeZone))
-	c.SetUserContext(ctx)
 	m := views.CheckoutPage{
 		PaymentID: payment.ID.String(), Merchant: acct.Name, AmountLabel: pix.FormatBRL(payment.AmountCents),
 		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, State: State(payment, ch.Store.Now()),
@@ -100,6 +98,18 @@ func dueToday(ctx context.Context, m *views.CheckoutPage, p *store.Payment, toda
 	b := p.AmountDue(today)
 	m.AmountLabel = pix.FormatBRL(b.AmountDueCents)
 	m.Lines = views.AmountLines(ctx, t, b)
+}
+
+// payerLocale is the merchant's account and the payer's locale: the
+// browser's language, the account's time zone, set on c for the page.
+func (ch *Checkout) payerLocale(c *fiber.Ctx, accountID string) (*store.Account, context.Context, error) {
+	acct, err := ch.Store.Account(c.UserContext(), accountID)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), acct.TimeZone))
+	c.SetUserContext(ctx)
+	return acct, ctx, nil
 }
 
 // Page handles GET /pay/{id}: the payer's page.

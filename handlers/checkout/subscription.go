@@ -34,12 +34,10 @@ func (ch *Checkout) SubscriptionPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	acct, err := ch.Store.Account(c.UserContext(), sub.AccountID)
+	acct, _, err := ch.payerLocale(c, sub.AccountID)
 	if err != nil {
 		return err
 	}
-	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), acct.TimeZone))
-	c.SetUserContext(ctx)
 	m := views.SubscriptionCheckout{ID: sub.ID, Merchant: acct.Name, Contract: sub.Contract, Status: sub.Status,
 		Interval: sub.Interval, Start: views.Day(calendar.FromTime(sub.StartDate)), Retries: sub.RetryPolicy == store.RetryThreeInSeven}
 	if sub.Description != nil {

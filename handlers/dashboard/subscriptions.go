@@ -86,24 +86,20 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 	} else {
 		bad("payer_document", "form.document")
 	}
-	if f.Contract == "" || len([]rune(f.Contract)) > store.MaxContract {
-		bad("contract", "subscriptions.error.contract", "Max", store.MaxContract)
-	}
 	if f.Description != "" {
 		if len([]rune(f.Description)) > store.MaxSubscriptionDescription {
 			bad("description", "form.too_long", "Max", store.MaxSubscriptionDescription)
 		}
 		in.Description = &f.Description
 	}
-	today := calendar.Today(d.Store.Now())
 	start, err := calendar.ParseDate(f.StartDate)
-	if err != nil || start.Before(today) {
+	if err != nil {
 		bad("start_date", "subscriptions.error.start_date")
 	}
 	in.StartDate = start
 	if f.EndDate != "" {
 		end, err := calendar.ParseDate(f.EndDate)
-		if err != nil || !end.After(start) {
+		if err != nil {
 			bad("end_date", "subscriptions.error.end_date")
 		}
 		in.EndDate = &end
@@ -118,9 +114,6 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 	default:
 		in.AmountCents = &cents
 	}
-	if f.AmountKind == "max" && f.Journey == store.JourneyFirstPayment {
-		bad("journey", "subscriptions.error.first_payment")
-	}
 	if len(f.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
 	}
@@ -130,7 +123,19 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 		return err
 	}
 	sub, err := d.Ops.CreateSubscription(c.UserContext(), request.Actor(c), acct, scope.Livemode, in)
+	// The operation's rules, beside their fields in the person's words.
+	var problem *operations.SubscriptionProblem
 	switch {
+	case errors.As(err, &problem):
+		// The API's field, the form's, and the message that says it.
+		where := map[string][2]string{"contract": {"contract", "subscriptions.error.contract"},
+			"start_date": {"start_date", "subscriptions.error.start_date"}, "end_date": {"end_date", "subscriptions.error.end_date"},
+			"amount_cents": {"amount", "form.amount_format"}}[problem.Field]
+		bad(where[0], where[1], "Max", store.MaxContract)
+		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
+	case errors.Is(err, operations.ErrFirstPaymentAmount):
+		bad("journey", "subscriptions.error.first_payment")
+		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
 	case errors.Is(err, operations.ErrLiveSubscriptions):
 		f.Error = t(c, "error.live_subscriptions_unavailable")
 		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
@@ -240,21 +245,19 @@ func (d *Dashboard) SimulateSubscription(c *fiber.Ctx) error {
 		if c.Query("action") == "fail" {
 			outcome = operations.CycleInsufficientBalance
 		}
-		if _, open := d.Store.OpenCycle(ctx, scope, sub.ID); errors.Is(open, store.ErrNoOpenCycle) && sub.AmountCents != nil {
-			acct, err := d.Store.Account(ctx, scope.AccountID)
-			if err != nil {
-				return err
-			}
-			if _, err := d.Ops.CreateCycle(ctx, who, acct, scope, sub.ID, nil); err != nil {
-				return d.noticeAndGo(c, t(c, "subscriptions.cycle_refused"), "/dashboard/subscriptions/"+sub.ID)
-			}
+		acct, aerr := d.Store.Account(ctx, scope.AccountID)
+		if aerr != nil {
+			return aerr
 		}
-		_, err = d.Ops.SimulateCycle(ctx, who, scope, sub.ID, outcome)
+		_, err = d.Ops.SimulateCycle(ctx, who, acct, scope, sub.ID, outcome, nil)
 	default:
 		return reply.InvalidParam("parameter_invalid", "action", "action must be authorize, reject, pay, fail or payer_cancel.")
 	}
+	// A cycle that cannot be made or settled (not active, a variable
+	// subscription's cycle without its amount, one past the end date).
 	var invalid *store.InvalidTransitionError
-	if errors.As(err, &invalid) || errors.Is(err, store.ErrNoOpenCycle) {
+	if errors.As(err, &invalid) || errors.Is(err, store.ErrNoOpenCycle) || errors.Is(err, operations.ErrCycleAmount) ||
+		errors.Is(err, store.ErrCycleOpen) || errors.Is(err, store.ErrSubscriptionEnded) {
 		return d.noticeAndGo(c, t(c, "subscriptions.cycle_refused"), "/dashboard/subscriptions/"+sub.ID)
 	}
 	if err != nil {
