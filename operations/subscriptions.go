@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -29,9 +30,6 @@ type NewSubscription struct {
 
 // Refusals of a subscription's rules.
 var (
-	// ErrLiveSubscriptions: live subscriptions need the PSP's rec
-	// resources, which this service does not call yet.
-	ErrLiveSubscriptions = errors.New("operations: live subscriptions are not available yet")
 	// ErrFirstPaymentAmount: the journey that pays the first cycle needs a
 	// fixed amount to charge.
 	ErrFirstPaymentAmount = errors.New("operations: the first-payment journey needs amount_cents")
@@ -46,10 +44,26 @@ type SubscriptionProblem struct{ Field, Message string }
 
 func (p *SubscriptionProblem) Error() string { return "operations: " + p.Field + ": " + p.Message }
 
+// The payer's bank account as API Pix's solicrec takes it (DadosBancarios).
+var (
+	ispbPattern          = regexp.MustCompile(`^[0-9A-Z]{8}$`)
+	branchPattern        = regexp.MustCompile(`^[0-9]{1,4}$`)
+	accountNumberPattern = regexp.MustCompile(`^[0-9]{1,20}$`)
+)
+
 // check applies the rules a new subscription follows on today (Brasília),
 // whichever door it came through.
-func (in NewSubscription) check(today calendar.Date) error {
+func (in NewSubscription) check(today calendar.Date, livemode bool) error {
 	switch {
+	case livemode && in.Journey == store.JourneyPayerBank && in.Payer.BankAccount == nil:
+		return &SubscriptionProblem{"payer.bank_account",
+			"payer_bank_request pushes the request to the payer's bank: send payer.bank_account (ispb, branch, number)."}
+	case in.Payer.BankAccount != nil && !ispbPattern.MatchString(in.Payer.BankAccount.ISPB):
+		return &SubscriptionProblem{"payer.bank_account.ispb", "payer.bank_account.ispb must be the bank's 8-character ISPB (digits and capital letters)."}
+	case in.Payer.BankAccount != nil && in.Payer.BankAccount.Branch != "" && !branchPattern.MatchString(in.Payer.BankAccount.Branch):
+		return &SubscriptionProblem{"payer.bank_account.branch", "payer.bank_account.branch must be 1 to 4 digits."}
+	case in.Payer.BankAccount != nil && !accountNumberPattern.MatchString(in.Payer.BankAccount.Number):
+		return &SubscriptionProblem{"payer.bank_account.number", "payer.bank_account.number must be 1 to 20 digits."}
 	case strings.TrimSpace(in.Contract) == "" || utf8.RuneCountInString(in.Contract) > store.MaxContract:
 		return &SubscriptionProblem{"contract", fmt.Sprintf("contract must be 1 to %d characters.", store.MaxContract)}
 	case in.StartDate.Before(today):
@@ -68,21 +82,20 @@ func (in NewSubscription) check(today calendar.Date) error {
 // CreateSubscription makes a subscription for acct, awaiting its payer's
 // authorization, with its subscription.created event; the QR journeys get
 // their code and page, and the journey that pays the first cycle that
-// cycle's payment.
+// cycle's payment. Live, it is created with the call that registers it at
+// the PSP, which then names it and gives the code.
 func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, acct *store.Account, livemode bool, in NewSubscription) (*store.Subscription, error) {
 	ctx, err := o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
 	if err != nil {
 		return nil, err
 	}
-	if livemode {
-		return nil, ErrLiveSubscriptions
-	}
 	now := o.Store.Now()
-	if err := in.check(calendar.Today(now)); err != nil {
+	if err := in.check(calendar.Today(now), livemode); err != nil {
 		return nil, err
 	}
-	sub := &store.Subscription{AccountID: acct.ID, Livemode: livemode, Status: store.SubscriptionAwaiting,
-		RecID: store.NewRecID(in.RetryPolicy == store.RetryThreeInSeven, now), Journey: in.Journey, Payer: in.Payer,
+	// Live, the PSP names the recurrence (and makes its location and
+	// code) once it has it: the subscription is created until then.
+	sub := &store.Subscription{AccountID: acct.ID, Livemode: livemode, Journey: in.Journey, Payer: in.Payer,
 		Contract: in.Contract, Description: in.Description, Interval: in.Interval, StartDate: in.StartDate.Time(),
 		AmountCents: in.AmountCents, MaxAmountCents: in.MaxAmountCents, RetryPolicy: in.RetryPolicy, Metadata: in.Metadata}
 	if in.EndDate != nil {
@@ -95,8 +108,15 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 			return nil, err
 		}
 	}
-	if err := o.Store.PrepareSubscription(acct, sub, first); err != nil {
-		return nil, err
+	if livemode {
+		sub.Status = store.SubscriptionCreated
+		sub.ID = store.NewSubscriptionID()
+	} else {
+		recID := store.NewRecID(in.RetryPolicy == store.RetryThreeInSeven, now)
+		sub.Status, sub.RecID = store.SubscriptionAwaiting, &recID
+		if err := o.Store.PrepareSubscription(acct, sub, first); err != nil {
+			return nil, err
+		}
 	}
 	if err := o.Store.CreateSubscription(ctx, sub, first); err != nil {
 		return nil, err

@@ -165,6 +165,9 @@ type Decoded struct {
 	Fields          map[string]string
 	MerchantAccount map[string]string
 	AdditionalData  map[string]string
+	// Recurrence is template 80 (Pix Automático's recurrence), empty
+	// when the code carries none.
+	Recurrence map[string]string
 }
 
 // ErrBadCRC means the code parsed but its checksum does not match its content.
@@ -191,7 +194,30 @@ func Decode(code string) (Decoded, error) {
 	if d.AdditionalData, err = parseTLV(fields["62"]); err != nil {
 		return Decoded{}, fmt.Errorf("pix: brcode: field 62: %w", err)
 	}
+	if d.Recurrence, err = parseTLV(fields["80"]); err != nil {
+		return Decoded{}, fmt.Errorf("pix: brcode: field 80: %w", err)
+	}
 	return d, nil
+}
+
+// WithRecurrence adds Pix Automático's recurrence at location (without its
+// scheme) to a code a PSP made (its charge's "copia e cola"): the "QR
+// composto" that pays the charge and authorizes the recurrence. Field 80
+// goes last before the CRC, which is computed again.
+func WithRecurrence(code, location string) (string, error) {
+	d, err := Decode(code)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := d.Fields["80"]; ok {
+		return "", errors.New("pix: brcode: the code already carries a recurrence")
+	}
+	value := tlv("00", "br.gov.bcb.pix") + tlv("25", location)
+	if len(value) > maxFieldValue {
+		return "", fmt.Errorf("pix: brcode: field 80 longer than %d", maxFieldValue)
+	}
+	out := code[:len(code)-len("6304XXXX")] + tlv("80", value) + "6304"
+	return out + fmt.Sprintf("%04X", CRC16(out)), nil
 }
 
 func parseTLV(s string) (map[string]string, error) {

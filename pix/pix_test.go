@@ -211,3 +211,30 @@ func TestBRCodeWithRecurrence(t *testing.T) {
 		t.Fatalf("decode: %v", err)
 	}
 }
+
+// A PSP's charge code gains the recurrence (field 80) before a recomputed
+// CRC, and reads back with both the charge's and the recurrence's location.
+func TestWithRecurrenceComposesAPSPCode(t *testing.T) {
+	charge, err := pix.BRCode{Location: "psp.example.com/qr/v2/9d36b84f", MerchantName: "Escola", MerchantCity: "SAO PAULO",
+		AmountCents: 4990, SingleUse: true}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	composed, err := pix.WithRecurrence(charge, "psp.example.com/qr/v2/rec/77aa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pix.Decode(composed)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if d.MerchantAccount["25"] != "psp.example.com/qr/v2/9d36b84f" || d.Recurrence["25"] != "psp.example.com/qr/v2/rec/77aa" {
+		t.Fatalf("locations: %v %v", d.MerchantAccount, d.Recurrence)
+	}
+	if !strings.HasPrefix(composed, charge[:len(charge)-8]) {
+		t.Fatalf("the charge's fields changed: %s", composed)
+	}
+	if _, err := pix.WithRecurrence(composed, "x"); err == nil {
+		t.Fatal("a second recurrence was added")
+	}
+}

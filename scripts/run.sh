@@ -36,10 +36,10 @@ if [ -z "${PSP_BASE_URL:-}" ]; then
   api_addr=${PSP_SANDBOX_API_ADDR:-127.0.0.1:8443}
   payer_addr=${PSP_SANDBOX_PAYER_ADDR:-127.0.0.1:8444}
   export PSP_SANDBOX_CLIENT_SECRET=$(secret .data/psp/client_secret)
-  export PIX_KEY=${PIX_KEY:-7d9f0335-8dcc-4054-9bf9-0dbd61d36906}
+  export PIX_KEY=${PIX_KEY:-7d9f0335-8dcc-4054-9bf9-0dbd61d36906} PSP_ACCOUNT_NUMBER=${PSP_ACCOUNT_NUMBER:-1234567}
   : > .data/psp/ready.json
   bin/psp-sandbox serve -api-addr "$api_addr" -payer-addr "$payer_addr" -tls-dir .data/psp -mtls \
-    -client-id payments-dev -chave "$PIX_KEY" \
+    -client-id payments-dev -chave "$PIX_KEY" -account "$PSP_ACCOUNT_NUMBER" \
     > .data/psp/ready.json 2> .data/psp/sandbox.log &
   echo $! > "$sandbox_pid"
   trap stop_sandbox EXIT

@@ -111,10 +111,14 @@ func (s *Store) RegisterCharge(ctx context.Context, id uuid.UUID, brCode string)
 			Changes: Changes{"charge_state": {ChargeRegistering, ChargeRegistered}}}); err != nil {
 			return err
 		}
-		switch p.Status {
-		case StatusPending:
+		switch {
+		case p.Status == StatusPending && p.SubscriptionID != nil:
+			// A subscription's first cycle: announced with the QR composto
+			// its recurrence's registration makes of this code (RegisterRec).
+			return nil
+		case p.Status == StatusPending:
 			return s.recordPaymentEvent(ctx, tx, EventPaymentCreated, p)
-		case StatusCanceled:
+		case p.Status == StatusCanceled:
 			return s.queueCall(ctx, tx, &p.AccountID, CallCobRemove, p.ID.String(), time.Time{})
 		}
 		return nil
@@ -142,6 +146,9 @@ func (s *Store) FailCharge(ctx context.Context, id uuid.UUID) error {
 				return "", nil
 			}
 			p.Status, p.CanceledAt = StatusCanceled, &now
+			if p.Cycle != nil {
+				p.Cycle.Status, p.Cycle.NextAttemptDate = CycleCanceled, nil
+			}
 			return EventPaymentCanceled, nil
 		})
 		return err

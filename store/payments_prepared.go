@@ -538,6 +538,9 @@ func markPaid(p *Payment, now time.Time) (string, error) {
 		if p.AmountPaidCents == 0 {
 			p.AmountPaidCents = p.AmountCents
 		}
+		if p.Cycle != nil {
+			p.Cycle.Status, p.Cycle.NextAttemptDate = CyclePaid, nil
+		}
 		return EventPaymentPaid, nil
 	}
 	return "", &InvalidTransitionError{Status: p.Status}

@@ -23,11 +23,18 @@ const (
 	CallTransferReturn  = "transfer.return"  // return a transfer that paid nothing (PUT, then GET, .../devolucao/{id})
 	CallLoteCobVCreate  = "lotecobv.create"  // register a batch's due-date charges (PUT /lotecobv/{id})
 	CallLoteCobVCheck   = "lotecobv.check"   // learn how each went (GET /lotecobv/{id}, then GET /cobv/{txid})
+	CallRecCreate       = "rec.create"       // register a live subscription (POST /locrec, POST /rec, POST /solicrec)
+	CallRecCheck        = "rec.check"        // learn where its recurrence stands (GET /rec/{idRec})
+	CallRecCancel       = "rec.cancel"       // cancel it (PATCH /rec/{idRec})
+	CallCobRCreate      = "cobr.create"      // register a cycle's recurring charge (PUT /cobr/{txid})
+	CallCobRCheck       = "cobr.check"       // learn how its attempts went (GET /cobr/{txid})
+	CallCobRRetry       = "cobr.retry"       // ask for another attempt (POST /cobr/{txid}/retentativa/{data})
 )
 
 // CallKinds lists every kind of call.
 var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck,
-	CallTransferReturn, CallLoteCobVCreate, CallLoteCobVCheck}
+	CallTransferReturn, CallLoteCobVCreate, CallLoteCobVCheck, CallRecCreate, CallRecCheck, CallRecCancel, CallCobRCreate, CallCobRCheck,
+	CallCobRRetry}
 
 // Statuses of a call.
 const (

@@ -94,11 +94,22 @@ const (
 	MaxSubscriptionDescription = 35
 )
 
+// BankAccount is a payer's account at their bank: its participant's ISPB
+// (8 characters), branch (optional, up to 4 digits) and number.
+type BankAccount struct {
+	ISPB   string `json:"ispb"`
+	Branch string `json:"branch,omitempty"`
+	Number string `json:"number"`
+}
+
 // SubscriptionPayer is whom the subscription charges: a name and a CPF or
 // CNPJ (digits).
 type SubscriptionPayer struct {
 	Name     string `json:"name"`
 	Document string `json:"document"`
+	// BankAccount is where payer_bank_request pushes its request (null
+	// when not given).
+	BankAccount *BankAccount `json:"bank_account"`
 }
 
 // Subscription is a recurrence and where it stands.
@@ -109,7 +120,7 @@ type Subscription struct {
 	AccountID      string            `bun:"account_id"`
 	Livemode       bool              `bun:"livemode"`
 	Status         string            `bun:"status"`
-	RecID          string            `bun:"rec_id"`
+	RecID          *string           `bun:"rec_id"`
 	Journey        string            `bun:"journey"`
 	Payer          SubscriptionPayer `bun:"payer,type:jsonb"`
 	Contract       string            `bun:"contract"`
@@ -126,11 +137,18 @@ type Subscription struct {
 	NextCycle      int               `bun:"next_cycle"`
 	NextCycleOn    *time.Time        `bun:"next_cycle_on,type:date"`
 	CanceledBy     *string           `bun:"canceled_by"`
-	Metadata       map[string]string `bun:"metadata,type:jsonb,notnull"`
-	CreatedAt      time.Time         `bun:"created_at"`
-	UpdatedAt      time.Time         `bun:"updated_at"`
-	ActivatedAt    *time.Time        `bun:"activated_at"`
-	EndedAt        *time.Time        `bun:"ended_at"`
+	// PSPLocID and PSPLocation are the recurrence's location at the PSP
+	// (live), SolicRecID the request pushed to the payer's bank, and
+	// PSPCheckedAt when the reconciler last read the recurrence.
+	PSPLocID     *int64            `bun:"psp_loc_id"`
+	PSPLocation  *string           `bun:"psp_location"`
+	SolicRecID   *string           `bun:"solicrec_id"`
+	PSPCheckedAt *time.Time        `bun:"psp_checked_at"`
+	Metadata     map[string]string `bun:"metadata,type:jsonb,notnull"`
+	CreatedAt    time.Time         `bun:"created_at"`
+	UpdatedAt    time.Time         `bun:"updated_at"`
+	ActivatedAt  *time.Time        `bun:"activated_at"`
+	EndedAt      *time.Time        `bun:"ended_at"`
 }
 
 // Scope is the account and mode the subscription belongs to.
@@ -203,6 +221,9 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription, first
 	sub.CreatedAt, sub.UpdatedAt, sub.NextCycle = now, now, 1
 	if sub.Status == "" {
 		sub.Status = SubscriptionAwaiting
+		if sub.Livemode {
+			sub.Status = SubscriptionCreated // until the PSP has it
+		}
 	}
 	if sub.Metadata == nil {
 		sub.Metadata = map[string]string{}
@@ -221,6 +242,11 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription, first
 			Changes: Changes{"status": {nil, sub.Status}}}); err != nil {
 			return err
 		}
+		if sub.Livemode {
+			if err := s.queueCall(ctx, tx, &sub.AccountID, CallRecCreate, sub.ID, time.Time{}); err != nil {
+				return err
+			}
+		}
 		if first == nil {
 			return nil
 		}
@@ -229,14 +255,34 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription, first
 }
 
 // insertCycle stores p as cycle n of sub, with its payment.created event.
+// Live, the cycle is registered at the PSP: the first cycle of the journey
+// that pays it is a charge (cob) the QR pays, whose payment.created waits
+// for the code (SetSubscriptionRec); every other is a recurring charge
+// (cobr) the payer's bank debits on its date.
 func (s *Store) insertCycle(ctx context.Context, tx bun.Tx, sub *Subscription, p *Payment, n int) error {
 	p.SubscriptionID = &sub.ID
 	p.Cycle = &Cycle{Number: n, DueDate: sub.CycleDate(n).String(), Status: CycleScheduled, RetryPolicy: sub.RetryPolicy}
+	firstCharge := sub.Livemode && sub.FirstPaymentID != nil && *sub.FirstPaymentID == p.ID
+	if sub.Livemode {
+		p.BRCode, p.QRCodeURL, p.ChargeState = "", "", ChargeRegistering
+	}
 	if _, err := tx.NewInsert().Model(p).Exec(ctx); err != nil {
 		return fmt.Errorf("store: create cycle: %w", translate(err))
 	}
-	if err := s.recordEvent(ctx, tx, EventPaymentCreated, p.AccountID, p.Livemode, p.ID.String(), p, p.CreatedAt); err != nil {
-		return err
+	switch {
+	case firstCharge:
+		if err := s.queueCall(ctx, tx, &p.AccountID, CallCobCreate, p.ID.String(), time.Time{}); err != nil {
+			return err
+		}
+	case sub.Livemode:
+		if err := s.queueCall(ctx, tx, &p.AccountID, CallCobRCreate, p.ID.String(), time.Time{}); err != nil {
+			return err
+		}
+		fallthrough
+	default:
+		if err := s.recordEvent(ctx, tx, EventPaymentCreated, p.AccountID, p.Livemode, p.ID.String(), p, p.CreatedAt); err != nil {
+			return err
+		}
 	}
 	return s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: EventPaymentCreated, ObjectID: p.ID.String(),
 		Changes: Changes{"status": {nil, p.Status}, "amount_cents": {nil, p.AmountCents}, "subscription": {nil, sub.ID}}})
@@ -326,7 +372,9 @@ func (s *Store) AuthorizeSubscription(ctx context.Context, scope *Scope, id stri
 		sub.Status, sub.ActivatedAt = SubscriptionActive, &now
 		next := sub.CycleDate(sub.NextCycle).Time()
 		sub.NextCycleOn = &next
-		if sub.FirstPaymentID != nil {
+		if sub.FirstPaymentID != nil && !sub.Livemode {
+			// Test mode's approval stands for the QR composto's payment;
+			// live, its Pix pays the first cycle (RecordPixNotification).
 			p, err := lockPaymentWhere(ctx, tx, "id = $1", sub.FirstPaymentID.String())
 			if err != nil {
 				return "", err
@@ -368,6 +416,11 @@ func (s *Store) CancelSubscription(ctx context.Context, scope *Scope, id, by str
 			return "", &InvalidTransitionError{Status: sub.Status}
 		}
 		sub.Status, sub.CanceledBy, sub.EndedAt, sub.NextCycleOn = SubscriptionCanceled, &by, &now, nil
+		if sub.Livemode && by == CanceledByReceiver && sub.RecID != nil {
+			if err := s.queueCall(ctx, tx, &sub.AccountID, CallRecCancel, sub.ID, time.Time{}); err != nil {
+				return "", err
+			}
+		}
 		return EventSubscriptionCanceled, s.cancelOpenCycles(ctx, tx, sub)
 	})
 }
@@ -399,14 +452,8 @@ func (s *Store) cancelOpenCycles(ctx context.Context, tx bun.Tx, sub *Subscripti
 	return nil
 }
 
-// payCycle is the change a cycle paid makes: markPaid, the cycle paid.
-func payCycle(p *Payment, now time.Time) (string, error) {
-	event, err := markPaid(p, now)
-	if event != "" && p.Cycle != nil {
-		p.Cycle.Status, p.Cycle.NextAttemptDate = CyclePaid, nil
-	}
-	return event, err
-}
+// payCycle is the change a cycle paid makes: markPaid (which marks the cycle paid).
+var payCycle = markPaid
 
 // AddCycle stores p (built by BuildPayment) as the next cycle of the
 // subscription id of scope: active, past no end date, its previous cycle
@@ -468,18 +515,25 @@ func (s *Store) FailCycleAttempt(ctx context.Context, scope Scope, ref string, d
 			}
 			return "", &InvalidTransitionError{Status: status}
 		}
-		p.Cycle.Attempts++
-		p.Cycle.FailureReason = &reason
-		due, _ := calendar.ParseDate(p.Cycle.DueDate)
-		next := date.AddDays(1)
-		if p.Cycle.RetryPolicy == RetryThreeInSeven && p.Cycle.Attempts <= MaxRetries && !next.After(due.AddDays(RetryWindowDays)) {
-			nextDate := next.String()
-			p.Cycle.Status, p.Cycle.NextAttemptDate = CycleRetrying, &nextDate
-			return EventPaymentRetryScheduled, nil
-		}
-		p.Status, p.ExpiredAt, p.Cycle.Status, p.Cycle.NextAttemptDate = StatusExpired, &now, CycleFailed, nil
-		return EventPaymentFailed, nil
+		return failAttempt(p, now, date, reason), nil
 	})
+}
+
+// failAttempt counts a refused debit of the pending cycle p on date: the
+// cycle is retried the next day while the policy allows
+// (payment.retry_scheduled), or it failed for good (payment.failed).
+func failAttempt(p *Payment, now time.Time, date calendar.Date, reason string) string {
+	p.Cycle.Attempts++
+	p.Cycle.FailureReason = &reason
+	due, _ := calendar.ParseDate(p.Cycle.DueDate)
+	next := date.AddDays(1)
+	if p.Cycle.RetryPolicy == RetryThreeInSeven && p.Cycle.Attempts <= MaxRetries && !next.After(due.AddDays(RetryWindowDays)) {
+		nextDate := next.String()
+		p.Cycle.Status, p.Cycle.NextAttemptDate = CycleRetrying, &nextDate
+		return EventPaymentRetryScheduled
+	}
+	p.Status, p.ExpiredAt, p.Cycle.Status, p.Cycle.NextAttemptDate = StatusExpired, &now, CycleFailed, nil
+	return EventPaymentFailed
 }
 
 // PayCycle records that a cycle was paid (test mode: the payer's bank
@@ -613,7 +667,7 @@ func (s *Subscription) MarshalJSON() ([]byte, error) {
 		AmountCents    *int64            `json:"amount_cents"`
 		MaxAmountCents *int64            `json:"max_amount_cents"`
 		RetryPolicy    string            `json:"retry_policy"`
-		RecID          string            `json:"rec_id"`
+		RecID          *string           `json:"rec_id"`
 		BRCode         *string           `json:"br_code"`
 		CheckoutURL    *string           `json:"checkout_url"`
 		FirstPayment   *string           `json:"first_payment"`
@@ -636,7 +690,7 @@ func (s *Subscription) MarshalJSON() ([]byte, error) {
 // charge (first) when the QR also pays it. Test mode's location is the
 // service's own page for the recurrence; live, the PSP's.
 func (s *Store) PrepareSubscription(acct *Account, sub *Subscription, first *Payment) error {
-	sub.ID = ids.New(ids.PrefixSubscription)
+	sub.ID = NewSubscriptionID()
 	if sub.Journey == JourneyPayerBank {
 		return nil
 	}
@@ -658,13 +712,16 @@ func (s *Store) PrepareSubscription(acct *Account, sub *Subscription, first *Pay
 	return nil
 }
 
+// NewSubscriptionID makes a subscription's id.
+func NewSubscriptionID() string { return ids.New(ids.PrefixSubscription) }
+
 // SampleSubscription is the subscription a "send test" of eventType
 // carries: made up, unmistakable (sub_test, a rec id of zeros).
 func SampleSubscription(scope Scope, eventType string, now time.Time) *Subscription {
 	amount, description := int64(4990), "Test subscription"
 	start := calendar.Today(now).Time()
 	sub := &Subscription{ID: "sub_test", AccountID: scope.AccountID, Livemode: scope.Livemode, Status: SubscriptionAwaiting,
-		RecID: "RN" + recAgent + "20260101" + "00000000000", Journey: JourneyAuthorizationOnly,
+		RecID: ptr("RN" + recAgent + "20260101" + "00000000000"), Journey: JourneyAuthorizationOnly,
 		Payer: SubscriptionPayer{Name: "Test payer", Document: "00000000000"}, Contract: "test_contract", Description: &description,
 		Interval: "monthly", StartDate: start, AmountCents: &amount, RetryPolicy: RetryNone, NextCycle: 1,
 		Metadata: map[string]string{"test": "true"}, CreatedAt: now, UpdatedAt: now}

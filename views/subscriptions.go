@@ -19,10 +19,13 @@ type SubscriptionForm struct {
 	PayerName, PayerDocument, Contract, Description  string
 	Interval, StartDate, EndDate, Amount, AmountKind string
 	Journey                                          string
-	Retries                                          bool
-	Errors                                           map[string]string
-	Error                                            string
-	Intervals, Journeys                              []string
+	// BankISPB, BankBranch and BankNumber are the payer's account, where
+	// payer_bank_request pushes its request.
+	BankISPB, BankBranch, BankNumber string
+	Retries                          bool
+	Errors                           map[string]string
+	Error                            string
+	Intervals, Journeys              []string
 }
 
 // SubscriptionDetail is one subscription with its cycles.

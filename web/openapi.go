@@ -239,11 +239,21 @@ func createPaymentBody() obj {
 	), "amount_cents")
 }
 
+// bankAccountSchema is a payer's account at their bank (API Pix's DadosBancarios).
+func bankAccountSchema() obj {
+	return object(o(
+		"ispb", describe(o("type", "string", "pattern", "^[0-9A-Z]{8}$"), "The bank's ISPB."),
+		"branch", o("type", "string", "pattern", "^[0-9]{1,4}$"),
+		"number", o("type", "string", "pattern", "^[0-9]{1,20}$"),
+	), "ispb", "number")
+}
+
 // subscriptionSchemas are Pix Automático's subscription and a payment's cycle.
 func subscriptionSchemas() obj {
 	date := o("type", "string", "format", "date")
 	nullableDate := o("type", []string{"string", "null"}, "format", "date")
 	return o(
+		"BankAccount", bankAccountSchema(),
 		"SubscriptionStatus", describe(enum(store.SubscriptionStatuses),
 			"created (live: not yet at the PSP) -> awaiting_authorization -> active | rejected | expired (not authorized in time); active -> canceled (by the receiver or the payer) | expired (past end_date)."),
 		"Subscription", object(o(
@@ -252,7 +262,8 @@ func subscriptionSchemas() obj {
 			"livemode", boolean(),
 			"status", ref("SubscriptionStatus"),
 			"journey", describe(enum(store.Journeys), "authorization_only: a QR whose scan authorizes (API Pix's jornada 2); authorization_with_first_payment: a QR that pays the first cycle and authorizes (jornada 3); payer_bank_request: a request pushed to the payer's bank (jornada 1)."),
-			"payer", object(o("name", str(), "document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."))),
+			"payer", object(o("name", str(), "document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."),
+				"bank_account", describe(o("oneOf", []any{ref("BankAccount"), o("type", "null")}), "Where payer_bank_request pushes its request; null when not given."))),
 			"contract", describe(str(), "The contract the payer recognizes (API Pix's vinculo.contrato)."),
 			"description", nullableStr(),
 			"interval", enum(store.Intervals),
@@ -261,7 +272,7 @@ func subscriptionSchemas() obj {
 			"amount_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1), "Each cycle's amount (fixed); null for variable amounts."),
 			"max_amount_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1), "The most a cycle may charge (variable amounts); null for a fixed amount."),
 			"retry_policy", describe(enum(store.RetryPolicies), "three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date."),
-			"rec_id", describe(o("type", "string", "pattern", "^R[RN][0-9A-Za-z]{27}$"), "The recurrence's id in Pix (API Pix's idRec)."),
+			"rec_id", describe(o("type", []string{"string", "null"}, "pattern", "^R[RN][0-9A-Za-z]{27}$"), "The recurrence's id in Pix (API Pix's idRec); live, null until the PSP has the recurrence (status created)."),
 			"br_code", describe(nullableStr(), "The QR journeys' code (a QR composto: the recurrence in field 80, on the first cycle's charge for authorization_with_first_payment); null for payer_bank_request."),
 			"checkout_url", o("type", []string{"string", "null"}, "format", "uri"),
 			"first_payment", describe(o("type", []string{"string", "null"}, "format", "uuid"), "authorization_with_first_payment: the first cycle's payment, paid as the payer authorizes."),
@@ -425,10 +436,12 @@ func paths() obj {
 				"responses", responses(200, ok("The batch.", "PaymentBatch"), with(getErrors, 404)...))),
 		"/api/v1/subscriptions", o(
 			"post", op("createSubscription", "Create a Pix Automático subscription", "Subscriptions",
-				"description", "A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.",
+				"description", "A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).",
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, object(o(
-					"payer", object(o("name", o("type", "string", "maxLength", 140), "document", describe(str(), "CPF or CNPJ with valid check digits; . - / stripped."))),
+					"payer", object(o("name", o("type", "string", "maxLength", 140), "document", describe(str(), "CPF or CNPJ with valid check digits; . - / stripped."),
+						"bank_account", describe(o("oneOf", []any{ref("BankAccount"), o("type", "null")}), "The payer's account, where payer_bank_request pushes its request: required live for that journey.")),
+						"name", "document"),
 					"contract", o("type", "string", "minLength", 1, "maxLength", store.MaxContract),
 					"description", o("type", "string", "maxLength", store.MaxSubscriptionDescription),
 					"interval", enum(store.Intervals),
@@ -724,6 +737,32 @@ func paths() obj {
 						"idEnvio", describe(o("type", "string", "pattern", psp.IDEnvioPattern.String()), "A payout that ended (payout port callback)."),
 						"devolucoes", arrayOf(o("type", "object", "properties", o("id", str(), "status", str()))))))))),
 				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/rec", o(
+			"post", op("pspRecCallback", "PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)", "PSP",
+				"description", recCallbackDescription+" The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, recCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/{token}/rec", o(
+			"parameters", []any{pathParam("token", "PSP_CALLBACK_TOKEN: the unguessable token in the registered webhookUrl.", str())},
+			"post", op("pspRecCallbackWithToken", "PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS", "PSP",
+				"description", recCallbackDescription+" A wrong token is 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, recCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/cobr", o(
+			"post", op("pspCobRCallback", "PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)", "PSP",
+				"description", cobrCallbackDescription+" The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, cobrCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/{token}/cobr", o(
+			"parameters", []any{pathParam("token", "PSP_CALLBACK_TOKEN: the unguessable token in the registered webhookUrl.", str())},
+			"post", op("pspCobRCallbackWithToken", "PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS", "PSP",
+				"description", cobrCallbackDescription+" A wrong token is 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, cobrCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
 		"/psp/disputes", o(
 			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
 				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
@@ -1003,4 +1042,21 @@ func document() obj {
 			"schemas", append(append(schemas(), dueSchemas()...), subscriptionSchemas()...),
 		),
 	)
+}
+
+const (
+	recCallbackDescription  = "API Pix's webhookrec callback, {\"recs\": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field."
+	cobrCallbackDescription = "API Pix's webhookcobr callback, {\"cobsr\": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored."
+)
+
+func recCallbackBody() obj {
+	return o("type", "object", "required", []string{"recs"}, "properties", o("recs", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+		"items", o("type", "object", "required", []string{"idRec"}, "properties", o(
+			"idRec", o("type", "string", "pattern", psp.RecIDPattern.String()), "status", str())))))
+}
+
+func cobrCallbackBody() obj {
+	return o("type", "object", "required", []string{"cobsr"}, "properties", o("cobsr", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+		"items", o("type", "object", "required", []string{"txid"}, "properties", o(
+			"txid", o("type", "string", "pattern", psp.TxIDPattern.String()), "idRec", str(), "status", str())))))
 }

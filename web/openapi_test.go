@@ -117,7 +117,7 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	sub := do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subBody}, 201).JSON(t)
 	subID := sub["id"].(string)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: map[string]any{"contract": "C-1"}}, 400)
-	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: subBody}, 403)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: subBody}, 201)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions?limit=1", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + subID, Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/sub_nope", Key: s.TestKey}, 404)
@@ -144,6 +144,14 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/pix", Body: map[string]any{"pix": []any{map[string]any{"endToEndId": payE2E}}}}, 401)
 	do(webtest.Request{Method: "POST", Path: callbackPath, Body: map[string]any{"pix": []any{}}}, 400)
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/pix", Body: map[string]any{"pix": []any{map[string]any{"endToEndId": payE2E}}}}, 401)
+	recPath := strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/rec"
+	do(webtest.Request{Method: "POST", Path: recPath, Body: map[string]any{"recs": []any{map[string]any{"idRec": "RN999999992026112600000000000"}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: recPath, Body: map[string]any{"recs": []any{map[string]any{"idRec": "short"}}}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/rec", Body: map[string]any{"recs": []any{map[string]any{"idRec": "RN999999992026112600000000000"}}}}, 401)
+	cobrPath := strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/cobr"
+	do(webtest.Request{Method: "POST", Path: cobrPath, Body: map[string]any{"cobsr": []any{map[string]any{"txid": live["correlation_id"]}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/cobr", Body: map[string]any{"cobsr": []any{map[string]any{"txid": live["correlation_id"]}}}}, 401)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/cobr", Body: map[string]any{"cobsr": []any{}}}, 401)
 	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
 		"id": "MED-1", "endToEndId": payE2E, "reason": "fraud", "status": "won"}}, 200)

@@ -53,6 +53,10 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	callbacks := &psp.PSP{Store: deps.Store, Ops: rulebook, Token: cfg.PSPToken, CallbackMTLS: cfg.CallbackMTLS, CallbackToken: cfg.CallbackToken}
 	app.Post("/psp/webhook/pix", callbacks.Callback)
 	app.Post("/psp/webhook/:token/pix", callbacks.CallbackWithToken)
+	app.Post("/psp/webhook/rec", callbacks.RecCallback)
+	app.Post("/psp/webhook/:token/rec", callbacks.RecCallbackWithToken)
+	app.Post("/psp/webhook/cobr", callbacks.CobRCallback)
+	app.Post("/psp/webhook/:token/cobr", callbacks.CobRCallbackWithToken)
 	app.Post("/psp/disputes", callbacks.NotifyDispute)
 
 	var counter rateCounter = newMemoryCounter()

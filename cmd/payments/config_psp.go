@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"time"
 
 	"payments/pix/apipix"
@@ -23,6 +25,9 @@ type pspConfig struct {
 	Timeout, ChargeWait      time.Duration
 	ReconcileInterval, Lease time.Duration
 	Workers                  int
+	// Account is the platform's account at the PSP, which recurring
+	// charges (Pix Automático) pay into.
+	Account apipix.CobRRecebedor
 	// SandboxPayerURL is the PSP sandbox's payer page (development): the
 	// checkout of a live charge links to it.
 	SandboxPayerURL string
@@ -39,6 +44,11 @@ func (p pspConfig) client() (*apipix.Client, error) {
 	})
 }
 
+var (
+	accountNumber = regexp.MustCompile(`^[0-9]{1,20}$`)
+	branchNumber  = regexp.MustCompile(`^[0-9]{1,4}$`)
+)
+
 // minCallbackToken keeps the path token unguessable.
 const minCallbackToken = 32
 
@@ -51,6 +61,8 @@ func loadPSPConfig(getenv func(string) string, pixKeySet bool) (pspConfig, []err
 		CallbackToken: getenv("PSP_CALLBACK_TOKEN"), CallbackCAFile: getenv("PSP_CALLBACK_CA_FILE"),
 		TLSCertFile: getenv("TLS_CERT_FILE"), TLSKeyFile: getenv("TLS_KEY_FILE"),
 		SandboxPayerURL: getenv("PSP_SANDBOX_PAYER_URL"),
+		Account: apipix.CobRRecebedor{Conta: getenv("PSP_ACCOUNT_NUMBER"), Agencia: getenv("PSP_ACCOUNT_BRANCH"),
+			TipoConta: orDefault(getenv("PSP_ACCOUNT_TYPE"), "CORRENTE")},
 	}
 	var errs []error
 	if p.on() {
@@ -62,6 +74,13 @@ func loadPSPConfig(getenv func(string) string, pixKeySet bool) (pspConfig, []err
 		}
 		if !pixKeySet {
 			errs = append(errs, errors.New("PSP_BASE_URL needs PIX_KEY: the platform's PIX key at the PSP, which live charges are paid into"))
+		}
+		if !accountNumber.MatchString(p.Account.Conta) || (p.Account.Agencia != "" && !branchNumber.MatchString(p.Account.Agencia)) {
+			errs = append(errs, errors.New("PSP_BASE_URL needs PSP_ACCOUNT_NUMBER (up to 20 digits, and PSP_ACCOUNT_BRANCH up to 4 when the PSP has branches): "+
+				"the platform's account at the PSP, which Pix Automático's recurring charges are paid into"))
+		}
+		if !slices.Contains([]string{"CORRENTE", "POUPANCA", "PAGAMENTO"}, p.Account.TipoConta) {
+			errs = append(errs, errors.New("PSP_ACCOUNT_TYPE must be CORRENTE, POUPANCA or PAGAMENTO"))
 		}
 	}
 	if (p.TLSCertFile == "") != (p.TLSKeyFile == "") {

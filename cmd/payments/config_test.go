@@ -67,7 +67,7 @@ func TestLoadPSPConfig(t *testing.T) {
 
 	live := map[string]string{"DATABASE_URL": "postgres://localhost/x", "PSP_BASE_URL": "https://pix.example.com/v2",
 		"PSP_TOKEN_URL": "https://pix.example.com/oauth/token", "PSP_CLIENT_ID": "id", "PSP_CLIENT_SECRET": "s3cr3t-value",
-		"PIX_KEY": "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", "PSP_CHARGE_WAIT": "3s", "PSP_RECONCILE_INTERVAL": "30s"}
+		"PIX_KEY": "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", "PSP_ACCOUNT_NUMBER": "1234567", "PSP_CHARGE_WAIT": "3s", "PSP_RECONCILE_INTERVAL": "30s"}
 	cfg, err = loadConfig(envOf(live))
 	require.NoError(t, err)
 	require.True(t, cfg.PSP.on())
@@ -77,11 +77,11 @@ func TestLoadPSPConfig(t *testing.T) {
 
 	bad := map[string]string{"DATABASE_URL": "postgres://localhost/x", "PSP_BASE_URL": "https://pix.example.com/v2",
 		"PSP_CLIENT_SECRET": "s3cr3t-value", "PSP_CERT_FILE": "/c.pem", "PSP_CALLBACK_TOKEN": "short-s3cr3t",
-		"PSP_CALLBACK_CA_FILE": "/ca.pem", "TLS_KEY_FILE": "/k.pem", "PSP_TIMEOUT": "never"}
+		"PSP_CALLBACK_CA_FILE": "/ca.pem", "TLS_KEY_FILE": "/k.pem", "PSP_TIMEOUT": "never", "PSP_ACCOUNT_TYPE": "CONTA"}
 	_, err = loadConfig(envOf(bad))
 	require.Error(t, err)
 	msg := err.Error()
-	for _, name := range []string{"PSP_TOKEN_URL", "PSP_KEY_FILE", "PIX_KEY", "TLS_CERT_FILE", "PSP_CALLBACK_CA_FILE", "PSP_CALLBACK_TOKEN", "PSP_TIMEOUT"} {
+	for _, name := range []string{"PSP_TOKEN_URL", "PSP_KEY_FILE", "PIX_KEY", "TLS_CERT_FILE", "PSP_CALLBACK_CA_FILE", "PSP_CALLBACK_TOKEN", "PSP_TIMEOUT", "PSP_ACCOUNT_NUMBER", "PSP_ACCOUNT_TYPE"} {
 		require.Contains(t, msg, name)
 	}
 	require.NotContains(t, msg, "s3cr3t", "no value is repeated")

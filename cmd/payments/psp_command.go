@@ -12,7 +12,9 @@ import (
 // pspCommand runs `payments psp register-webhook [--url URL]`: it tells the
 // PSP where to post its callbacks (API Pix PUT /webhook/{chave}; the PSP
 // appends /pix). The default URL is BASE_URL's /psp/webhook, with the path
-// token when PSP_CALLBACK_TOKEN is set. The token is never printed.
+// token when PSP_CALLBACK_TOKEN is set; Pix Automático's callbacks
+// (webhookrec, webhookcobr) are registered at the same address (the PSP
+// appends /rec and /cobr). The token is never printed.
 func pspCommand(ctx context.Context, cfg config, args []string, stdout io.Writer) error {
 	if len(args) < 2 || args[1] != "register-webhook" {
 		return fmt.Errorf("usage: payments psp register-webhook [--url URL]\n\n%s", usage)
@@ -44,8 +46,16 @@ func pspCommand(ctx context.Context, cfg config, args []string, stdout io.Writer
 	if err := client.PutWebhook(ctx, cfg.PixKey, target); err != nil {
 		return fmt.Errorf("register the callback address at the PSP: %w", err)
 	}
+	// Pix Automático's callbacks go to the same address: /rec and /cobr.
+	if err := client.PutWebhookRec(ctx, target); err != nil {
+		return fmt.Errorf("register the recurrences' callback address at the PSP: %w", err)
+	}
+	if err := client.PutWebhookCobR(ctx, target); err != nil {
+		return fmt.Errorf("register the recurring charges' callback address at the PSP: %w", err)
+	}
 	if cfg.PSP.CallbackToken != "" {
 		shown = strings.ReplaceAll(shown, cfg.PSP.CallbackToken, "{PSP_CALLBACK_TOKEN}")
 	}
-	return printJSON(stdout, map[string]any{"chave": cfg.PixKey, "webhook_url": shown, "callbacks_at": shown + "/pix"})
+	return printJSON(stdout, map[string]any{"chave": cfg.PixKey, "webhook_url": shown, "callbacks_at": shown + "/pix",
+		"recurrence_callbacks_at": []string{shown + "/rec", shown + "/cobr"}})
 }

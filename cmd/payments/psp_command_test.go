@@ -18,14 +18,19 @@ func TestPSPRegisterWebhook(t *testing.T) {
 	cc := sb.ClientConfig()
 	token := strings.Repeat("t0k3n", 8)
 	env := map[string]string{"DATABASE_URL": storetest.URL(t), "BASE_URL": "https://pay.example.com",
-		"PIX_KEY": sandboxtest.Chave, "PSP_BASE_URL": cc.BaseURL, "PSP_TOKEN_URL": cc.TokenURL,
+		"PIX_KEY": sandboxtest.Chave, "PSP_ACCOUNT_NUMBER": sandboxtest.Account, "PSP_BASE_URL": cc.BaseURL, "PSP_TOKEN_URL": cc.TokenURL,
 		"PSP_CLIENT_ID": cc.ClientID, "PSP_CLIENT_SECRET": cc.ClientSecret,
 		"PSP_CERT_FILE": cc.CertFile, "PSP_KEY_FILE": cc.KeyFile, "PSP_CA_FILE": cc.CAFile, "PSP_CALLBACK_TOKEN": token}
 
 	out := runJSON(t, env, "psp", "register-webhook")
 	require.Equal(t, map[string]any{"chave": sandboxtest.Chave, "webhook_url": "https://pay.example.com/psp/webhook/{PSP_CALLBACK_TOKEN}",
-		"callbacks_at": "https://pay.example.com/psp/webhook/{PSP_CALLBACK_TOKEN}/pix"}, out, "the token is never printed")
-	require.Equal(t, "https://pay.example.com/psp/webhook/"+token, sb.State().Webhooks[sandboxtest.Chave], "the PSP has the real address")
+		"callbacks_at": "https://pay.example.com/psp/webhook/{PSP_CALLBACK_TOKEN}/pix",
+		"recurrence_callbacks_at": []any{"https://pay.example.com/psp/webhook/{PSP_CALLBACK_TOKEN}/rec",
+			"https://pay.example.com/psp/webhook/{PSP_CALLBACK_TOKEN}/cobr"}}, out, "the token is never printed")
+	state := sb.State()
+	require.Equal(t, "https://pay.example.com/psp/webhook/"+token, state.Webhooks[sandboxtest.Chave], "the PSP has the real address")
+	require.Equal(t, "https://pay.example.com/psp/webhook/"+token, state.WebhookRec, "and for the recurrences")
+	require.Equal(t, "https://pay.example.com/psp/webhook/"+token, state.WebhookCobR, "and for the recurring charges")
 
 	// Without a PSP there is nothing to register with.
 	var stdout, stderr bytes.Buffer

@@ -142,7 +142,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		}
 		if pspClient != nil {
 			worker := pspcalls.New(pspcalls.Config{
-				Key: cfg.PixKey, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
+				Key: cfg.PixKey, Account: cfg.PSP.Account, Workers: cfg.PSP.Workers, Lease: cfg.PSP.Lease, ReconcileInterval: cfg.PSP.ReconcileInterval,
 				DatabaseURL: cfg.DatabaseURL, Metrics: meters,
 			}, st, pspClient, log)
 			worker.Start(context.Background())

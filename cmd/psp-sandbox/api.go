@@ -24,6 +24,7 @@ type sandbox struct {
 	auth      *issuer
 	log       *slog.Logger
 	chave     string // the receiver's PIX key at this PSP
+	account   string // the receiver's account number at this PSP
 	name      string // the receiver's name in BR Codes
 	city      string
 	apiHost   string // host:port of the API, for charges' locations
@@ -52,6 +53,19 @@ func (sb *sandbox) routes() http.Handler {
 	mux.Handle("POST /v2/rec", apiPix("rec.write", sb.postRec))
 	mux.Handle("GET /v2/rec/{idRec}", apiPix("rec.read", sb.getRec))
 	mux.Handle("PATCH /v2/rec/{idRec}", apiPix("rec.write", sb.patchRec))
+	mux.Handle("POST /v2/locrec", apiPix("payloadlocationrec.write", sb.postLocRec))
+	mux.Handle("GET /v2/locrec/{id}", apiPix("payloadlocationrec.read", sb.getLocRec))
+	mux.Handle("POST /v2/solicrec", apiPix("solicrec.write", sb.postSolicRec))
+	mux.Handle("GET /v2/solicrec/{idSolicRec}", apiPix("solicrec.read", sb.getSolicRec))
+	mux.Handle("PATCH /v2/solicrec/{idSolicRec}", apiPix("solicrec.write", sb.patchSolicRec))
+	putRec, getRec, delRec := sb.webhookFor(&sb.st.webhookRec)
+	mux.Handle("PUT /v2/webhookrec", apiPix("webhookrec.write", putRec))
+	mux.Handle("GET /v2/webhookrec", apiPix("webhookrec.read", getRec))
+	mux.Handle("DELETE /v2/webhookrec", apiPix("webhookrec.write", delRec))
+	putCobR, getCobR, delCobR := sb.webhookFor(&sb.st.webhookCobR)
+	mux.Handle("PUT /v2/webhookcobr", apiPix("webhookcobr.write", putCobR))
+	mux.Handle("GET /v2/webhookcobr", apiPix("webhookcobr.read", getCobR))
+	mux.Handle("DELETE /v2/webhookcobr", apiPix("webhookcobr.write", delCobR))
 	mux.Handle("PUT /v2/cobr/{txid}", apiPix("cobr.write", sb.putCobR))
 	mux.Handle("GET /v2/cobr/{txid}", apiPix("cobr.read", sb.getCobR))
 	mux.Handle("PATCH /v2/cobr/{txid}", apiPix("cobr.write", sb.patchCobR))

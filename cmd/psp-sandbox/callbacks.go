@@ -30,9 +30,42 @@ func (c *caller) notify(item apipix.CallbackItem) {
 	for _, url := range c.st.webhooks {
 		webhooks = append(webhooks, url)
 	}
-	f := c.st.faults
 	c.st.mu.Unlock()
 	body, _ := json.Marshal(apipix.Callback{Pix: []apipix.CallbackItem{item}})
+	c.deliver(webhooks, "/pix", body)
+}
+
+// notifyRec posts a recurrence's new status to the webhookrec ("/rec"),
+// and notifyCobR a recurring charge's to the webhookcobr ("/cobr"); the
+// caller holds the lock, and the posts leave in the background.
+func (c *caller) notifyRec(rec *recState) {
+	if c.st.webhookRec == "" {
+		return
+	}
+	body, _ := json.Marshal(apipix.RecCallback{Recs: []apipix.RecNotification{{IDRec: rec.IDRec, Status: rec.Status,
+		Atualizacao: rec.Atualizacao}}})
+	c.deliverLocked([]string{c.st.webhookRec}, "/rec", body)
+}
+
+func (c *caller) notifyCobR(cobr *cobrState) {
+	if c.st.webhookCobR == "" {
+		return
+	}
+	body, _ := json.Marshal(apipix.CobRCallback{CobsR: []apipix.CobRNotification{{IDRec: cobr.IDRec, TxID: cobr.TxID,
+		Status: cobr.Status, Atualizacao: cobr.Atualizacao, Tentativas: cobr.Tentativas}}})
+	c.deliverLocked([]string{c.st.webhookCobR}, "/cobr", body)
+}
+
+// deliver posts body to each webhook + suffix, in the background, as the
+// faults say (dropped, or sent twice).
+func (c *caller) deliver(webhooks []string, suffix string, body []byte) {
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	c.deliverLocked(webhooks, suffix, body)
+}
+
+func (c *caller) deliverLocked(webhooks []string, suffix string, body []byte) {
+	f := c.st.faults
 	for _, url := range webhooks {
 		if chance(f.DropCallbacks) {
 			c.dropped.Add(1)
@@ -43,7 +76,7 @@ func (c *caller) notify(item apipix.CallbackItem) {
 			times = 2
 		}
 		for range times {
-			go c.post(url+"/pix", body)
+			go c.post(url+suffix, body)
 		}
 	}
 }

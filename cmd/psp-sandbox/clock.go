@@ -33,6 +33,8 @@ func (sb *sandbox) setClock(w http.ResponseWriter, r *http.Request) {
 		}
 		sb.clockOffset.Store(int64(time.Until(d.Start().Add(12 * time.Hour))))
 	}
+	// The payer's bank debits what came due on the new date.
+	sb.runDueDebits()
 	sb.getClock(w, r)
 }
 

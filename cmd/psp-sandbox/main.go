@@ -61,6 +61,7 @@ func run(args []string) error {
 	clientID := fs.String("client-id", envOr("PSP_SANDBOX_CLIENT_ID", "payments"), "OAuth2 client id accepted")
 	clientSecret := fs.String("client-secret", os.Getenv("PSP_SANDBOX_CLIENT_SECRET"), "OAuth2 client secret accepted (env PSP_SANDBOX_CLIENT_SECRET)")
 	chave := fs.String("chave", "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", "the receiver's PIX key at this PSP")
+	account := fs.String("account", "1234567", "the receiver's account number at this PSP (recurring charges pay into it)")
 	name := fs.String("name", "Payments", "the receiver's name in BR Codes")
 	city := fs.String("city", "SAO PAULO", "the receiver's city in BR Codes")
 	tokenTTL := fs.Duration("token-ttl", time.Hour, "lifetime of access tokens")
@@ -95,7 +96,7 @@ func run(args []string) error {
 		callbackClient.Transport = &http.Transport{TLSClientConfig: clientTLS}
 		scheme = "https"
 	}
-	sb := &sandbox{st: st, spec: spec, log: log, chave: *chave, name: *name, city: *city, apiHost: apiLn.Addr().String(),
+	sb := &sandbox{st: st, spec: spec, log: log, chave: *chave, account: *account, name: *name, city: *city, apiHost: apiLn.Addr().String(),
 		auth:      &issuer{clientID: *clientID, clientSecret: *clientSecret, ttl: *tokenTTL, tokens: map[string]issued{}},
 		callbacks: &caller{st: st, client: callbackClient, log: log}}
 	api := &http.Server{Handler: sb.routes(), ReadHeaderTimeout: 10 * time.Second}
@@ -107,6 +108,12 @@ func run(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Debits come due as real days pass too, not only when the clock moves.
+	go func() {
+		for t := time.NewTicker(10 * time.Second); ctx.Err() == nil; <-t.C {
+			sb.runDueDebits()
+		}
+	}()
 	<-ctx.Done()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -29,7 +29,8 @@ type issued struct {
 }
 
 // allScopes are the scopes the sandbox grants.
-var allScopes = []string{"cob.write", "cob.read", "cobv.write", "cobv.read", "lotecobv.write", "lotecobv.read", "rec.write", "rec.read", "cobr.write", "cobr.read", "pix.write", "pix.read", "webhook.write", "webhook.read",
+var allScopes = []string{"cob.write", "cob.read", "cobv.write", "cobv.read", "lotecobv.write", "lotecobv.read", "rec.write", "rec.read", "cobr.write", "cobr.read", "solicrec.write", "solicrec.read", "payloadlocationrec.write", "payloadlocationrec.read",
+	"webhookrec.write", "webhookrec.read", "webhookcobr.write", "webhookcobr.read", "pix.write", "pix.read", "webhook.write", "webhook.read",
 	"pix.send", "gn.pix.send.read"}
 
 // token handles POST /oauth/token.

@@ -22,6 +22,9 @@ func (sb *sandbox) payerRoutes() http.Handler {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/payer", http.StatusSeeOther) })
 	mux.HandleFunc("GET /payer", sb.payerPage)
 	mux.HandleFunc("POST /payer", sb.payerSubmit)
+	mux.HandleFunc("GET /payer/recs", sb.recsPage)
+	mux.HandleFunc("GET /payer/recs/{idRec}", sb.recPage)
+	mux.HandleFunc("POST /payer/recs/{idRec}", sb.recSubmit)
 	mux.HandleFunc("POST /sandbox/pay", sb.payJSON)
 	mux.HandleFunc("POST /sandbox/transfer", sb.transferJSON)
 	mux.HandleFunc("GET /sandbox/faults", sb.getFaults)
@@ -44,6 +47,7 @@ textarea{width:100%;min-height:8rem;font-family:monospace}button{margin-top:1rem
 .ok{background:#ecfdf5;border:1px solid #059669;padding:1rem;border-radius:.4rem}.err{background:#fef2f2;border:1px solid #dc2626;padding:1rem;border-radius:.4rem}</style></head>
 <body><h1>Banco de testes</h1>
 <p>Este é o banco do pagador do sandbox de PSP: cole o <strong>Pix copia e cola</strong> de uma cobrança ao vivo e pague-a. O PSP avisa o serviço como um PSP de verdade.</p>
+<p>Um código de Pix Automático mostra a autorização pedida. Suas autorizações: <a href="/payer/recs">Pix Automático</a>.</p>
 {{if .Paid}}<p class="ok" data-testid="paid">Pago: {{.Amount}}. endToEndId <code>{{.E2E}}</code>.</p>{{end}}
 {{if .Error}}<p class="err" data-testid="error">{{.Error}}</p>{{end}}
 <form method="post" action="/payer"><label for="code">Pix copia e cola</label>
@@ -62,6 +66,12 @@ func (sb *sandbox) payerPage(w http.ResponseWriter, r *http.Request) {
 
 func (sb *sandbox) payerSubmit(w http.ResponseWriter, r *http.Request) {
 	code := strings.TrimSpace(r.FormValue("code"))
+	if idRec, ok := sb.recurrenceOf(code); ok {
+		// A Pix Automático QR: the bank shows what it authorizes (and, on a
+		// QR composto, the first payment) before anything is paid.
+		http.Redirect(w, r, "/payer/recs/"+idRec, http.StatusSeeOther)
+		return
+	}
 	view := payerView{Code: code}
 	p, err := sb.payCode(code)
 	if err != nil {
@@ -173,9 +183,15 @@ func (sb *sandbox) payTxID(txid string) (*apipix.Pix, error) {
 
 // receive books a Pix received; the caller holds the lock.
 func (sb *sandbox) receive(txid, valor, chave string) *pixIn {
+	return sb.receiveAs(newE2E("E", sb.now()), txid, valor, chave)
+}
+
+// receiveAs books a Pix received under the endToEndId e2e (a recurring
+// charge's attempt names its own); the caller holds the lock.
+func (sb *sandbox) receiveAs(e2e, txid, valor, chave string) *pixIn {
 	now := sb.now().UTC()
 	p := &pixIn{at: now, devolucoes: map[string]*devolucao{}, Pix: apipix.Pix{
-		EndToEndID: newE2E("E", now), TxID: txid, Valor: valor, Chave: chave,
+		EndToEndID: e2e, TxID: txid, Valor: valor, Chave: chave,
 		Horario: now.Format(time.RFC3339Nano), InfoPagador: "Pago no banco de testes",
 	}}
 	sb.st.pix[p.EndToEndID] = p
@@ -249,17 +265,28 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 		Devolucoes    []devolucaoState  `json:"devolucoes"`
 		Payouts       []apipix.Payout   `json:"payouts"`
 		Webhooks      map[string]string `json:"webhooks"`
+		WebhookRec    string            `json:"webhook_rec"`
+		WebhookCobR   string            `json:"webhook_cobr"`
+		Recs          map[string]string `json:"recs"`  // idRec -> status
+		CobRs         map[string]string `json:"cobrs"` // txid -> status
 		Counts        map[string]int    `json:"counts"`
 		TokenRequests int               `json:"token_requests"`
 		Callbacks     map[string]int64  `json:"callbacks"`
 	}{Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
-		Webhooks: sb.st.webhooks, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
+		Webhooks: sb.st.webhooks, WebhookRec: sb.st.webhookRec, WebhookCobR: sb.st.webhookCobR, Recs: map[string]string{},
+		CobRs: map[string]string{}, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
 		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
 	for txid, c := range sb.st.cobs {
 		out.Cobs[txid] = c.Status
 	}
 	for txid, c := range sb.st.cobvs {
 		out.Cobs[txid] = c.Status
+	}
+	for id, rec := range sb.st.recs {
+		out.Recs[id] = rec.Status
+	}
+	for txid, c := range sb.st.cobrs {
+		out.CobRs[txid] = c.Status
 	}
 	for _, e2e := range sb.st.order {
 		p := sb.st.pix[e2e]

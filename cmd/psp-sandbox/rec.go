@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"payments/pix/apipix"
@@ -19,9 +20,8 @@ type recState struct{ apipix.Rec }
 type cobrState struct{ apipix.CobR }
 
 // shortBalanceCode is the rejection a debit gets when the payer's balance
-// falls short: the sandbox's stand-in (the document's list has no code
-// named for it).
-const shortBalanceCode = "AM02"
+// falls short: ISO 20022's AM04, insufficient funds.
+const shortBalanceCode = "AM04"
 
 func (sb *sandbox) stamp() string { return sb.now().UTC().Format(time.RFC3339) }
 
@@ -40,6 +40,19 @@ func (sb *sandbox) postRec(w http.ResponseWriter, _ *http.Request, body []byte) 
 	if req.PoliticaRetentativa == apipix.RetryThreeIn7 {
 		kind = "R"
 	}
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	var loc *apipix.LocRec
+	if req.Loc != nil {
+		if loc = sb.st.locrecs[*req.Loc]; loc == nil || loc.IDRec != "" {
+			problem(w, http.StatusBadRequest, "RecOperacaoInvalida", "Recorrência inválida", "loc não existe ou já tem uma recorrência.")
+			return
+		}
+	}
+	if req.Ativacao != nil && req.Ativacao.DadosJornada != nil && sb.st.cobs[req.Ativacao.DadosJornada.TxID] == nil {
+		problem(w, http.StatusBadRequest, "RecOperacaoInvalida", "Recorrência inválida", "ativacao.dadosJornada.txid não é uma cobrança deste recebedor.")
+		return
+	}
 	rec := &recState{apipix.Rec{IDRec: "R" + kind + sandboxISPB + now.In(calendar.Brasilia).Format("20060102") + randomAlnum(11),
 		Vinculo: req.Vinculo, Calendario: req.Calendario, Valor: req.Valor, PoliticaRetentativa: req.PoliticaRetentativa,
 		Status: apipix.RecCreated, Atualizacao: []apipix.StatusAt{{Status: apipix.RecCreated, Data: sb.stamp()}}, Ativacao: req.Ativacao}}
@@ -47,10 +60,12 @@ func (sb *sandbox) postRec(w http.ResponseWriter, _ *http.Request, body []byte) 
 		rec.Ativacao = &apipix.RecAtivacao{}
 	}
 	rec.Ativacao.TipoJornada = "AGUARDANDO_DEFINICAO"
-	sb.st.mu.Lock()
+	if loc != nil {
+		loc.IDRec = rec.IDRec
+		rec.Loc = &apipix.LocRec{ID: loc.ID, Location: loc.Location, Criacao: loc.Criacao}
+	}
 	sb.st.recs[rec.IDRec] = rec
 	sb.st.counts["rec"]++
-	sb.st.mu.Unlock()
 	writeJSON(w, http.StatusCreated, rec.Rec)
 }
 
@@ -83,6 +98,7 @@ func (sb *sandbox) patchRec(w http.ResponseWriter, r *http.Request, body []byte)
 		sb.endRec(rec, apipix.RecCanceled, &apipix.RecEncerramento{Cancelamento: &apipix.RecMotivo{
 			Solicitante: "USUARIO_RECEBEDOR", Codigo: "SLCR", Descricao: "Cancelada pelo usuário recebedor."}})
 		sb.st.counts["rec.cancel"]++
+		sb.callbacks.notifyRec(rec)
 	case rev.Status != "":
 		problem(w, http.StatusBadRequest, "RecOperacaoInvalida", "Recorrência inválida", "A recorrência não pode mais ser alterada.")
 		return
@@ -98,38 +114,73 @@ func (sb *sandbox) endRec(rec *recState, status string, why *apipix.RecEncerrame
 }
 
 // answerRec handles POST /sandbox/rec/{idRec}/{approve|reject|cancel}:
-// the payer, in their bank.
+// the payer, in their bank, as the bank's page does (bank_rec.go).
 func (sb *sandbox) answerRec(w http.ResponseWriter, r *http.Request) {
-	sb.st.mu.Lock()
-	defer sb.st.mu.Unlock()
-	rec, ok := sb.st.recs[r.PathValue("idRec")]
-	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "Recorrência não encontrada neste PSP."})
+	rec, err := sb.answer(r.PathValue("idRec"), r.PathValue("action"))
+	if err != nil {
+		writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
 		return
 	}
-	switch action := r.PathValue("action"); {
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// answer applies the payer's answer to the recurrence idRec: approve (on
+// JORNADA_3 paying its first charge too, or nothing is approved), reject
+// or, once approved, cancel (its open charges with it). The receiver is
+// called back.
+func (sb *sandbox) answer(idRec, action string) (apipix.Rec, error) {
+	sb.st.mu.Lock()
+	rec, ok := sb.st.recs[idRec]
+	if !ok {
+		sb.st.mu.Unlock()
+		return apipix.Rec{}, payerMessage("Recorrência não encontrada neste PSP.")
+	}
+	var firstCharge string
+	if action == "approve" && rec.Status == apipix.RecCreated && rec.Ativacao.DadosJornada != nil {
+		firstCharge = rec.Ativacao.DadosJornada.TxID
+	}
+	sb.st.mu.Unlock()
+	if firstCharge != "" {
+		// The QR composto: the payment and the authorization go together.
+		if _, err := sb.payTxID(firstCharge); err != nil {
+			return apipix.Rec{}, err
+		}
+	}
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	solicit := sb.solicitationOf(rec.IDRec)
+	switch {
 	case action == "approve" && rec.Status == apipix.RecCreated:
 		rec.Status = apipix.RecApproved
 		rec.Atualizacao = append(rec.Atualizacao, apipix.StatusAt{Status: apipix.RecApproved, Data: sb.stamp()})
-		rec.Ativacao.TipoJornada = "JORNADA_2"
-		if rec.Ativacao.DadosJornada != nil {
+		switch {
+		case rec.Ativacao.DadosJornada != nil:
 			rec.Ativacao.TipoJornada = "JORNADA_3"
+		case solicit != nil:
+			rec.Ativacao.TipoJornada = "JORNADA_1"
+			sb.setSolicRec(solicit, apipix.SolicRecAccepted)
+		default:
+			rec.Ativacao.TipoJornada = "JORNADA_2"
 		}
 	case action == "reject" && rec.Status == apipix.RecCreated:
 		sb.endRec(rec, apipix.RecRejected, &apipix.RecEncerramento{Rejeicao: &apipix.RecMotivo{Codigo: "AP13", Descricao: "Rejeitada pelo usuário pagador."}})
+		if solicit != nil {
+			sb.setSolicRec(solicit, apipix.SolicRecRejected)
+		}
 	case action == "cancel" && rec.Status == apipix.RecApproved:
 		sb.endRec(rec, apipix.RecCanceled, &apipix.RecEncerramento{Cancelamento: &apipix.RecMotivo{
 			Solicitante: "USUARIO_PAGADOR", Codigo: "SLDB", Descricao: "Cancelada pelo usuário pagador."}})
 		for _, c := range sb.st.cobrs {
 			if c.IDRec == rec.IDRec && (c.Status == apipix.CobRCreated || c.Status == apipix.CobRActive) {
 				sb.setCobR(c, apipix.CobRCanceled)
+				sb.callbacks.notifyCobR(c)
 			}
 		}
 	default:
-		writeJSON(w, http.StatusConflict, map[string]string{"error": "A recorrência está " + rec.Status + "."})
-		return
+		return apipix.Rec{}, payerMessage("Esta autorização está " + recStatusWords[rec.Status] + ": nada a fazer.")
 	}
-	writeJSON(w, http.StatusOK, rec.Rec)
+	sb.callbacks.notifyRec(rec)
+	return rec.Rec, nil
 }
 
 // setBalance handles POST /sandbox/balance {"short": true|false}: whether
@@ -171,6 +222,9 @@ func (sb *sandbox) putCobR(w http.ResponseWriter, r *http.Request, body []byte) 
 	case sb.st.cobrs[txid] != nil:
 		problem(w, http.StatusBadRequest, "CobROperacaoInvalida", "Cobrança inválida", "O txid informado já foi utilizado.")
 		return
+	case req.Recebedor == nil || req.Recebedor.Conta != sb.account:
+		problem(w, http.StatusBadRequest, "CobROperacaoInvalida", "Cobrança inválida", "recebedor.conta não é a conta deste usuário recebedor.")
+		return
 	case !ok || rec.Status != apipix.RecApproved:
 		problem(w, http.StatusBadRequest, "CobROperacaoInvalida", "Cobrança inválida", "A recorrência não existe ou não está aprovada.")
 		return
@@ -187,6 +241,7 @@ func (sb *sandbox) putCobR(w http.ResponseWriter, r *http.Request, body []byte) 
 		Atualizacao: []apipix.StatusAt{{Status: "AGENDADA", Data: sb.stamp()}}}}
 	sb.st.cobrs[txid] = c
 	sb.st.counts["cobr"]++
+	sb.callbacks.notifyCobR(c)
 	writeJSON(w, http.StatusCreated, c.CobR)
 }
 
@@ -254,17 +309,29 @@ func (sb *sandbox) retryCobR(w http.ResponseWriter, r *http.Request, _ []byte) {
 }
 
 // debitCobR handles POST /sandbox/cobr/{txid}/debit: the payer's bank runs
-// the charge's scheduled attempt now, as on its date: paid (a Pix to the
-// receiver, called back) unless the payer's balance falls short (the
-// attempt refused; without retries left the charge is rejected).
+// the charge's scheduled attempt now, whatever its date.
 func (sb *sandbox) debitCobR(w http.ResponseWriter, r *http.Request) {
 	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
 	c, ok := sb.st.cobrs[r.PathValue("txid")]
-	if !ok || c.Status != apipix.CobRActive || c.Tentativas[len(c.Tentativas)-1].Status != "AGENDADA" {
-		sb.st.mu.Unlock()
+	if !ok || !c.scheduled() {
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "Nenhuma tentativa agendada para esta cobrança."})
 		return
 	}
+	sb.debit(c)
+	writeJSON(w, http.StatusOK, c.CobR)
+}
+
+// scheduled reports whether the charge has an attempt waiting for its date.
+func (c *cobrState) scheduled() bool {
+	return c.Status == apipix.CobRActive && c.Tentativas[len(c.Tentativas)-1].Status == "AGENDADA"
+}
+
+// debit runs the charge's scheduled attempt, as the payer's bank does on
+// its date: paid (a Pix to the receiver) unless the payer's balance falls
+// short (the attempt refused; without retries left the charge is
+// rejected). The receiver is called back; the caller holds the lock.
+func (sb *sandbox) debit(c *cobrState) {
 	attempt := &c.Tentativas[len(c.Tentativas)-1]
 	if sb.st.balanceShort {
 		attempt.Status, attempt.Rejeicao = "REJEITADA", &apipix.RecMotivo{Codigo: shortBalanceCode, Descricao: "Saldo insuficiente."}
@@ -272,20 +339,37 @@ func (sb *sandbox) debitCobR(w http.ResponseWriter, r *http.Request) {
 		if c.PoliticaRetentativa != apipix.RetryThreeIn7 || len(c.Tentativas) > 3 {
 			sb.setCobR(c, apipix.CobRRejected)
 		}
-		out := c.CobR
-		sb.st.mu.Unlock()
-		writeJSON(w, http.StatusOK, out)
+		sb.callbacks.notifyCobR(c)
 		return
 	}
 	attempt.Status = "PAGA"
 	attempt.Atualizacao = append(attempt.Atualizacao, apipix.StatusAt{Status: "PAGA", Data: sb.stamp()})
 	sb.setCobR(c, apipix.CobRCompleted)
-	p := sb.receive(c.TxID, c.Valor.Original, sb.chave)
-	p.EndToEndID = attempt.EndToEndID
+	p := sb.receiveAs(attempt.EndToEndID, c.TxID, c.Valor.Original, sb.chave)
 	c.Pix = append(c.Pix, p.Pix)
-	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
-	out := c.CobR
-	sb.st.mu.Unlock()
-	sb.callbacks.notify(item)
-	writeJSON(w, http.StatusOK, out)
+	body, _ := json.Marshal(apipix.Callback{Pix: []apipix.CallbackItem{{Pix: p.withDevolucoes()}}})
+	webhooks := make([]string, 0, len(sb.st.webhooks))
+	for _, url := range sb.st.webhooks {
+		webhooks = append(webhooks, url)
+	}
+	sb.callbacks.deliverLocked(webhooks, "/pix", body)
+	sb.callbacks.notifyCobR(c)
+}
+
+// runDueDebits runs every attempt scheduled for the sandbox's date or
+// before: moving the clock makes cycles come due.
+func (sb *sandbox) runDueDebits() {
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	today := calendar.Today(sb.now()).String()
+	txids := make([]string, 0, len(sb.st.cobrs))
+	for txid, c := range sb.st.cobrs {
+		if c.scheduled() && c.Tentativas[len(c.Tentativas)-1].DataLiquidacao <= today {
+			txids = append(txids, txid)
+		}
+	}
+	slices.Sort(txids)
+	for _, txid := range txids {
+		sb.debit(sb.st.cobrs[txid])
+	}
 }

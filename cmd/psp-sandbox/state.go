@@ -23,6 +23,11 @@ type state struct {
 	lotes     map[int64]*lote       // batches by id
 	recs      map[string]*recState  // recurrences by idRec
 	cobrs     map[string]*cobrState // recurring charges by txid
+	locrecs   map[int64]*apipix.LocRec
+	solicrecs map[string]*apipix.SolicRec // requests for the payer's confirmation, by idSolicRec
+	// webhookRec and webhookCobR are where recurrences' and recurring
+	// charges' callbacks go ("" while none is registered).
+	webhookRec, webhookCobR string
 	// balanceShort makes the payer's balance fall short of every debit.
 	balanceShort bool
 	pix          map[string]*pixIn  // by endToEndId
@@ -60,7 +65,8 @@ type payout struct {
 
 func newState() *state {
 	return &state{cobs: map[string]*cob{}, byLoc: map[string]*cob{}, cobvs: map[string]*dueCob{}, cobvByLoc: map[string]*dueCob{},
-		lotes: map[int64]*lote{}, recs: map[string]*recState{}, cobrs: map[string]*cobrState{}, pix: map[string]*pixIn{},
+		lotes: map[int64]*lote{}, recs: map[string]*recState{}, cobrs: map[string]*cobrState{}, locrecs: map[int64]*apipix.LocRec{},
+		solicrecs: map[string]*apipix.SolicRec{}, pix: map[string]*pixIn{},
 		webhooks: map[string]string{}, payouts: map[string]*payout{}, counts: map[string]int{}}
 }
 

@@ -1,6 +1,7 @@
 package pspcalls_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -156,7 +157,7 @@ func TestLiveModeOffRefusesLiveMoney(t *testing.T) {
 // dumpCalls renders the PSP calls, for failure messages.
 func dumpCalls(t *testing.T, s *webtest.Server) string {
 	var rows []map[string]any
-	require.NoError(t, s.DB.NewRaw("SELECT kind, object_id, status, attempts, next_attempt_at, last_error FROM psp_calls ORDER BY created_at").Scan(t.Context(), &rows))
+	require.NoError(t, s.DB.NewRaw("SELECT kind, object_id, status, attempts, next_attempt_at, last_error FROM psp_calls ORDER BY created_at").Scan(context.WithoutCancel(t.Context()), &rows))
 	b, _ := json.MarshalIndent(rows, "", "  ")
 	return string(b)
 }

@@ -21,7 +21,7 @@ func startWorker(t *testing.T, s *webtest.Server) *testbin.Process {
 	cc := s.PSP.ClientConfig()
 	env := map[string]string{
 		"DATABASE_URL": s.DBURL, "SECRET_KEY": hex.EncodeToString(s.SecretKey), "BASE_URL": s.URL, "LOG_LEVEL": "debug",
-		"PIX_KEY": sandboxtest.Chave, "PSP_BASE_URL": cc.BaseURL, "PSP_TOKEN_URL": cc.TokenURL,
+		"PIX_KEY": sandboxtest.Chave, "PSP_ACCOUNT_NUMBER": sandboxtest.Account, "PSP_BASE_URL": cc.BaseURL, "PSP_TOKEN_URL": cc.TokenURL,
 		"PSP_CLIENT_ID": cc.ClientID, "PSP_CLIENT_SECRET": cc.ClientSecret,
 		"PSP_CERT_FILE": cc.CertFile, "PSP_KEY_FILE": cc.KeyFile, "PSP_CA_FILE": cc.CAFile,
 		// A killed worker's leases run out soon, so the next one takes over.

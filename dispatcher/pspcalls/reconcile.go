@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"payments/pix/apipix"
+	"payments/pix/calendar"
 	"payments/store"
 )
 
@@ -22,6 +23,9 @@ func (w *Worker) reconcileEvery(ctx context.Context) {
 	for {
 		if err := w.Reconcile(ctx); err != nil && ctx.Err() == nil {
 			w.log.Warn("psp: reconcile; trying again at the next interval", "error", err.Error())
+		}
+		if err := w.ReconcileRecurrences(ctx); err != nil && ctx.Err() == nil {
+			w.log.Warn("psp: reconcile recurrences; trying again at the next interval", "error", err.Error())
 		}
 		select {
 		case <-ctx.Done():
@@ -63,4 +67,36 @@ func (w *Worker) Reconcile(ctx context.Context) error {
 		}
 	}
 	return w.store.AdvanceCursor(ctx, receivedCursor, end)
+}
+
+// recurrencesPerWalk bounds the reads one reconciler's walk queues.
+const recurrencesPerWalk = 200
+
+// ReconcileRecurrences queues the reads that find what lost callbacks of
+// Pix Automático would hide: each live recurrence that may still change
+// (awaiting its payer, or active: the payer may cancel it in their bank)
+// read again once per recheck interval, least recently read first; and
+// each cycle whose debit or retry was due by today and is still open.
+func (w *Worker) ReconcileRecurrences(ctx context.Context) error {
+	ctx = store.WithActor(ctx, store.ActorPSP)
+	now := w.cfg.Now()
+	subs, err := w.store.RecsToCheck(ctx, now.Add(-w.cfg.RecheckInterval), recurrencesPerWalk)
+	if err != nil {
+		return err
+	}
+	for i := range subs {
+		if err := w.store.QueueCheck(ctx, &subs[i].AccountID, store.CallRecCheck, subs[i].ID); err != nil {
+			return err
+		}
+	}
+	cycles, err := w.store.CyclesToCheck(ctx, calendar.Today(now), recurrencesPerWalk)
+	if err != nil {
+		return err
+	}
+	for _, id := range cycles {
+		if err := w.store.QueueCheck(ctx, nil, store.CallCobRCheck, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }

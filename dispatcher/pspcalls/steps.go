@@ -123,12 +123,25 @@ func devedor(p *store.Payment) *apipix.Devedor {
 }
 
 // removeCharge removes a canceled payment's charge: PATCH /cob/{txid}
-// (/cobv/{txid} for a due-date charge). A charge the PSP will not remove
+// (/cobv/{txid} for a due-date charge, /cobr/{txid} for a subscription's
+// cycle debited on its date). A charge the PSP will not remove
 // (paid meanwhile: the money is real, and its Pix is credited) is left.
 func (w *Worker) removeCharge(ctx context.Context, c *store.PSPCall) result {
 	p, err := w.store.PublicPayment(ctx, c.ObjectID)
 	if err != nil {
 		return again(err, nil, 0)
+	}
+	if p.Cycle != nil && p.BRCode == "" {
+		// A cycle debited on its date (no code): its recurring charge.
+		req := apipix.CobRevision{Status: apipix.CobRCanceled}
+		cobr, err := w.client.PatchCobR(ctx, p.CorrelationID, req)
+		switch {
+		case apipix.Permanent(err):
+			return refused(err, req)
+		case err != nil:
+			return again(err, req, 0)
+		}
+		return done(req, cobr)
 	}
 	if p.DueTerms != nil {
 		req := apipix.CobVRequest{Status: apipix.CobRemovedByUser}

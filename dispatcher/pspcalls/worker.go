@@ -28,6 +28,9 @@ type Config struct {
 	// Key is the platform's PIX key at the PSP (PIX_KEY): charges are paid
 	// into it and payouts leave from it.
 	Key string
+	// Account is the platform's account at the PSP (PSP_ACCOUNT_*), which
+	// recurring charges pay into.
+	Account apipix.CobRRecebedor
 	// Workers is how many calls run at once (8).
 	Workers int
 	// Lease is how long a claim holds a call (60 s); it outlasts a call's timeout.
@@ -38,6 +41,10 @@ type Config struct {
 	// received Pix (1 min), and ReconcileOverlap how far back of where it
 	// stopped each walk starts again (10 min), for Pix the PSP books late.
 	ReconcileInterval, ReconcileOverlap time.Duration
+	// RecheckInterval is how long a live recurrence goes unread before the
+	// reconciler reads it again (1 h): the payer may cancel it in their
+	// bank and the callback be lost.
+	RecheckInterval time.Duration
 	// DatabaseURL, when set, is LISTENed on for wake-ups.
 	DatabaseURL string
 	Now         func() time.Time
@@ -60,6 +67,9 @@ func (c *Config) defaults() {
 	}
 	if c.ReconcileOverlap <= 0 {
 		c.ReconcileOverlap = 10 * time.Minute
+	}
+	if c.RecheckInterval <= 0 {
+		c.RecheckInterval = time.Hour
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -218,9 +228,10 @@ var retrySchedule = []time.Duration{
 	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour,
 }
 
-// waitedOnSchedule is for the calls someone waits on: a charge's
-// registration (the integrator's request, then the payer) and a received
-// Pix's confirmation (the payer, on the checkout page). It stays short for
+// waitedOnSchedule is for the calls someone waits on: a charge's or a
+// subscription's registration (the integrator's request, then the payer),
+// a received Pix's confirmation and a recurrence's (the payer, on the
+// checkout page). It stays short for
 // about a minute, then grows like retrySchedule.
 var waitedOnSchedule = []time.Duration{
 	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 5 * time.Second,
@@ -232,7 +243,8 @@ var waitedOnSchedule = []time.Duration{
 // with up to 20% jitter so that calls failed together spread out.
 func retryDelay(kind string, attempt int) time.Duration {
 	schedule := retrySchedule
-	if kind == store.CallCobCreate || kind == store.CallPixConfirm || kind == store.CallLoteCobVCreate || kind == store.CallLoteCobVCheck {
+	switch kind {
+	case store.CallCobCreate, store.CallPixConfirm, store.CallLoteCobVCreate, store.CallLoteCobVCheck, store.CallRecCreate, store.CallRecCheck:
 		schedule = waitedOnSchedule
 	}
 	base := schedule[min(max(attempt, 1), len(schedule))-1]
@@ -345,6 +357,18 @@ func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
 		return w.registerBatch(ctx, c)
 	case store.CallLoteCobVCheck:
 		return w.checkBatch(ctx, c)
+	case store.CallRecCreate:
+		return w.createRec(ctx, c)
+	case store.CallRecCheck:
+		return w.checkRec(ctx, c)
+	case store.CallRecCancel:
+		return w.cancelRec(ctx, c)
+	case store.CallCobRCreate:
+		return w.createCobR(ctx, c)
+	case store.CallCobRCheck:
+		return w.checkCobR(ctx, c)
+	case store.CallCobRRetry:
+		return w.retryCobR(ctx, c)
 	}
 	return result{status: store.CallFailed, err: errUnknownKind}
 }

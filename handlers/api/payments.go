@@ -68,11 +68,7 @@ func (a *API) awaitCharge(c *fiber.Ctx, p *store.Payment, replayed bool) error {
 			return err
 		}
 	}
-	wait := a.ChargeWait
-	if wait <= 0 {
-		wait = 8 * time.Second
-	}
-	p, err := a.Store.WaitForCharge(c.UserContext(), p.ID, time.Now().Add(wait))
+	p, err := a.Store.WaitForCharge(c.UserContext(), p.ID, time.Now().Add(a.chargeWait()))
 	if err != nil {
 		return err
 	}
@@ -93,6 +89,14 @@ func (a *API) awaitCharge(c *fiber.Ctx, p *store.Payment, replayed bool) error {
 	return &reply.Error{Status: http.StatusServiceUnavailable, Type: reply.TypeAPI, Code: "psp_unavailable",
 		Message: fmt.Sprintf("The payment service provider has not registered the charge yet: it is payment %s, not payable until it is. "+
 			"Retry with the same Idempotency-Key to get it when it is ready, or GET /api/v1/payments/%s.", p.ID, p.ID)}
+}
+
+// chargeWait is how long a live creation waits for the PSP (8 s unless configured).
+func (a *API) chargeWait() time.Duration {
+	if a.ChargeWait <= 0 {
+		return 8 * time.Second
+	}
+	return a.ChargeWait
 }
 
 // GetPayment handles GET /api/v1/payments/{id_or_external_id}.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -33,6 +34,13 @@ func (a *API) CreateSubscription(c *fiber.Ctx) error {
 	if err != nil {
 		return subscriptionErr(err, "")
 	}
+	if sub.Livemode {
+		// The PSP names the recurrence and makes its code: answered with
+		// them when it does within the wait, else as created (GET it later).
+		if sub, err = a.Store.WaitForRec(c.UserContext(), sub.ID, time.Now().Add(a.chargeWait())); err != nil {
+			return err
+		}
+	}
 	c.Location("/api/v1/subscriptions/" + sub.ID)
 	return c.Status(http.StatusCreated).JSON(sub)
 }
@@ -50,7 +58,7 @@ func parseCreateSubscription(o request.Object) (operations.NewSubscription, *rep
 	if apiErr != nil {
 		return in, apiErr
 	}
-	if apiErr := payer.RejectUnknown("name", "document"); apiErr != nil {
+	if apiErr := payer.RejectUnknown("name", "document", "bank_account"); apiErr != nil {
 		return in, apiErr
 	}
 	for _, required := range []string{"name", "document"} {
@@ -74,6 +82,11 @@ func parseCreateSubscription(o request.Object) (operations.NewSubscription, *rep
 			"payer.document must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits.")
 	}
 	in.Payer.Document = digits
+	if payer.Present("bank_account") {
+		if in.Payer.BankAccount, apiErr = parseBankAccount(payer); apiErr != nil {
+			return in, apiErr
+		}
+	}
 	if in.Contract, apiErr = o.Str("contract", store.MaxContract); apiErr != nil {
 		return in, apiErr
 	}
@@ -139,8 +152,6 @@ func subscriptionErr(err error, id string) error {
 		return reply.InvalidParam("parameter_invalid", problem.Field, "%s", problem.Message)
 	case errors.Is(err, store.ErrNotFound):
 		return reply.NoSuch("subscription", "id", id)
-	case errors.Is(err, operations.ErrLiveSubscriptions):
-		return reply.Forbidden("live_subscriptions_unavailable", "Live subscriptions are not available yet: create them with a test key.")
 	case errors.Is(err, operations.ErrFirstPaymentAmount):
 		return reply.InvalidParam("parameter_invalid", "amount_cents",
 			"The authorization_with_first_payment journey charges the first cycle: it needs amount_cents.")
@@ -284,4 +295,34 @@ func (a *API) TestHelperRunCycle(c *fiber.Ctx) error {
 		return subscriptionErr(err, id)
 	}
 	return c.JSON(p)
+}
+
+// parseBankAccount reads payer.bank_account: the payer's bank (its ISPB),
+// branch (optional) and account number; their format is the operation's rule.
+func parseBankAccount(payer request.Object) (*store.BankAccount, *reply.Error) {
+	o, apiErr := payer.Object("bank_account")
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if apiErr := o.RejectUnknown("ispb", "branch", "number"); apiErr != nil {
+		return nil, apiErr
+	}
+	for _, required := range []string{"ispb", "number"} {
+		if !o.Present(required) {
+			return nil, o.Missing(required)
+		}
+	}
+	var b store.BankAccount
+	if b.ISPB, apiErr = o.Str("ispb", 8); apiErr != nil {
+		return nil, apiErr
+	}
+	if o.Present("branch") {
+		if b.Branch, apiErr = o.Str("branch", 4); apiErr != nil {
+			return nil, apiErr
+		}
+	}
+	if b.Number, apiErr = o.Str("number", 20); apiErr != nil {
+		return nil, apiErr
+	}
+	return &b, nil
 }

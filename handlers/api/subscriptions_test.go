@@ -36,7 +36,7 @@ func TestSubscriptionLifeInTestMode(t *testing.T) {
 	id := sub["id"].(string)
 	require.Equal(t, "awaiting_authorization", sub["status"])
 	require.Regexp(t, `^RRPAYMENTS20260302[0-9A-Za-z]{11}$`, sub["rec_id"], "an idRec that allows retries")
-	require.Equal(t, map[string]any{"name": "Ana Lima", "document": "52998224725"}, sub["payer"])
+	require.Equal(t, map[string]any{"name": "Ana Lima", "document": "52998224725", "bank_account": nil}, sub["payer"])
 	code, err := pix.Decode(sub["br_code"].(string))
 	require.NoError(t, err)
 	require.Equal(t, "490.00", code.Fields["54"], "the QR pays the first cycle")
@@ -155,6 +155,16 @@ func TestSubscriptionValidation(t *testing.T) {
 		{subscriptionBody(map[string]any{"amount_cents": nil, "max_amount_cents": 100}), "parameter_invalid", "amount_cents"},
 		{subscriptionBody(map[string]any{"retry_policy": "always"}), "parameter_invalid", "retry_policy"},
 		{subscriptionBody(map[string]any{"contract": strings.Repeat("x", 36)}), "parameter_too_long", "contract"},
+		{subscriptionBody(map[string]any{"payer": map[string]any{"name": "Ana", "document": "52998224725", "bank_account": map[string]any{"ispb": "0000000"}}}),
+			"parameter_missing", "payer.bank_account.number"},
+		{subscriptionBody(map[string]any{"payer": map[string]any{"name": "Ana", "document": "52998224725",
+			"bank_account": map[string]any{"ispb": "0000000", "number": "12"}}}), "parameter_invalid", "payer.bank_account.ispb"},
+		{subscriptionBody(map[string]any{"payer": map[string]any{"name": "Ana", "document": "52998224725",
+			"bank_account": map[string]any{"ispb": "00000000", "branch": "12345", "number": "12"}}}), "parameter_too_long", "payer.bank_account.branch"},
+		{subscriptionBody(map[string]any{"payer": map[string]any{"name": "Ana", "document": "52998224725",
+			"bank_account": map[string]any{"ispb": "00000000", "number": "12-3"}}}), "parameter_invalid", "payer.bank_account.number"},
+		{subscriptionBody(map[string]any{"payer": map[string]any{"name": "Ana", "document": "52998224725",
+			"bank_account": map[string]any{"ispb": "00000000", "number": "12", "pix": "x"}}}), "parameter_unknown", "payer.bank_account.pix"},
 	}
 	for _, c := range cases {
 		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: c.body})
@@ -164,6 +174,7 @@ func TestSubscriptionValidation(t *testing.T) {
 	}
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: subscriptionBody(nil)})
 	require.Equal(t, http.StatusForbidden, r.Status, "%s", r.Body)
+	require.Equal(t, "live_mode_disabled", r.ErrorCode(t), "no PSP configured")
 	require.Equal(t, http.StatusNotFound, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/sub_nope", Key: s.TestKey}).Status)
 }
 

@@ -63,6 +63,7 @@ func (d *Dashboard) subscriptionForm(c *fiber.Ctx, posted bool) views.Subscripti
 	f.PayerName, f.PayerDocument, f.Contract, f.Description = get("payer_name"), get("payer_document"), get("contract"), get("description")
 	f.Interval, f.StartDate, f.EndDate, f.Amount, f.AmountKind = get("interval"), get("start_date"), get("end_date"), get("amount"), get("amount_kind")
 	f.Journey, f.Retries = get("journey"), get("retries") == "1"
+	f.BankISPB, f.BankBranch, f.BankNumber = get("bank_ispb"), get("bank_branch"), get("bank_number")
 	return f
 }
 
@@ -78,6 +79,9 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 	}
 	bad := func(field, id string, kv ...any) { f.Errors[field] = t(c, id, kv...) }
 	in.Payer.Name = f.PayerName
+	if f.BankISPB != "" || f.BankBranch != "" || f.BankNumber != "" {
+		in.Payer.BankAccount = &store.BankAccount{ISPB: strings.ToUpper(f.BankISPB), Branch: f.BankBranch, Number: f.BankNumber}
+	}
 	if f.PayerName == "" || len([]rune(f.PayerName)) > 140 {
 		bad("payer_name", "form.customer_name")
 	}
@@ -131,13 +135,13 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 		where := map[string][2]string{"contract": {"contract", "subscriptions.error.contract"},
 			"start_date": {"start_date", "subscriptions.error.start_date"}, "end_date": {"end_date", "subscriptions.error.end_date"},
 			"amount_cents": {"amount", "form.amount_format"}}[problem.Field]
+		if strings.HasPrefix(problem.Field, "payer.bank_account") {
+			where = [2]string{"bank_account", "subscriptions.error.bank_account"}
+		}
 		bad(where[0], where[1], "Max", store.MaxContract)
 		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
 	case errors.Is(err, operations.ErrFirstPaymentAmount):
 		bad("journey", "subscriptions.error.first_payment")
-		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
-	case errors.Is(err, operations.ErrLiveSubscriptions):
-		f.Error = t(c, "error.live_subscriptions_unavailable")
 		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
 	case err != nil:
 		return err
@@ -168,12 +172,15 @@ func (d *Dashboard) SubscriptionDetail(c *fiber.Ctx) error {
 	open := sub.Status == store.SubscriptionCreated || sub.Status == store.SubscriptionAwaiting || sub.Status == store.SubscriptionActive
 	m := views.SubscriptionDetail{Nav: d.nav(c, "subscriptions"), ID: sub.ID, Status: sub.Status, Journey: sub.Journey,
 		Payer: sub.Payer.Name, PayerDocument: pix.FormatDocument(sub.Payer.Document), Contract: sub.Contract, Interval: sub.Interval,
-		AmountLabel: subscriptionAmount(c, sub), Start: views.Day(calendar.FromTime(sub.StartDate)), RecID: sub.RecID,
+		AmountLabel: subscriptionAmount(c, sub), Start: views.Day(calendar.FromTime(sub.StartDate)),
 		CreatedAt: when(c, sub.CreatedAt), Retries: sub.RetryPolicy == store.RetryThreeInSeven,
 		CanCancel: open && may(c, operations.Payments), CanSimulate: !sub.Livemode && may(c, operations.Payments),
 		Awaiting: sub.Status == store.SubscriptionAwaiting, Active: sub.Status == store.SubscriptionActive}
 	if sub.Description != nil {
 		m.Description = *sub.Description
+	}
+	if sub.RecID != nil {
+		m.RecID = *sub.RecID
 	}
 	if sub.EndDate != nil {
 		m.End = views.Day(calendar.FromTime(*sub.EndDate))

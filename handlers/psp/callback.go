@@ -33,20 +33,37 @@ type callbackJSON struct {
 // TLS: the caller must have presented a client certificate of the PSP's
 // CA (PSP_CALLBACK_CA_FILE).
 func (p *PSP) Callback(c *fiber.Ctx) error {
+	if err := p.mtls(c); err != nil {
+		return err
+	}
+	return p.callback(c)
+}
+
+// mtls admits a callback whose caller presented a client certificate of
+// the PSP's CA.
+func (p *PSP) mtls(c *fiber.Ctx) *reply.Error {
 	tlsState := c.Context().TLSConnectionState()
 	if !p.CallbackMTLS || tlsState == nil || len(tlsState.VerifiedChains) == 0 {
 		return callbackRefused("This callback needs the PSP's client certificate (mutual TLS).")
 	}
-	return p.callback(c)
+	return nil
+}
+
+// pathToken admits a callback whose path carries PSP_CALLBACK_TOKEN.
+func (p *PSP) pathToken(c *fiber.Ctx) *reply.Error {
+	token, _ := request.Param(c, "token")
+	if p.CallbackToken == "" || subtle.ConstantTimeCompare([]byte(token), []byte(p.CallbackToken)) != 1 {
+		return callbackRefused("Unknown callback address.")
+	}
+	return nil
 }
 
 // CallbackWithToken handles POST /psp/webhook/{token}/pix: the same, for a
 // service behind a reverse proxy that terminates (mutual) TLS, with an
 // unguessable token (PSP_CALLBACK_TOKEN) in the registered URL.
 func (p *PSP) CallbackWithToken(c *fiber.Ctx) error {
-	token, _ := request.Param(c, "token")
-	if p.CallbackToken == "" || subtle.ConstantTimeCompare([]byte(token), []byte(p.CallbackToken)) != 1 {
-		return callbackRefused("Unknown callback address.")
+	if err := p.pathToken(c); err != nil {
+		return err
 	}
 	return p.callback(c)
 }

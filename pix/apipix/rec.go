@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 )
 
 // Pix Automático's resources: the recurrence (rec) a payer authorizes and
@@ -15,6 +16,13 @@ const (
 	ScopeRecRead   = "rec.read"
 	ScopeCobRWrite = "cobr.write"
 	ScopeCobRRead  = "cobr.read"
+
+	ScopeSolicRecWrite    = "solicrec.write"
+	ScopeSolicRecRead     = "solicrec.read"
+	ScopeLocRecWrite      = "payloadlocationrec.write"
+	ScopeLocRecRead       = "payloadlocationrec.read"
+	ScopeWebhookRecWrite  = "webhookrec.write"
+	ScopeWebhookCobRWrite = "webhookcobr.write"
 )
 
 // Statuses of a recurrence (RecStatus) and of a recurring charge (CobRStatus).
@@ -86,6 +94,8 @@ type RecRequest struct {
 	Valor               *RecValor     `json:"valor,omitempty"`
 	PoliticaRetentativa string        `json:"politicaRetentativa"`
 	Ativacao            *RecAtivacao  `json:"ativacao,omitempty"`
+	// Loc is the location (POST /locrec) whose QR carries the recurrence.
+	Loc *int64 `json:"loc,omitempty"`
 }
 
 // RecRevision revises a recurrence: PATCH /rec/{idRec} (status CANCELADA cancels it).
@@ -125,6 +135,7 @@ type Rec struct {
 	Atualizacao         []StatusAt       `json:"atualizacao"`
 	Encerramento        *RecEncerramento `json:"encerramento,omitempty"`
 	Ativacao            *RecAtivacao     `json:"ativacao,omitempty"`
+	Loc                 *LocRec          `json:"loc,omitempty"`
 }
 
 // CobRRecebedor is the receiver's account a recurring charge pays into.
@@ -148,7 +159,8 @@ type CobRRequest struct {
 	Calendario    CobRCalendario `json:"calendario"`
 	Valor         Valor          `json:"valor"`
 	AjusteDiaUtil bool           `json:"ajusteDiaUtil"`
-	Recebedor     CobRRecebedor  `json:"recebedor"`
+	// Recebedor is the receiver's account; nil: the one the PSP holds for it.
+	Recebedor *CobRRecebedor `json:"recebedor,omitempty"`
 }
 
 // CobRTentativa is one attempt at debiting a recurring charge (tipo AGND:
@@ -218,4 +230,131 @@ func (c *Client) RetryCobR(ctx context.Context, txid, date string) (*CobR, error
 	var out CobR
 	return &out, c.do(ctx, http.MethodPost, c.api("/cobr/"+url.PathEscape(txid)+"/retentativa/"+url.PathEscape(date)),
 		ScopeCobRWrite, nil, &out, "retry cobr")
+}
+
+// LocRec is a recurrence's location: the address a Pix Automático QR
+// carries (field 80), which the payer's bank reads the recurrence from.
+type LocRec struct {
+	ID       int64  `json:"id"`
+	Location string `json:"location"`
+	Criacao  string `json:"criacao,omitempty"`
+	IDRec    string `json:"idRec,omitempty"`
+}
+
+// PostLocRec creates a recurrence's location.
+func (c *Client) PostLocRec(ctx context.Context) (*LocRec, error) {
+	var out LocRec
+	return &out, c.do(ctx, http.MethodPost, c.api("/locrec"), ScopeLocRecWrite, nil, &out, "post locrec")
+}
+
+// GetLocRec reads the location id, with the recurrence it carries (if any).
+func (c *Client) GetLocRec(ctx context.Context, id int64) (*LocRec, error) {
+	var out LocRec
+	return &out, c.do(ctx, http.MethodGet, c.api("/locrec/"+strconv.FormatInt(id, 10)), ScopeLocRecRead, nil, &out, "get locrec")
+}
+
+// Statuses of a request for the payer's confirmation (solicrec).
+const (
+	SolicRecCreated  = "CRIADA"
+	SolicRecSent     = "ENVIADA"
+	SolicRecReceived = "RECEBIDA"
+	SolicRecRejected = "REJEITADA"
+	SolicRecAccepted = "ACEITA"
+	SolicRecExpired  = "EXPIRADA"
+	SolicRecCanceled = "CANCELADA"
+)
+
+// SolicRecDestinatario is the payer's account the request is pushed to: its
+// participant (ISPB), branch and number, and the payer's CPF or CNPJ.
+type SolicRecDestinatario struct {
+	Agencia          string `json:"agencia,omitempty"`
+	Conta            string `json:"conta"`
+	ISPBParticipante string `json:"ispbParticipante"`
+	CPF              string `json:"cpf,omitempty"`
+	CNPJ             string `json:"cnpj,omitempty"`
+}
+
+// SolicRecCalendario bounds how long the payer has to answer.
+type SolicRecCalendario struct {
+	DataExpiracaoSolicitacao string `json:"dataExpiracaoSolicitacao"`
+}
+
+// SolicRecRequest asks the payer's bank to confirm a recurrence: POST /solicrec.
+type SolicRecRequest struct {
+	IDRec        string               `json:"idRec"`
+	Calendario   SolicRecCalendario   `json:"calendario"`
+	Destinatario SolicRecDestinatario `json:"destinatario"`
+}
+
+// SolicRec is such a request as the PSP holds it (SolicRecCompleta).
+type SolicRec struct {
+	IDSolicRec   string               `json:"idSolicRec"`
+	IDRec        string               `json:"idRec"`
+	Calendario   SolicRecCalendario   `json:"calendario"`
+	Status       string               `json:"status"`
+	Destinatario SolicRecDestinatario `json:"destinatario"`
+	Atualizacao  []StatusAt           `json:"atualizacao"`
+}
+
+// SolicRecRevision revises a request: status CANCELADA withdraws it.
+type SolicRecRevision struct {
+	Status string `json:"status"`
+}
+
+// PostSolicRec pushes a request for confirmation to the payer's bank.
+func (c *Client) PostSolicRec(ctx context.Context, req SolicRecRequest) (*SolicRec, error) {
+	var out SolicRec
+	return &out, c.do(ctx, http.MethodPost, c.api("/solicrec"), ScopeSolicRecWrite, req, &out, "post solicrec")
+}
+
+// GetSolicRec reads the request idSolicRec.
+func (c *Client) GetSolicRec(ctx context.Context, id string) (*SolicRec, error) {
+	var out SolicRec
+	return &out, c.do(ctx, http.MethodGet, c.api("/solicrec/"+url.PathEscape(id)), ScopeSolicRecRead, nil, &out, "get solicrec")
+}
+
+// PatchSolicRec revises the request idSolicRec.
+func (c *Client) PatchSolicRec(ctx context.Context, id string, rev SolicRecRevision) (*SolicRec, error) {
+	var out SolicRec
+	return &out, c.do(ctx, http.MethodPatch, c.api("/solicrec/"+url.PathEscape(id)), ScopeSolicRecWrite, rev, &out, "patch solicrec")
+}
+
+// PutWebhookRec registers webhookURL for the recurrences' callbacks (the
+// PSP posts to webhookURL + "/rec").
+func (c *Client) PutWebhookRec(ctx context.Context, webhookURL string) error {
+	return c.do(ctx, http.MethodPut, c.api("/webhookrec"), ScopeWebhookRecWrite, WebhookRequest{WebhookURL: webhookURL}, nil, "put webhookrec")
+}
+
+// PutWebhookCobR registers webhookURL for the recurring charges' callbacks
+// (the PSP posts to webhookURL + "/cobr").
+func (c *Client) PutWebhookCobR(ctx context.Context, webhookURL string) error {
+	return c.do(ctx, http.MethodPut, c.api("/webhookcobr"), ScopeWebhookCobRWrite, WebhookRequest{WebhookURL: webhookURL}, nil, "put webhookcobr")
+}
+
+// RecCallback is the body of a callback about recurrences: POST
+// webhookUrl/rec. Each item is a hint, confirmed with GET /rec/{idRec}.
+type RecCallback struct {
+	Recs []RecNotification `json:"recs"`
+}
+
+// RecNotification names a recurrence whose status changed.
+type RecNotification struct {
+	IDRec       string     `json:"idRec"`
+	Status      string     `json:"status"`
+	Atualizacao []StatusAt `json:"atualizacao"`
+}
+
+// CobRCallback is the body of a callback about recurring charges: POST
+// webhookUrl/cobr. Each item is a hint, confirmed with GET /cobr/{txid}.
+type CobRCallback struct {
+	CobsR []CobRNotification `json:"cobsr"`
+}
+
+// CobRNotification names a recurring charge that changed.
+type CobRNotification struct {
+	IDRec       string          `json:"idRec"`
+	TxID        string          `json:"txid"`
+	Status      string          `json:"status"`
+	Atualizacao []StatusAt      `json:"atualizacao"`
+	Tentativas  []CobRTentativa `json:"tentativas,omitempty"`
 }

@@ -32,7 +32,7 @@ func TestRecurrenceAndItsChargesAtTheSandbox(t *testing.T) {
 	require.Equal(t, apipix.RecCreated, rec.Status)
 
 	cobr := apipix.CobRRequest{IDRec: rec.IDRec, Calendario: apipix.CobRCalendario{DataDeVencimento: today.AddDays(5).String()},
-		Valor: apipix.Valor{Original: "490.00"}, AjusteDiaUtil: true, Recebedor: apipix.CobRRecebedor{Conta: "012682", TipoConta: "CORRENTE"}}
+		Valor: apipix.Valor{Original: "490.00"}, AjusteDiaUtil: true, Recebedor: &apipix.CobRRecebedor{Conta: sandboxtest.Account, TipoConta: "CORRENTE"}}
 	_, err = client.PutCobR(ctx, "cycle1txid0000000000000000000001", cobr)
 	var apiErr *apipix.Error
 	require.True(t, errors.As(err, &apiErr) && apiErr.Status == 400, "not approved yet: %v", err)

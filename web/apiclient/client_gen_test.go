@@ -1557,6 +1557,15 @@ type BalanceCurrency string
 // BalanceObject defines model for Balance.Object.
 type BalanceObject string
 
+// BankAccount defines model for BankAccount.
+type BankAccount struct {
+	Branch *string `json:"branch,omitempty"`
+
+	// Ispb The bank's ISPB.
+	Ispb   string `json:"ispb"`
+	Number string `json:"number"`
+}
+
 // Customer defines model for Customer.
 type Customer struct {
 	// Document CPF (11) or CNPJ (14) digits.
@@ -2123,13 +2132,16 @@ type Subscription struct {
 	NextCycleDate *openapi_types.Date `json:"next_cycle_date"`
 	Object        SubscriptionObject  `json:"object"`
 	Payer         struct {
+		// BankAccount Where payer_bank_request pushes its request; null when not given.
+		BankAccount *BankAccount `json:"bank_account"`
+
 		// Document CPF (11) or CNPJ (14) digits.
 		Document string `json:"document"`
 		Name     string `json:"name"`
 	} `json:"payer"`
 
-	// RecId The recurrence's id in Pix (API Pix's idRec).
-	RecId string `json:"rec_id"`
+	// RecId The recurrence's id in Pix (API Pix's idRec); live, null until the PSP has the recurrence (status created).
+	RecId *string `json:"rec_id"`
 
 	// RetryPolicy three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date.
 	RetryPolicy SubscriptionRetryPolicy `json:"retry_policy"`
@@ -2601,6 +2613,9 @@ type CreateSubscriptionJSONBody struct {
 	MaxAmountCents *int               `json:"max_amount_cents,omitempty"`
 	Metadata       *map[string]string `json:"metadata,omitempty"`
 	Payer          struct {
+		// BankAccount The payer's account, where payer_bank_request pushes its request: required live for that journey.
+		BankAccount *BankAccount `json:"bank_account,omitempty"`
+
 		// Document CPF or CNPJ with valid check digits; . - / stripped.
 		Document string `json:"document"`
 		Name     string `json:"name"`
@@ -2932,6 +2947,15 @@ type PspDisputeNotificationJSONBody struct {
 	Status DisputeStatus `json:"status"`
 }
 
+// PspCobRCallbackJSONBody defines parameters for PspCobRCallback.
+type PspCobRCallbackJSONBody struct {
+	Cobsr []struct {
+		IdRec  *string `json:"idRec,omitempty"`
+		Status *string `json:"status,omitempty"`
+		Txid   string  `json:"txid"`
+	} `json:"cobsr"`
+}
+
 // PspCallbackJSONBody defines parameters for PspCallback.
 type PspCallbackJSONBody struct {
 	Pix []struct {
@@ -2948,6 +2972,23 @@ type PspCallbackJSONBody struct {
 	} `json:"pix"`
 }
 
+// PspRecCallbackJSONBody defines parameters for PspRecCallback.
+type PspRecCallbackJSONBody struct {
+	Recs []struct {
+		IdRec  string  `json:"idRec"`
+		Status *string `json:"status,omitempty"`
+	} `json:"recs"`
+}
+
+// PspCobRCallbackWithTokenJSONBody defines parameters for PspCobRCallbackWithToken.
+type PspCobRCallbackWithTokenJSONBody struct {
+	Cobsr []struct {
+		IdRec  *string `json:"idRec,omitempty"`
+		Status *string `json:"status,omitempty"`
+		Txid   string  `json:"txid"`
+	} `json:"cobsr"`
+}
+
 // PspCallbackWithTokenJSONBody defines parameters for PspCallbackWithToken.
 type PspCallbackWithTokenJSONBody struct {
 	Pix []struct {
@@ -2962,6 +3003,14 @@ type PspCallbackWithTokenJSONBody struct {
 		// IdEnvio A payout that ended (payout port callback).
 		IdEnvio *string `json:"idEnvio,omitempty"`
 	} `json:"pix"`
+}
+
+// PspRecCallbackWithTokenJSONBody defines parameters for PspRecCallbackWithToken.
+type PspRecCallbackWithTokenJSONBody struct {
+	Recs []struct {
+		IdRec  string  `json:"idRec"`
+		Status *string `json:"status,omitempty"`
+	} `json:"recs"`
 }
 
 // ResendEventJSONRequestBody defines body for ResendEvent for application/json ContentType.
@@ -3048,11 +3097,23 @@ type CreateWithdrawalJSONRequestBody CreateWithdrawalJSONBody
 // PspDisputeNotificationJSONRequestBody defines body for PspDisputeNotification for application/json ContentType.
 type PspDisputeNotificationJSONRequestBody PspDisputeNotificationJSONBody
 
+// PspCobRCallbackJSONRequestBody defines body for PspCobRCallback for application/json ContentType.
+type PspCobRCallbackJSONRequestBody PspCobRCallbackJSONBody
+
 // PspCallbackJSONRequestBody defines body for PspCallback for application/json ContentType.
 type PspCallbackJSONRequestBody PspCallbackJSONBody
 
+// PspRecCallbackJSONRequestBody defines body for PspRecCallback for application/json ContentType.
+type PspRecCallbackJSONRequestBody PspRecCallbackJSONBody
+
+// PspCobRCallbackWithTokenJSONRequestBody defines body for PspCobRCallbackWithToken for application/json ContentType.
+type PspCobRCallbackWithTokenJSONRequestBody PspCobRCallbackWithTokenJSONBody
+
 // PspCallbackWithTokenJSONRequestBody defines body for PspCallbackWithToken for application/json ContentType.
 type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
+
+// PspRecCallbackWithTokenJSONRequestBody defines body for PspRecCallbackWithToken for application/json ContentType.
+type PspRecCallbackWithTokenJSONRequestBody PspRecCallbackWithTokenJSONBody
 
 // AsPayment returns the union data inside the Event_Data_Object as a Payment
 func (t Event_Data_Object) AsPayment() (Payment, error) {
@@ -3587,7 +3648,7 @@ type ClientInterface interface {
 
 	// CreateSubscriptionWithBody Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3596,7 +3657,7 @@ type ClientInterface interface {
 
 	// CreateSubscription Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4044,6 +4105,24 @@ type ClientInterface interface {
 	// Corresponds with POST /psp/disputes (the `PspDisputeNotification` operationId).
 	PspDisputeNotification(ctx context.Context, body PspDisputeNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PspCobRCallbackWithBody PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+	PspCobRCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspCobRCallback PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+	PspCobRCallback(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -4062,6 +4141,42 @@ type ClientInterface interface {
 	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
 	PspCallback(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PspRecCallbackWithBody PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+	PspRecCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspRecCallback PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+	PspRecCallback(ctx context.Context, body PspRecCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspCobRCallbackWithTokenWithBody PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+	PspCobRCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspCobRCallbackWithToken PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+	PspCobRCallbackWithToken(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
 	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
@@ -4079,6 +4194,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
 	PspCallbackWithToken(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspRecCallbackWithTokenWithBody PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+	PspRecCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspRecCallbackWithToken PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+	PspRecCallbackWithToken(ctx context.Context, token string, body PspRecCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Readyz Readiness: the database (and Redis, when configured) answer
 	//
@@ -4515,7 +4648,7 @@ func (c *Client) ListSubscriptions(ctx context.Context, params *ListSubscription
 
 // CreateSubscriptionWithBody Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4534,7 +4667,7 @@ func (c *Client) CreateSubscriptionWithBody(ctx context.Context, params *CreateS
 
 // CreateSubscription Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5562,6 +5695,44 @@ func (c *Client) PspDisputeNotification(ctx context.Context, body PspDisputeNoti
 	return c.Client.Do(req)
 }
 
+// PspCobRCallbackWithBody PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+func (c *Client) PspCobRCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCobRCallbackRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspCobRCallback PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+func (c *Client) PspCobRCallback(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCobRCallbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -5600,6 +5771,82 @@ func (c *Client) PspCallback(ctx context.Context, body PspCallbackJSONRequestBod
 	return c.Client.Do(req)
 }
 
+// PspRecCallbackWithBody PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+func (c *Client) PspRecCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspRecCallbackRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspRecCallback PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+func (c *Client) PspRecCallback(ctx context.Context, body PspRecCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspRecCallbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspCobRCallbackWithTokenWithBody PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+func (c *Client) PspCobRCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCobRCallbackWithTokenRequestWithBody(c.Server, token, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspCobRCallbackWithToken PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+func (c *Client) PspCobRCallbackWithToken(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspCobRCallbackWithTokenRequest(c.Server, token, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
 //
 // The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
@@ -5628,6 +5875,44 @@ func (c *Client) PspCallbackWithTokenWithBody(ctx context.Context, token string,
 // Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
 func (c *Client) PspCallbackWithToken(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPspCallbackWithTokenRequest(c.Server, token, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspRecCallbackWithTokenWithBody PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+func (c *Client) PspRecCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspRecCallbackWithTokenRequestWithBody(c.Server, token, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspRecCallbackWithToken PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+func (c *Client) PspRecCallbackWithToken(ctx context.Context, token string, body PspRecCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspRecCallbackWithTokenRequest(c.Server, token, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8802,6 +9087,46 @@ func NewPspDisputeNotificationRequestWithBody(server string, contentType string,
 	return req, nil
 }
 
+// NewPspCobRCallbackRequest calls the generic PspCobRCallback builder with application/json body
+func NewPspCobRCallbackRequest(server string, body PspCobRCallbackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspCobRCallbackRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPspCobRCallbackRequestWithBody constructs an http.Request for the PspCobRCallback method, with any body, and a specified content type
+func NewPspCobRCallbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/cobr")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPspCallbackRequest calls the generic PspCallback builder with application/json body
 func NewPspCallbackRequest(server string, body PspCallbackJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8823,6 +9148,93 @@ func NewPspCallbackRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	operationPath := fmt.Sprintf("/psp/webhook/pix")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPspRecCallbackRequest calls the generic PspRecCallback builder with application/json body
+func NewPspRecCallbackRequest(server string, body PspRecCallbackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspRecCallbackRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPspRecCallbackRequestWithBody constructs an http.Request for the PspRecCallback method, with any body, and a specified content type
+func NewPspRecCallbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/rec")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPspCobRCallbackWithTokenRequest calls the generic PspCobRCallbackWithToken builder with application/json body
+func NewPspCobRCallbackWithTokenRequest(server string, token string, body PspCobRCallbackWithTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspCobRCallbackWithTokenRequestWithBody(server, token, "application/json", bodyReader)
+}
+
+// NewPspCobRCallbackWithTokenRequestWithBody constructs an http.Request for the PspCobRCallbackWithToken method, with any body, and a specified content type
+func NewPspCobRCallbackWithTokenRequestWithBody(server string, token string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/%s/cobr", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8870,6 +9282,53 @@ func NewPspCallbackWithTokenRequestWithBody(server string, token string, content
 	}
 
 	operationPath := fmt.Sprintf("/psp/webhook/%s/pix", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPspRecCallbackWithTokenRequest calls the generic PspRecCallbackWithToken builder with application/json body
+func NewPspRecCallbackWithTokenRequest(server string, token string, body PspRecCallbackWithTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspRecCallbackWithTokenRequestWithBody(server, token, "application/json", bodyReader)
+}
+
+// NewPspRecCallbackWithTokenRequestWithBody constructs an http.Request for the PspRecCallbackWithToken method, with any body, and a specified content type
+func NewPspRecCallbackWithTokenRequestWithBody(server string, token string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/%s/rec", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -9169,7 +9628,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9178,7 +9637,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateSubscriptionWithResponse Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9652,6 +10111,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /psp/disputes (the `PspDisputeNotification` operationId).
 	PspDisputeNotificationWithResponse(ctx context.Context, body PspDisputeNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*PspDisputeNotificationResponse, error)
 
+	// PspCobRCallbackWithBodyWithResponse PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+	PspCobRCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCobRCallbackResponse, error)
+
+	// PspCobRCallbackWithResponse PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+	PspCobRCallbackWithResponse(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackResponse, error)
+
 	// PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -9670,6 +10147,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /psp/webhook/pix (the `PspCallback` operationId).
 	PspCallbackWithResponse(ctx context.Context, body PspCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackResponse, error)
 
+	// PspRecCallbackWithBodyWithResponse PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+	PspRecCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspRecCallbackResponse, error)
+
+	// PspRecCallbackWithResponse PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+	PspRecCallbackWithResponse(ctx context.Context, body PspRecCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspRecCallbackResponse, error)
+
+	// PspCobRCallbackWithTokenWithBodyWithResponse PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+	PspCobRCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCobRCallbackWithTokenResponse, error)
+
+	// PspCobRCallbackWithTokenWithResponse PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+	PspCobRCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackWithTokenResponse, error)
+
 	// PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
 	// The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
@@ -9687,6 +10200,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/pix (the `PspCallbackWithToken` operationId).
 	PspCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCallbackWithTokenResponse, error)
+
+	// PspRecCallbackWithTokenWithBodyWithResponse PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+	PspRecCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspRecCallbackWithTokenResponse, error)
+
+	// PspRecCallbackWithTokenWithResponse PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+	//
+	// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+	PspRecCallbackWithTokenWithResponse(ctx context.Context, token string, body PspRecCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspRecCallbackWithTokenResponse, error)
 
 	// ReadyzWithResponse Readiness: the database (and Redis, when configured) answer
 	//
@@ -19935,6 +20466,122 @@ func (r PspDisputeNotificationResponse) ContentType() string {
 	return ""
 }
 
+// PspCobRCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCobRCallback
+type PspCobRCallbackResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspCobRCallback
+type PspCobRCallbackResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspCobRCallback
+type PspCobRCallbackResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspCobRCallback
+type PspCobRCallbackResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspCobRCallback
+type PspCobRCallbackResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspCobRCallbackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspCobRCallbackResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspCobRCallbackResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspCobRCallbackResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspCobRCallbackResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspCobRCallbackResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspCobRCallbackResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspCobRCallbackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspCobRCallbackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspCobRCallbackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspCobRCallbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PspCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCallback
 type PspCallbackResponse400Headers struct {
 	RetryAfter *int
@@ -20051,6 +20698,238 @@ func (r PspCallbackResponse) ContentType() string {
 	return ""
 }
 
+// PspRecCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspRecCallback
+type PspRecCallbackResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspRecCallback
+type PspRecCallbackResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspRecCallback
+type PspRecCallbackResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspRecCallback
+type PspRecCallbackResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspRecCallback
+type PspRecCallbackResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspRecCallbackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspRecCallbackResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspRecCallbackResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspRecCallbackResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspRecCallbackResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspRecCallbackResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspRecCallbackResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspRecCallbackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspRecCallbackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspRecCallbackResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspRecCallbackResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspRecCallbackResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspRecCallbackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspRecCallbackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspRecCallbackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspRecCallbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PspCobRCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspCobRCallbackWithToken
+type PspCobRCallbackWithTokenResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspCobRCallbackWithToken
+type PspCobRCallbackWithTokenResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspCobRCallbackWithToken
+type PspCobRCallbackWithTokenResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspCobRCallbackWithToken
+type PspCobRCallbackWithTokenResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspCobRCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspCobRCallbackWithToken
+type PspCobRCallbackWithTokenResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspCobRCallbackWithTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspCobRCallbackWithTokenResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspCobRCallbackWithTokenResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspCobRCallbackWithTokenResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspCobRCallbackWithTokenResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspCobRCallbackWithTokenResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspCobRCallbackWithTokenResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspCobRCallbackWithTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspCobRCallbackWithTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspCobRCallbackWithTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspCobRCallbackWithTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PspCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspCallbackWithToken
 type PspCallbackWithTokenResponse400Headers struct {
 	RetryAfter *int
@@ -20161,6 +21040,122 @@ func (r PspCallbackWithTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PspCallbackWithTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PspRecCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspRecCallbackWithToken
+type PspRecCallbackWithTokenResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspRecCallbackWithToken
+type PspRecCallbackWithTokenResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspRecCallbackWithToken
+type PspRecCallbackWithTokenResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspRecCallbackWithToken
+type PspRecCallbackWithTokenResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspRecCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspRecCallbackWithToken
+type PspRecCallbackWithTokenResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspRecCallbackWithTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspRecCallbackWithTokenResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspRecCallbackWithTokenResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspRecCallbackWithTokenResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspRecCallbackWithTokenResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspRecCallbackWithTokenResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspRecCallbackWithTokenResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspRecCallbackWithTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspRecCallbackWithTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspRecCallbackWithTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspRecCallbackWithTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20589,7 +21584,7 @@ func (c *ClientWithResponses) ListSubscriptionsWithResponse(ctx context.Context,
 
 // CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20604,7 +21599,7 @@ func (c *ClientWithResponses) CreateSubscriptionWithBodyWithResponse(ctx context
 
 // CreateSubscriptionWithResponse Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Test mode only for now: a live key is 403 live_subscriptions_unavailable.
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21426,6 +22421,36 @@ func (c *ClientWithResponses) PspDisputeNotificationWithResponse(ctx context.Con
 	return ParsePspDisputeNotificationResponse(rsp)
 }
 
+// PspCobRCallbackWithBodyWithResponse PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+func (c *ClientWithResponses) PspCobRCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCobRCallbackResponse, error) {
+	rsp, err := c.PspCobRCallbackWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCobRCallbackResponse(rsp)
+}
+
+// PspCobRCallbackWithResponse PSP callbacks of Pix Automático's recurring charges (webhookcobr, mutual TLS)
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
+func (c *ClientWithResponses) PspCobRCallbackWithResponse(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackResponse, error) {
+	rsp, err := c.PspCobRCallback(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCobRCallbackResponse(rsp)
+}
+
 // PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -21456,6 +22481,66 @@ func (c *ClientWithResponses) PspCallbackWithResponse(ctx context.Context, body 
 	return ParsePspCallbackResponse(rsp)
 }
 
+// PspRecCallbackWithBodyWithResponse PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+func (c *ClientWithResponses) PspRecCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspRecCallbackResponse, error) {
+	rsp, err := c.PspRecCallbackWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspRecCallbackResponse(rsp)
+}
+
+// PspRecCallbackWithResponse PSP callbacks of Pix Automático's recurrences (webhookrec, mutual TLS)
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/rec (the `PspRecCallback` operationId).
+func (c *ClientWithResponses) PspRecCallbackWithResponse(ctx context.Context, body PspRecCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspRecCallbackResponse, error) {
+	rsp, err := c.PspRecCallback(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspRecCallbackResponse(rsp)
+}
+
+// PspCobRCallbackWithTokenWithBodyWithResponse PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspCobRCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspCobRCallbackWithTokenResponse, error) {
+	rsp, err := c.PspCobRCallbackWithTokenWithBody(ctx, token, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCobRCallbackWithTokenResponse(rsp)
+}
+
+// PspCobRCallbackWithTokenWithResponse PSP callbacks of recurring charges behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookcobr callback, {"cobsr": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspCobRCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackWithTokenResponse, error) {
+	rsp, err := c.PspCobRCallbackWithToken(ctx, token, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspCobRCallbackWithTokenResponse(rsp)
+}
+
 // PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
 //
 // The same as /psp/webhook/pix, for a service behind a proxy that verifies the PSP's client certificate: the path token authenticates the proxy's forward. A wrong token is 401 psp_callback_unauthenticated.
@@ -21484,6 +22569,36 @@ func (c *ClientWithResponses) PspCallbackWithTokenWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParsePspCallbackWithTokenResponse(rsp)
+}
+
+// PspRecCallbackWithTokenWithBodyWithResponse PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspRecCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspRecCallbackWithTokenResponse, error) {
+	rsp, err := c.PspRecCallbackWithTokenWithBody(ctx, token, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspRecCallbackWithTokenResponse(rsp)
+}
+
+// PspRecCallbackWithTokenWithResponse PSP callbacks of recurrences behind a reverse proxy that terminates mutual TLS
+//
+// API Pix's webhookrec callback, {"recs": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/rec (the `PspRecCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspRecCallbackWithTokenWithResponse(ctx context.Context, token string, body PspRecCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspRecCallbackWithTokenResponse, error) {
+	rsp, err := c.PspRecCallbackWithToken(ctx, token, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspRecCallbackWithTokenResponse(rsp)
 }
 
 // ReadyzWithResponse Readiness: the database (and Redis, when configured) answer
@@ -36795,6 +37910,155 @@ func ParsePspDisputeNotificationResponse(rsp *http.Response) (*PspDisputeNotific
 	return response, nil
 }
 
+// ParsePspCobRCallbackResponse parses an HTTP response from a PspCobRCallbackWithResponse call
+func ParsePspCobRCallbackResponse(rsp *http.Response) (*PspCobRCallbackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspCobRCallbackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspCobRCallbackResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspCobRCallbackResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspCobRCallbackResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspCobRCallbackResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspCobRCallbackResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePspCallbackResponse parses an HTTP response from a PspCallbackWithResponse call
 func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -36944,6 +38208,304 @@ func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) 
 	return response, nil
 }
 
+// ParsePspRecCallbackResponse parses an HTTP response from a PspRecCallbackWithResponse call
+func ParsePspRecCallbackResponse(rsp *http.Response) (*PspRecCallbackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspRecCallbackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspRecCallbackResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspRecCallbackResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspRecCallbackResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspRecCallbackResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspRecCallbackResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePspCobRCallbackWithTokenResponse parses an HTTP response from a PspCobRCallbackWithTokenWithResponse call
+func ParsePspCobRCallbackWithTokenResponse(rsp *http.Response) (*PspCobRCallbackWithTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspCobRCallbackWithTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspCobRCallbackWithTokenResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspCobRCallbackWithTokenResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspCobRCallbackWithTokenResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspCobRCallbackWithTokenResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspCobRCallbackWithTokenResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePspCallbackWithTokenResponse parses an HTTP response from a PspCallbackWithTokenWithResponse call
 func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithTokenResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -37073,6 +38635,155 @@ func ParsePspCallbackWithTokenResponse(rsp *http.Response) (*PspCallbackWithToke
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspCallbackWithTokenResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePspRecCallbackWithTokenResponse parses an HTTP response from a PspRecCallbackWithTokenWithResponse call
+func ParsePspRecCallbackWithTokenResponse(rsp *http.Response) (*PspRecCallbackWithTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspRecCallbackWithTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspRecCallbackWithTokenResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspRecCallbackWithTokenResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspRecCallbackWithTokenResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspRecCallbackWithTokenResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspRecCallbackWithTokenResponse500Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -163,8 +163,9 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	fixed, retry := 49000, CreateSubscriptionJSONBodyRetryPolicy("three_in_seven_days")
 	sub, err := c.CreateSubscriptionWithResponse(ctx, nil, CreateSubscriptionJSONRequestBody{
 		Payer: struct {
-			Document string `json:"document"`
-			Name     string `json:"name"`
+			BankAccount *BankAccount `json:"bank_account,omitempty"`
+			Document    string       `json:"document"`
+			Name        string       `json:"name"`
 		}{Document: "529.982.247-25", Name: "Ana Lima"},
 		Contract: "ALUNO-0042", Interval: "monthly", StartDate: day(3), AmountCents: &fixed, RetryPolicy: &retry,
 		Journey: "authorization_with_first_payment"})

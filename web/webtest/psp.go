@@ -67,8 +67,11 @@ func (s *Server) startPSP(sb *sandboxtest.Sandbox, log *slog.Logger) *PSP {
 		p.CallbackURL += "/" + s.opts.Config.CallbackToken
 	}
 	require.NoError(t, client.PutWebhook(context.Background(), sandboxtest.Chave, p.CallbackURL))
+	require.NoError(t, client.PutWebhookRec(context.Background(), p.CallbackURL))
+	require.NoError(t, client.PutWebhookCobR(context.Background(), p.CallbackURL))
 	cfg := s.opts.PSP.Worker
 	cfg.Key, cfg.DatabaseURL, cfg.Now, cfg.Metrics = sandboxtest.Chave, s.DBURL, s.opts.Now, s.Metrics
+	cfg.Account = apipix.CobRRecebedor{Conta: sandboxtest.Account, TipoConta: "CORRENTE"}
 	p.WorkerConfig = cfg
 	p.Worker = pspcalls.New(cfg, s.Store, client, log)
 	if !s.opts.PSP.NoWorker {

@@ -32,6 +32,10 @@ const EnvBinary = "PSP_SANDBOX_BIN"
 // Chave is the platform's PIX key at the sandbox.
 const Chave = "7d9f0335-8dcc-4054-9bf9-0dbd61d36906"
 
+// Account is the platform's account number at the sandbox, which
+// recurring charges pay into.
+const Account = "1234567"
+
 // ClientID is the OAuth2 client the service is at the sandbox.
 const ClientID = "payments-test"
 
@@ -174,8 +178,14 @@ type State struct {
 		EndToEndID string `json:"endToEndId"`
 		apipix.Devolucao
 	} `json:"devolucoes"`
-	Payouts       []apipix.Payout   `json:"payouts"`
-	Webhooks      map[string]string `json:"webhooks"`
+	Payouts     []apipix.Payout   `json:"payouts"`
+	Webhooks    map[string]string `json:"webhooks"`
+	WebhookRec  string            `json:"webhook_rec"`
+	WebhookCobR string            `json:"webhook_cobr"`
+	// Recs and CobRs are Pix Automático's recurrences (idRec -> status)
+	// and recurring charges (txid -> status).
+	Recs          map[string]string `json:"recs"`
+	CobRs         map[string]string `json:"cobrs"`
 	Counts        map[string]int    `json:"counts"`
 	TokenRequests int               `json:"token_requests"`
 	Callbacks     map[string]int64  `json:"callbacks"`
