@@ -14,4 +14,7 @@ type SubscriptionCheckout struct {
 	// the QR also pays the first cycle.
 	BRCode, QRCodeURL string
 	PaysFirst         bool
+	// SandboxAuthorizeURL opens this live code at the PSP sandbox's bank
+	// (development only).
+	SandboxAuthorizeURL string
 }

@@ -3,6 +3,7 @@ package checkout
 import (
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -54,6 +55,9 @@ func (ch *Checkout) SubscriptionPage(c *fiber.Ctx) error {
 	if sub.BRCode != nil && sub.Status == store.SubscriptionAwaiting {
 		m.BRCode, m.QRCodeURL = *sub.BRCode, "/pay/subscriptions/"+sub.ID+"/qr.png"
 		m.PaysFirst = sub.FirstPaymentID != nil
+		if ch.SandboxPayerURL != "" && sub.Livemode {
+			m.SandboxAuthorizeURL = ch.SandboxPayerURL + "?code=" + url.QueryEscape(*sub.BRCode)
+		}
 	}
 	c.Set("Vary", "Accept-Language")
 	return reply.Page(c, http.StatusOK, views.SubscriptionCheckoutPage(m))

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -145,6 +146,12 @@ func (d *Dashboard) CreateSubscription(c *fiber.Ctx) error {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.SubscriptionNew(f))
 	case err != nil:
 		return err
+	}
+	if sub.Livemode {
+		// The page shows the payer's QR once the PSP made it: waited for a moment.
+		if _, err := d.Store.WaitForRec(c.UserContext(), sub.ID, time.Now().Add(d.chargeWait())); err != nil {
+			return err
+		}
 	}
 	return d.noticeAndGo(c, t(c, "subscriptions.created"), "/dashboard/subscriptions/"+sub.ID)
 }

@@ -186,6 +186,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	if o.PSP != nil {
 		sandbox = sandboxtest.Start(t)
 		o.Config.LiveMode, o.Config.ChargeWait = true, o.PSP.ChargeWait
+		// The checkout links live codes to the sandbox's bank, as `make run` does.
+		o.Config.SandboxPayerURL = sandbox.Payer + "/payer"
 		if o.PSP.MTLS {
 			ln, url = serveTLS(t, ln, sandbox), "https://"+ln.Addr().String()
 			o.Config.CallbackMTLS = true
