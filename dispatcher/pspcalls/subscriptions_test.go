@@ -246,3 +246,51 @@ func TestLiveSubscriptionJourneysAndLostCallbacks(t *testing.T) {
 	require.Equal(t, []string{"subscription.created", "subscription.activated", "subscription.canceled"}, s.EventTypes(qr["id"].(string)))
 	require.Zero(t, s.PSP.State().Counts["nonconforming"], "every request conformed to API Pix 2.9.0")
 }
+
+// While the PSP fails half its answers, after doing the work, a
+// subscription and its cycle are still registered once each: a retry finds
+// the recurrence through its location and the charge by its txid.
+func TestLiveSubscriptionThroughAFlakyPSPIsRegisteredOnce(t *testing.T) {
+	t.Parallel()
+	clock := new(movableClock)
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{ChargeWait: 200 * time.Millisecond}), webtest.WithClock(clock.Now))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(dumpCalls(t, s))
+		}
+	})
+	start := calendar.Today(time.Now()).AddDays(4)
+	s.PSP.SetFaults(sandboxtest.Faults{ErrorRate: 0.5, ErrorsAfterProcessing: true})
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: map[string]any{
+		"payer": map[string]any{"name": "Ana Lima", "document": "529.982.247-25"}, "contract": "ALUNO-0042", "interval": "monthly",
+		"start_date": start.String(), "amount_cents": 4990, "journey": "authorization_only"}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+	var sub map[string]any
+	require.Eventually(t, func() bool {
+		sub = s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + id, Key: s.LiveKey}).JSON(t)
+		return sub["status"] == "awaiting_authorization"
+	}, 30*time.Second, 50*time.Millisecond)
+	state := s.PSP.State()
+	require.Len(t, state.Recs, 1, "one recurrence at the PSP, however many answers were lost")
+
+	s.PSP.SetFaults(sandboxtest.Faults{})
+	s.PSP.AnswerRec(sub["rec_id"].(string), "approve")
+	require.Eventually(t, func() bool {
+		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + id, Key: s.LiveKey}).JSON(t)["status"] == "active"
+	}, 15*time.Second, 20*time.Millisecond)
+	s.PSP.SetFaults(sandboxtest.Faults{ErrorRate: 0.5, ErrorsAfterProcessing: true})
+	require.Equal(t, 1, maintenance.MakeDueCycles(t.Context(), s.Store, slog.New(slog.DiscardHandler)))
+	cycle := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments?subscription=" + id, Key: s.LiveKey}).JSON(t)["data"].([]any)[0].(map[string]any)
+	require.Eventually(t, func() bool {
+		var state string
+		err := s.DB.NewRaw("SELECT charge_state FROM payments WHERE id = ?", cycle["id"]).Scan(t.Context(), &state)
+		return err == nil && state == "registered"
+	}, 30*time.Second, 50*time.Millisecond, "the cycle's charge registered")
+	require.Len(t, s.PSP.State().CobRs, 1, "one recurring charge")
+	s.PSP.SetFaults(sandboxtest.Faults{})
+	clock.set(start)
+	s.PSP.SetDate(start.String())
+	s.WaitForPayment(s.LiveKey, cycle["id"].(string), "paid", 15*time.Second)
+	require.Zero(t, s.PSP.State().Counts["nonconforming"])
+}

@@ -168,5 +168,14 @@ const cyclePaid = await client.POST("/api/v1/test_helpers/subscriptions/{id}/run
 check(cyclePaid.data?.status === "paid" && cyclePaid.data.subscription === subID, `cycle paid: ${cyclePaid.response.status}`);
 const ended = await client.POST("/api/v1/subscriptions/{id}/cancel", { params: { path: { id: subID } } });
 check(ended.data?.status === "canceled" && ended.data.canceled_by === "receiver", `cancel subscription: ${ended.response.status}`);
+// A request pushed to the payer's bank, to the account they gave (required live).
+const pushed = await client.POST("/api/v1/subscriptions", {
+  body: {
+    payer: { name: "Ana Lima", document: "52998224725", bank_account: { ispb: "60701190", branch: "0001", number: "123456" } },
+    contract: "PLANO-7", interval: "weekly", start_date: day(4), max_amount_cents: 15000, journey: "payer_bank_request",
+  },
+});
+check(pushed.response.status === 201 && pushed.data?.payer.bank_account?.ispb === "60701190" && pushed.data.br_code === null,
+  `payer_bank_request: ${pushed.response.status}`);
 
 console.log("ok");
