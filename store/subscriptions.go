@@ -526,7 +526,12 @@ func failAttempt(p *Payment, now time.Time, date calendar.Date, reason string) s
 	p.Cycle.Attempts++
 	p.Cycle.FailureReason = &reason
 	due, _ := calendar.ParseDate(p.Cycle.DueDate)
+	// The next day, or today when the refusal is learned late (a retry
+	// is never asked for a day gone by).
 	next := date.AddDays(1)
+	if today := calendar.Today(now); next.Before(today) {
+		next = today
+	}
 	if p.Cycle.RetryPolicy == RetryThreeInSeven && p.Cycle.Attempts <= MaxRetries && !next.After(due.AddDays(RetryWindowDays)) {
 		nextDate := next.String()
 		p.Cycle.Status, p.Cycle.NextAttemptDate = CycleRetrying, &nextDate

@@ -241,9 +241,9 @@ func (s *Store) RecsToCheck(ctx context.Context, before time.Time, limit int) ([
 // CyclesToCheck lists up to limit live cycles registered at the PSP whose
 // debit (or retry) was due by today and not settled: a lost callback
 // must not leave them open.
-func (s *Store) CyclesToCheck(ctx context.Context, today calendar.Date, limit int) ([]string, error) {
-	var ids []string
-	err := s.idb(ctx).NewSelect().Model((*Payment)(nil)).ColumnExpr("id::text").
+func (s *Store) CyclesToCheck(ctx context.Context, today calendar.Date, limit int) ([]CycleRef, error) {
+	var ids []CycleRef
+	err := s.idb(ctx).NewSelect().Model((*Payment)(nil)).ColumnExpr("id::text AS id, account_id").
 		Where("livemode AND subscription_id IS NOT NULL AND status = ? AND charge_state = ?", StatusPending, ChargeRegistered).
 		Where("coalesce(cycle->>'next_attempt_date', cycle->>'due_date') <= ?", today.String()).
 		Where("br_code = ''").OrderExpr("id").Limit(int64(limit)).Scan(ctx, &ids)
@@ -251,6 +251,12 @@ func (s *Store) CyclesToCheck(ctx context.Context, today calendar.Date, limit in
 		return nil, fmt.Errorf("store: cycles to check: %w", err)
 	}
 	return ids, nil
+}
+
+// CycleRef names a cycle and its account.
+type CycleRef struct {
+	ID        string `bun:"id"`
+	AccountID string `bun:"account_id"`
 }
 
 // QueueCheck makes a pending call of kind about objectID due now, or
@@ -318,14 +324,26 @@ const (
 // changes nothing.
 func (s *Store) ApplyCobR(ctx context.Context, id string, st CobRState) (*Payment, error) {
 	var p *Payment
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var err error
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) (err error) {
 		if p, err = lockPaymentWhere(ctx, tx, "id = $1", id); err != nil {
 			return err
 		}
 		if p.Cycle == nil || p.Status != StatusPending {
 			return nil
 		}
+		before, beforeStatus := *p.Cycle, p.Status
+		defer func() {
+			if err != nil || (p.Cycle.Attempts == before.Attempts && p.Status == beforeStatus) {
+				return
+			}
+			// The payer's bank's doing, read by the PSP worker: its own audit row.
+			action := "payment.debit_refused"
+			if p.Cycle.Attempts == before.Attempts {
+				action = EventPaymentCanceled
+			}
+			err = s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: action, ObjectID: p.ID.String(), Changes: Changes{
+				"status": {beforeStatus, p.Status}, "cycle_status": {before.Status, p.Cycle.Status}, "attempts": {before.Attempts, p.Cycle.Attempts}}})
+		}()
 		for i := p.Cycle.Attempts; i < len(st.RefusedDates) && p.Status == StatusPending; i++ {
 			date := st.RefusedDates[i]
 			if _, err := s.apply(ctx, tx, p, func(p *Payment, now time.Time) (string, error) {

@@ -267,14 +267,15 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 		Webhooks      map[string]string `json:"webhooks"`
 		WebhookRec    string            `json:"webhook_rec"`
 		WebhookCobR   string            `json:"webhook_cobr"`
-		Recs          map[string]string `json:"recs"`  // idRec -> status
-		CobRs         map[string]string `json:"cobrs"` // txid -> status
+		Recs          map[string]string `json:"recs"`      // idRec -> status
+		SolicRecs     map[string]string `json:"solicrecs"` // idSolicRec -> status
+		CobRs         map[string]string `json:"cobrs"`     // txid -> status
 		Counts        map[string]int    `json:"counts"`
 		TokenRequests int               `json:"token_requests"`
 		Callbacks     map[string]int64  `json:"callbacks"`
 	}{Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
 		Webhooks: sb.st.webhooks, WebhookRec: sb.st.webhookRec, WebhookCobR: sb.st.webhookCobR, Recs: map[string]string{},
-		CobRs: map[string]string{}, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
+		CobRs: map[string]string{}, SolicRecs: map[string]string{}, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
 		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
 	for txid, c := range sb.st.cobs {
 		out.Cobs[txid] = c.Status
@@ -287,6 +288,9 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 	}
 	for txid, c := range sb.st.cobrs {
 		out.CobRs[txid] = c.Status
+	}
+	for id, s := range sb.st.solicrecs {
+		out.SolicRecs[id] = s.Status
 	}
 	for _, e2e := range sb.st.order {
 		p := sb.st.pix[e2e]

@@ -357,10 +357,12 @@ func (sb *sandbox) debit(c *cobrState) {
 }
 
 // runDueDebits runs every attempt scheduled for the sandbox's date or
-// before: moving the clock makes cycles come due.
+// before, and ends the requests past their expiry: moving the clock makes
+// cycles come due.
 func (sb *sandbox) runDueDebits() {
 	sb.st.mu.Lock()
 	defer sb.st.mu.Unlock()
+	sb.expireSolicitations()
 	today := calendar.Today(sb.now()).String()
 	txids := make([]string, 0, len(sb.st.cobrs))
 	for txid, c := range sb.st.cobrs {

@@ -125,6 +125,24 @@ func (sb *sandbox) patchSolicRec(w http.ResponseWriter, r *http.Request, body []
 	writeJSON(w, http.StatusCreated, s)
 }
 
+// expireSolicitations ends the requests the payer left unanswered past
+// their expiry, and their recurrences with them (called back); the caller
+// holds the lock.
+func (sb *sandbox) expireSolicitations() {
+	now := sb.now()
+	for _, s := range sb.st.solicrecs {
+		expires, err := time.Parse(time.RFC3339Nano, s.Calendario.DataExpiracaoSolicitacao)
+		if err != nil || now.Before(expires) || (s.Status != apipix.SolicRecSent && s.Status != apipix.SolicRecCreated) {
+			continue
+		}
+		sb.setSolicRec(s, apipix.SolicRecExpired)
+		if rec := sb.st.recs[s.IDRec]; rec != nil && rec.Status == apipix.RecCreated {
+			sb.endRec(rec, apipix.RecExpired, nil)
+			sb.callbacks.notifyRec(rec)
+		}
+	}
+}
+
 func (sb *sandbox) setSolicRec(s *apipix.SolicRec, status string) {
 	s.Status = status
 	s.Atualizacao = append(s.Atualizacao, apipix.StatusAt{Status: status, Data: sb.stamp()})

@@ -93,8 +93,8 @@ func (w *Worker) ReconcileRecurrences(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, id := range cycles {
-		if err := w.store.QueueCheck(ctx, nil, store.CallCobRCheck, id); err != nil {
+	for _, c := range cycles {
+		if err := w.store.QueueCheck(ctx, &c.AccountID, store.CallCobRCheck, c.ID); err != nil {
 			return err
 		}
 	}

@@ -176,7 +176,8 @@ func (w *Worker) solicit(ctx context.Context, sub *store.Subscription, attempts 
 }
 
 // checkRec reads a live subscription's recurrence (a callback named it, or
-// the reconciler's turn came) and applies where it stands.
+// the reconciler's turn came) and applies where it stands; while it awaits
+// a request pushed to the payer's bank, that request too (GET /solicrec).
 func (w *Worker) checkRec(ctx context.Context, c *store.PSPCall) result {
 	sub, err := w.store.PublicSubscription(ctx, c.ObjectID)
 	if err != nil {
@@ -193,6 +194,19 @@ func (w *Worker) checkRec(ctx context.Context, c *store.PSPCall) result {
 		return again(err, nil, 0)
 	}
 	status, by := recOutcome(rec)
+	if status == "" && sub.SolicRecID != nil {
+		// Still awaiting: the request pushed to the payer's bank may have
+		// ended unanswered (or refused) without the recurrence saying so yet.
+		s, err := w.client.GetSolicRec(ctx, *sub.SolicRecID)
+		switch {
+		case err != nil && !apipix.Permanent(err):
+			return again(err, nil, 0)
+		case err == nil && s.Status == apipix.SolicRecRejected:
+			status = store.RecRejected
+		case err == nil && s.Status == apipix.SolicRecExpired:
+			status = store.RecExpired
+		}
+	}
 	if _, err := w.store.ApplyRec(ctx, sub.ID, status, by); err != nil {
 		return again(err, nil, 0)
 	}
@@ -226,7 +240,9 @@ func recOutcome(rec *apipix.Rec) (status, canceledBy string) {
 }
 
 // cancelRec cancels a subscription's recurrence at the PSP (its receiver
-// canceled it): PATCH /rec/{idRec}. The PSP cancels its open charges.
+// canceled it): PATCH /solicrec/{id} when a request to the payer's bank
+// may still be open (one already answered is refused, and that is fine),
+// then PATCH /rec/{idRec}. The PSP cancels its open charges.
 func (w *Worker) cancelRec(ctx context.Context, c *store.PSPCall) result {
 	sub, err := w.store.PublicSubscription(ctx, c.ObjectID)
 	if err != nil {
@@ -234,6 +250,13 @@ func (w *Worker) cancelRec(ctx context.Context, c *store.PSPCall) result {
 	}
 	if sub.RecID == nil {
 		return done(nil, nil)
+	}
+	if sub.SolicRecID != nil {
+		// The request the payer has not answered is withdrawn from their bank.
+		rev := apipix.SolicRecRevision{Status: apipix.SolicRecCanceled}
+		if _, err := w.client.PatchSolicRec(ctx, *sub.SolicRecID, rev); err != nil && !apipix.Permanent(err) {
+			return again(err, rev, 0)
+		}
 	}
 	req := apipix.RecRevision{Status: apipix.RecCanceled}
 	rec, err := w.client.PatchRec(ctx, *sub.RecID, req)

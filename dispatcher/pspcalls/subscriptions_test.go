@@ -222,6 +222,35 @@ func TestLiveSubscriptionJourneysAndLostCallbacks(t *testing.T) {
 		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + pushed["id"].(string), Key: s.LiveKey}).JSON(t)["status"] == "rejected"
 	}, 15*time.Second, 20*time.Millisecond)
 
+	// Canceled by its receiver before the payer answered: the request is
+	// withdrawn from the payer's bank and the recurrence canceled.
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: body("payer_bank_request", ana)})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	withdrawn := r.JSON(t)
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + withdrawn["id"].(string) + "/cancel", Key: s.LiveKey})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	require.Eventually(t, func() bool {
+		st := s.PSP.State()
+		canceled := 0
+		for _, status := range st.SolicRecs {
+			if status == apipix.SolicRecCanceled {
+				canceled++
+			}
+		}
+		return canceled == 1 && st.Recs[withdrawn["rec_id"].(string)] == apipix.RecCanceled
+	}, 15*time.Second, 20*time.Millisecond, "withdrawn at the PSP: %v", func() any { return s.PSP.State().SolicRecs })
+
+	// Left unanswered past its expiry (seven days), it expires.
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: body("payer_bank_request", ana)})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	unanswered := r.JSON(t)
+	s.PSP.SetDate(calendar.Today(time.Now()).AddDays(8).String())
+	require.Eventually(t, func() bool {
+		return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + unanswered["id"].(string), Key: s.LiveKey}).JSON(t)["status"] == "expired"
+	}, 15*time.Second, 20*time.Millisecond)
+	require.Equal(t, []string{"subscription.created", "subscription.expired"}, s.EventTypes(unanswered["id"].(string)))
+	s.PSP.SetDate("")
+
 	// Every callback lost: the reconciler reads the recurrence.
 	s.PSP.SetFaults(sandboxtest.Faults{DropCallbacks: 1})
 	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: body("authorization_only", ana)})

@@ -186,6 +186,7 @@ type State struct {
 	// and recurring charges (txid -> status).
 	Recs          map[string]string `json:"recs"`
 	CobRs         map[string]string `json:"cobrs"`
+	SolicRecs     map[string]string `json:"solicrecs"`
 	Counts        map[string]int    `json:"counts"`
 	TokenRequests int               `json:"token_requests"`
 	Callbacks     map[string]int64  `json:"callbacks"`
