@@ -135,34 +135,16 @@ func (w *Worker) removeCharge(ctx context.Context, c *store.PSPCall) result {
 		// A cycle debited on its date (no code): its recurring charge.
 		req := apipix.CobRevision{Status: apipix.CobRCanceled}
 		cobr, err := w.client.PatchCobR(ctx, p.CorrelationID, req)
-		switch {
-		case apipix.Permanent(err):
-			return refused(err, req)
-		case err != nil:
-			return again(err, req, 0)
-		}
-		return done(req, cobr)
+		return answered(err, req, cobr)
 	}
 	if p.DueTerms != nil {
 		req := apipix.CobVRequest{Status: apipix.CobRemovedByUser}
 		cobv, err := w.client.PatchCobV(ctx, p.CorrelationID, req)
-		switch {
-		case apipix.Permanent(err):
-			return refused(err, req)
-		case err != nil:
-			return again(err, req, 0)
-		}
-		return done(req, cobv)
+		return answered(err, req, cobv)
 	}
 	req := apipix.CobRevision{Status: apipix.CobRemovedByUser}
 	cob, err := w.client.PatchCob(ctx, p.CorrelationID, req)
-	switch {
-	case apipix.Permanent(err):
-		return refused(err, req)
-	case err != nil:
-		return again(err, req, 0)
-	}
-	return done(req, cob)
+	return answered(err, req, cob)
 }
 
 // confirmTries is how many times a transfer the PSP does not know is asked
@@ -406,6 +388,18 @@ func (w *Worker) finishWithdrawal(ctx context.Context, id string, res store.With
 		return nil
 	}
 	return err
+}
+
+// answered is a call whose answer ends it: refused for good, tried
+// again, or done.
+func answered(err error, req, resp any) result {
+	switch {
+	case apipix.Permanent(err):
+		return refused(err, req)
+	case err != nil:
+		return again(err, req, 0)
+	}
+	return done(req, resp)
 }
 
 // checkDelay spaces the checks of something still processing.

@@ -260,13 +260,7 @@ func (w *Worker) cancelRec(ctx context.Context, c *store.PSPCall) result {
 	}
 	req := apipix.RecRevision{Status: apipix.RecCanceled}
 	rec, err := w.client.PatchRec(ctx, *sub.RecID, req)
-	switch {
-	case apipix.Permanent(err):
-		return refused(err, req)
-	case err != nil:
-		return again(err, req, 0)
-	}
-	return done(req, rec)
+	return answered(err, req, rec)
 }
 
 // createCobR registers a live cycle's recurring charge: PUT /cobr/{txid},
