@@ -57,6 +57,16 @@ func New(prefix string) string {
 	return prefix + "_" + encodeBase62(uuidV7())
 }
 
+// AtSeq returns an id of prefix made at t whose random part is seq
+// instead: a benchmark's history, loaded in bulk, has ids of the service's
+// format that it can mint again (an event's deliveries name it).
+func AtSeq(prefix string, t time.Time, seq uint64) string {
+	u := uuidV7At(t)
+	binary.BigEndian.PutUint64(u[8:], seq)
+	u[8] = 0x80 | (u[8] & 0x3f) // RFC 4122 variant
+	return prefix + "_" + encodeBase62(u)
+}
+
 // NewPayment returns the UUIDv7 used as a payment id, made at now (its
 // fraction of a millisecond kept, so ids made in one millisecond sort in
 // creation order).
