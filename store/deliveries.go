@@ -288,10 +288,19 @@ func (s *Store) DeliveryConsole(ctx context.Context, f DeliveryFilter) ([]Delive
 			q = q.Where("delivery.event_id = ?", search)
 		case strings.HasPrefix(search, ids.PrefixDelivery+"_"):
 			q = q.Where("delivery.id = ?", search)
-		case isPayment:
-			q = q.Where("p.id = ?", id)
 		default:
-			q = q.Where("p.external_id = ?", search)
+			// A payment's deliveries are found through its events (its own,
+			// its refunds' and its disputes'), each by its index: matched on
+			// the join's expression, every delivery of the webhook was
+			// joined to its payment first.
+			objects, err := s.paymentObjects(ctx, f.Scope, id, isPayment, search)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(objects) == 0 {
+				return nil, false, nil
+			}
+			q = q.Where("delivery.event_id IN (SELECT id FROM events WHERE object_id IN (?))", bun.List(objects))
 		}
 	}
 	if f.StartingAfter != "" {
@@ -305,6 +314,25 @@ func (s *Store) DeliveryConsole(ctx context.Context, f DeliveryFilter) ([]Delive
 		out = out[:f.Limit]
 	}
 	return out, hasMore, nil
+}
+
+// paymentObjects are the ids events name when they are about the payment
+// id (or, unless byID, the payment of scope whose external_id is ref): the
+// payment, its refunds and its disputes. None when there is no such payment.
+func (s *Store) paymentObjects(ctx context.Context, scope Scope, id uuid.UUID, byID bool, ref string) ([]string, error) {
+	var objects []string
+	where, arg := "id = ?1", any(id)
+	if !byID {
+		where, arg = "external_id = ?1", ref
+	}
+	err := s.idb(ctx).NewRaw(`WITH p AS (SELECT id FROM payments WHERE account_id = ?0 AND livemode = ?2 AND `+where+`)
+		SELECT id::text FROM p
+		UNION ALL SELECT r.id FROM refunds r JOIN p ON r.payment_id = p.id
+		UNION ALL SELECT d.id FROM disputes d JOIN p ON d.payment_id = p.id`, scope.AccountID, arg, scope.Livemode).Scan(ctx, &objects)
+	if err != nil {
+		return nil, fmt.Errorf("store: a payment's objects: %w", err)
+	}
+	return objects, nil
 }
 
 // DeliveryByID returns any account's delivery, for the support console.

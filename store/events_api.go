@@ -59,7 +59,15 @@ func (s *Store) ListEvents(ctx context.Context, p EventListParams) ([]Event, boo
 		if *p.DeliverySuccess {
 			q = q.Where("EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = event.id AND NOT d.test) AND NOT " + unacknowledgedSQL)
 		} else {
-			q = q.Where(unacknowledgedSQL)
+			// Found from the deliveries not (yet) succeeded, each kind by its
+			// index: walked from the events, an account whose events were all
+			// acknowledged had every one of them tried.
+			q = q.Where(`event.id IN (SELECT d.event_id FROM webhooks w
+				CROSS JOIN LATERAL ((SELECT event_id, webhook_id FROM webhook_deliveries WHERE webhook_id = w.id AND status = 'pending' AND NOT test)
+					UNION ALL (SELECT event_id, webhook_id FROM webhook_deliveries WHERE webhook_id = w.id AND status = 'failed' AND NOT test)) d
+				WHERE w.account_id = ? AND w.livemode = ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries s
+					WHERE s.event_id = d.event_id AND s.webhook_id = d.webhook_id AND s.status = 'succeeded'))`,
+				p.Scope.AccountID, p.Scope.Livemode)
 		}
 	}
 	const cursor = "(SELECT created_at, id FROM events WHERE id = ?)"

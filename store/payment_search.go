@@ -23,42 +23,84 @@ const MaxSearch = 200
 // accents: "joao" finds "João"). The merchant's list and support's search
 // both ask it, so they find the same things; each condition has its index.
 func (s *Store) wherePaymentMatches(ctx context.Context, q *bun.SelectQuery, term string) (*bun.SelectQuery, error) {
+	if utf8.RuneCountInString(term) > MaxSearch {
+		return q.Where("false"), nil
+	}
+	named, fuzzy, err := s.paymentsNamed(ctx, term)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(named) > 0:
+		return q.Where("payment.id IN (?)", bun.List(named)), nil
+	case !fuzzy || utf8.RuneCountInString(term) < 3:
+		return q.Where("false"), nil
+	}
+	// The name's start and the description's words, each by its index and
+	// planned apart (materialized): as an OR under ORDER BY id LIMIT,
+	// PostgreSQL expected many matches and walked every payment from the
+	// newest, seconds for a term that matches none. A word most payments
+	// share costs its matches instead (BENCHMARKS.md, "At scale").
+	pattern := escapeLike(term)
+	return q.Where(`payment.id IN (WITH found AS MATERIALIZED (
+		SELECT id FROM payments WHERE customer IS NOT NULL AND search_fold(customer ->> 'name') LIKE search_fold(?0) || '%'
+		UNION SELECT id FROM payments WHERE description IS NOT NULL AND search_fold(description) LIKE '%' || search_fold(?0) || '%')
+		SELECT id FROM found)`, pattern), nil
+}
+
+// namedLimit bounds the payments one identifier names (a customer's
+// e-mail or document across their payments), the newest kept.
+const namedLimit = 1000
+
+// paymentsNamed finds the payments term names as an identifier, one
+// indexed lookup per kind of identifier it may be, apart: as one OR
+// across columns (and subqueries), PostgreSQL could serve none of them
+// with its index and walked every payment from the newest down. A term
+// that is no identifier found may still name payments by their
+// customer's name or description (fuzzy).
+func (s *Store) paymentsNamed(ctx context.Context, term string) (named []uuid.UUID, fuzzy bool, err error) {
 	digits := strings.Map(func(r rune) rune {
 		if strings.ContainsRune(".-/ ", r) {
 			return -1
 		}
 		return r
 	}, term)
+	byExternalID := `(SELECT id FROM payments WHERE external_id = ?0)`
+	var lookups string
 	switch id, isID := ParsePaymentID(term); {
-	case utf8.RuneCountInString(term) > MaxSearch:
-		return q.Where("false"), nil
 	case isID:
-		return q.Where("(payment.id = ? OR payment.external_id = ?)", id, term), nil
+		lookups = `(SELECT id FROM payments WHERE id = ?1) UNION ` + byExternalID
+		return s.lookUp(ctx, lookups, term, id)
 	case strings.Contains(term, "@"):
-		return q.Where("(payment.customer IS NOT NULL AND lower(payment.customer ->> 'email') = lower(?) OR payment.external_id = ?)", term, term), nil
+		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND lower(customer ->> 'email') = lower(?0)`) + ` UNION ` + byExternalID
+		named, _, err = s.lookUp(ctx, lookups, term, nil)
+		return named, false, err
 	case (len(digits) == 11 || len(digits) == 14) && strings.Trim(digits, "0123456789") == "":
-		return q.Where("(payment.customer IS NOT NULL AND payment.customer ->> 'document' = ? OR payment.external_id = ?)", digits, term), nil
+		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND customer ->> 'document' = ?1`) + ` UNION ` + byExternalID
+		named, _, err = s.lookUp(ctx, lookups, term, digits)
+		return named, false, err
 	}
-	// The payments a transfer's, a devolução's or a refund's id names are
-	// looked up first: as ids in the condition below, every alternative of
-	// it has an index PostgreSQL can combine (a subquery in an OR it could
-	// only test row by row, walking the whole account).
+	// Its txid, a transfer's endToEndId, a refund's id or a devolução's.
+	lookups = byExternalID + ` UNION (SELECT id FROM payments WHERE correlation_id = ?0)
+		UNION (SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ?0 AND payment_id IS NOT NULL)
+		UNION (SELECT payment_id FROM refunds WHERE id = ?0)
+		UNION (SELECT payment_id FROM refunds WHERE end_to_end_id = ?0)
+		UNION (SELECT payment_id FROM refunds WHERE return_id = ?0)`
+	named, _, err = s.lookUp(ctx, lookups, term, nil)
+	return named, true, err
+}
+
+// newest keeps the namedLimit newest payments a lookup finds. The lookup
+// is planned on its own (a materialized CTE): under an ORDER BY id LIMIT,
+// PostgreSQL, misjudging how many rows a partial expression index holds
+// for one value, walked the primary key of every payment instead.
+func newest(lookup string) string {
+	return `(WITH found AS MATERIALIZED (` + lookup + `) SELECT id FROM found ORDER BY id DESC LIMIT ` + fmt.Sprint(namedLimit) + `)`
+}
+
+func (s *Store) lookUp(ctx context.Context, lookups, term string, arg any) ([]uuid.UUID, bool, error) {
 	var named []uuid.UUID
-	err := s.idb(ctx).NewRaw(`SELECT payment_id FROM psp_notifications WHERE end_to_end_id = ?0 AND payment_id IS NOT NULL
-		UNION SELECT payment_id FROM refunds WHERE id = ?0 OR end_to_end_id = ?0 OR return_id = ?0`, term).Scan(ctx, &named)
-	if err != nil {
-		return nil, fmt.Errorf("store: search by transfer or refund id: %w", err)
+	if err := s.idb(ctx).NewRaw(lookups, term, arg).Scan(ctx, &named); err != nil {
+		return nil, false, fmt.Errorf("store: payments an identifier names: %w", err)
 	}
-	return q.WhereGroup(" AND ", func(w *bun.SelectQuery) *bun.SelectQuery {
-		w = w.Where("payment.external_id = ?", term).WhereOr("payment.correlation_id = ?", term)
-		if len(named) > 0 {
-			w = w.WhereOr("payment.id IN (?)", bun.List(named))
-		}
-		if utf8.RuneCountInString(term) >= 3 {
-			pattern := escapeLike(term)
-			w = w.WhereOr("payment.customer IS NOT NULL AND search_fold(payment.customer ->> 'name') LIKE search_fold(?) || '%'", pattern).
-				WhereOr("payment.description IS NOT NULL AND search_fold(payment.description) LIKE '%' || search_fold(?) || '%'", pattern)
-		}
-		return w
-	}), nil
+	return named, false, nil
 }

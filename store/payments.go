@@ -298,11 +298,15 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 			return nil, false, err
 		}
 	}
+	// A payment's id is the UUIDv7 of its creation (to the millisecond),
+	// so a window of creation is also a range of ids, which the list's
+	// index (account, mode, id) serves; as a filter on created_at alone it
+	// walked the account's payments from the newest down to the window.
 	if params.CreatedGTE != nil {
-		q = q.Where("created_at >= ?", *params.CreatedGTE)
+		q = q.Where("created_at >= ? AND id >= ?", *params.CreatedGTE, ids.PaymentFloor(*params.CreatedGTE))
 	}
 	if params.CreatedLTE != nil {
-		q = q.Where("created_at <= ?", *params.CreatedLTE)
+		q = q.Where("created_at <= ? AND id <= ?", *params.CreatedLTE, ids.PaymentCeiling(*params.CreatedLTE))
 	}
 	if params.DueGTE != nil {
 		q = q.Where("due_date >= ?", params.DueGTE.String())

@@ -45,11 +45,13 @@ type sample struct {
 // ensureLoaded migrates the database and, unless a load finished before,
 // loads it to sz; it returns the fixture.
 func ensureLoaded(ctx context.Context, dbURL, binary string, sz size) (*fixture, error) {
+	began := time.Now()
 	migrate := exec.Command(binary, "migrate")
 	migrate.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "SECRET_KEY="+secretKey)
 	if out, err := migrate.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("migrate: %w: %s", err, out)
 	}
+	elapsed("migrate", began)
 	pool, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
 		return nil, err
@@ -130,7 +132,7 @@ func load(ctx context.Context, dbURL string, pool *pgxpool.Pool, sz size) (*fixt
 	if err := h.copyAll(ctx, pool); err != nil {
 		return nil, err
 	}
-	fx.Old, fx.Recent = h.sample(sz.Payments/50), h.sample(sz.Payments-10)
+	fx.Old, fx.Recent = h.sample(sz.Payments/50), h.sample(sz.Payments-190)
 	step := time.Now()
 	if _, err := pool.Exec(ctx, `UPDATE balances b SET available_cents = l.sum, updated_at = now()
 		FROM (SELECT account_id, livemode, sum(amount_cents) AS sum FROM ledger_entries GROUP BY 1, 2) l
@@ -153,7 +155,7 @@ type history struct {
 	start, end time.Time
 }
 
-// Payment i's shape: every tenth belongs to the big account; 70% are
+// Payment i's shape: a tenth belong to the big account; 70% are
 // paid, 15% expired, 5% canceled, the rest pending (expired unless within
 // the last day); one paid in fifty was refunded.
 func (h *history) at(i int) time.Time {
@@ -161,8 +163,8 @@ func (h *history) at(i int) time.Time {
 }
 
 func (h *history) account(i int) int {
-	if i%10 == 0 || len(h.accounts) == 1 {
-		return 0
+	if (i/20)%10 == 0 || len(h.accounts) == 1 {
+		return 0 // twenty in every two hundred: every status, like the rest
 	}
 	return 1 + i%(len(h.accounts)-1)
 }

@@ -67,6 +67,28 @@ func AtSeq(prefix string, t time.Time, seq uint64) string {
 	return prefix + "_" + encodeBase62(u)
 }
 
+// PaymentFloor is the least payment id made at t or after (its
+// millisecond, every other bit the least a UUIDv7 has), and PaymentCeiling
+// the greatest made at t or before: a window of creation as a range of ids.
+func PaymentFloor(t time.Time) uuid.UUID {
+	var u uuid.UUID
+	ms := uint64(t.UnixMilli())
+	binary.BigEndian.PutUint16(u[0:2], uint16(ms>>32))
+	binary.BigEndian.PutUint32(u[2:6], uint32(ms))
+	u[6], u[8] = 0x70, 0x80
+	return u
+}
+
+// PaymentCeiling: see PaymentFloor.
+func PaymentCeiling(t time.Time) uuid.UUID {
+	u := PaymentFloor(t)
+	u[6], u[7], u[8] = 0x7f, 0xff, 0xbf
+	for i := 9; i < 16; i++ {
+		u[i] = 0xff
+	}
+	return u
+}
+
 // NewPayment returns the UUIDv7 used as a payment id, made at now (its
 // fraction of a millisecond kept, so ids made in one millisecond sort in
 // creation order).
