@@ -20,8 +20,10 @@ const MaxSearch = 200
 // (re_...), the customer's e-mail (any case), CPF or CNPJ (with or without
 // punctuation), the start of the customer's name or a part of the
 // description (three characters at least; any case, with or without
-// accents: "joao" finds "João"). The merchant's list and support's search
-// both ask it, so they find the same things; each condition has its index.
+// accents: "joao" finds "João"). A term that is an identifier found names
+// exactly its payments; only one that names none is looked for in names
+// and descriptions. The merchant's list and support's search both ask it,
+// so they find the same things; each lookup has its index.
 func (s *Store) wherePaymentMatches(ctx context.Context, q *bun.SelectQuery, term string) (*bun.SelectQuery, error) {
 	if utf8.RuneCountInString(term) > MaxSearch {
 		return q.Where("false"), nil
@@ -69,14 +71,15 @@ func (s *Store) paymentsNamed(ctx context.Context, term string) (named []uuid.UU
 	switch id, isID := ParsePaymentID(term); {
 	case isID:
 		lookups = `(SELECT id FROM payments WHERE id = ?1) UNION ` + byExternalID
-		return s.lookUp(ctx, lookups, term, id)
+		named, err = s.lookUp(ctx, lookups, term, id)
+		return named, false, err
 	case strings.Contains(term, "@"):
 		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND lower(customer ->> 'email') = lower(?0)`) + ` UNION ` + byExternalID
-		named, _, err = s.lookUp(ctx, lookups, term, nil)
+		named, err = s.lookUp(ctx, lookups, term, nil)
 		return named, false, err
 	case (len(digits) == 11 || len(digits) == 14) && strings.Trim(digits, "0123456789") == "":
 		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND customer ->> 'document' = ?1`) + ` UNION ` + byExternalID
-		named, _, err = s.lookUp(ctx, lookups, term, digits)
+		named, err = s.lookUp(ctx, lookups, term, digits)
 		return named, false, err
 	}
 	// Its txid, a transfer's endToEndId, a refund's id or a devolução's.
@@ -85,7 +88,7 @@ func (s *Store) paymentsNamed(ctx context.Context, term string) (named []uuid.UU
 		UNION (SELECT payment_id FROM refunds WHERE id = ?0)
 		UNION (SELECT payment_id FROM refunds WHERE end_to_end_id = ?0)
 		UNION (SELECT payment_id FROM refunds WHERE return_id = ?0)`
-	named, _, err = s.lookUp(ctx, lookups, term, nil)
+	named, err = s.lookUp(ctx, lookups, term, nil)
 	return named, true, err
 }
 
@@ -97,10 +100,11 @@ func newest(lookup string) string {
 	return `(WITH found AS MATERIALIZED (` + lookup + `) SELECT id FROM found ORDER BY id DESC LIMIT ` + fmt.Sprint(namedLimit) + `)`
 }
 
-func (s *Store) lookUp(ctx context.Context, lookups, term string, arg any) ([]uuid.UUID, bool, error) {
+// lookUp runs lookups with term as ?0 and arg as ?1.
+func (s *Store) lookUp(ctx context.Context, lookups, term string, arg any) ([]uuid.UUID, error) {
 	var named []uuid.UUID
 	if err := s.idb(ctx).NewRaw(lookups, term, arg).Scan(ctx, &named); err != nil {
-		return nil, false, fmt.Errorf("store: payments an identifier names: %w", err)
+		return nil, fmt.Errorf("store: payments an identifier names: %w", err)
 	}
-	return named, false, nil
+	return named, nil
 }

@@ -63,3 +63,28 @@ func TestMerchantAndSupportSearchFindTheSame(t *testing.T) {
 	}
 	require.Equal(t, []uuid.UUID{other.ID}, merchant("11.222.333/0001-81"))
 }
+
+// An identifier names exactly its payments: an external_id that another
+// payment's description happens to contain finds the one it identifies;
+// the description finds both only when no identifier matches.
+func TestAnIdentifierNamesExactlyItsPayments(t *testing.T) {
+	t.Parallel()
+	f := newMoneyFixture(t)
+	ctx := context.Background()
+	p, mention := f.createPayment(5_000), f.createPayment(6_000)
+	_, err := f.db.NewRaw(`UPDATE payments SET external_id = 'pedido-991' WHERE id = ?`, p.ID).Exec(ctx)
+	require.NoError(t, err)
+	_, err = f.db.NewRaw(`UPDATE payments SET description = 'troca do pedido-991 e pedido-992' WHERE id = ?`, mention.ID).Exec(ctx)
+	require.NoError(t, err)
+	find := func(q string) []uuid.UUID {
+		found, err := f.st.SearchPayments(ctx, q, 10)
+		require.NoError(t, err)
+		var out []uuid.UUID
+		for _, p := range found {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	require.Equal(t, []uuid.UUID{p.ID}, find("pedido-991"))
+	require.Equal(t, []uuid.UUID{mention.ID}, find("pedido-992"), "no payment is pedido-992: the description names it")
+}
