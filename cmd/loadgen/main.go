@@ -97,10 +97,10 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	defer svc.stop()
 	defer prof.wait() // before the service stops
 	go svc.sampleRSS(rssCtx)
-	api := newAPIClient(svc.baseURL, key)
+	api := newAPIClient(svc.BaseURL, key)
 	t := &table{}
-	m := &meter{pid: svc.cmd.Process.Pid, t: t}
-	log.Printf("service on %s (pid %d); each phase runs %s", svc.baseURL, svc.cmd.Process.Pid, phase)
+	m := &meter{pid: svc.Cmd.Process.Pid, t: t}
+	log.Printf("service on %s (pid %d); each phase runs %s", svc.BaseURL, svc.Cmd.Process.Pid, phase)
 
 	// A payment's frozen JSON: what the ceiling's event row and the backlog carry.
 	firstID, first, err := api.create("/api/v1/payments", createBody)

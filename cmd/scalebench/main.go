@@ -62,9 +62,9 @@ func run(adminURL, binary string, sz size, requests int, fresh bool, only string
 	if err != nil {
 		return err
 	}
-	defer svc.stop()
-	log.Printf("service on %s; timing %d requests per endpoint", svc.baseURL, requests)
-	results, err := measure(svc.baseURL, fx, requests, only)
+	defer svc.Stop()
+	log.Printf("service on %s; timing %d requests per endpoint", svc.BaseURL, requests)
+	results, err := measure(svc.BaseURL, fx, requests, only)
 	if err != nil {
 		return err
 	}
