@@ -68,6 +68,20 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 func registerCharge[T any](ctx context.Context, w *Worker, c *store.PSPCall, p *store.Payment, req any,
 	get, put func() (*T, error), same func(*T) bool, code func(*T) string,
 ) result {
+	return registerAtPSP(ctx, w, c, p, req, get, put, same, func(charge *T) error {
+		if code(charge) == "" {
+			return errors.New("the PSP's charge has no pixCopiaECola")
+		}
+		return w.store.RegisterCharge(ctx, p.ID, code(charge))
+	})
+}
+
+// registerAtPSP is registerCharge's flow for any charge the PSP holds
+// under the payment's txid (cob, cobv, a cycle's cobr): record keeps what
+// the PSP answered; while it fails, the call is tried again.
+func registerAtPSP[T any](ctx context.Context, w *Worker, c *store.PSPCall, p *store.Payment, req any,
+	get, put func() (*T, error), same func(*T) bool, record func(*T) error,
+) result {
 	var charge *T
 	var err error
 	if c.Attempts > 1 {
@@ -99,10 +113,8 @@ func registerCharge[T any](ctx context.Context, w *Worker, c *store.PSPCall, p *
 		return refused(err, req)
 	case err != nil:
 		return again(err, req, 0)
-	case code(charge) == "":
-		return again(errors.New("the PSP's charge has no pixCopiaECola"), req, 0)
 	}
-	if err := w.store.RegisterCharge(ctx, p.ID, code(charge)); err != nil {
+	if err := record(charge); err != nil {
 		return again(err, req, 0)
 	}
 	return done(req, charge)

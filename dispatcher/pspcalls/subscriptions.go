@@ -291,41 +291,14 @@ func (w *Worker) createCobR(ctx context.Context, c *store.PSPCall) result {
 	if p.Description != nil {
 		req.InfoAdicional = truncate(*p.Description, 140)
 	}
-	same := func(prior *apipix.CobR) bool {
-		return prior.IDRec == req.IDRec && prior.Valor.Original == req.Valor.Original &&
-			prior.Calendario.DataDeVencimento == req.Calendario.DataDeVencimento
-	}
-	var charge *apipix.CobR
-	if c.Attempts > 1 {
-		prior, err := w.client.GetCobR(ctx, p.CorrelationID)
-		switch {
-		case err == nil && same(prior):
-			charge = prior
-		case err != nil && !errors.Is(err, apipix.ErrNotFound):
-			return again(err, req, 0)
-		}
-	}
-	if charge == nil {
-		charge, err = w.client.PutCobR(ctx, p.CorrelationID, req)
-		if apipix.Permanent(err) {
-			if prior, getErr := w.client.GetCobR(ctx, p.CorrelationID); getErr == nil && same(prior) {
-				charge, err = prior, nil
-			}
-		}
-		switch {
-		case apipix.Permanent(err):
-			if ferr := w.store.FailCharge(ctx, p.ID); ferr != nil {
-				return again(ferr, req, 0)
-			}
-			return refused(err, req)
-		case err != nil:
-			return again(err, req, 0)
-		}
-	}
-	if err := w.store.RegisterCycleCharge(ctx, p.ID.String()); err != nil {
-		return again(err, req, 0)
-	}
-	return done(req, charge)
+	return registerAtPSP(ctx, w, c, p, req,
+		func() (*apipix.CobR, error) { return w.client.GetCobR(ctx, p.CorrelationID) },
+		func() (*apipix.CobR, error) { return w.client.PutCobR(ctx, p.CorrelationID, req) },
+		func(prior *apipix.CobR) bool {
+			return prior.IDRec == req.IDRec && prior.Valor.Original == req.Valor.Original &&
+				prior.Calendario.DataDeVencimento == req.Calendario.DataDeVencimento
+		},
+		func(*apipix.CobR) error { return w.store.RegisterCycleCharge(ctx, p.ID.String()) })
 }
 
 // checkCobR reads a live cycle's recurring charge (a callback named it, or
