@@ -299,7 +299,7 @@ func TestLiveSubscriptionThroughAFlakyPSPIsRegisteredOnce(t *testing.T) {
 	require.Eventually(t, func() bool {
 		sub = s.Do(webtest.Request{Method: "GET", Path: "/api/v1/subscriptions/" + id, Key: s.LiveKey}).JSON(t)
 		return sub["status"] == "awaiting_authorization"
-	}, 30*time.Second, 50*time.Millisecond)
+	}, 90*time.Second, 50*time.Millisecond, "registered despite the faults: the retries grow to 30 s apart")
 	state := s.PSP.State()
 	require.Len(t, state.Recs, 1, "one recurrence at the PSP, however many answers were lost")
 
