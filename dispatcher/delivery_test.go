@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher/envelope"
-	"payments/dispatcher/maintenance"
 	"payments/dispatcher/signature"
 	"payments/store"
 	"payments/store/ids"
@@ -331,23 +329,6 @@ func TestWebhookURLGuardWithoutDevFlag(t *testing.T) {
 		require.Equal(t, "url", r.ErrorParam(t), u)
 	}
 	s.CreateWebhook("https://hooks.example.com:8443/pix?x=1", nil)
-}
-
-func TestRetentionPrunesOldAttempts(t *testing.T) {
-	t.Parallel()
-	clk := newClock()
-	s := webtest.New(t, webtest.WithClock(clk.Now))
-	recv := webtest.NewReceiver(t, nil)
-	s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
-	s.CreatePayment(map[string]any{"amount_cents": 100})
-	s.Dispatcher.RunOnce(context.Background(), 10)
-	clk.Advance(31 * 24 * time.Hour)
-	s.CreatePayment(map[string]any{"amount_cents": 100})
-	s.Dispatcher.RunOnce(context.Background(), 10)
-	require.Equal(t, 1, maintenance.PruneAttempts(context.Background(), s.Store, 30*24*time.Hour, slog.New(slog.DiscardHandler)))
-	var left int
-	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM delivery_attempts").Scan(context.Background(), &left))
-	require.Equal(t, 1, left)
 }
 
 // Attempts have no foreign key to their webhook (migration 010): deleting a

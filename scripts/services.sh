@@ -4,11 +4,14 @@
 #
 #   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments") and
 #                              the mail catcher (Mailpit: SMTP 11025, its inbox http://127.0.0.1:18025)
-#   scripts/services.sh test   PostgreSQL (port 54329), Redis (port 63799) and Mailpit
-#                              (SMTP 11026, API 18026) for `make test`
+#   scripts/services.sh test   PostgreSQL (port 54329) with a streaming standby (port
+#                              54339), Redis (port 63799) and Mailpit (SMTP 11026,
+#                              API 18026) for `make test`
+#   scripts/services.sh bench  PostgreSQL for `make bench` and `make bench-scale` (port 54349)
 #   scripts/services.sh stop   stops whatever this checkout started
 #
-# DATABASE_URL / TEST_DATABASE_URL / TEST_REDIS_URL / SMTP_URL (with
+# DATABASE_URL / TEST_DATABASE_URL (with TEST_REPLICA_DATABASE_URL, a standby
+# of it) / TEST_REDIS_URL / SMTP_URL (with
 # MAILPIT_URL) / TEST_SMTP_URL (with TEST_MAILPIT_URL), when set, are used
 # as they are and nothing is started for them.
 set -euo pipefail
@@ -76,6 +79,33 @@ start_postgres() { # name port
     as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
       "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB -c track_commit_timestamp=on" >/dev/null \
       || { say "PostgreSQL failed to start; log:"; tail -20 "$dir/postgres.log" >&2; exit 1; }
+  fi
+}
+
+# A streaming standby of the PostgreSQL on primary_port (pg_basebackup,
+# then replaying its WAL as it comes): the replica the tests read from.
+start_standby() { # name port primary_port
+  local name=$1 port=$2 primary=$3 dir
+  dir=$(data_dir "$name")
+  if "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$port" 2>/dev/null \
+     && ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    say "reusing the PostgreSQL standby already listening on 127.0.0.1:$port"
+    return 0
+  fi
+  if [ ! -s "$dir/data/PG_VERSION" ]; then
+    rm -rf "$dir"
+    mkdir -p "$dir/data" "$dir/run"
+    [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$dir" && chmod 711 "$(dirname "$dir")"
+    say "pg_basebackup of 127.0.0.1:$primary into $dir/data"
+    as_pg "$pgbin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U postgres -D "$dir/data" -R -X stream -c fast \
+      || { say "pg_basebackup failed"; exit 1; }
+    as_pg chmod 700 "$dir/data"
+  fi
+  if ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    say "starting PostgreSQL standby $name on 127.0.0.1:$port"
+    as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
+      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=128MB -c track_commit_timestamp=on -c hot_standby_feedback=on" >/dev/null \
+      || { say "the standby failed to start; log:"; tail -20 "$dir/postgres.log" >&2; exit 1; }
   fi
 }
 
@@ -149,6 +179,10 @@ case "${1:-}" in
       ensure_packages redis
       start_postgres pg-test 54329
       echo "export TEST_DATABASE_URL='postgres://postgres@127.0.0.1:54329/postgres?sslmode=disable'"
+      if [ -z "${TEST_REPLICA_DATABASE_URL:-}" ]; then
+        start_standby pg-test-standby 54339 54329
+        echo "export TEST_REPLICA_DATABASE_URL='postgres://postgres@127.0.0.1:54339/postgres?sslmode=disable'"
+      fi
     fi
     if [ -z "${TEST_REDIS_URL:-}" ]; then
       ensure_packages redis
@@ -160,8 +194,17 @@ case "${1:-}" in
       echo "export TEST_SMTP_URL='smtp://127.0.0.1:11026' TEST_MAILPIT_URL='http://127.0.0.1:18026'"
     fi
     ;;
+  bench)
+    # `make bench` and `make bench-scale`: a PostgreSQL of their own, with
+    # no standby replaying (and competing with) what they load and measure.
+    if [ -z "${TEST_DATABASE_URL:-}" ]; then
+      ensure_packages
+      start_postgres pg-bench 54349
+      echo "export TEST_DATABASE_URL='postgres://postgres@127.0.0.1:54349/postgres?sslmode=disable'"
+    fi
+    ;;
   stop)
-    for name in pg-dev pg-test; do
+    for name in pg-dev pg-test-standby pg-test pg-bench; do
       dir=$(data_dir "$name")
       [ -d "$dir/data" ] && as_pg "$pgbin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 && say "stopped $name"
     done
@@ -176,7 +219,7 @@ case "${1:-}" in
     true
     ;;
   *)
-    echo "usage: $0 dev|test|stop" >&2
+    echo "usage: $0 dev|test|bench|stop" >&2
     exit 2
     ;;
 esac

@@ -36,9 +36,9 @@ type AuditFilter struct {
 	Limit  int
 }
 
-// AuditTrail lists the account's audit rows matching f, newest first, and
+// auditTrail lists the account's audit rows matching f, newest first, and
 // whether there are more.
-func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) ([]AuditRow, bool, error) {
+func (s *Store) auditTrail(ctx context.Context, f AuditFilter) ([]AuditRow, bool, error) {
 	limit := f.Limit
 	if limit <= 0 || limit > 10_000 {
 		limit = 50

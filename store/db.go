@@ -20,6 +20,16 @@ import (
 // Open connects to PostgreSQL through pgx's database/sql driver and checks
 // the connection.
 func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
+	return open(ctx, dsn, maxConns, true)
+}
+
+// OpenReplica is Open for a replica: it does not ask the server to answer
+// (one away when the service starts is not used until it is back).
+func OpenReplica(dsn string, maxConns int) (*bun.DB, error) {
+	return open(context.Background(), dsn, maxConns, false)
+}
+
+func open(ctx context.Context, dsn string, maxConns int, ping bool) (*bun.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		// pgx's parse error can quote the DSN, password included: keep it out.
@@ -42,6 +52,9 @@ func Open(ctx context.Context, dsn string, maxConns int) (*bun.DB, error) {
 	// widened (found when a binary of the previous release failed every
 	// claim on `SELECT *` from webhooks after migration 013).
 	db := bun.NewDB(sqldb, pgdialect.New(), bun.WithDiscardUnknownColumns())
+	if !ping {
+		return db, nil
+	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
@@ -67,6 +80,8 @@ type Store struct {
 	successes *successBatches
 	// decoy is a password hash made once, for sign-ins of unknown e-mails.
 	decoy decoyHash
+	// replica serves the reads that may lag, when there is one (replica.go).
+	replica *Replica
 }
 
 // Charges is what every new payment carries besides its own data: the
@@ -87,6 +102,8 @@ type Options struct {
 	SecretKey []byte
 	// Charges completes the payments BuildPayment makes.
 	Charges Charges
+	// Replica, if any, serves the reads that may lag (MayLag).
+	Replica *Replica
 }
 
 // New returns a Store over db.
@@ -98,7 +115,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges}
+	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	return s, nil
 }
@@ -129,10 +146,14 @@ func ambientTx(ctx context.Context) (bun.Tx, bool) {
 	return tx, ok
 }
 
-// idb returns the ambient transaction when ctx carries one, else the pool.
+// idb returns the ambient transaction when ctx carries one, else the
+// replica inside a read that may lag (lagging), else the pool.
 func (s *Store) idb(ctx context.Context) bun.IDB {
 	if tx, ok := ambientTx(ctx); ok {
 		return tx
+	}
+	if db, ok := ctx.Value(replicaDBKey{}).(*bun.DB); ok {
+		return db
 	}
 	return s.db
 }

@@ -169,8 +169,8 @@ func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID st
 	return n, nil
 }
 
-// LastDeliveries returns each webhook's most recently updated delivery.
-func (s *Store) LastDeliveries(ctx context.Context, webhookIDs []string) (map[string]Delivery, error) {
+// lastDeliveries returns each webhook's most recently updated delivery.
+func (s *Store) lastDeliveries(ctx context.Context, webhookIDs []string) (map[string]Delivery, error) {
 	out := map[string]Delivery{}
 	if len(webhookIDs) == 0 {
 		return out, nil
@@ -261,9 +261,9 @@ type DeliveryRow struct {
 	PaymentAmount     *int64     `bun:"payment_amount"`
 }
 
-// DeliveryConsole is one page of a webhook's deliveries, newest first, in
+// deliveryConsole is one page of a webhook's deliveries, newest first, in
 // one query (attempts are read one delivery at a time, when opened).
-func (s *Store) DeliveryConsole(ctx context.Context, f DeliveryFilter) ([]DeliveryRow, bool, error) {
+func (s *Store) deliveryConsole(ctx context.Context, f DeliveryFilter) ([]DeliveryRow, bool, error) {
 	var out []DeliveryRow
 	q := s.idb(ctx).NewSelect().TableExpr("webhook_deliveries AS delivery").
 		ColumnExpr("delivery.*, e.object_id, p.id AS payment_id, p.external_id AS payment_external_id, p.amount_cents AS payment_amount").

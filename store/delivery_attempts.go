@@ -43,17 +43,6 @@ func (a *DeliveryAttempt) ResponseText() string {
 	return strings.ToValidUTF8(string(a.ResponseBody), "\uFFFD")
 }
 
-// PruneAttempts deletes attempts older than before, at most limit at a time.
-func (s *Store) PruneAttempts(ctx context.Context, before time.Time, limit int) (int, error) {
-	res, err := s.db.NewDelete().Model((*DeliveryAttempt)(nil)).
-		Where("id IN (SELECT id FROM delivery_attempts WHERE created_at < ? LIMIT ?)", before, limit).Exec(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("store: prune attempts: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
-}
-
 // WebhookHealth is how a webhook's receiver has answered lately.
 type WebhookHealth struct {
 	WebhookID string `bun:"webhook_id"`
@@ -76,9 +65,9 @@ func (h WebhookHealth) SuccessRate() int {
 	return h.Succeeded * 100 / h.Attempts
 }
 
-// WebhooksHealth is the health of each of these webhooks (since is 24 hours
+// webhooksHealth is the health of each of these webhooks (since is 24 hours
 // ago), in one query.
-func (s *Store) WebhooksHealth(ctx context.Context, webhookIDs []string, since time.Time) (map[string]WebhookHealth, error) {
+func (s *Store) webhooksHealth(ctx context.Context, webhookIDs []string, since time.Time) (map[string]WebhookHealth, error) {
 	out := map[string]WebhookHealth{}
 	if len(webhookIDs) == 0 {
 		return out, nil

@@ -289,36 +289,3 @@ func (s *Store) queueAgain(ctx context.Context, tx bun.Tx, hooks []Webhook, even
 	}
 	return made, nil
 }
-
-// PruneEvents deletes events created before before, with their deliveries,
-// at most limit events at a time (their attempts go with PruneAttempts).
-// Each account's events are found through events_account_idx.
-func (s *Store) PruneEvents(ctx context.Context, before time.Time, limit int) (int, error) {
-	var n int
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var gone []string
-		err := tx.NewRaw(`
-			SELECT e.id FROM accounts a CROSS JOIN (VALUES (false), (true)) AS m(livemode)
-			CROSS JOIN LATERAL (
-				SELECT id FROM events WHERE account_id = a.id AND livemode = m.livemode AND created_at < ? LIMIT ?
-			) e
-			LIMIT ?`, before, limit, limit).Scan(ctx, &gone)
-		if err != nil || len(gone) == 0 {
-			return err
-		}
-		if _, err := tx.NewDelete().Model((*Delivery)(nil)).Where("event_id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
-			return err
-		}
-		res, err := tx.NewDelete().Model((*Event)(nil)).Where("id IN (?)", bun.List(gone)).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		rows, _ := res.RowsAffected()
-		n = int(rows)
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("store: prune events: %w", err)
-	}
-	return n, nil
-}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -51,6 +52,12 @@ func Migrate(ctx context.Context, db *bun.DB) ([]string, error) {
 	var applied []string
 	for _, m := range group.Migrations {
 		applied = append(applied, m.Name+"_"+m.Comment)
+	}
+	// The months' partitions of the history tables, for a database not
+	// served for a while (the maintenance job keeps them ahead after).
+	now := time.Now()
+	if err := ensurePartitions(ctx, conn, now, now.AddDate(0, MonthsAhead, 0)); err != nil {
+		return applied, err
 	}
 	return applied, nil
 }

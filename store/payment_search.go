@@ -25,28 +25,40 @@ const MaxSearch = 200
 // and descriptions. The merchant's list and support's search both ask it,
 // so they find the same things; each lookup has its index.
 func (s *Store) wherePaymentMatches(ctx context.Context, q *bun.SelectQuery, term string) (*bun.SelectQuery, error) {
+	q, _, err := s.wherePaymentMatchesOr(ctx, q, term, false)
+	return q, err
+}
+
+// wherePaymentMatchesOr is wherePaymentMatches; with asFilter, a term
+// that is no identifier becomes a plain filter on name and description,
+// for a query that walks few payments anyway, and fuzzy says so.
+func (s *Store) wherePaymentMatchesOr(ctx context.Context, q *bun.SelectQuery, term string, asFilter bool) (_ *bun.SelectQuery, fuzzy bool, err error) {
 	if utf8.RuneCountInString(term) > MaxSearch {
-		return q.Where("false"), nil
+		return q.Where("false"), false, nil
 	}
 	named, fuzzy, err := s.paymentsNamed(ctx, term)
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	case len(named) > 0:
-		return q.Where("payment.id IN (?)", bun.List(named)), nil
+		return q.Where("payment.id IN (?)", bun.List(named)), false, nil
 	case !fuzzy || utf8.RuneCountInString(term) < 3:
-		return q.Where("false"), nil
+		return q.Where("false"), false, nil
+	}
+	pattern := escapeLike(term)
+	if asFilter {
+		return q.Where(`(payment.customer IS NOT NULL AND search_fold(payment.customer ->> 'name') LIKE search_fold(?0) || '%'
+			OR payment.description IS NOT NULL AND search_fold(payment.description) LIKE '%' || search_fold(?0) || '%')`, pattern), true, nil
 	}
 	// The name's start and the description's words, each by its index and
 	// planned apart (materialized): as an OR under ORDER BY id LIMIT,
 	// PostgreSQL expected many matches and walked every payment from the
 	// newest, seconds for a term that matches none. A word most payments
 	// share costs its matches instead (BENCHMARKS.md, "At scale").
-	pattern := escapeLike(term)
 	return q.Where(`payment.id IN (WITH found AS MATERIALIZED (
 		SELECT id FROM payments WHERE customer IS NOT NULL AND search_fold(customer ->> 'name') LIKE search_fold(?0) || '%'
 		UNION SELECT id FROM payments WHERE description IS NOT NULL AND search_fold(description) LIKE '%' || search_fold(?0) || '%')
-		SELECT id FROM found)`, pattern), nil
+		SELECT id FROM found)`, pattern), true, nil
 }
 
 // namedLimit bounds the payments one identifier names (a customer's

@@ -88,3 +88,46 @@ func TestAnIdentifierNamesExactlyItsPayments(t *testing.T) {
 	require.Equal(t, []uuid.UUID{p.ID}, find("pedido-991"))
 	require.Equal(t, []uuid.UUID{mention.ID}, find("pedido-992"), "no payment is pedido-992: the description names it")
 }
+
+// A merchant's search by name or description reads the account's newest
+// payments first, then the indexes: a name many share fills its pages from
+// the newest, and one only an old payment has is still found.
+func TestNameSearchPastTheNewestPayments(t *testing.T) {
+	t.Parallel()
+	f := newMoneyFixture(t)
+	ctx := context.Background()
+	old := f.createPayment(5_000)
+	_, err := f.db.NewRaw(`UPDATE payments SET customer = '{"name": "Zuleica Antiga", "email": "z@example.com", "document": "52998224725", "phone": null}'
+		WHERE id = ?`, old.ID).Exec(ctx)
+	require.NoError(t, err)
+	// 2,100 newer ones (past recentWalk), each a millisecond apart, all Maria's.
+	_, err = f.db.NewRaw(`INSERT INTO payments SELECT (jsonb_populate_record(p, jsonb_build_object(
+			'id', (lpad(to_hex(('x' || substr(replace(p.id::text, '-', ''), 1, 12))::bit(48)::bigint + g), 12, '0')
+				|| '70008000' || lpad(to_hex(g), 12, '0'))::uuid,
+			'correlation_id', 'TXNAME' || lpad(g::text, 20, '0'),
+			'customer', '{"name": "Maria Nova", "email": "m@example.com", "document": "11222333000181", "phone": null}'::jsonb))).*
+		FROM payments p, generate_series(1, 2100) g WHERE p.id = ?`, old.ID).Exec(ctx)
+	require.NoError(t, err)
+	search := func(q string, after *uuid.UUID) ([]store.Payment, bool) {
+		page, more, err := f.st.ListPayments(ctx, store.PaymentListParams{Scope: f.scope, Limit: 10, Search: q, StartingAfter: after})
+		require.NoError(t, err, q)
+		return page, more
+	}
+	page, more := search("zuleica", nil)
+	require.False(t, more)
+	require.Len(t, page, 1)
+	require.Equal(t, old.ID, page[0].ID)
+	page, more = search("maria n", nil)
+	require.True(t, more)
+	require.Len(t, page, 10)
+	var newest uuid.UUID
+	require.NoError(t, f.db.NewRaw("SELECT id FROM payments ORDER BY id DESC LIMIT 1").Scan(ctx, &newest))
+	require.Equal(t, newest, page[0].ID)
+	next, more := search("maria n", &page[9].ID)
+	require.True(t, more)
+	require.Len(t, next, 10)
+	require.Less(t, next[0].ID.String(), page[9].ID.String())
+	page, more = search("nobody at all", nil)
+	require.False(t, more)
+	require.Empty(t, page)
+}

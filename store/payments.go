@@ -281,21 +281,71 @@ type PaymentListParams struct {
 	Subscription string
 }
 
-// ListPayments returns one page, newest first, and whether more rows lie
+// listPayments returns one page, newest first, and whether more rows lie
 // beyond it in the paging direction. Cursors are ids (UUIDv7, so id order is
 // creation order): rows inserted while paging never shift a page, so paging
 // neither skips nor repeats a row.
-func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]Payment, bool, error) {
+func (s *Store) listPayments(ctx context.Context, params PaymentListParams) ([]Payment, bool, error) {
+	term := strings.TrimSpace(params.Search)
+	if term != "" && params.EndingBefore == nil {
+		// A name or a word of the description, among the account's
+		// recentWalk newest payments first (past the cursor): a word many
+		// share fills the page there; the platform-wide indexes would
+		// find all of its matches first (BENCHMARKS.md, "At scale").
+		page, more, fuzzy, err := s.listPaymentsOnce(ctx, params, term, true)
+		if err != nil || !fuzzy || more {
+			return page, more, err
+		}
+		// Fewer than a page there: the answer, if that was all of them.
+		var walked int
+		if err := s.idb(ctx).NewSelect().TableExpr("(?) AS w", s.recentWindow(ctx, params)).ColumnExpr("count(*)").Scan(ctx, &walked); err != nil {
+			return nil, false, fmt.Errorf("store: list payments: %w", err)
+		}
+		if walked < recentWalk {
+			return page, more, nil
+		}
+	}
+	page, more, _, err := s.listPaymentsOnce(ctx, params, term, false)
+	return page, more, err
+}
+
+// recentWindow is the ids of the recentWalk newest payments of the list
+// (past its cursor).
+func (s *Store) recentWindow(ctx context.Context, params PaymentListParams) *bun.SelectQuery {
+	window := s.idb(ctx).NewSelect().Table("payments").Column("id").
+		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode).
+		OrderExpr("id DESC").Limit(recentWalk)
+	if params.StartingAfter != nil {
+		window = window.Where("id < ?", *params.StartingAfter)
+	}
+	return window
+}
+
+// recentWalk is how many of an account's newest payments a search by
+// name or description reads before it asks the indexes.
+const recentWalk = 2000
+
+// listPaymentsOnce is one try of listPayments: with recent, a term that
+// is no identifier is looked for among the recentWalk newest payments
+// only, and fuzzy says it was such a term.
+func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, term string, recent bool) (_ []Payment, more, fuzzy bool, _ error) {
 	var page []Payment
 	q := s.idb(ctx).NewSelect().Model(&page).
 		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
 	if params.Status != "" {
 		q = q.Where("status = ?", params.Status)
 	}
-	if term := strings.TrimSpace(params.Search); term != "" {
+	if term != "" {
 		var err error
-		if q, err = s.wherePaymentMatches(ctx, q, term); err != nil {
-			return nil, false, err
+		if q, fuzzy, err = s.wherePaymentMatchesOr(ctx, q, term, recent); err != nil {
+			return nil, false, false, err
+		}
+		if !fuzzy && recent {
+			// An identifier: the one query below is the answer.
+			recent = false
+		}
+		if recent {
+			q = q.Where("id >= (SELECT id FROM (?) AS w ORDER BY id LIMIT 1)", s.recentWindow(ctx, params))
 		}
 	}
 	// A payment's id is the UUIDv7 of its creation (to the millisecond),
@@ -326,7 +376,7 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 		q = q.Order("id DESC")
 	}
 	if err := q.Limit(int64(params.Limit) + 1).Scan(ctx); err != nil {
-		return nil, false, fmt.Errorf("store: list payments: %w", err)
+		return nil, false, false, fmt.Errorf("store: list payments: %w", err)
 	}
 	hasMore := len(page) > params.Limit
 	if hasMore {
@@ -335,7 +385,7 @@ func (s *Store) ListPayments(ctx context.Context, params PaymentListParams) ([]P
 	if params.EndingBefore != nil {
 		slices.Reverse(page)
 	}
-	return page, hasMore, nil
+	return page, hasMore, fuzzy, nil
 }
 
 // PaymentExists reports whether id is a payment in scope; list cursors must be.
@@ -354,9 +404,9 @@ type SupportResult struct {
 	AccountName string `bun:"account_name,scanonly"`
 }
 
-// SearchPayments finds payments of any account, in either mode, newest
+// searchPayments finds payments of any account, in either mode, newest
 // first, by what the merchant's list finds them by (wherePaymentMatches).
-func (s *Store) SearchPayments(ctx context.Context, q string, limit int) ([]SupportResult, error) {
+func (s *Store) searchPayments(ctx context.Context, q string, limit int) ([]SupportResult, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil, nil

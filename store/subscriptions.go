@@ -298,9 +298,9 @@ func (s *Store) Subscription(ctx context.Context, scope Scope, id string) (*Subs
 	return sub, nil
 }
 
-// ListSubscriptions returns one page of scope's subscriptions, newest
+// listSubscriptions returns one page of scope's subscriptions, newest
 // first, after the cursor (an id) when given, and whether more follow.
-func (s *Store) ListSubscriptions(ctx context.Context, scope Scope, limit int, startingAfter string) ([]Subscription, bool, error) {
+func (s *Store) listSubscriptions(ctx context.Context, scope Scope, limit int, startingAfter string) ([]Subscription, bool, error) {
 	var page []Subscription
 	q := s.idb(ctx).NewSelect().Model(&page).Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
 	if startingAfter != "" {
@@ -775,10 +775,10 @@ type SupportSubscription struct {
 	AccountName  string `bun:"account_name,scanonly"`
 }
 
-// SearchSubscriptions finds subscriptions of any account, newest first, by
+// searchSubscriptions finds subscriptions of any account, newest first, by
 // their payer's CPF or CNPJ (punctuation or not), their contract (any
 // case), their id or their rec id.
-func (s *Store) SearchSubscriptions(ctx context.Context, q string, limit int) ([]SupportSubscription, error) {
+func (s *Store) searchSubscriptions(ctx context.Context, q string, limit int) ([]SupportSubscription, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil, nil

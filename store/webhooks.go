@@ -267,7 +267,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, scope Scope, id string) error
 		// No foreign key ties attempts to their webhook (migration 010): its
 		// deliveries' attempts and its test attempts go first, each through
 		// its own index. An attempt an in-flight delivery records after this
-		// belongs to nothing anyone can list, and PruneAttempts removes it.
+		// belongs to nothing anyone can list, and goes with its month.
 		_, err := tx.NewDelete().Model((*DeliveryAttempt)(nil)).
 			Where("delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?)", id).Exec(ctx)
 		if err != nil {

@@ -66,6 +66,10 @@ type Config struct {
 	// SessionIdle and SessionMaxAge end a dashboard session idle that long,
 	// or that old (0: DefaultSessionIdle, DefaultSessionMaxAge).
 	SessionIdle, SessionMaxAge time.Duration
+	// ReplicaMaxLag is how far behind the store's replica may be (0: no
+	// replica); the dashboard keeps a browser's reads on the primary that
+	// long after a change of its own.
+	ReplicaMaxLag time.Duration
 	// StreamsPerKey and StreamsPerAccount bound the event streams open at
 	// once in this process (0: DefaultStreamsPerKey, DefaultStreamsPerAccount).
 	StreamsPerKey, StreamsPerAccount int

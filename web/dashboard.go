@@ -148,7 +148,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	app.Post("/invitations/accept", append(public, dash.AcceptInvitation)...)
 	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect("/dashboard", http.StatusSeeOther) })
 
-	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store, limits), cleanInput, csrfMiddleware)
+	signedIn := app.Group("/dashboard", requireUser(sessions, deps.Store, limits), cleanInput, csrfMiddleware,
+		readsMayLag(cfg.ReplicaMaxLag, secure))
 	signedIn.Get("", dash.Home)
 	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
 	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)

@@ -17,8 +17,13 @@ import (
 
 // config is read from the environment once, in main, and passed down.
 type config struct {
-	DatabaseURL                 string
-	DBMaxConns                  int
+	DatabaseURL string
+	DBMaxConns  int
+	// ReplicaURL is a streaming standby of DATABASE_URL's server for the
+	// reads that may lag (REPLICA_DATABASE_URL, optional); one further than
+	// ReplicaMaxLag behind is skipped.
+	ReplicaURL                  string
+	ReplicaMaxLag               time.Duration
 	ListenAddr                  string
 	BaseURL                     string
 	SecretKey                   []byte
@@ -68,6 +73,7 @@ const devPixKey = "00000000-0000-4000-8000-000000000000"
 func loadConfig(getenv func(string) string) (config, error) {
 	cfg := config{
 		DatabaseURL: getenv("DATABASE_URL"),
+		ReplicaURL:  getenv("REPLICA_DATABASE_URL"),
 		ListenAddr:  orDefault(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
 		RedisURL:    getenv("REDIS_URL"),
 		PSPToken:    getenv("PSP_TOKEN"),
@@ -133,11 +139,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"API_KEY_CACHE_TTL", 2 * time.Second, &cfg.APIKeyCacheTTL},
 		{"SESSION_IDLE_TIMEOUT", web.DefaultSessionIdle, &cfg.SessionIdle},
 		{"SESSION_MAX_AGE", web.DefaultSessionMaxAge, &cfg.SessionMaxAge},
+		{"REPLICA_MAX_LAG", 5 * time.Second, &cfg.ReplicaMaxLag},
 	}
 	for _, d := range durations {
 		if *d.dst, err = parseDuration(getenv, d.name, d.def); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if cfg.ReplicaMaxLag < 100*time.Millisecond {
+		errs = append(errs, errors.New("REPLICA_MAX_LAG must be at least 100ms"))
 	}
 	if cfg.EventRetention < MinEventRetention {
 		errs = append(errs, fmt.Errorf("EVENT_RETENTION must be at least %s: the Events API promises 30 days", MinEventRetention))

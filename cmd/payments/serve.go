@@ -72,9 +72,22 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	if len(applied) > 0 {
 		log.Info("migrations applied", "migrations", applied)
 	}
+	var replica *store.Replica
+	if cfg.ReplicaURL != "" {
+		rdb, err := store.OpenReplica(cfg.ReplicaURL, cfg.DBMaxConns)
+		if err != nil {
+			return fmt.Errorf("REPLICA_DATABASE_URL: %w", err)
+		}
+		defer rdb.Close()
+		replica = store.NewReplica(db, rdb, store.ReplicaConfig{MaxLag: cfg.ReplicaMaxLag}, log)
+		replica.Start(context.Background())
+		defer replica.Stop()
+		lag, used := replica.Lag()
+		log.Info("replica configured", "used", used, "lag_ms", lag.Milliseconds(), "max_lag_ms", cfg.ReplicaMaxLag.Milliseconds())
+	}
 	st, err := store.New(db, store.Options{SecretKey: cfg.SecretKey, Charges: store.Charges{
 		Receiver: pix.Receiver{Key: cfg.PixKey, City: cfg.PixCity}, BaseURL: cfg.BaseURL,
-	}})
+	}, Replica: replica})
 	if err != nil {
 		return err
 	}
@@ -161,8 +174,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	usage := web.NewKeyUsage(st, log, 0)
 	usage.Start()
 	defer usage.Stop()
+	replicaLag := time.Duration(0)
+	if replica != nil {
+		replicaLag = cfg.ReplicaMaxLag
+	}
 	app := web.New(web.Config{
 		BaseURL:              cfg.BaseURL,
+		ReplicaMaxLag:        replicaLag,
 		RateLimitLive:        cfg.RateLimitLive,
 		RateLimitTest:        cfg.RateLimitTest,
 		DeviceKey:            web.DeviceKey(cfg.SecretKey),

@@ -129,6 +129,10 @@ func load(ctx context.Context, dbURL string, pool *pgxpool.Pool, sz size) (*fixt
 
 	h := &history{sz: sz, accounts: accounts, webhooks: webhooks, end: time.Now().Add(-time.Hour)}
 	h.start = h.end.Add(-time.Duration(sz.Days) * 24 * time.Hour)
+	// The months of history have their partitions, as if lived through.
+	if err := st.EnsurePartitions(ctx, h.start, h.end); err != nil {
+		return nil, err
+	}
 	if err := h.copyAll(ctx, pool); err != nil {
 		return nil, err
 	}

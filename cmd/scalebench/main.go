@@ -35,11 +35,12 @@ func main() {
 	requests := flag.Int("requests", 40, "requests timed per endpoint")
 	fresh := flag.Bool("fresh", false, "load anew even if a database of this size exists")
 	only := flag.String("only", "", "time only the endpoints whose name contains this")
+	keep := flag.Bool("retention", true, "also measure retention dropping a month of attempts (in a database of its own)")
 	flag.Parse()
 	if *adminURL == "" {
 		log.Fatal("scalebench: set TEST_DATABASE_URL or -admin-url (make bench-scale does)")
 	}
-	if err := run(*adminURL, *binary, size{Payments: *payments, Accounts: *accounts, Days: *days}, *requests, *fresh, *only); err != nil {
+	if err := run(*adminURL, *binary, size{Payments: *payments, Accounts: *accounts, Days: *days}, *requests, *fresh, *only, *keep); err != nil {
 		log.Fatalf("scalebench: %v", err)
 	}
 }
@@ -47,7 +48,7 @@ func main() {
 // size is how much history the database holds.
 type size struct{ Payments, Accounts, Days int }
 
-func run(adminURL, binary string, sz size, requests int, fresh bool, only string) error {
+func run(adminURL, binary string, sz size, requests int, fresh bool, only string, keep bool) error {
 	ctx := context.Background()
 	name := fmt.Sprintf("scale_%d", sz.Payments)
 	dbURL, err := database(ctx, adminURL, name, fresh)
@@ -69,6 +70,13 @@ func run(adminURL, binary string, sz size, requests int, fresh bool, only string
 		return err
 	}
 	fmt.Print(markdown(sz, results))
+	if keep && only == "" {
+		figure, err := retention(ctx, adminURL, sz)
+		if err != nil {
+			return fmt.Errorf("retention: %w", err)
+		}
+		fmt.Print(figure)
+	}
 	return nil
 }
 

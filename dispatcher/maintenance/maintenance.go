@@ -1,6 +1,7 @@
 // Package maintenance runs the periodic maintenance the service needs besides
-// serving requests: expiring overdue payments and pruning old idempotency
-// keys, delivery attempts and events.
+// serving requests: expiring overdue payments, pruning old idempotency
+// keys, and keeping the history tables' monthly partitions (made ahead,
+// dropped past retention).
 package maintenance
 
 import (
@@ -16,12 +17,14 @@ import (
 // Config sets how often each job runs.
 type Config struct {
 	ExpiryInterval time.Duration
-	// PruneInterval is how often old idempotency keys and delivery attempts go.
+	// PruneInterval is how often old idempotency keys and history go.
 	PruneInterval time.Duration
-	// AttemptRetention is how long delivery attempts are kept.
+	// AttemptRetention is how long delivery attempts are kept at least:
+	// a month goes whole once its last day is this old.
 	AttemptRetention time.Duration
-	// EventRetention is how long events (and their deliveries) are kept:
-	// what the Events API can list and a webhook can recover.
+	// EventRetention is how long events (and their deliveries) are kept at
+	// least, the same way: what the Events API can list and a webhook can
+	// recover.
 	EventRetention time.Duration
 }
 
@@ -61,8 +64,7 @@ func (j *Jobs) Run(ctx context.Context) {
 	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
-			PruneAttempts(ctx, st, cfg.AttemptRetention, log)
-			PruneEvents(ctx, st, cfg.EventRetention, log)
+			KeepPartitions(ctx, st, cfg, time.Now(), log)
 		})
 	})
 	jobs.Wait()
@@ -100,23 +102,40 @@ func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger
 	inBatches(ctx, log, "pruned idempotency keys", func() (int, error) { return st.PruneIdempotencyKeys(ctx, batchSize) })
 }
 
-// PruneAttempts deletes delivery attempts older than retention and returns how many.
-func PruneAttempts(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) int {
-	if retention <= 0 {
-		return 0
+// KeepPartitions makes the history tables' partitions of the months
+// until store.MonthsAhead past now, and drops those wholly older than
+// their retention (deliveries with their events). now is the wall clock's:
+// ids, and so partitions, follow it. It returns the partitions dropped.
+func KeepPartitions(ctx context.Context, st *store.Store, cfg Config, now time.Time, log *slog.Logger) []string {
+	if err := st.EnsurePartitions(ctx, now, now.AddDate(0, store.MonthsAhead, 0)); err != nil {
+		log.Error("make history partitions: failed", "error", err.Error())
 	}
-	before := st.Now().Add(-retention)
-	return inBatches(ctx, log, "pruned delivery attempts", func() (int, error) { return st.PruneAttempts(ctx, before, batchSize) })
-}
-
-// PruneEvents deletes events older than retention, with their deliveries,
-// and returns how many.
-func PruneEvents(ctx context.Context, st *store.Store, retention time.Duration, log *slog.Logger) int {
-	if retention <= 0 {
-		return 0
+	var dropped []string
+	for _, drop := range []struct {
+		h         store.History
+		retention time.Duration
+	}{
+		{store.HistoryAttempts, cfg.AttemptRetention},
+		{store.HistoryDeliveries, cfg.EventRetention},
+		{store.HistoryEvents, cfg.EventRetention},
+	} {
+		if drop.retention <= 0 {
+			continue
+		}
+		gone, err := st.DropPartitions(ctx, drop.h, now.Add(-drop.retention))
+		dropped = append(dropped, gone...)
+		if err != nil {
+			log.Error("drop history partitions: failed", "table", drop.h.Table, "error", err.Error())
+			// Events wait for their deliveries' month to go first.
+			if drop.h == store.HistoryDeliveries {
+				break
+			}
+		}
 	}
-	before := st.Now().Add(-retention)
-	return inBatches(ctx, log, "pruned events", func() (int, error) { return st.PruneEvents(ctx, before, batchSize) })
+	if len(dropped) > 0 {
+		log.Info("dropped history partitions", "partitions", dropped)
+	}
+	return dropped
 }
 
 // inBatches runs one batch after another until a batch comes back short.

@@ -79,6 +79,13 @@ func PaymentFloor(t time.Time) uuid.UUID {
 	return u
 }
 
+// Floor is the least id of prefix made at t or after: a month of history
+// is the range of ids between two floors (migration 030's id_floor, which
+// partitions events, deliveries and attempts by month, is the same in SQL).
+func Floor(prefix string, t time.Time) string {
+	return prefix + "_" + encodeBase62(PaymentFloor(t))
+}
+
 // PaymentCeiling: see PaymentFloor.
 func PaymentCeiling(t time.Time) uuid.UUID {
 	u := PaymentFloor(t)

@@ -65,6 +65,11 @@ type Server struct {
 	App *fiber.App
 	// DBProxy, with WithDBProxy, takes the service's database away and back.
 	DBProxy *DBProxy
+	// Replica, with WithReplica, serves the dashboard's lagging reads from
+	// StandbyURL (the test database on the standby) through ReplicaProxy.
+	Replica      *store.Replica
+	ReplicaProxy *DBProxy
+	StandbyURL   string
 	// Metrics is what the service and its dispatcher count.
 	Metrics *metrics.Metrics
 	opts    Options
@@ -86,6 +91,7 @@ type Options struct {
 	localhost          bool
 	privateNetworksOff bool
 	dbProxy            bool
+	replicaLag         time.Duration
 	tracer             trace.Tracer
 }
 
@@ -210,13 +216,19 @@ func New(t testing.TB, opts ...Option) *Server {
 	if o.Config.DeviceKey == nil {
 		o.Config.DeviceKey = web.DeviceKey(secretKey)
 	}
-	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
-		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
-	}})
-	require.NoError(t, err)
 	logs := &bytes.Buffer{}
 	logOut := &lockedWriter{w: logs}
 	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var replica *store.Replica
+	var replicaProxy *DBProxy
+	var standbyURL string
+	if o.replicaLag > 0 {
+		replica, replicaProxy, standbyURL = startReplica(t, db, dbURL, o.replicaLag, log)
+	}
+	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
+		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
+	}, Replica: replica})
+	require.NoError(t, err)
 
 	// Test receivers listen on loopback, which only the dev flag allows.
 	o.Config.AllowPrivateNetworks = !o.privateNetworksOff
@@ -240,7 +252,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second); usage.Stop() })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
-		Client: client, App: app, DBProxy: proxy, Metrics: meters}
+		Client: client, App: app, DBProxy: proxy, Metrics: meters, Replica: replica, ReplicaProxy: replicaProxy, StandbyURL: standbyURL}
 	if sandbox != nil {
 		s.PSP = s.startPSP(sandbox, log)
 	}
