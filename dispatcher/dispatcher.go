@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -428,11 +429,19 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		APIVersion: w.APIVersion, Body: body, At: now, Secrets: secrets})
 	a.result = d.sender.Send(ctx, w.URL, headers, body)
 	a.RequestHeaders, a.RequestBody = headers, string(body)
+	if len(body) > MaxStoredRequestBody {
+		// What was sent is signed and gone; the record keeps its start.
+		a.RequestBody = strings.ToValidUTF8(string(body[:MaxStoredRequestBody]), "")
+		headers[store.TruncatedBodyHeader] = strconv.Itoa(len(body))
+	}
 	a.DurationMS = int(a.result.Duration.Milliseconds())
 	if a.result.StatusCode != 0 {
 		a.ResponseStatus = &a.result.StatusCode
 		a.ResponseHeaders = sanitizeHeaders(a.result.Header)
 		a.ResponseBody = a.result.Body
+		if a.result.BodyTruncated {
+			a.ResponseHeaders[store.TruncatedBodyHeader] = []string{"more than " + strconv.Itoa(MaxResponseBody)}
+		}
 	}
 	if a.result.ErrClass != "" {
 		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)

@@ -16,9 +16,16 @@ import (
 
 // Limits of one attempt (DESIGN: Delivery).
 const (
-	ConnectTimeout  = 5 * time.Second
-	AttemptTimeout  = 15 * time.Second
+	ConnectTimeout = 5 * time.Second
+	AttemptTimeout = 15 * time.Second
+	// MaxResponseBody is what is kept of an answer's body; more is not
+	// read, and store.TruncatedBodyHeader says so on the attempt.
 	MaxResponseBody = 16 << 10
+	// MaxStoredRequestBody is what an attempt keeps of the body it sent
+	// (the event, in full in the events table and the Events API); past
+	// it, store.TruncatedBodyHeader says how long the body was. A row past about
+	// 8 kB is compressed (lz4, migration 031).
+	MaxStoredRequestBody = 16 << 10
 	// MaxResponseHeaderBytes bounds what is read of an answer's headers:
 	// more fails the attempt (network). Of what is read, the first
 	// MaxStoredResponseHeaders bytes (names and values) are kept.
@@ -84,14 +91,16 @@ func NewSender(allowPrivate bool) *Sender {
 type Result struct {
 	StatusCode int
 	Header     http.Header
-	// Body is the first MaxResponseBody bytes of the response.
-	Body         []byte
-	Duration     time.Duration
-	ErrClass     string
-	ErrMessage   string
-	RetryAfter   time.Duration
-	Success      bool
-	RequestStart time.Time
+	// Body is the first MaxResponseBody bytes of the response;
+	// BodyTruncated says there was more.
+	Body          []byte
+	BodyTruncated bool
+	Duration      time.Duration
+	ErrClass      string
+	ErrMessage    string
+	RetryAfter    time.Duration
+	Success       bool
+	RequestStart  time.Time
 }
 
 // Send POSTs body to rawURL with headers, within AttemptTimeout.
@@ -132,9 +141,12 @@ func (s *Sender) Send(ctx context.Context, rawURL string, headers map[string]str
 	res.Header = resp.Header
 	// Read at most the cap; closing the rest unread drops the connection
 	// instead of downloading an endless body.
-	res.Body, err = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody))
+	res.Body, err = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody+1))
 	if err != nil && !errors.Is(err, io.EOF) {
 		return finish(classify(err), err)
+	}
+	if len(res.Body) > MaxResponseBody {
+		res.Body, res.BodyTruncated = res.Body[:MaxResponseBody], true
 	}
 	res.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	switch {

@@ -55,13 +55,18 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 }
 
+# foreign_server says a PostgreSQL answers on the port that is not the
+# one whose data is in dir.
+foreign_server() { # dir port
+  "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$2" 2>/dev/null && ! as_pg "$pgbin/pg_ctl" -D "$1/data" status >/dev/null 2>&1
+}
+
 start_postgres() { # name port
   local name=$1 port=$2 dir
   dir=$(data_dir "$name")
   # A server already answering on the port (another checkout's, say) is
   # reused: tests and `make run` only ever create databases of their own in it.
-  if "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$port" 2>/dev/null \
-     && ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+  if foreign_server "$dir" "$port"; then
     say "reusing the PostgreSQL already listening on 127.0.0.1:$port"
     return 0
   fi
@@ -87,8 +92,7 @@ start_postgres() { # name port
 start_standby() { # name port primary_port
   local name=$1 port=$2 primary=$3 dir
   dir=$(data_dir "$name")
-  if "$pgbin/pg_isready" -q -h 127.0.0.1 -p "$port" 2>/dev/null \
-     && ! as_pg "$pgbin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+  if foreign_server "$dir" "$port"; then
     say "reusing the PostgreSQL standby already listening on 127.0.0.1:$port"
     return 0
   fi

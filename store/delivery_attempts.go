@@ -34,6 +34,13 @@ type DeliveryAttempt struct {
 	CreatedAt       time.Time           `bun:"created_at"`
 }
 
+// TruncatedBodyHeader is the entry among an attempt's request or response
+// headers that says its body was cut to what is kept (16 KiB each, the
+// dispatcher's limits): its value is the request body's whole length in
+// bytes, or "more than 16384" for an answer (not read past that). No real
+// header can have its name (HTTP field names have no spaces).
+const TruncatedBodyHeader = "(body truncated)"
+
 // ResponseText shows a receiver's response body as text; bytes that are
 // not UTF-8 become U+FFFD.
 func (a *DeliveryAttempt) ResponseText() string {

@@ -31,7 +31,7 @@ var (
 // MonthsAhead is how many months past the current one have their
 // partitions ready: writes never wait for a partition, and a service that
 // did not run for that long makes them as it starts, before it serves.
-const MonthsAhead = 2
+const MonthsAhead = 1
 
 // EnsurePartitions creates, for every history table, the partitions of
 // each month from from's through through's (UTC) that are not there yet.

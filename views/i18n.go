@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -171,6 +172,27 @@ func Time(ctx context.Context, t time.Time) string { return t.In(LocaleOf(ctx).T
 // TimeSeconds is Time with seconds, for what happens within a minute (attempts).
 func TimeSeconds(ctx context.Context, t time.Time) string {
 	return t.In(LocaleOf(ctx).TZ).Format(timeLayout + ":05")
+}
+
+// FormatCount writes a whole number of digits with the language's
+// thousands separator ("20.480" in Portuguese, "20,480" in English);
+// anything else comes back as it is.
+func FormatCount(ctx context.Context, digits string) string {
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return digits
+	}
+	sep := "."
+	if LocaleOf(ctx).Lang == LangEN {
+		sep = ","
+	}
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteString(sep)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Day is a civil date as pages show it: dd/mm/aaaa (a due date is a day

@@ -88,15 +88,19 @@ type DeliveryPage struct {
 // AttemptView is one attempt, request and response, bodies pretty-printed
 // when they are JSON.
 type AttemptView struct {
-	ID              string
-	Number          int
-	At              string
-	RequestURL      string
-	RequestHeaders  []Header
-	RequestBody     string
+	ID             string
+	Number         int
+	At             string
+	RequestURL     string
+	RequestHeaders []Header
+	RequestBody    string
+	// RequestCutFrom is the sent body's length when the record keeps only
+	// its start ("": whole); ResponseCut says the answer's was cut.
+	RequestCutFrom  string
 	ResponseStatus  int
 	ResponseHeaders []Header
 	ResponseBody    string
+	ResponseCut     bool
 	DurationMS      int
 	// ErrorClass is a code (timeout, connection ...), ErrorMessage its detail.
 	ErrorClass   string

@@ -493,9 +493,17 @@ func attemptView(c *fiber.Ctx, a *store.DeliveryAttempt) views.AttemptView {
 	v := views.AttemptView{ID: a.ID, Number: a.Attempt, At: views.TimeSeconds(c.UserContext(), a.CreatedAt), RequestURL: a.RequestURL,
 		RequestBody: prettyJSON(a.RequestBody), DurationMS: a.DurationMS, ResponseBody: prettyJSON(a.ResponseText())}
 	for k, val := range a.RequestHeaders {
+		if k == store.TruncatedBodyHeader {
+			v.RequestCutFrom = views.FormatCount(c.UserContext(), val)
+			continue
+		}
 		v.RequestHeaders = append(v.RequestHeaders, views.Header{Name: k, Value: val})
 	}
 	for k, vals := range a.ResponseHeaders {
+		if k == store.TruncatedBodyHeader {
+			v.ResponseCut = true
+			continue
+		}
 		v.ResponseHeaders = append(v.ResponseHeaders, views.Header{Name: k, Value: strings.Join(vals, ", ")})
 	}
 	sort.Slice(v.RequestHeaders, func(i, j int) bool { return v.RequestHeaders[i].Name < v.RequestHeaders[j].Name })

@@ -97,7 +97,7 @@ BEGIN
         END LOOP;
         first := next_month;
     END IF;
-    FOR m IN 0..2 LOOP
+    FOR m IN 0..1 LOOP
         PERFORM create_month_partition(parent, prefix, (first + m * interval '1 month')::date);
     END LOOP;
 END $$;

@@ -1516,12 +1516,15 @@ type Attempt struct {
 	Id      string        `json:"id"`
 	Object  AttemptObject `json:"object"`
 	Request struct {
-		Body    string            `json:"body"`
+		// Body The first 16 KiB of what was sent (the whole event is GET /api/v1/events/{id}).
+		Body string `json:"body"`
+
+		// Headers As sent; a body cut to what is kept carries one more entry, `(body truncated)`, its whole length in bytes.
 		Headers map[string]string `json:"headers"`
 		Url     string            `json:"url"`
 	} `json:"request"`
 	Response *struct {
-		// Body The first 16 KiB.
+		// Body The first 16 KiB; a longer answer (not read further) has a `(body truncated)` entry among the headers: `more than 16384`.
 		Body string `json:"body"`
 
 		// Headers At most 8 KiB of names and values, in name order; beyond them a `(truncated)` entry says how many headers and bytes were not kept. An answer with more than 1 MiB of headers is not read: the attempt fails (network).
