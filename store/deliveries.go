@@ -300,7 +300,18 @@ func (s *Store) deliveryConsole(ctx context.Context, f DeliveryFilter) ([]Delive
 			if len(objects) == 0 {
 				return nil, false, nil
 			}
-			q = q.Where("delivery.event_id IN (SELECT id FROM events WHERE object_id IN (?))", bun.List(objects))
+			// Their events first, apart: as a subquery across the monthly
+			// partitions, PostgreSQL expected many and scanned every
+			// delivery of the webhook to match them (0.7 s at 4M).
+			var events []string
+			err = s.idb(ctx).NewSelect().Table("events").Column("id").Where("object_id IN (?)", bun.List(objects)).Scan(ctx, &events)
+			if err != nil {
+				return nil, false, fmt.Errorf("store: delivery console: %w", err)
+			}
+			if len(events) == 0 {
+				return nil, false, nil
+			}
+			q = q.Where("delivery.event_id IN (?)", bun.List(events))
 		}
 	}
 	if f.StartingAfter != "" {

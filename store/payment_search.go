@@ -25,18 +25,28 @@ const MaxSearch = 200
 // and descriptions. The merchant's list and support's search both ask it,
 // so they find the same things; each lookup has its index.
 func (s *Store) wherePaymentMatches(ctx context.Context, q *bun.SelectQuery, term string) (*bun.SelectQuery, error) {
-	q, _, err := s.wherePaymentMatchesOr(ctx, q, term, false)
+	q, _, err := s.wherePaymentMatchesOr(ctx, q, term, nil, false)
 	return q, err
 }
 
-// wherePaymentMatchesOr is wherePaymentMatches; with asFilter, a term
-// that is no identifier becomes a plain filter on name and description,
-// for a query that walks few payments anyway, and fuzzy says so.
-func (s *Store) wherePaymentMatchesOr(ctx context.Context, q *bun.SelectQuery, term string, asFilter bool) (_ *bun.SelectQuery, fuzzy bool, err error) {
+// wherePaymentMatchesOr is wherePaymentMatches for q within scope (nil:
+// every account's); with asFilter, a term that is no identifier becomes a
+// plain filter on name and description, for a query that walks few
+// payments anyway, and fuzzy says it was such a term.
+func (s *Store) wherePaymentMatchesOr(ctx context.Context, q *bun.SelectQuery, term string, scope *fuzzyScope, asFilter bool) (_ *bun.SelectQuery, fuzzy bool, err error) {
 	if utf8.RuneCountInString(term) > MaxSearch {
 		return q.Where("false"), false, nil
 	}
-	named, fuzzy, err := s.paymentsNamed(ctx, term)
+	var named []uuid.UUID
+	switch {
+	case scope != nil && scope.resolved:
+		named, fuzzy = scope.named, scope.fuzzy
+	default:
+		named, fuzzy, err = s.paymentsNamed(ctx, term)
+		if scope != nil && err == nil {
+			scope.resolved, scope.named, scope.fuzzy = true, named, fuzzy
+		}
+	}
 	switch {
 	case err != nil:
 		return nil, false, err
@@ -55,10 +65,46 @@ func (s *Store) wherePaymentMatchesOr(ctx context.Context, q *bun.SelectQuery, t
 	// PostgreSQL expected many matches and walked every payment from the
 	// newest, seconds for a term that matches none. A word most payments
 	// share costs its matches instead (BENCHMARKS.md, "At scale").
+	if scope != nil {
+		// One account's: the name's start by the account's own index
+		// (migration 032), so that a name common on the platform costs the
+		// account's matches, not everyone's; asked as the range of names
+		// the index holds (the folded term up to its last character's
+		// next), which the index answers whole, where LIKE folded every
+		// row's name again. The namedLimit newest are kept, as for an
+		// identifier's.
+		keep, before := namedLimit, (*uuid.UUID)(nil)
+		if scope.page > 0 {
+			keep, before = scope.page, scope.before
+		}
+		return q.Where(`payment.id IN (WITH t AS (SELECT search_fold(?0) AS lo), found AS MATERIALIZED (
+			SELECT id FROM payments, t WHERE account_id = ?2 AND livemode = ?3 AND customer IS NOT NULL
+				AND search_fold(customer ->> 'name') ~>=~ t.lo
+				AND search_fold(customer ->> 'name') ~<~ (left(t.lo, -1) || chr(ascii(right(t.lo, 1)) + 1))
+			UNION SELECT id FROM payments WHERE description IS NOT NULL AND search_fold(description) LIKE '%' || search_fold(?1) || '%'
+				AND account_id = ?2 AND livemode = ?3)
+			SELECT id FROM found WHERE ?5::uuid IS NULL OR id < ?5 ORDER BY id DESC LIMIT ?4)`,
+			term, pattern, scope.AccountID, scope.Livemode, keep, before), true, nil
+	}
 	return q.Where(`payment.id IN (WITH found AS MATERIALIZED (
 		SELECT id FROM payments WHERE customer IS NOT NULL AND search_fold(customer ->> 'name') LIKE search_fold(?0) || '%'
 		UNION SELECT id FROM payments WHERE description IS NOT NULL AND search_fold(description) LIKE '%' || search_fold(?0) || '%')
 		SELECT id FROM found)`, pattern), true, nil
+}
+
+// fuzzyScope narrows a search by name or description to one account's
+// payments. With page set (a list with no other filter), only the page
+// past before is needed: the newest page+1 of them are kept, not
+// namedLimit, which the list would then look up one by one.
+type fuzzyScope struct {
+	Scope
+	page   int
+	before *uuid.UUID
+	// resolved: what the term names as an identifier was looked up once
+	// (named, fuzzy), for the list's second try.
+	resolved bool
+	named    []uuid.UUID
+	fuzzy    bool
 }
 
 // namedLimit bounds the payments one identifier names (a customer's

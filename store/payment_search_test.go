@@ -100,7 +100,7 @@ func TestNameSearchPastTheNewestPayments(t *testing.T) {
 	_, err := f.db.NewRaw(`UPDATE payments SET customer = '{"name": "Zuleica Antiga", "email": "z@example.com", "document": "52998224725", "phone": null}'
 		WHERE id = ?`, old.ID).Exec(ctx)
 	require.NoError(t, err)
-	// 2,100 newer ones (past recentWalk), each a millisecond apart, all Maria's.
+	// 2,100 newer ones (past recentWalk, twice), each a millisecond apart, all Maria's.
 	_, err = f.db.NewRaw(`INSERT INTO payments SELECT (jsonb_populate_record(p, jsonb_build_object(
 			'id', (lpad(to_hex(('x' || substr(replace(p.id::text, '-', ''), 1, 12))::bit(48)::bigint + g), 12, '0')
 				|| '70008000' || lpad(to_hex(g), 12, '0'))::uuid,
@@ -113,15 +113,23 @@ func TestNameSearchPastTheNewestPayments(t *testing.T) {
 		require.NoError(t, err, q)
 		return page, more
 	}
-	page, more := search("zuleica", nil)
-	require.False(t, more)
-	require.Len(t, page, 1)
-	require.Equal(t, old.ID, page[0].ID)
-	page, more = search("maria n", nil)
-	require.True(t, more)
-	require.Len(t, page, 10)
+	for _, q := range []string{"zuleica", "ZULÉICA ANT", "Zuleica Antiga"} {
+		page, more := search(q, nil)
+		require.False(t, more, q)
+		require.Len(t, page, 1, q)
+		require.Equal(t, old.ID, page[0].ID, q)
+	}
+	page, _ := search("zuleica antigas", nil)
+	require.Empty(t, page)
 	var newest uuid.UUID
 	require.NoError(t, f.db.NewRaw("SELECT id FROM payments ORDER BY id DESC LIMIT 1").Scan(ctx, &newest))
+	page, _ = search("zuleica", &newest)
+	require.Len(t, page, 1, "past a cursor too")
+	page, _ = search("zuleica", &old.ID)
+	require.Empty(t, page, "nothing past the last one")
+	page, more := search("maria n", nil)
+	require.True(t, more)
+	require.Len(t, page, 10)
 	require.Equal(t, newest, page[0].ID)
 	next, more := search("maria n", &page[9].ID)
 	require.True(t, more)

@@ -287,12 +287,17 @@ type PaymentListParams struct {
 // neither skips nor repeats a row.
 func (s *Store) listPayments(ctx context.Context, params PaymentListParams) ([]Payment, bool, error) {
 	term := strings.TrimSpace(params.Search)
+	scope := &fuzzyScope{Scope: params.Scope}
+	if params.Status == "" && params.CreatedGTE == nil && params.CreatedLTE == nil && params.DueGTE == nil &&
+		params.DueLTE == nil && params.Subscription == "" && params.EndingBefore == nil {
+		scope.page, scope.before = params.Limit+1, params.StartingAfter
+	}
 	if term != "" && params.EndingBefore == nil {
 		// A name or a word of the description, among the account's
 		// recentWalk newest payments first (past the cursor): a word many
 		// share fills the page there; the platform-wide indexes would
 		// find all of its matches first (BENCHMARKS.md, "At scale").
-		page, more, fuzzy, err := s.listPaymentsOnce(ctx, params, term, true)
+		page, more, fuzzy, err := s.listPaymentsOnce(ctx, params, term, scope, true)
 		if err != nil || !fuzzy || more {
 			return page, more, err
 		}
@@ -305,7 +310,7 @@ func (s *Store) listPayments(ctx context.Context, params PaymentListParams) ([]P
 			return page, more, nil
 		}
 	}
-	page, more, _, err := s.listPaymentsOnce(ctx, params, term, false)
+	page, more, _, err := s.listPaymentsOnce(ctx, params, term, scope, false)
 	return page, more, err
 }
 
@@ -323,12 +328,12 @@ func (s *Store) recentWindow(ctx context.Context, params PaymentListParams) *bun
 
 // recentWalk is how many of an account's newest payments a search by
 // name or description reads before it asks the indexes.
-const recentWalk = 2000
+const recentWalk = 1000
 
 // listPaymentsOnce is one try of listPayments: with recent, a term that
 // is no identifier is looked for among the recentWalk newest payments
 // only, and fuzzy says it was such a term.
-func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, term string, recent bool) (_ []Payment, more, fuzzy bool, _ error) {
+func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, term string, scope *fuzzyScope, recent bool) (_ []Payment, more, fuzzy bool, _ error) {
 	var page []Payment
 	q := s.idb(ctx).NewSelect().Model(&page).
 		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
@@ -337,7 +342,7 @@ func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, 
 	}
 	if term != "" {
 		var err error
-		if q, fuzzy, err = s.wherePaymentMatchesOr(ctx, q, term, recent); err != nil {
+		if q, fuzzy, err = s.wherePaymentMatchesOr(ctx, q, term, scope, recent); err != nil {
 			return nil, false, false, err
 		}
 		if !fuzzy && recent {

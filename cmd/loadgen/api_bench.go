@@ -68,7 +68,10 @@ func (a *apiClient) create(path string, body []byte) (string, []byte, error) {
 	return obj.ID, out, nil
 }
 
-var createBody = []byte(`{"amount_cents": 1990, "description": "Camiseta", "metadata": {"order": "bench"}}`)
+// createBody carries a customer, as most charges do: their indexes (the
+// name's, the e-mail's, the document's) are written by every creation.
+var createBody = []byte(`{"amount_cents": 1990, "description": "Camiseta", "metadata": {"order": "bench"},
+	"customer": {"name": "João da Silva", "email": "joao@example.com", "document": "52998224725"}}`)
 
 // benchCreate measures POST /api/v1/payments and returns the ids it made.
 func benchCreate(api *apiClient, c int, d time.Duration) (result, []string) {
