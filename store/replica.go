@@ -209,7 +209,11 @@ type replicaDBKey struct{}
 func (s *Store) lagging(ctx context.Context, read func(ctx context.Context) error) error {
 	if _, inTx := ambientTx(ctx); !inTx && s.replica != nil && ctx.Value(mayLagKey{}) != nil {
 		if db, ok := s.replica.use(); ok {
-			err := read(context.WithValue(ctx, replicaDBKey{}, db))
+			// A replica whose host stopped answering (no refusal, no reset)
+			// holds a read no longer than MaxLag: then the primary serves.
+			rctx, cancel := context.WithTimeout(context.WithValue(ctx, replicaDBKey{}, db), s.replica.cfg.MaxLag)
+			err := read(rctx)
+			cancel()
 			if err == nil || errors.Is(err, sql.ErrNoRows) || errors.Is(err, ErrNotFound) || ctx.Err() != nil {
 				return err
 			}
