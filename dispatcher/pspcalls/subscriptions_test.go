@@ -67,7 +67,7 @@ func TestLiveSubscriptionThroughThePSP(t *testing.T) {
 		require.Eventually(t, func() bool {
 			last = get(path)
 			return last[field] == want
-		}, 15*time.Second, 20*time.Millisecond, "%s never had %s %s: %v", path, field, want, func() any { return last })
+		}, 45*time.Second, 20*time.Millisecond, "%s never had %s %s: %v", path, field, want, func() any { return last })
 		return last
 	}
 
@@ -133,7 +133,7 @@ func TestLiveSubscriptionThroughThePSP(t *testing.T) {
 	require.Eventually(t, func() bool {
 		retried = get("/api/v1/payments/" + c3ID)
 		return retried["cycle"].(map[string]any)["status"] == "retrying"
-	}, 15*time.Second, 20*time.Millisecond)
+	}, 45*time.Second, 20*time.Millisecond, "cycle 3's refused debit")
 	due3 := start.AddMonths(2)
 	require.Equal(t, map[string]any{"number": 3.0, "due_date": due3.String(), "status": "retrying", "attempts": 1.0,
 		"retry_policy": "three_in_seven_days", "next_attempt_date": due3.AddDays(1).String(), "failure_reason": "insufficient_balance"},
