@@ -9,14 +9,19 @@ func FormatBRL(cents int64) string {
 		sign = "-"
 		cents = -cents
 	}
-	reais := strconv.FormatInt(cents/100, 10)
-	var grouped []byte
-	for i := range len(reais) {
-		if i > 0 && (len(reais)-i)%3 == 0 {
-			grouped = append(grouped, '.')
-		}
-		grouped = append(grouped, reais[i])
-	}
 	c := cents % 100
-	return sign + "R$ " + string(grouped) + "," + string([]byte{byte('0' + c/10), byte('0' + c%10)})
+	return sign + "R$ " + GroupThousands(strconv.FormatInt(cents/100, 10), '.') + "," + string([]byte{byte('0' + c/10), byte('0' + c%10)})
+}
+
+// GroupThousands puts sep between every three digits of a whole number
+// written in digits, from the right: "1234567" -> "1.234.567".
+func GroupThousands(digits string, sep byte) string {
+	grouped := make([]byte, 0, len(digits)+len(digits)/3)
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			grouped = append(grouped, sep)
+		}
+		grouped = append(grouped, digits[i])
+	}
+	return string(grouped)
 }

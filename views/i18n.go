@@ -12,6 +12,7 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 
+	"payments/pix"
 	"payments/pix/calendar"
 )
 
@@ -181,18 +182,11 @@ func FormatCount(ctx context.Context, digits string) string {
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
 		return digits
 	}
-	sep := "."
+	sep := byte('.')
 	if LocaleOf(ctx).Lang == LangEN {
-		sep = ","
+		sep = ','
 	}
-	var b strings.Builder
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteString(sep)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return pix.GroupThousands(digits, sep)
 }
 
 // Day is a civil date as pages show it: dd/mm/aaaa (a due date is a day

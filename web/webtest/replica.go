@@ -19,7 +19,7 @@ import (
 // runs (TEST_REPLICA_DATABASE_URL), reached through a DBProxy
 // (Server.ReplicaProxy) so that a test can take it away.
 func WithReplica(maxLag time.Duration) Option {
-	return func(o *Options) { o.replicaLag = maxLag; o.Config.ReplicaMaxLag = maxLag }
+	return func(o *Options) { o.Config.ReplicaMaxLag = maxLag }
 }
 
 // StandbyURL is the URL of the test database dbURL on the standby.

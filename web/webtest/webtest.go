@@ -91,7 +91,6 @@ type Options struct {
 	localhost          bool
 	privateNetworksOff bool
 	dbProxy            bool
-	replicaLag         time.Duration
 	tracer             trace.Tracer
 }
 
@@ -222,8 +221,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	var replica *store.Replica
 	var replicaProxy *DBProxy
 	var standbyURL string
-	if o.replicaLag > 0 {
-		replica, replicaProxy, standbyURL = startReplica(t, db, dbURL, o.replicaLag, log)
+	if o.Config.ReplicaMaxLag > 0 {
+		replica, replicaProxy, standbyURL = startReplica(t, db, dbURL, o.Config.ReplicaMaxLag, log)
 	}
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
 		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
