@@ -86,3 +86,6 @@ func (s *Store) CreateInOneStatement(ctx context.Context, ps []*Payment) ([]bool
 
 // Translate is translate, for errors the tests get from unexported paths.
 func Translate(err error) error { return translate(err) }
+
+// ClaimSQL is the claim's statement, for a test to read its plan's buffers.
+const ClaimSQL = claimSQL

@@ -18,6 +18,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"payments/internal/benchserve"
 	"payments/pix"
 	"payments/store"
 )
@@ -29,6 +30,7 @@ func main() {
 	backlog := flag.Int("backlog", 20000, "deliveries queued for the saturation phase")
 	profileDir := flag.String("profile", "", "directory for CPU profiles of the service, one per phase")
 	only := flag.String("only", "", "run one group of phases: create, get or webhooks (payments the others need are made untimed)")
+	database := flag.String("database", "", "measure on this existing database (a loaded one: cmd/scalebench), kept with its history, instead of a fresh one")
 	flag.Parse()
 	if *adminURL == "" {
 		log.Fatal("loadgen: set TEST_DATABASE_URL or -admin-url (make bench does)")
@@ -46,16 +48,22 @@ func main() {
 	default:
 		log.Fatalf("loadgen: -only takes create, get or webhooks, not %q", *only)
 	}
-	if err := run(*adminURL, *binary, *phase, *backlog, prof, *only); err != nil {
+	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only); err != nil {
 		log.Fatalf("loadgen: %v", err)
 	}
 }
 
-func run(adminURL, binary string, phase time.Duration, backlog int, prof *profiler, only string) error {
+func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string) error {
 	ctx := context.Background()
-	dbURL, drop, err := createDatabase(ctx, adminURL)
-	if err != nil {
-		return err
+	dbURL, drop, err := database, func() {}, error(nil)
+	var keepHistory []string
+	if database == "" {
+		dbURL, drop, err = createDatabase(ctx, adminURL)
+		if err != nil {
+			return err
+		}
+	} else {
+		keepHistory = benchserve.KeepHistory()
 	}
 	defer drop()
 	db, err := store.Open(ctx, dbURL, 4)
@@ -74,7 +82,8 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	if err != nil {
 		return err
 	}
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Bench", Email: "bench@example.com", FeeBPS: store.DefaultFeeBPS})
+	// An account of its own each run: a database given may hold the runs before.
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Bench", Email: "bench-" + randomHex(4) + "@example.com", FeeBPS: store.DefaultFeeBPS})
 	if err != nil {
 		return err
 	}
@@ -88,7 +97,7 @@ func run(adminURL, binary string, phase time.Duration, backlog int, prof *profil
 	}
 	defer pool.Close()
 
-	svc, err := startService(binary, dbURL)
+	svc, err := startService(binary, dbURL, keepHistory...)
 	if err != nil {
 		return err
 	}
@@ -270,9 +279,7 @@ func createDatabase(ctx context.Context, adminURL string) (string, func(), error
 	if err != nil {
 		return "", nil, err
 	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "bench_" + hex.EncodeToString(b)
+	name := "bench_" + randomHex(6)
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		admin.Close()
 		return "", nil, fmt.Errorf("create database: %w", err)
@@ -299,6 +306,13 @@ func createDatabase(ctx context.Context, adminURL string) (string, func(), error
 		dsn += "?sslmode=disable"
 	}
 	return dsn, drop, nil
+}
+
+// randomHex is n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // meter runs phases and records the CPU each one took in the table.

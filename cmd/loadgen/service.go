@@ -20,8 +20,8 @@ type service struct {
 	peakRSS atomic.Int64 // bytes, sampled, and VmHWM at the end
 }
 
-func startService(binary, dbURL string) (*service, error) {
-	s, err := benchserve.Start(binary, dbURL, "payments-bench-*.log")
+func startService(binary, dbURL string, env ...string) (*service, error) {
+	s, err := benchserve.Start(binary, dbURL, "payments-bench-*.log", env...)
 	if err != nil {
 		return nil, err
 	}

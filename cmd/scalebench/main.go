@@ -36,11 +36,12 @@ func main() {
 	fresh := flag.Bool("fresh", false, "load anew even if a database of this size exists")
 	only := flag.String("only", "", "time only the endpoints whose name contains this")
 	keep := flag.Bool("retention", true, "also measure retention dropping a month of attempts (in a database of its own)")
+	loadgen := flag.String("loadgen", "", "cmd/loadgen's binary: also measure webhook deliveries (end to end at 200 events/s, a backlog's drain) on the loaded database")
 	flag.Parse()
 	if *adminURL == "" {
 		log.Fatal("scalebench: set TEST_DATABASE_URL or -admin-url (make bench-scale does)")
 	}
-	if err := run(*adminURL, *binary, size{Payments: *payments, Accounts: *accounts, Days: *days}, *requests, *fresh, *only, *keep); err != nil {
+	if err := run(*adminURL, *binary, *loadgen, size{Payments: *payments, Accounts: *accounts, Days: *days}, *requests, *fresh, *only, *keep); err != nil {
 		log.Fatalf("scalebench: %v", err)
 	}
 }
@@ -48,7 +49,7 @@ func main() {
 // size is how much history the database holds.
 type size struct{ Payments, Accounts, Days int }
 
-func run(adminURL, binary string, sz size, requests int, fresh bool, only string, keep bool) error {
+func run(adminURL, binary, loadgen string, sz size, requests int, fresh bool, only string, keep bool) error {
 	ctx := context.Background()
 	name := fmt.Sprintf("scale_%d", sz.Payments)
 	dbURL, err := database(ctx, adminURL, name, fresh)
@@ -70,6 +71,12 @@ func run(adminURL, binary string, sz size, requests int, fresh bool, only string
 		return err
 	}
 	fmt.Print(markdown(sz, results))
+	svc.Stop()
+	if loadgen != "" && only == "" {
+		if err := deliveries(loadgen, binary, adminURL, dbURL, sz); err != nil {
+			return fmt.Errorf("deliveries: %w", err)
+		}
+	}
 	if keep && only == "" {
 		figure, err := retention(ctx, adminURL, sz)
 		if err != nil {

@@ -14,6 +14,14 @@ import (
 	"time"
 )
 
+// KeepHistory are the settings for a service on a loaded database (cmd/scalebench's):
+// nothing swept while it is measured (the history is loaded, not lived)
+// and every month of it kept (the default retention would drop the months
+// past 30 days at the first maintenance run).
+func KeepHistory() []string {
+	return []string{"EXPIRY_SWEEP_INTERVAL=1h", "EVENT_RETENTION=2400h", "ATTEMPT_RETENTION=2400h"}
+}
+
 // Service is the running binary.
 type Service struct {
 	Cmd      *exec.Cmd
