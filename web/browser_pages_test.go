@@ -156,9 +156,11 @@ func everyPage(t *testing.T, vp viewport) {
 
 	payer := newBrowserContext(t, vp)
 	ctx = payer
-	for state, id := range checkoutStates(t, s) {
+	states := checkoutStates(t, s)
+	for state, id := range states {
 		visit("/pay/"+id, `[data-testid="checkout"][data-state="`+state+`"]`)
 	}
+	visit("/pay/"+states["paid"]+"/receipt", `[data-testid="receipt"]`)
 	visit("/pay/"+dueCharge["id"].(string), `[data-testid="checkout-breakdown"]`)
 	visit("/pay/subscriptions/"+subscription.JSON(t)["id"].(string), `[data-testid="subscription-qr"]`)
 	visit("/pay/00000000-0000-7000-8000-000000000000", `[data-testid="error-page"]`)

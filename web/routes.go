@@ -48,6 +48,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/pay/subscriptions/:id", payer.SubscriptionPage)
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)
+	app.Get("/pay/:id/receipt.pdf", payer.ReceiptPDF)
+	app.Get("/pay/:id/receipt", payer.Receipt)
 	app.Get("/pay/:id", payer.Page)
 
 	callbacks := &psp.PSP{Store: deps.Store, Ops: rulebook, Token: cfg.PSPToken, CallbackMTLS: cfg.CallbackMTLS, CallbackToken: cfg.CallbackToken}
