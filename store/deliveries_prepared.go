@@ -66,7 +66,7 @@ const claimSQL = `
 		SELECT clock_timestamp() AS now
 	), few AS MATERIALIZED (
 		SELECT NOT EXISTS (SELECT 1 FROM webhooks WHERE enabled OFFSET ` + fewWebhooks + `) AS yes
-	), busy AS (
+	), busy AS MATERIALIZED (
 		SELECT w.id AS webhook_id FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
 		UNION ALL (
 			WITH RECURSIVE next(webhook_id) AS (
@@ -79,7 +79,7 @@ const claimSQL = `
 			SELECT webhook_id FROM next WHERE webhook_id IS NOT NULL AND NOT (SELECT yes FROM few)
 		)
 	), room AS (
-		SELECT w.id AS webhook_id, w.rate_limit, least($2 - (
+		SELECT busy.webhook_id, w.rate_limit, least($2 - (
 			SELECT count(*) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
 		), coalesce(w.rate_limit - (
