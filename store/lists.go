@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -16,6 +17,9 @@ type IDListParams struct {
 	Status        string
 	Limit         int
 	StartingAfter string
+	// CreatedFrom and CreatedBefore bound created_at when set (the
+	// dashboard's lists filter by days).
+	CreatedFrom, CreatedBefore time.Time
 }
 
 // ofPayment lists the scope's rows of a table that belong to a payment.
@@ -36,6 +40,12 @@ func listByID[T any](ctx context.Context, q *bun.SelectQuery, out *[]T, p IDList
 	}
 	if p.StartingAfter != "" {
 		q = q.Where("id < ?", p.StartingAfter)
+	}
+	if !p.CreatedFrom.IsZero() {
+		q = q.Where("created_at >= ?", p.CreatedFrom)
+	}
+	if !p.CreatedBefore.IsZero() {
+		q = q.Where("created_at < ?", p.CreatedBefore)
 	}
 	if err := q.Order("id DESC").Limit(int64(p.Limit) + 1).Scan(ctx); err != nil {
 		return false, err

@@ -22,20 +22,9 @@ func (d *Dashboard) auditFilter(c *fiber.Ctx) (store.AuditFilter, views.AuditFil
 	form := views.AuditFilterForm{Actor: c.Query("actor"), Action: c.Query("action"), Object: strings.TrimSpace(c.Query("object")),
 		Since: c.Query("since"), Until: c.Query("until")}
 	f := store.AuditFilter{AccountID: dashScope(c).AccountID, Actor: form.Actor, Action: form.Action, ObjectID: form.Object}
-	tz := views.LocaleOf(c.UserContext()).TZ
-	if form.Since != "" {
-		day, err := time.ParseInLocation(time.DateOnly, form.Since, tz)
-		if err != nil {
-			return f, form, reply.InvalidParam("since_invalid", "since", "since must be a date (YYYY-MM-DD).")
-		}
-		f.Since = day
-	}
-	if form.Until != "" {
-		day, err := time.ParseInLocation(time.DateOnly, form.Until, tz)
-		if err != nil {
-			return f, form, reply.InvalidParam("until_invalid", "until", "until must be a date (YYYY-MM-DD).")
-		}
-		f.Until = day.AddDate(0, 0, 1)
+	var err error
+	if f.Since, f.Until, err = localDays(c, form.Since, form.Until); err != nil {
+		return f, form, err
 	}
 	if before := c.Query("before"); before != "" {
 		id, err := strconv.ParseInt(before, 10, 64)
