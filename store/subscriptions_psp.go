@@ -278,7 +278,12 @@ func (s *Store) QueueCheck(ctx context.Context, accountID *string, kind, objectI
 
 // RegisterCycleCharge records that the PSP scheduled the live cycle id's
 // debit (cobr): no code, the payer's bank debits it on its date. A cycle
-// canceled meanwhile gets its charge removed.
+// canceled meanwhile gets its charge removed; any other gets a read of
+// the charge queued with it: a callback that came while the registration
+// was in flight (its request timed out and was made again, say) found the
+// charge not registered yet and read nothing, and the debit it told of
+// would otherwise wait for the reconciler (seen: a refused debit missed
+// for a minute when the first request's answer was lost under load).
 func (s *Store) RegisterCycleCharge(ctx context.Context, id string) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		p, err := lockPaymentWhere(ctx, tx, "id = $1", id)
@@ -296,7 +301,7 @@ func (s *Store) RegisterCycleCharge(ctx context.Context, id string) error {
 		if p.Status == StatusCanceled {
 			return s.queueCall(ctx, tx, &p.AccountID, CallCobRemove, p.ID.String(), time.Time{})
 		}
-		return nil
+		return s.queueCall(ctx, tx, &p.AccountID, CallCobRCheck, p.ID.String(), time.Time{})
 	})
 }
 

@@ -157,7 +157,7 @@ func TestLiveModeOffRefusesLiveMoney(t *testing.T) {
 // dumpCalls renders the PSP calls, for failure messages.
 func dumpCalls(t *testing.T, s *webtest.Server) string {
 	var rows []map[string]any
-	require.NoError(t, s.DB.NewRaw("SELECT kind, object_id, status, attempts, next_attempt_at, last_error FROM psp_calls ORDER BY created_at").Scan(context.WithoutCancel(t.Context()), &rows))
+	require.NoError(t, s.DB.NewRaw("SELECT kind, object_id, status, attempts, next_attempt_at, last_error, left(response::text, 700) AS response, created_at, updated_at FROM psp_calls ORDER BY created_at").Scan(context.WithoutCancel(t.Context()), &rows))
 	b, _ := json.MarshalIndent(rows, "", "  ")
 	return string(b)
 }

@@ -315,7 +315,7 @@ func TestLiveSubscriptionThroughAFlakyPSPIsRegisteredOnce(t *testing.T) {
 		var state string
 		err := s.DB.NewRaw("SELECT charge_state FROM payments WHERE id = ?", cycle["id"]).Scan(t.Context(), &state)
 		return err == nil && state == "registered"
-	}, 30*time.Second, 50*time.Millisecond, "the cycle's charge registered")
+	}, 90*time.Second, 50*time.Millisecond, "the cycle's charge registered despite the faults: the retries grow to 30 s apart")
 	require.Len(t, s.PSP.State().CobRs, 1, "one recurring charge")
 	s.PSP.SetFaults(sandboxtest.Faults{})
 	clock.set(start)
