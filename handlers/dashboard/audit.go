@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +58,7 @@ func (d *Dashboard) Audit(c *fiber.Ctx) error {
 	for _, a := range actors {
 		page.Actors = append(page.Actors, views.Option{Value: a.Actor, Label: actorLabel(c.UserContext(), a)})
 	}
-	q := url.Values{}
-	for k, v := range map[string]string{"actor": form.Actor, "action": form.Action, "object": form.Object, "since": form.Since, "until": form.Until} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
+	q := filterQuery(map[string]string{"actor": form.Actor, "action": form.Action, "object": form.Object, "since": form.Since, "until": form.Until})
 	page.CSVURL = "/dashboard/audit.csv?" + q.Encode()
 	if more {
 		q.Set("before", strconv.FormatInt(rows[len(rows)-1].ID, 10))

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"slices"
 
 	"github.com/gofiber/fiber/v2"
@@ -38,12 +37,8 @@ func moneyList[T any](d *Dashboard, c *fiber.Ctx, kind, active string, statuses 
 		page.Rows = append(page.Rows, row(&rows[i]))
 	}
 	if more {
-		q := url.Values{"starting_after": {page.Rows[len(page.Rows)-1].ID}}
-		for k, v := range map[string]string{"status": f.Status, "since": f.Since, "until": f.Until} {
-			if v != "" {
-				q.Set(k, v)
-			}
-		}
+		q := filterQuery(map[string]string{"status": f.Status, "since": f.Since, "until": f.Until})
+		q.Set("starting_after", page.Rows[len(page.Rows)-1].ID)
 		page.NextURL = page.Path() + "?" + q.Encode()
 	}
 	return reply.Page(c, http.StatusOK, views.MoneyList(page))

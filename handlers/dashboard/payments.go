@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -108,12 +107,8 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		model.Rows = append(model.Rows, row)
 	}
 	link := func(cursor, id string) string {
-		q := url.Values{cursor: {id}}
-		for name, value := range map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To, "due": model.Due} {
-			if value != "" {
-				q.Set(name, value)
-			}
-		}
+		q := filterQuery(map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To, "due": model.Due})
+		q.Set(cursor, id)
 		return "/dashboard/payments?" + q.Encode()
 	}
 	if len(page) > 0 {

@@ -402,13 +402,8 @@ func (d *Dashboard) deliveryConsole(c *fiber.Ctx, w *store.Webhook, page *views.
 		page.Deliveries = append(page.Deliveries, deliveryView(c, &rows[i]))
 	}
 	link := func(extra url.Values) string {
-		q := url.Values{}
-		for name, value := range map[string]string{"q": page.Filter.Query, "status": page.Filter.Status, "event_type": page.Filter.EventType,
-			"from": page.Filter.From, "to": page.Filter.To} {
-			if value != "" {
-				q.Set(name, value)
-			}
-		}
+		q := filterQuery(map[string]string{"q": page.Filter.Query, "status": page.Filter.Status, "event_type": page.Filter.EventType,
+			"from": page.Filter.From, "to": page.Filter.To})
 		for k, v := range extra {
 			q[k] = v
 		}
