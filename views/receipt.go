@@ -58,7 +58,7 @@ type ReceiptLine struct {
 }
 
 // NewReceipt writes the facts for ctx's language, with times in Brasília
-// (ctx's locale should carry ReceiptTimeZone: ReceiptLocale).
+// (ctx's locale should carry ReceiptTimeZone).
 func NewReceipt(ctx context.Context, f ReceiptFacts) Receipt {
 	r := Receipt{PaymentID: f.PaymentID, Test: !f.Livemode, AmountLabel: pix.FormatBRL(f.AmountCents),
 		PaidAtISO: ISO(f.PaidAt), PaidAtLabel: T(ctx, "receipt.at_brasilia", "At", TimeSeconds(ctx, f.PaidAt)),
@@ -103,6 +103,3 @@ func NewReceipt(ctx context.Context, f ReceiptFacts) Receipt {
 	}
 	return r
 }
-
-// ReceiptLocale is lang with Brasília's time zone, the receipt's.
-func ReceiptLocale(lang string) Locale { return NewLocale(lang, ReceiptTimeZone) }

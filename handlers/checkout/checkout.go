@@ -103,11 +103,19 @@ func dueToday(ctx context.Context, m *views.CheckoutPage, p *store.Payment, toda
 // payerLocale is the merchant's account and the payer's locale: the
 // browser's language, the account's time zone, set on c for the page.
 func (ch *Checkout) payerLocale(c *fiber.Ctx, accountID string) (*store.Account, context.Context, error) {
+	return ch.payerLocaleIn(c, accountID, "")
+}
+
+// payerLocaleIn is payerLocale with times in zone ("": the account's).
+func (ch *Checkout) payerLocaleIn(c *fiber.Ctx, accountID, zone string) (*store.Account, context.Context, error) {
 	acct, err := ch.Store.Account(c.UserContext(), accountID)
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), acct.TimeZone))
+	if zone == "" {
+		zone = acct.TimeZone
+	}
+	ctx := views.WithLocale(c.UserContext(), views.NewLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage)), zone))
 	c.SetUserContext(ctx)
 	return acct, ctx, nil
 }

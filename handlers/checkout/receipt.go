@@ -22,13 +22,10 @@ func (ch *Checkout) receipt(c *fiber.Ctx) (views.Receipt, error) {
 		return views.Receipt{}, reply.InvalidRequest(http.StatusNotFound, "receipt_unavailable",
 			"Payment '%s' has no receipt: it is %s, and a receipt is issued once it is paid.", p.ID, p.Status)
 	}
-	ctx := c.UserContext()
-	acct, err := ch.Store.Account(ctx, p.AccountID)
+	acct, ctx, err := ch.payerLocaleIn(c, p.AccountID, views.ReceiptTimeZone)
 	if err != nil {
 		return views.Receipt{}, err
 	}
-	ctx = views.WithLocale(ctx, views.ReceiptLocale(views.MatchLanguage(c.Get(fiber.HeaderAcceptLanguage))))
-	c.SetUserContext(ctx)
 	f := views.ReceiptFacts{PaymentID: p.ID.String(), Livemode: p.Livemode, AmountCents: p.ReceivedCents(), PaidAt: *p.PaidAt,
 		ReceiverName: acct.Name, TxID: p.CorrelationID, RefundedCents: p.AmountRefundedCents, RefundedAt: p.RefundedAt}
 	if acct.Document != nil {
