@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export GOFLAGS := -buildvcs=false
 
-.PHONY: help run test bench bench-batch bench-scale build generate assets check-generated services-stop clean
+.PHONY: help run test bench bench-batch bench-scale bench-reports build generate assets check-generated services-stop clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -25,6 +25,9 @@ bench-batch: build ## a batch of 1,000 due-date charges: created (test and live)
 
 bench-scale: build ## every list, get and search, and webhook deliveries, at 2M payments of history (SCALE_FLAGS="-payments 20000" for the small size; see BENCHMARKS.md)
 	@set -e; eval "$$(scripts/services.sh bench)"; $(GO) build -o bin/loadgen ./cmd/loadgen; $(GO) run ./cmd/scalebench -binary bin/payments -loadgen bin/loadgen $(SCALE_FLAGS)
+
+bench-reports: ## the ledger report of 1,000,000 entries in each format: time, peak RSS, longest open transaction (REPORT_FLAGS="-entries 100000"; see BENCHMARKS.md)
+	@set -e; eval "$$(scripts/services.sh bench)"; $(GO) build -o bin/reportbench ./cmd/reportbench; bin/reportbench $(REPORT_FLAGS)
 
 bench: build ## load-test the service against ceilings measured in the same run (see BENCHMARKS.md)
 	@set -e; eval "$$(scripts/services.sh bench)"; go run ./cmd/loadgen -binary bin/payments $(BENCH_FLAGS)

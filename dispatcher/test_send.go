@@ -43,8 +43,8 @@ func (d *Dispatcher) SendTest(ctx context.Context, w *store.Webhook, eventType s
 }
 
 // SampleObject is the object an event of eventType carries, made up: a
-// payment for payment.* events (store.SamplePayment), a refund, a dispute
-// or a withdrawal otherwise; and its id.
+// payment for payment.* events (store.SamplePayment), a refund, a dispute,
+// a withdrawal, a subscription or a report otherwise; and its id.
 func SampleObject(eventType string, scope store.Scope, now time.Time) (any, string) {
 	switch eventType {
 	case store.EventDisputeOpened, store.EventDisputeWon, store.EventDisputeLost:
@@ -70,6 +70,22 @@ func SampleObject(eventType string, scope store.Scope, now time.Time) (any, stri
 	case store.EventSubscriptionCreated, store.EventSubscriptionActivated, store.EventSubscriptionRejected,
 		store.EventSubscriptionCanceled, store.EventSubscriptionExpired:
 		return store.SampleSubscription(scope, eventType, now), "sub_test"
+	case store.EventReportReady, store.EventReportFailed:
+		day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
+		r := &store.Report{
+			ID: "rpt_test", AccountID: scope.AccountID, Livemode: scope.Livemode, Type: store.ReportLedger, Format: store.FormatCSV,
+			FromDate: day, ToDate: day, TimeZone: store.DefaultTimeZone, PeriodStart: day.Add(3 * time.Hour),
+			PeriodEnd: day.Add(27 * time.Hour), Status: store.ReportReady, FileURL: "https://example.com/api/v1/reports/rpt_test/file",
+			CreatedAt: now, UpdatedAt: now, CompletedAt: &now,
+		}
+		if eventType == store.EventReportFailed {
+			reason := "Test event"
+			r.Status, r.FailureReason = store.ReportFailed, &reason
+		} else {
+			rows, size, sum, expires := int64(0), int64(0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", now.Add(store.ReportFileLife)
+			r.RowCount, r.SizeBytes, r.SHA256, r.ExpiresAt = &rows, &size, &sum, &expires
+		}
+		return r, r.ID
 	case store.EventRefundSucceeded, store.EventRefundFailed:
 		description := "Test refund"
 		r := &store.Refund{

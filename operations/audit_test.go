@@ -72,6 +72,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		recovery                          []string
 		session                           string
 		subscription                      *store.Subscription
+		report                            *store.Report
 	)
 	newSubscription := func() operations.NewSubscription {
 		amount := int64(4_990)
@@ -239,6 +240,19 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			require.NoError(t, err)
 			_, err = ops.ResendEvent(ctx, who, test, &events[0], hook.ID)
 			return err
+		}, nil},
+		{"CreateReport", "report.created", func() (err error) {
+			day := time.Now().UTC().Truncate(24 * time.Hour)
+			report, err = ops.CreateReport(ctx, who, store.NewReport{Scope: test, Type: store.ReportLedger, Format: store.FormatCSV,
+				From: day, To: day, TimeZone: store.DefaultTimeZone})
+			return err
+		}, nil},
+		{"ReadReport", "", func() error {
+			_, err := ops.ReadReport(ctx, who, test, report.ID)
+			return err
+		}, nil},
+		{"SetDailyReport", "report_schedule.updated", func() error {
+			return ops.SetDailyReport(ctx, who, test, store.FormatXLSX, store.DefaultTimeZone)
 		}, nil},
 		{"SendTest", "webhook.tested", func() error {
 			_, err := ops.SendTest(ctx, who, hook, store.EventPaymentCreated)

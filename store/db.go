@@ -138,14 +138,6 @@ type Scope struct {
 	Livemode  bool
 }
 
-type ambientTxKey struct{}
-
-// ambientTx is the request's transaction ctx carries, if any.
-func ambientTx(ctx context.Context) (bun.Tx, bool) {
-	tx, ok := ctx.Value(ambientTxKey{}).(bun.Tx)
-	return tx, ok
-}
-
 // idb returns the ambient transaction when ctx carries one, else the
 // replica inside a read that may lag (lagging), else the pool.
 func (s *Store) idb(ctx context.Context) bun.IDB {
@@ -162,11 +154,8 @@ func (s *Store) idb(ctx context.Context) bun.IDB {
 // savepoint, so a failed step (a unique violation, say) rolls back only itself
 // and the outer request can still record its response.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if tx, ok := ambientTx(ctx); ok {
-		// bun hands a savepoint's function the context its transaction
-		// began with, not this one: what ctx carries since (who asked, the
-		// request's span) would be lost.
-		return tx.RunInTx(ctx, nil, func(_ context.Context, sp bun.Tx) error { return fn(ctx, sp) })
+	if a, ok := ambientOf(ctx); ok {
+		return savepoint(ctx, a, fn)
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
 }
@@ -179,7 +168,7 @@ var errDryRun = errors.New("store: dry run")
 // Store calls made with the context fn receives join the transaction.
 func (s *Store) dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := fn(context.WithValue(ctx, ambientTxKey{}, tx), tx); err != nil {
+		if err := fn(withAmbient(ctx, tx), tx); err != nil {
 			return err
 		}
 		return errDryRun
@@ -195,8 +184,16 @@ func (s *Store) dryRun(ctx context.Context, fn func(ctx context.Context, tx bun.
 // in a savepoint of it. Operations and admin commands use it to make related
 // changes together.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	_, nested := ambientOf(ctx)
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		return fn(context.WithValue(ctx, ambientTxKey{}, tx))
+		ctx = withAmbient(ctx, tx)
+		if err := fn(ctx); err != nil {
+			return err
+		}
+		if nested {
+			return nil // the transaction's own end flushes
+		}
+		return flushBalances(ctx)
 	})
 }
 

@@ -38,7 +38,7 @@ var EventTypes = []string{
 	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
 	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
 	EventSubscriptionCreated, EventSubscriptionActivated, EventSubscriptionRejected, EventSubscriptionCanceled, EventSubscriptionExpired,
-	EventPaymentRetryScheduled, EventPaymentFailed,
+	EventPaymentRetryScheduled, EventPaymentFailed, EventReportReady, EventReportFailed,
 }
 
 // DeliveriesChannel is the NOTIFY channel that wakes the dispatcher when

@@ -34,7 +34,10 @@ type IdempotencyKey struct {
 type IdempotentRequest struct {
 	store *Store
 	tx    bun.Tx
-	row   IdempotencyKey
+	// ambient is tx as the request's store calls join it, with the balance
+	// statements it holds until the commit.
+	ambient *ambient
+	row     IdempotencyKey
 	// Replay is the stored response when the key was used before with the
 	// same request; the caller answers with it and calls Release.
 	Replay *IdempotencyKey
@@ -49,7 +52,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, scope Scope, key string, re
 	if err != nil {
 		return nil, fmt.Errorf("store: idempotency: begin: %w", err)
 	}
-	r := &IdempotentRequest{store: s, tx: tx, row: IdempotencyKey{
+	r := &IdempotentRequest{store: s, tx: tx, ambient: &ambient{tx: tx, tail: new(balanceTail)}, row: IdempotencyKey{
 		AccountID: scope.AccountID, Livemode: scope.Livemode, Key: key, RequestHash: requestHash,
 	}}
 	if err := r.claim(ctx); err != nil {
@@ -92,7 +95,7 @@ func (r *IdempotentRequest) claim(ctx context.Context) error {
 // Context returns ctx carrying the request's transaction: store calls made
 // with it join the transaction (each in a savepoint of its own).
 func (r *IdempotentRequest) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, ambientTxKey{}, r.tx)
+	return context.WithValue(ctx, ambientTxKey{}, r.ambient)
 }
 
 // Finish stores the response and commits the request's writes with it.
@@ -107,6 +110,9 @@ func (r *IdempotentRequest) Finish(ctx context.Context, status int, body []byte)
 		Set("response_body = EXCLUDED.response_body").
 		Set("created_at = EXCLUDED.created_at").
 		Exec(ctx)
+	if err == nil {
+		err = flushBalances(r.Context(ctx))
+	}
 	if err != nil {
 		_ = r.tx.Rollback()
 		return fmt.Errorf("store: idempotency: save response: %w", err)

@@ -63,6 +63,9 @@ type Balance struct {
 
 // Balance returns the scope's balance; an account that never moved money has zero.
 func (s *Store) Balance(ctx context.Context, scope Scope) (*Balance, error) {
+	if err := flushBalances(ctx); err != nil {
+		return nil, err
+	}
 	b := &Balance{AccountID: scope.AccountID, Livemode: scope.Livemode}
 	err := s.idb(ctx).NewSelect().Model(b).WherePK().Scan(ctx)
 	switch {

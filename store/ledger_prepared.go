@@ -34,11 +34,10 @@ type posting struct {
 
 // post writes a posting's entries and adds them to the running balance inside
 // tx. The balance row is every payment's of the account, so it is written
-// last, in one statement, and stays locked only until the commit that
-// follows: concurrent confirmations queue on it for one round trip each, not
-// three (none, when the commit goes in the same write: see transition).
-// Covered debits queue on that lock too, and each sees the previous one's
-// result.
+// last: inside an ambient transaction (an operation with its audit row, an
+// idempotent request) just before the commit (see balanceTail), else as the
+// posting's last statement, and its caller writes the posting last. Covered
+// debits queue on that lock too, and each sees the previous one's result.
 func (s *Store) post(ctx context.Context, tx bun.Tx, p posting) error {
 	stmts := p.statements()
 	if len(stmts) == 0 {
@@ -48,7 +47,16 @@ func (s *Store) post(ctx context.Context, tx bun.Tx, p posting) error {
 		return err
 	}
 	if !p.covered {
+		if a, ok := ambientOf(ctx); ok {
+			a.tail.stmts = append(a.tail.stmts, stmts[1])
+			return nil
+		}
 		return execIn(ctx, tx, "update balance", stmts[1])
+	}
+	// A covered debit reads the balance: what the transaction credited
+	// before it counts.
+	if err := flushBalances(ctx); err != nil {
+		return err
 	}
 	res, err := tx.Tx.ExecContext(ctx, stmts[1].SQL, pg.Prepared(stmts[1].Args...)...)
 	if err != nil {

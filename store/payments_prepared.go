@@ -613,10 +613,12 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, change 
 					return err
 				}
 				var writes []pg.Statement
-				if writes, refusal, err = s.changeStatements(ctx, p, change); err != nil {
+				var money posting
+				if writes, money, refusal, err = s.changeStatements(ctx, p, change); err != nil {
 					return err
 				}
-				if err := pg.Pipeline(ctx, conn, append(writes, pg.Commit), ignoreRows); err != nil {
+				writes = append(append(writes, money.statements()...), pg.Commit)
+				if err := pg.Pipeline(ctx, conn, writes, ignoreRows); err != nil {
 					return fmt.Errorf("store: record payment change: %w", translate(err))
 				}
 				return nil
@@ -659,7 +661,7 @@ func ignoreRows(int, pgx.Rows) error { return nil }
 // event, saves the payment, records the event and posts the money it
 // moves, all in tx. It returns change's refusal.
 func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange) (refusal error, err error) {
-	writes, refusal, err := s.changeStatements(ctx, p, change)
+	writes, money, refusal, err := s.changeStatements(ctx, p, change)
 	if err != nil {
 		return nil, err
 	}
@@ -668,24 +670,25 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 			return nil, err
 		}
 	}
-	return refusal, nil
+	return refusal, s.post(ctx, tx, money)
 }
 
 // changeStatements runs change on the locked payment p and returns the
 // statements that record it (none when it causes no event): the payment,
-// its event, the PSP call a canceled charge needs, and last the money it
-// moves, so that the account's balance row (every payment's) stays locked
-// only until the commit. It returns change's refusal.
-func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, refusal error, err error) {
+// its event, the PSP call a canceled charge needs; and apart, the money it
+// moves, for its caller to write last, so that the account's balance row
+// (every payment's) stays locked only until the commit. It returns
+// change's refusal.
+func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, money posting, refusal error, err error) {
 	now := s.Now()
 	eventType, refusal := change(p, now)
 	if eventType == "" {
-		return nil, refusal, nil
+		return nil, posting{}, refusal, nil
 	}
 	p.UpdatedAt = now
 	event, err := recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
 	if err != nil {
-		return nil, nil, err
+		return nil, posting{}, nil, err
 	}
 	writes = append(writes, updatePaymentStatusStatement(p), event)
 	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
@@ -695,12 +698,12 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 	if eventType == EventPaymentPaid {
 		// A paid charge credits what it received and debits its fee. (Refunds
 		// post their own: refunds.go.)
-		writes = append(writes, posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+		money = posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
 			{BalanceAvailable, EntryPayment, p.ReceivedCents()},
 			{BalanceAvailable, EntryFee, -p.FeeCents},
-		}}.statements()...)
+		}}
 	}
-	return writes, refusal, nil
+	return writes, money, refusal, nil
 }
 
 // expireOverdueSQL moves up to $2 pending payments whose expiry has passed

@@ -22,6 +22,12 @@ type MoneyListFilter struct{ Status, Since, Until string }
 // Path is the list's address.
 func (p MoneyListPage) Path() string { return "/dashboard/" + p.Kind + "s" }
 
+// ExportType is the report the list exports as ("" for none: disputes
+// are in the ledger's report).
+func (p MoneyListPage) ExportType() string {
+	return map[string]string{"refund": "refunds", "withdrawal": "payouts"}[p.Kind]
+}
+
 // MoneyRow is one refund, dispute or payout.
 type MoneyRow struct {
 	ID          string

@@ -128,6 +128,13 @@ func everyPage(t *testing.T, vp viewport) {
 	visit("/dashboard/refunds", `[data-testid="list-filter"]`)
 	visit("/dashboard/disputes?status=open", `[data-testid="list-filter"]`)
 	visit("/dashboard/withdrawals", `[data-testid="list-filter"]`)
+	today := time.Now().In(brasilia(t)).Format(time.DateOnly)
+	asked := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/reports", Key: s.TestKey,
+		Body: map[string]any{"type": "ledger", "format": "xlsx", "from": today, "to": today}})
+	require.Equal(t, http.StatusCreated, asked.Status, "%s", asked.Body)
+	_, err = s.Reports.BuildNext(context.Background())
+	require.NoError(t, err)
+	visit("/dashboard/reports", `[data-testid="report-download"]`)
 	visit("/dashboard/security", `[data-testid="sessions"]`)
 	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="totp-start"]`, `[data-testid="totp-qr"]`)))
 	checkPage(t, ctx, "authenticator app enrollment")

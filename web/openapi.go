@@ -132,6 +132,7 @@ var (
 	deliveryID     = pathParam("delivery_id", "A delivery id (whd_...).", str())
 	disputeID      = pathParam("id", "A dispute id (dsp_...).", str())
 	withdrawalID   = pathParam("id", "A withdrawal id (wd_...).", str())
+	reportID       = pathParam("id", "A report id (rpt_...).", str())
 	refundID       = pathParam("id", "A refund id (re_...).", str())
 	eventID        = pathParam("id", "An event id (evt_...).", str())
 	subscriptionID = pathParam("id", "A subscription id (sub_...).", str())
@@ -611,6 +612,37 @@ func paths() obj {
 			"parameters", []any{withdrawalID},
 			"get", op("getWithdrawal", "Retrieve a withdrawal", "Withdrawals",
 				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
+		"/api/v1/reports", o(
+			"post", op("createReport", "Ask for a report: a file of payments, refunds, the ledger or payouts over days", "Reports",
+				"description", "A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as \"R$\" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"type", ref("ReportType"),
+					"format", ref("ReportFormat"),
+					"from", describe(o("type", "string", "format", "date"), "The first day, YYYY-MM-DD in the account's time zone."),
+					"to", describe(o("type", "string", "format", "date"), "The last day, included, not after today."),
+				), "type", "format", "from", "to")),
+				"responses", responses(201, posted("The pending report.", "Report"), with(postErrors, 415)...)),
+			"get", op("listReports", "List reports, newest first", "Reports",
+				"description", "The reports of the types the key may read.",
+				"parameters", idList(ref("ReportStatus"), "A report id (rpt_...): return the older reports after it."),
+				"responses", responses(200, ok("One page of reports.", "ReportList"), getErrors...))),
+		"/api/v1/reports/{id}", o(
+			"parameters", []any{reportID},
+			"get", op("getReport", "Retrieve a report", "Reports",
+				"responses", responses(200, ok("The report.", "Report"), with(getErrors, 404)...))),
+		"/api/v1/reports/{id}/file", o(
+			"parameters", []any{reportID},
+			"get", op("getReportFile", "Download a ready report's file (its file_url)", "Reports",
+				"description", "Served for 7 days after the report is ready, to the account's keys here and to its people signed in to the dashboard (a browser opening this address without a key is sent there). Content-Disposition names the file; Digest carries its SHA-256 (the report's sha256). A report not ready is 409 report_not_ready; past its 7 days, 410 report_expired.",
+				"responses", responses(200, o("description", "The file.",
+					"headers", apiHeaders("Content-Disposition", o("description", "attachment; filename=\"<type>-<from>[-a-<to>].<format>\"", "schema", str()),
+						"Digest", o("description", "sha-256=<the file's SHA-256, hex>", "schema", str())),
+					"content", o(
+						"text/csv", o("schema", str()),
+						"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", o("schema", o("type", "string", "format", "binary")),
+						"application/x-ofx", o("schema", str()))),
+					with(getErrors, 404, 409, 410)...))),
 		"/api/v1/events", o(
 			"get", op("listEvents", "List events, newest first", "Events",
 				"description", "Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.",
@@ -814,12 +846,37 @@ func schemas() obj {
 		"created", describe(integer(), "Unix seconds."),
 		"created_at", timestamp(),
 		"livemode", boolean(),
-		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription")}),
+		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription"), ref("Report")}),
 			"The object as it was when the event happened."))),
 		"source", constant(envelope.Source),
 	)
 	return o(
-		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal or a subscription (subscription.*)."),
+		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*)."),
+		"ReportType", describe(enum(store.ReportTypes), "payments, refunds and payouts (withdrawals) by the day they were created; ledger: every balance movement, with running balances."),
+		"ReportFormat", describe(enum(store.ReportFormats), "ofx is the ledger's only."),
+		"ReportStatus", describe(enum(store.ReportStatuses), "pending -> ready | failed."),
+		"Report", object(o(
+			"id", o("type", "string", "pattern", "^rpt_[0-9A-Za-z]{22}$"),
+			"object", constant("report"),
+			"livemode", boolean(),
+			"type", ref("ReportType"),
+			"format", ref("ReportFormat"),
+			"status", ref("ReportStatus"),
+			"from", o("type", "string", "format", "date"),
+			"to", o("type", "string", "format", "date"),
+			"time_zone", describe(str(), "The account's time zone when the report was asked for: its days, and its times in the file."),
+			"period_start", describe(timestamp(), "The first instant covered."),
+			"period_end", describe(timestamp(), "The instant it stops at, excluded: the end of to, or the report's creation when that is sooner."),
+			"scheduled", describe(boolean(), "The daily reconciliation report (Settings), not one asked for."),
+			"row_count", describe(o("type", []string{"integer", "null"}, "minimum", 0), "Rows in the file (transactions, for OFX), once ready."),
+			"size_bytes", o("type", []string{"integer", "null"}, "minimum", 0),
+			"sha256", describe(nullableStr(), "The file's SHA-256 (hex), once ready."),
+			"file_url", describe(nullableStr(), "Where the file is served (GET, with a key of the account), once ready, for 7 days."),
+			"failure_reason", nullableStr(),
+			"created_at", timestamp(), "updated_at", timestamp(), "completed_at", nullableTimestamp(),
+			"expires_at", describe(nullableTimestamp(), "When the file stops being served."),
+		)),
+		"ReportList", listOf("/api/v1/reports", "Report", 0),
 		"RefundStatus", describe(enum(store.RefundStatuses), "pending -> succeeded | failed."),
 		"PaymentStatus", describe(enum(store.PaymentStatuses),
 			"pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid."),
@@ -1015,6 +1072,7 @@ func document() obj {
 			o("name", "Balance", "description", "The money of an account in one mode."),
 			o("name", "Disputes", "description", "PIX MED claims on paid payments."),
 			o("name", "Withdrawals", "description", "Payouts of the available balance to a PIX key."),
+			o("name", "Reports", "description", "Files of payments, refunds, the ledger and payouts for accountants and reconciliation: CSV, XLSX, OFX."),
 			o("name", "Events", "description", "Every state change, as webhooks receive it: listed, streamed, delivered again."),
 			o("name", "Webhooks", "description", "Endpoints that receive signed events, and their deliveries."),
 			o("name", "Meta", "description", "This document and the health checks."),

@@ -239,6 +239,29 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	// The stream's 200 never ends; its own test reads it (handlers/api).
 	do(webtest.Request{Method: "GET", Path: "/api/v1/events/stream?api_version=v3", Key: s.TestKey}, 400)
 	do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey}, 200)
+	today := time.Now().In(calendar.Brasilia).Format(time.DateOnly)
+	report := do(webtest.Request{Method: "POST", Path: "/api/v1/reports", Key: s.TestKey,
+		Body: map[string]any{"type": "payments", "format": "xlsx", "from": today, "to": today}}, 201).JSON(t)["id"].(string)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/reports", Key: s.TestKey, Body: map[string]any{"type": "payments", "format": "ofx"}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/reports/" + report + "/file", Key: s.TestKey}, 409)
+	for _, format := range []string{"csv", "ofx"} {
+		do(webtest.Request{Method: "POST", Path: "/api/v1/reports", Key: s.TestKey,
+			Body: map[string]any{"type": "ledger", "format": format, "from": today, "to": today}}, 201)
+	}
+	for {
+		built, err := s.Reports.BuildNext(context.Background())
+		require.NoError(t, err)
+		if !built {
+			break
+		}
+	}
+	do(webtest.Request{Method: "GET", Path: "/api/v1/reports?status=ready", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/reports/" + report, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/reports/rpt_nope", Key: s.TestKey}, 404)
+	for _, r := range do(webtest.Request{Method: "GET", Path: "/api/v1/reports", Key: s.TestKey}, 200).JSON(t)["data"].([]any) {
+		do(webtest.Request{Method: "GET", Path: "/api/v1/reports/" + r.(map[string]any)["id"].(string) + "/file", Key: s.TestKey}, 200)
+	}
+	do(webtest.Request{Method: "GET", Path: "/api/v1/reports/rpt_nope/file", Key: s.TestKey}, 404)
 
 	for _, op := range webtest.DocumentedOperations() {
 		require.True(t, covered[op], "no test call reached %s", op)

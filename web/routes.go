@@ -3,6 +3,9 @@ package web
 import (
 	"cmp"
 	"context"
+	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -72,6 +75,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
+	v1.Get("/reports/:id/file", reportFileInBrowser)
 	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log), deps.KeyUsage), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
 	v1.Post("/payments", needs(write(operations.Payments)), a.CreatePayment)
 	v1.Get("/payments", needs(read(operations.Payments)), a.ListPayments)
@@ -124,8 +128,25 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/webhooks/:id/deliveries", needs(read(operations.Webhooks)), a.ListDeliveries)
 	v1.Get("/webhooks/:id/deliveries/:delivery_id", needs(read(operations.Webhooks)), a.GetDelivery)
 	v1.Post("/webhooks/:id/deliveries/:delivery_id/resend", needs(write(operations.Webhooks)), a.ResendDelivery)
+	// A report holds one resource's rows: the operation checks who may
+	// read the report's.
+	v1.Post("/reports", a.CreateReport)
+	v1.Get("/reports", a.ListReports)
+	v1.Get("/reports/:id", a.GetReport)
+	v1.Get("/reports/:id/file", a.ReportFile)
 
 	mountDashboard(app, cfg, deps, rulebook, counter)
+}
+
+// reportFileInBrowser sends a browser that opens a report's file_url
+// without a key (a link followed from an e-mail or a webhook's payload) to
+// the dashboard's copy of it, which its session (or sign-in) serves.
+// Anything else goes on to the API's key check.
+func reportFileInBrowser(c *fiber.Ctx) error {
+	if c.Get(fiber.HeaderAuthorization) == "" && strings.Contains(c.Get(fiber.HeaderAccept), "text/html") {
+		return c.Redirect("/dashboard/reports/"+url.PathEscape(c.Params("id"))+"/file", http.StatusSeeOther)
+	}
+	return c.Next()
 }
 
 // read and write are the permissions on resource a route needs.

@@ -18,6 +18,7 @@ import (
 	"payments/dispatcher/mailer"
 	"payments/dispatcher/maintenance"
 	"payments/dispatcher/pspcalls"
+	"payments/dispatcher/reports"
 	"payments/metrics"
 	"payments/pix"
 	"payments/pix/apipix"
@@ -143,6 +144,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		defer jobs.Stop()
 		disp.Start(context.Background())
 		defer disp.Stop()
+		builder := reports.New(reports.Config{}, st, log)
+		builder.Start(context.Background())
+		defer builder.Stop()
 		if cfg.SMTPURL != "" {
 			mail, err := mailer.New(mailer.Config{URL: cfg.SMTPURL, From: cfg.MailFrom}, st, log)
 			if err != nil {

@@ -59,11 +59,13 @@ func (j *Jobs) Run(ctx context.Context) {
 		every(ctx, cfg.ExpiryInterval, func() {
 			ExpireOverdue(ctx, st, log)
 			MakeDueCycles(ctx, st, log)
+			ScheduleDailyReports(ctx, st, log)
 		})
 	})
 	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
+			inBatches(ctx, log, "dropped expired report files", func() (int, error) { return st.PruneReportFiles(ctx, batchSize) })
 			KeepPartitions(ctx, st, cfg, time.Now(), log)
 		})
 	})
@@ -96,6 +98,12 @@ func ExpireOverdue(ctx context.Context, st *store.Store, log *slog.Logger) int {
 // store.CycleLeadDays, and ends the subscriptions past their end date.
 func MakeDueCycles(ctx context.Context, st *store.Store, log *slog.Logger) int {
 	return inBatches(ctx, log, "made subscription cycles", func() (int, error) { return st.MakeDueCycles(ctx, batchSize) })
+}
+
+// ScheduleDailyReports makes the daily reconciliation reports whose day
+// has ended in their account's time zone.
+func ScheduleDailyReports(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "scheduled daily reports", func() (int, error) { return st.ScheduleDailyReports(ctx, batchSize) })
 }
 
 func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger) {

@@ -32,6 +32,7 @@ const (
 	PrefixSubscription = "sub"
 	PrefixEmail        = "em"
 	PrefixToken        = "tok"
+	PrefixReport       = "rpt"
 	// PrefixLease names a dispatcher's leases on the deliveries it claims.
 	PrefixLease = "lease"
 )

@@ -26,6 +26,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"payments/dispatcher"
+	"payments/dispatcher/reports"
 	"payments/metrics"
 	"payments/pix"
 	"payments/pix/apipix/sandboxtest"
@@ -72,6 +73,8 @@ type Server struct {
 	StandbyURL   string
 	// Metrics is what the service and its dispatcher count.
 	Metrics *metrics.Metrics
+	// Reports builds the pending reports: call BuildNext, or start it.
+	Reports *reports.Builder
 	opts    Options
 }
 
@@ -251,7 +254,8 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second); usage.Stop() })
 
 	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
-		Client: client, App: app, DBProxy: proxy, Metrics: meters, Replica: replica, ReplicaProxy: replicaProxy, StandbyURL: standbyURL}
+		Reports: reports.New(reports.Config{Now: o.Now}, st, log),
+		Client:  client, App: app, DBProxy: proxy, Metrics: meters, Replica: replica, ReplicaProxy: replicaProxy, StandbyURL: standbyURL}
 	if sandbox != nil {
 		s.PSP = s.startPSP(sandbox, log)
 	}

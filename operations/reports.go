@@ -1,0 +1,52 @@
+package operations
+
+import (
+	"context"
+
+	"payments/store"
+)
+
+// ReportResource is the resource whose rows a report of its type holds: who
+// may read them may take them away as a file.
+var ReportResource = map[string]string{
+	store.ReportPayments: Payments, store.ReportRefunds: Refunds, store.ReportLedger: Balance, store.ReportPayouts: Withdrawals,
+}
+
+// CreateReport asks for a report of in (its account's time zone given by
+// the caller), built in the background: pending, then ready with its file
+// (report.ready) or failed (report.failed). Who asks needs to read what
+// it holds; the request is in the audit trail, as every export of money's
+// records should be.
+func (o *Operations) CreateReport(ctx context.Context, who store.Actor, in store.NewReport) (r *store.Report, err error) {
+	err = o.record(ctx, who, in.Scope, Read(ReportResource[in.Type]), "report.created", func(ctx context.Context) (string, store.Changes, error) {
+		if r, err = o.Store.CreateReport(ctx, in); err != nil {
+			return "", nil, err
+		}
+		return r.ID, store.Changes{"type": {nil, r.Type}, "format": {nil, r.Format},
+			"from": {nil, r.FromDate.Format("2006-01-02")}, "to": {nil, r.ToDate.Format("2006-01-02")}}, nil
+	})
+	return r, err
+}
+
+// ReadReport returns the scope's report id, to who may read what it holds.
+func (o *Operations) ReadReport(ctx context.Context, who store.Actor, scope store.Scope, id string) (*store.Report, error) {
+	r, err := o.Store.Report(ctx, scope, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := Allow(who, Read(ReportResource[r.Type])); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// SetDailyReport turns the scope's daily reconciliation report on in
+// format (the ledger of each day of the account's time zone) or off ("").
+func (o *Operations) SetDailyReport(ctx context.Context, who store.Actor, scope store.Scope, format, zone string) error {
+	return o.record(ctx, who, scope, Write(Settings), "report_schedule.updated", func(ctx context.Context) (string, store.Changes, error) {
+		if err := o.Store.SetReportSchedule(ctx, scope, format, zone); err != nil {
+			return "", nil, err
+		}
+		return scope.AccountID, store.Changes{"daily_report": {nil, format}}, nil
+	})
+}

@@ -1,0 +1,58 @@
+package views
+
+// ReportsPage is the dashboard's Relatórios: the form that asks for a
+// report (filled from the list an "Exportar" came from), the reports asked
+// for, newest first, and the daily reconciliation report's setting.
+type ReportsPage struct {
+	Nav    Nav
+	Notice Notice
+	Form   ReportForm
+	Rows   []ReportRow
+	// Pending: some report is still being built, so the list refreshes.
+	Pending bool
+	NextURL string
+	// Daily is the daily report's format ("" when off); CanSchedule says
+	// whether the person may change it (settings).
+	Daily       string
+	CanSchedule bool
+	TimeZone    string
+}
+
+// ReportForm is a report asked for, as typed, with what is wrong with it.
+type ReportForm struct {
+	Type, Format, From, To string
+	Error                  string
+	ErrorField             string
+}
+
+// ReportRow is one report.
+type ReportRow struct {
+	ID, Type, Format, Status string
+	Period, CreatedAt        string
+	Scheduled                bool
+	// FileURL is the dashboard's download, while the file is kept.
+	FileURL      string
+	Expired      bool
+	RowCount     string
+	Size         string
+	Failure      string
+	ExpiresLabel string
+}
+
+// ReportTypes and ReportFormats are the form's choices, in order.
+var (
+	ReportTypes   = []string{"payments", "refunds", "ledger", "payouts"}
+	ReportFormats = []string{"csv", "xlsx", "ofx"}
+)
+
+// ExportURL is the Relatórios form filled for a list's type and days.
+func ExportURL(reportType, from, to string) string {
+	q := "/dashboard/reports?type=" + reportType
+	if from != "" {
+		q += "&from=" + from
+	}
+	if to != "" {
+		q += "&to=" + to
+	}
+	return q + "#new-report"
+}
