@@ -135,6 +135,7 @@ func everyPage(t *testing.T, vp viewport) {
 	_, err = s.Reports.BuildNext(context.Background())
 	require.NoError(t, err)
 	visit("/dashboard/reports", `[data-testid="report-download"]`)
+	visit("/dashboard/events?type=payment.paid", `[data-testid="event-delivery"]`)
 	visit("/dashboard/security", `[data-testid="sessions"]`)
 	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="totp-start"]`, `[data-testid="totp-qr"]`)))
 	checkPage(t, ctx, "authenticator app enrollment")

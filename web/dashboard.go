@@ -218,6 +218,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/refunds", member, dash.Refunds)
 	signedIn.Get("/disputes", member, dash.Disputes)
 	signedIn.Get("/withdrawals", member, dash.Withdrawals)
+	signedIn.Get("/events", member, dash.Events)
 	signedIn.Get("/reports", member, dash.Reports)
 	signedIn.Post("/reports", member, dash.CreateReport)
 	signedIn.Post("/reports/daily", member, dash.SetDailyReport)

@@ -71,6 +71,9 @@ func (b *Builder) run(ctx context.Context) {
 	}
 }
 
+// failedReason is a failed report's reason when it is not its size.
+const failedReason = "O relatório não pôde ser gerado. Tente de novo mais tarde."
+
 // errTooManyRows is a report whose rows its format cannot hold.
 var errTooManyRows = errors.New("reports: too many rows")
 
@@ -83,6 +86,12 @@ func (b *Builder) BuildNext(ctx context.Context) (bool, error) {
 	}
 	if err != nil {
 		return false, err
+	}
+	if r.Attempts > store.MaxReportAttempts {
+		// Its builds kept stopping without a word (a process killed while
+		// building it, over and over): stop trying.
+		_, err := b.store.FailReport(context.WithoutCancel(ctx), r.ID, failedReason)
+		return true, err
 	}
 	start := time.Now()
 	file, err := b.build(ctx, r)
@@ -99,7 +108,7 @@ func (b *Builder) BuildNext(ctx context.Context) (bool, error) {
 		return true, b.store.ReleaseReport(context.WithoutCancel(ctx), r.ID, 0)
 	case errors.Is(err, errTooManyRows) || r.Attempts >= store.MaxReportAttempts:
 		b.log.Error("report: failed", "report", r.ID, "attempts", r.Attempts, "error", err.Error())
-		reason := "O relatório não pôde ser gerado. Tente de novo mais tarde."
+		reason := failedReason
 		if errors.Is(err, errTooManyRows) {
 			reason = "Linhas demais para uma planilha (máximo de 1.048.575): peça menos dias ou o formato CSV."
 		}

@@ -380,18 +380,9 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	for i := range events {
 		eventIDs[i] = events[i].ID
 	}
-	deliveries, err := d.Store.DeliveriesForEvents(ctx, scope, eventIDs)
+	byEvent, err := d.eventDeliveries(ctx, scope, eventIDs)
 	if err != nil {
 		return paymentModel{}, err
-	}
-	names, err := d.Store.WebhookNames(ctx, scope)
-	if err != nil {
-		return paymentModel{}, err
-	}
-	byEvent := map[string][]views.EventDelivery{}
-	for _, dl := range deliveries {
-		byEvent[dl.EventID] = append(byEvent[dl.EventID], views.EventDelivery{WebhookID: dl.WebhookID, WebhookName: names[dl.WebhookID],
-			DeliveryID: dl.ID, Status: dl.Status, Attempts: dl.Attempts})
 	}
 	m := views.PaymentDetail{
 		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
