@@ -102,6 +102,9 @@ func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]Ac
 		Join(`LEFT JOIN payments AS p ON p.id = coalesce(r.payment_id, d.payment_id,
 			CASE WHEN ledger_entry.source_id ~ '^[0-9a-f]{8}-' THEN ledger_entry.source_id::uuid END)`).
 		Where("ledger_entry.account_id = ? AND ledger_entry.livemode = ?", scope.AccountID, scope.Livemode).
+		// Bounded by the account's newest entry, as a list of payments is
+		// (newestOfAccount): the primary key's walk starts there.
+		Where(`ledger_entry.id <= (SELECT max(id) FROM ledger_entries WHERE account_id = ? AND livemode = ?)`, scope.AccountID, scope.Livemode).
 		Order("ledger_entry.id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: ledger entries: %w", err)

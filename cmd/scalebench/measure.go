@@ -55,6 +55,10 @@ func signIn(base, email, password string) (*http.Client, error) {
 }
 
 // measure times every endpoint, one request after another.
+// brasilia is the loaded accounts' time zone, the days the dashboard's
+// filters read.
+var brasilia = time.FixedZone("BRT", -3*60*60)
+
 func measure(base string, fx *fixture, requests int, only string) ([]figure, error) {
 	api := &http.Client{Timeout: 60 * time.Second}
 	owner, err := signIn(base, fx.OwnerEmail, fx.Password)
@@ -67,6 +71,7 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 	}
 	old := time.Now().Add(-80 * 24 * time.Hour)
 	window := fmt.Sprintf("created[gte]=%d&created[lte]=%d", old.Add(-24*time.Hour).Unix(), old.Unix())
+	day := old.In(brasilia).Format(time.DateOnly)
 	o, r := fx.Old, fx.Recent
 	q := url.QueryEscape
 	eps := []endpoint{
@@ -86,6 +91,7 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 		{"API list subscriptions", api, fx.BigKey, "/api/v1/subscriptions"},
 		{"API list disputes", api, fx.BigKey, "/api/v1/disputes"},
 		{"API list withdrawals", api, fx.BigKey, "/api/v1/withdrawals"},
+		{"API list reports", api, fx.BigKey, "/api/v1/reports"},
 		{"dashboard payments", owner, "", "/dashboard/payments"},
 		{"dashboard payments, status=paid", owner, "", "/dashboard/payments?status=paid"},
 		{"dashboard payments search by e-mail", owner, "", "/dashboard/payments?q=" + q(o.Email)},
@@ -97,6 +103,14 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 		{"dashboard balance", owner, "", "/dashboard/balance"},
 		{"dashboard subscriptions", owner, "", "/dashboard/subscriptions"},
 		{"dashboard audit log", owner, "", "/dashboard/audit"},
+		{"dashboard refunds", owner, "", "/dashboard/refunds"},
+		{"dashboard refunds, a day 80 days back", owner, "", "/dashboard/refunds?since=" + day + "&until=" + day},
+		{"dashboard disputes", owner, "", "/dashboard/disputes"},
+		{"dashboard withdrawals", owner, "", "/dashboard/withdrawals"},
+		{"dashboard events", owner, "", "/dashboard/events"},
+		{"dashboard events, type=payment.paid", owner, "", "/dashboard/events?type=payment.paid"},
+		{"dashboard events, a day 80 days back", owner, "", "/dashboard/events?since=" + day + "&until=" + day},
+		{"dashboard reports", owner, "", "/dashboard/reports"},
 		{"delivery console", owner, "", "/dashboard/webhooks/" + fx.WebhookID},
 		{"delivery console, failed", owner, "", "/dashboard/webhooks/" + fx.WebhookID + "?status=failed"},
 		{"delivery console, event type", owner, "", "/dashboard/webhooks/" + fx.WebhookID + "?event_type=payment.expired"},
