@@ -195,7 +195,7 @@ func (s *Store) ListReports(ctx context.Context, p IDListParams, types []string)
 	if len(types) == 0 {
 		return out, false, nil
 	}
-	hasMore, err := listByID(ctx, s.idb(ctx).NewSelect().Model(&out).Where("type IN (?)", bun.In(types)), &out, p)
+	hasMore, err := listByID(ctx, s.idb(ctx).NewSelect().Model(&out).Where("type IN (?)", bun.List(types)), &out, p)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: list reports: %w", err)
 	}

@@ -83,24 +83,8 @@ func paymentCells(p *store.PaymentReportRow) []any {
 }
 
 func readPayments(ctx context.Context, st *store.Store, r *store.Report, out emit) (int64, error) {
-	var n int64
-	cursor := uuid.Nil
-	for {
-		rows, err := st.ReportPayments(ctx, r, cursor)
-		if err != nil {
-			return n, err
-		}
-		for i := range rows {
-			if err := out(paymentCells(&rows[i])); err != nil {
-				return n, err
-			}
-			n++
-		}
-		if len(rows) < store.ReportPageSize {
-			return n, nil
-		}
-		cursor = rows[len(rows)-1].ID
-	}
+	return readPages(func(cursor uuid.UUID) ([]store.PaymentReportRow, error) { return st.ReportPayments(ctx, r, cursor) },
+		func(p *store.PaymentReportRow) uuid.UUID { return p.ID }, paymentCells, out)
 }
 
 var refundsTable = table{sheet: "Devoluções", columns: cols(
@@ -120,24 +104,8 @@ func refundCells(r *store.RefundReportRow) []any {
 }
 
 func readRefunds(ctx context.Context, st *store.Store, r *store.Report, out emit) (int64, error) {
-	var n int64
-	cursor := ""
-	for {
-		rows, err := st.ReportRefunds(ctx, r, cursor)
-		if err != nil {
-			return n, err
-		}
-		for i := range rows {
-			if err := out(refundCells(&rows[i])); err != nil {
-				return n, err
-			}
-			n++
-		}
-		if len(rows) < store.ReportPageSize {
-			return n, nil
-		}
-		cursor = rows[len(rows)-1].ID
-	}
+	return readPages(func(cursor string) ([]store.RefundReportRow, error) { return st.ReportRefunds(ctx, r, cursor) },
+		func(x *store.RefundReportRow) string { return x.ID }, refundCells, out)
 }
 
 var payoutsTable = table{sheet: "Saques", columns: cols(
@@ -154,15 +122,22 @@ func payoutCells(w *store.Withdrawal) []any {
 }
 
 func readPayouts(ctx context.Context, st *store.Store, r *store.Report, out emit) (int64, error) {
+	return readPages(func(cursor string) ([]store.Withdrawal, error) { return st.ReportPayouts(ctx, r, cursor) },
+		func(w *store.Withdrawal) string { return w.ID }, payoutCells, out)
+}
+
+// readPages reads a report's rows a page at a time, each page after the
+// last row's key, and emits each row's cells; it returns how many.
+func readPages[R any, K any](page func(after K) ([]R, error), key func(*R) K, cells func(*R) []any, out emit) (int64, error) {
 	var n int64
-	cursor := ""
+	var after K
 	for {
-		rows, err := st.ReportPayouts(ctx, r, cursor)
+		rows, err := page(after)
 		if err != nil {
 			return n, err
 		}
 		for i := range rows {
-			if err := out(payoutCells(&rows[i])); err != nil {
+			if err := out(cells(&rows[i])); err != nil {
 				return n, err
 			}
 			n++
@@ -170,7 +145,7 @@ func readPayouts(ctx context.Context, st *store.Store, r *store.Report, out emit
 		if len(rows) < store.ReportPageSize {
 			return n, nil
 		}
-		cursor = rows[len(rows)-1].ID
+		after = key(&rows[len(rows)-1])
 	}
 }
 
