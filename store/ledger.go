@@ -88,6 +88,18 @@ type ActivityEntry struct {
 	WithdrawalPixKey   *string    `bun:"withdrawal_pix_key,scanonly"`
 }
 
+// entrySources joins a ledger entry (as ledger_entry) to what it is about:
+// its refund r, dispute d or withdrawal w, and the payment p behind it
+// (its own, its refund's or its dispute's). The payment is looked up by
+// id per entry: a join on the expression made the planner hash every
+// payment of the platform (BENCHMARKS.md, "Reports").
+const entrySources = `LEFT JOIN refunds AS r ON r.id = ledger_entry.source_id
+	LEFT JOIN disputes AS d ON d.id = ledger_entry.source_id
+	LEFT JOIN withdrawals AS w ON w.id = ledger_entry.source_id
+	LEFT JOIN LATERAL (SELECT p.id, p.external_id, p.correlation_id, p.description FROM payments AS p
+		WHERE p.id = coalesce(r.payment_id, d.payment_id,
+			CASE WHEN ledger_entry.source_id ~ '^[0-9a-f]{8}-' THEN ledger_entry.source_id::uuid END)) AS p ON true`
+
 // LedgerEntries lists the scope's latest entries, newest first, each with
 // its payment or withdrawal, in one query.
 func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]ActivityEntry, error) {
@@ -96,14 +108,11 @@ func (s *Store) LedgerEntries(ctx context.Context, scope Scope, limit int) ([]Ac
 		ColumnExpr("ledger_entry.*").
 		ColumnExpr("p.id AS payment_id, p.external_id AS payment_external_id, p.description AS payment_description").
 		ColumnExpr("w.pix_key AS withdrawal_pix_key").
-		Join("LEFT JOIN refunds AS r ON r.id = ledger_entry.source_id").
-		Join("LEFT JOIN disputes AS d ON d.id = ledger_entry.source_id").
-		Join("LEFT JOIN withdrawals AS w ON w.id = ledger_entry.source_id").
-		Join(`LEFT JOIN payments AS p ON p.id = coalesce(r.payment_id, d.payment_id,
-			CASE WHEN ledger_entry.source_id ~ '^[0-9a-f]{8}-' THEN ledger_entry.source_id::uuid END)`).
+		Join(entrySources).
 		Where("ledger_entry.account_id = ? AND ledger_entry.livemode = ?", scope.AccountID, scope.Livemode).
-		// Bounded by the account's newest entry, as a list of payments is
-		// (newestOfAccount): the primary key's walk starts there.
+		// Bounded by the account's newest entry: a walk of the primary key
+		// (which the planner picks for a big account) starts there, not at
+		// the platform's newest (BENCHMARKS.md, "Issue 33, fourth step").
 		Where(`ledger_entry.id <= (SELECT max(id) FROM ledger_entries WHERE account_id = ? AND livemode = ?)`, scope.AccountID, scope.Livemode).
 		Order("ledger_entry.id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {

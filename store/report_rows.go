@@ -149,14 +149,7 @@ func (s *Store) ReportLedger(ctx context.Context, r *Report, cursor int64) (rows
 			ColumnExpr("p.id AS payment_id, p.external_id AS payment_external_id, p.correlation_id AS payment_txid").
 			ColumnExpr("p.description AS payment_description, e.end_to_end_id AS paid_end_to_end_id").
 			ColumnExpr("w.pix_key AS withdrawal_pix_key, w.end_to_end_id AS withdrawal_end_to_end_id").
-			Join("LEFT JOIN refunds AS r ON r.id = ledger_entry.source_id").
-			Join("LEFT JOIN disputes AS d ON d.id = ledger_entry.source_id").
-			Join("LEFT JOIN withdrawals AS w ON w.id = ledger_entry.source_id").
-			// A lookup by id per entry: a join on the expression would make
-			// the planner hash every payment of the platform for each page.
-			Join(`LEFT JOIN LATERAL (SELECT p.id, p.external_id, p.correlation_id, p.description FROM payments AS p
-				WHERE p.id = coalesce(r.payment_id, d.payment_id,
-					CASE WHEN ledger_entry.source_id ~ '^[0-9a-f]{8}-' THEN ledger_entry.source_id::uuid END)) AS p ON true`).
+			Join(entrySources).
 			Join(paidE2E).
 			Where("ledger_entry.account_id = ? AND ledger_entry.livemode = ? AND ledger_entry.id > ?", r.AccountID, r.Livemode, cursor).
 			OrderExpr("ledger_entry.id").Limit(ReportPageSize).Scan(ctx)
