@@ -12,6 +12,18 @@ var ReportResource = map[string]string{
 	store.ReportPayments: Payments, store.ReportRefunds: Refunds, store.ReportLedger: Balance, store.ReportPayouts: Withdrawals,
 }
 
+// ReadableReportTypes are the report types who may read, in order: a
+// list of reports shows those only.
+func ReadableReportTypes(who store.Actor) []string {
+	var types []string
+	for _, t := range store.ReportTypes {
+		if Allow(who, Read(ReportResource[t])) == nil {
+			types = append(types, t)
+		}
+	}
+	return types
+}
+
 // CreateReport asks for a report of in (its account's time zone given by
 // the caller), built in the background: pending, then ready with its file
 // (report.ready) or failed (report.failed). Who asks needs to read what

@@ -299,15 +299,24 @@ func (s *Store) endReport(ctx context.Context, id string, set func(*bun.UpdateQu
 	return r, nil
 }
 
-// ReportParts calls fn with each part of the scope's ready report id's
-// file, in order, each read in a statement of its own. A report not
-// ready is ErrReportNotReady; one past its expiry ErrReportExpired.
-func (s *Store) ReportParts(ctx context.Context, r *Report, fn func([]byte) error) error {
+// FileGone says why r's file cannot be served at now, if it cannot: not
+// ready (ErrReportNotReady) or past its expiry (ErrReportExpired).
+func (r *Report) FileGone(now time.Time) error {
 	switch {
 	case r.Status != ReportReady:
 		return ErrReportNotReady
-	case r.Expired(s.Now()):
+	case r.Expired(now):
 		return ErrReportExpired
+	}
+	return nil
+}
+
+// ReportParts calls fn with each part of the scope's ready report id's
+// file, in order, each read in a statement of its own; a file it cannot
+// serve is FileGone's error.
+func (s *Store) ReportParts(ctx context.Context, r *Report, fn func([]byte) error) error {
+	if err := r.FileGone(s.Now()); err != nil {
+		return err
 	}
 	for seq := 0; ; seq++ {
 		var data []byte

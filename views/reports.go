@@ -1,5 +1,7 @@
 package views
 
+import "net/url"
+
 // ReportsPage is the dashboard's Relatórios: the form that asks for a
 // report (filled from the list an "Exportar" came from), the reports asked
 // for, newest first, and the daily reconciliation report's setting.
@@ -47,12 +49,12 @@ var (
 
 // ExportURL is the Relatórios form filled for a list's type and days.
 func ExportURL(reportType, from, to string) string {
-	q := "/dashboard/reports?type=" + reportType
+	q := "/dashboard/reports?type=" + url.QueryEscape(reportType)
 	if from != "" {
-		q += "&from=" + from
+		q += "&from=" + url.QueryEscape(from)
 	}
 	if to != "" {
-		q += "&to=" + to
+		q += "&to=" + url.QueryEscape(to)
 	}
 	return q + "#new-report"
 }

@@ -144,21 +144,30 @@ func (b *Builder) write(ctx context.Context, r *store.Report, w io.Writer) (int6
 	if r.Type == store.ReportLedger {
 		return b.writeLedger(ctx, r, w, zone)
 	}
-	t, read := map[string]table{store.ReportPayments: paymentsTable, store.ReportRefunds: refundsTable,
-		store.ReportPayouts: payoutsTable}[r.Type], map[string]func(context.Context, *store.Store, *store.Report, emit) (int64, error){
-		store.ReportPayments: readPayments, store.ReportRefunds: readRefunds, store.ReportPayouts: readPayouts}[r.Type]
-	if read == nil {
+	src, ok := sources[r.Type]
+	if !ok {
 		return 0, fmt.Errorf("reports: unknown type %q", r.Type)
 	}
-	s, err := newSheet(r.Format, w, t, zone)
+	s, err := newSheet(r.Format, w, src.table, zone)
 	if err != nil {
 		return 0, err
 	}
-	n, err := read(ctx, b.store, r, s.row)
+	n, err := src.read(ctx, b.store, r, s.row)
 	if err != nil {
 		return n, err
 	}
 	return n, s.close()
+}
+
+// sources are the reports other than the ledger: their table and how
+// their rows are read.
+var sources = map[string]struct {
+	table table
+	read  func(context.Context, *store.Store, *store.Report, emit) (int64, error)
+}{
+	store.ReportPayments: {paymentsTable, readPayments},
+	store.ReportRefunds:  {refundsTable, readRefunds},
+	store.ReportPayouts:  {payoutsTable, readPayouts},
 }
 
 func newSheet(format string, w io.Writer, t table, zone *time.Location) (sheet, error) {
@@ -182,7 +191,7 @@ func (b *Builder) writeLedger(ctx context.Context, r *store.Report, w io.Writer,
 		if err != nil {
 			return 0, err
 		}
-		o, err := newOFX(w, r, closing, b.cfg.Now())
+		o, err := newOFX(w, r, zone, closing, b.cfg.Now())
 		if err != nil {
 			return 0, err
 		}

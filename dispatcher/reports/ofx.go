@@ -40,8 +40,7 @@ type ofxStatement struct {
 	count int64
 }
 
-func newOFX(w io.Writer, r *store.Report, closing int64, now time.Time) (*ofxStatement, error) {
-	zone := zoneOf(r)
+func newOFX(w io.Writer, r *store.Report, zone *time.Location, closing int64, now time.Time) (*ofxStatement, error) {
 	cur, err := ofxgo.NewCurrSymbol("BRL")
 	if err != nil {
 		return nil, err

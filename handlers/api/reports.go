@@ -52,13 +52,7 @@ func (a *API) ListReports(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var types []string
-	for _, t := range store.ReportTypes {
-		if operations.Allow(request.Actor(c), operations.Read(operations.ReportResource[t])) == nil {
-			types = append(types, t)
-		}
-	}
-	page, hasMore, err := a.Store.ListReports(c.UserContext(), params, types)
+	page, hasMore, err := a.Store.ListReports(c.UserContext(), params, operations.ReadableReportTypes(request.Actor(c)))
 	if err != nil {
 		return err
 	}

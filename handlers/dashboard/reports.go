@@ -35,25 +35,19 @@ func (d *Dashboard) Reports(c *fiber.Ctx) error {
 func (d *Dashboard) renderReports(c *fiber.Ctx, status int, form views.ReportForm, notice views.Notice) error {
 	ctx := c.UserContext()
 	scope := dashScope(c)
-	today := d.Store.Now().In(views.LocaleOf(ctx).TZ).Format(time.DateOnly)
+	now := d.Store.Now()
+	today := now.In(views.LocaleOf(ctx).TZ).Format(time.DateOnly)
 	form.From, form.To = cmp.Or(form.From, today), cmp.Or(form.To, today)
 	p := store.IDListParams{Scope: scope, Limit: dashPageSize, StartingAfter: c.Query("starting_after")}
 	if p.Status = c.Query("status"); p.Status != "" && !slices.Contains(store.ReportStatuses, p.Status) {
 		return reply.InvalidParam("parameter_invalid", "status", "status must be one of %v.", store.ReportStatuses)
 	}
-	var readable []string
-	for _, ty := range store.ReportTypes {
-		if operations.Allow(request.Actor(c), operations.Read(operations.ReportResource[ty])) == nil {
-			readable = append(readable, ty)
-		}
-	}
-	reports, more, err := d.Store.ListReports(ctx, p, readable)
+	reports, more, err := d.Store.ListReports(ctx, p, operations.ReadableReportTypes(request.Actor(c)))
 	if err != nil {
 		return err
 	}
 	page := views.ReportsPage{Nav: d.nav(c, "reports"), Notice: notice, Form: form, CanSchedule: may(c, operations.Settings),
 		TimeZone: views.LocaleOf(ctx).TZ.String()}
-	now := d.Store.Now()
 	for i := range reports {
 		r := &reports[i]
 		row := views.ReportRow{ID: r.ID, Type: r.Type, Format: r.Format, Status: r.Status, Scheduled: r.Scheduled,

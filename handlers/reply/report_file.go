@@ -20,10 +20,10 @@ const reportFileRead = 10 * time.Minute
 // account's keys (the API's file_url) and to its people (the dashboard).
 // A report not ready is a 409, one past its 7 days a 410.
 func ReportFile(c *fiber.Ctx, st *store.Store, r *store.Report) error {
-	switch {
-	case r.Status != store.ReportReady:
+	switch err := r.FileGone(st.Now()); {
+	case errors.Is(err, store.ErrReportNotReady):
 		return InvalidRequest(http.StatusConflict, "report_not_ready", "This report is %s: its file is there once it is ready (report.ready).", r.Status)
-	case r.Expired(st.Now()):
+	case errors.Is(err, store.ErrReportExpired):
 		return InvalidRequest(http.StatusGone, "report_expired", "This report's file was kept until %s and is gone: ask for the report again.",
 			r.ExpiresAt.UTC().Format(time.RFC3339))
 	}
