@@ -51,6 +51,25 @@ type PixNotification struct {
 	Duplicate bool `bun:"-"`
 }
 
+// BookedEndToEndIDs says which of ids are booked already: the reconciler's
+// walk re-reads its overlap every period and skips those in one query
+// instead of a transaction each.
+func (s *Store) BookedEndToEndIDs(ctx context.Context, ids []string) (map[string]bool, error) {
+	set := make(map[string]bool, len(ids))
+	if len(ids) == 0 {
+		return set, nil
+	}
+	var booked []string
+	if err := s.idb(ctx).NewSelect().Table("psp_notifications").Column("end_to_end_id").
+		Where("end_to_end_id IN (?)", bun.List(ids)).Scan(ctx, &booked); err != nil {
+		return nil, fmt.Errorf("store: booked pix: %w", err)
+	}
+	for _, id := range booked {
+		set[id] = true
+	}
+	return set, nil
+}
+
 // RecordPixNotification stores a settlement and applies it in one
 // transaction: the charge whose txid matches, with the exact amount, becomes
 // paid (with its payment.paid event), whatever its status but paid or

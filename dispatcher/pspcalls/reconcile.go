@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"payments/pix/apipix"
 	"payments/pix/calendar"
 	"payments/store"
@@ -14,6 +16,9 @@ const receivedCursor = "pix.received"
 
 // reconcilePage is how many Pix one page of GET /pix asks for.
 const reconcilePage = 100
+
+// reconcileWidth is how many Pix of a page the walk books at once.
+const reconcileWidth = 8
 
 // reconcileEvery runs Reconcile at once (after a stop, the walk resumes
 // where it stood, so downtime's Pix are found) and then every interval.
@@ -57,16 +62,36 @@ func (w *Worker) Reconcile(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		booked, err := w.store.BookedEndToEndIDs(ctx, endToEndIDs(list.Pix))
+		if err != nil {
+			return err
+		}
+		// A page's new Pix are booked side by side: after a callback outage
+		// the walk is what credits them, and each is its own transaction.
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(reconcileWidth)
 		for i := range list.Pix {
-			if err := w.applyPix(ctx, &list.Pix[i]); err != nil {
-				return err
+			if booked[list.Pix[i].EndToEndID] && len(list.Pix[i].Devolucoes) == 0 {
+				continue // booked on an earlier walk or by its callback
 			}
+			g.Go(func() error { return w.applyPix(gctx, &list.Pix[i]) })
+		}
+		if err := g.Wait(); err != nil {
+			return err
 		}
 		if page+1 >= list.Parametros.Paginacao.QuantidadeDePaginas || len(list.Pix) == 0 {
 			break
 		}
 	}
 	return w.store.AdvanceCursor(ctx, receivedCursor, end)
+}
+
+func endToEndIDs(pix []apipix.Pix) []string {
+	ids := make([]string, len(pix))
+	for i := range pix {
+		ids[i] = pix[i].EndToEndID
+	}
+	return ids
 }
 
 // recurrencesPerWalk bounds the reads one reconciler's walk queues.
