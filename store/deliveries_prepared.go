@@ -229,11 +229,30 @@ func webhookIn(hooks []Webhook, id string) *Webhook {
 // insertAttemptSQL records an attempt; attemptArgs gives its parameters. A
 // finish retried after its answer was lost (the first one did commit) finds
 // its attempt there already.
-const insertAttemptSQL = `INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
+const insertAttemptSQL = `WITH attempt AS (
+		INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type,
 			attempt, request_url, request_headers, request_body, response_status, response_headers, response_body,
 			duration_ms, error_class, error_message, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-		ON CONFLICT (id) DO NOTHING`
+		ON CONFLICT (id) DO NOTHING
+		RETURNING webhook_id, response_status, created_at
+	), ` + tallyAttemptsCTE + `
+	SELECT 1`
+
+// tallyAttemptsCTE adds the attempts a statement's CTE named attempt
+// wrote (RETURNING webhook_id, response_status, created_at) to their
+// webhook's hour in webhook_hours (migration 034): the overview's success
+// rates. An attempt found there already (a finish tried again) returns no
+// row and is not counted twice. Sharded by connection like overview_hours:
+// the dispatcher's workers finish one webhook's attempts side by side.
+const tallyAttemptsCTE = `tallied AS (
+		INSERT INTO webhook_hours AS h (webhook_id, hour, shard, attempts, succeeded)
+		SELECT webhook_id, date_trunc('hour', created_at, 'UTC'), pg_backend_pid() % 8, count(*),
+			count(*) FILTER (WHERE response_status BETWEEN 200 AND 299)
+		FROM attempt GROUP BY 1, 2
+		ON CONFLICT (webhook_id, hour, shard) DO UPDATE
+		SET attempts = h.attempts + excluded.attempts, succeeded = h.succeeded + excluded.succeeded
+	)`
 
 func attemptArgs(a *DeliveryAttempt) []any {
 	return []any{a.ID, a.DeliveryID, a.WebhookID, a.EventID, a.EventType, a.Attempt, a.RequestURL,
@@ -394,7 +413,8 @@ const finishSuccessesHead = `
 		FROM f`
 
 const finishSuccessesTail = `
-	), finished AS (
+		RETURNING webhook_id, response_status, created_at
+	), ` + tallyAttemptsCTE + `, finished AS (
 		UPDATE webhook_deliveries d
 		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = f.response_status,
 			last_error = NULL, updated_at = f.at, completed_at = f.at

@@ -81,3 +81,21 @@ func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) (rows []AuditRow,
 	})
 	return rows, more, err
 }
+
+// OverviewSeries: see overviewSeries.
+func (s *Store) OverviewSeries(ctx context.Context, scope Scope, from, to time.Time, step OverviewStep, tz *time.Location) (points []OverviewPoint, err error) {
+	err = s.lagging(ctx, func(ctx context.Context) error {
+		points, err = s.overviewSeries(ctx, scope, from, to, step, tz)
+		return err
+	})
+	return points, err
+}
+
+// WebhookDays: see webhookDays.
+func (s *Store) WebhookDays(ctx context.Context, scope Scope, from, to time.Time, tz *time.Location) (days []WebhookDay, err error) {
+	err = s.lagging(ctx, func(ctx context.Context) error {
+		days, err = s.webhookDays(ctx, scope, from, to, tz)
+		return err
+	})
+	return days, err
+}

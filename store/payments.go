@@ -335,8 +335,19 @@ const recentWalk = 1000
 // only, and fuzzy says it was such a term.
 func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, term string, scope *fuzzyScope, recent bool) (_ []Payment, more, fuzzy bool, _ error) {
 	var page []Payment
-	q := s.idb(ctx).NewSelect().Model(&page).
-		Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
+	q := s.idb(ctx).NewSelect().Model(&page)
+	if term == "" {
+		// The account as a value the planner does not see (an InitPlan's),
+		// so it plans for an account of typical size: given a big one's
+		// id, it walked the primary key newest first, expecting the
+		// account's share of any stretch of it, and read 179,017 rows of
+		// other accounts' newer payments to find 51 (225 ms at 2M; 0.3 ms
+		// through the list's index). A search keeps the id it plans
+		// its own indexes with.
+		q = q.Where("account_id = (SELECT ?::text) AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
+	} else {
+		q = q.Where("account_id = ? AND livemode = ?", params.Scope.AccountID, params.Scope.Livemode)
+	}
 	if params.Status != "" {
 		q = q.Where("status = ?", params.Status)
 	}

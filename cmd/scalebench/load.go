@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -143,6 +145,12 @@ func load(ctx context.Context, dbURL string, pool *pgxpool.Pool, sz size) (*fixt
 		WHERE b.account_id = l.account_id AND b.livemode = l.livemode`); err != nil {
 		return nil, fmt.Errorf("balances: %w", err)
 	}
+	// The history came by COPY, past the statements that keep the
+	// overview's rollups: they are made from it as migration 034 made them
+	// from the history it found, with its own statements.
+	if err := rollUp(ctx, pool); err != nil {
+		return nil, err
+	}
 	if _, err := pool.Exec(ctx, "VACUUM ANALYZE"); err != nil {
 		return nil, err
 	}
@@ -224,4 +232,21 @@ func (h *history) sample(i int) sample {
 		s.EndToEndID = endToEndID(i, t.Add(30*time.Second))
 	}
 	return s
+}
+
+// rollUp runs migration 034's statements that fill the rollups from the
+// tables (its INSERTs).
+func rollUp(ctx context.Context, pool *pgxpool.Pool) error {
+	sql, err := fs.ReadFile(store.MigrationFiles(), "migrations/034_overview_rollups.tx.up.sql")
+	if err != nil {
+		return err
+	}
+	for _, stmt := range strings.Split(string(sql), ";\n") {
+		if i := strings.Index(stmt, "INSERT INTO"); i >= 0 && !strings.Contains(stmt[:i], "CREATE") {
+			if _, err := pool.Exec(ctx, stmt[i:]); err != nil {
+				return fmt.Errorf("rollups: %w", err)
+			}
+		}
+	}
+	return nil
 }

@@ -72,6 +72,8 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 	old := time.Now().Add(-80 * 24 * time.Hour)
 	window := fmt.Sprintf("created[gte]=%d&created[lte]=%d", old.Add(-24*time.Hour).Unix(), old.Unix())
 	day := old.In(brasilia).Format(time.DateOnly)
+	today := time.Now().In(brasilia).Format(time.DateOnly)
+	ninetyDaysBack := time.Now().In(brasilia).AddDate(0, 0, -89).Format(time.DateOnly)
 	o, r := fx.Old, fx.Recent
 	q := url.QueryEscape
 	eps := []endpoint{
@@ -111,6 +113,10 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 		{"dashboard events, type=payment.paid", owner, "", "/dashboard/events?type=payment.paid"},
 		{"dashboard events, a day 80 days back", owner, "", "/dashboard/events?since=" + day + "&until=" + day},
 		{"dashboard reports", owner, "", "/dashboard/reports"},
+		{"dashboard overview, today", owner, "", "/dashboard?period=today"},
+		{"dashboard overview, 7 days", owner, "", "/dashboard?period=7d"},
+		{"dashboard overview, 30 days", owner, "", "/dashboard?period=30d"},
+		{"dashboard overview, 90 days", owner, "", "/dashboard?period=range&from=" + ninetyDaysBack + "&to=" + today},
 		{"delivery console", owner, "", "/dashboard/webhooks/" + fx.WebhookID},
 		{"delivery console, failed", owner, "", "/dashboard/webhooks/" + fx.WebhookID + "?status=failed"},
 		{"delivery console, event type", owner, "", "/dashboard/webhooks/" + fx.WebhookID + "?event_type=payment.expired"},

@@ -149,7 +149,7 @@ func (d *Dashboard) Home(c *fiber.Ctx) error {
 	if request.CurrentUser(c).User.Role == store.RoleSupport {
 		return c.Redirect("/dashboard/support", http.StatusSeeOther)
 	}
-	return c.Redirect("/dashboard/payments", http.StatusSeeOther)
+	return d.Overview(c)
 }
 
 // ActivateLive handles POST /dashboard/support/accounts/{id}/activate-live:
