@@ -43,51 +43,38 @@ const outboxCTEs = `event AS (
 		SELECT pg_notify('` + DeliveriesChannel + `', '') FROM (SELECT count(*) AS n FROM queued) q WHERE q.n > 0
 	), ` + rollupCTE
 
-// rollupCTE adds the events that move the overview's figures to their
-// hour's row of overview_hours (migration 034): a charge created, paid
-// (its amount, fee and time to pay), expired or canceled, a refund that
-// succeeded, a dispute opened. The shard is the connection's, so that all
-// of one transaction's events share one row (no two rows taken in
-// different orders by two transactions) while concurrent writers of one
-// busy account spread over eight.
+// rollupCTE appends a row to rollup_deltas (migration 034) for each event
+// that moves the overview's figures: a charge created (with its payer),
+// paid (its amount, fee, time to pay and payer), expired or canceled; a
+// refund that succeeded; a dispute opened. FoldRollups moves them into
+// overview_hours and customers; appending, rather than updating an
+// account's row, keeps concurrent changes of one account apart.
 const rollupCTE = `rolled AS (
-		INSERT INTO overview_hours AS o (account_id, livemode, hour, shard, created, paid, gross_cents, fee_cents,
-			expired, canceled, refunds, refunded_cents, disputes, disputed_cents,
-			pay_0, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, pay_7, pay_8, pay_9)
-		SELECT account_id, livemode, date_trunc('hour', created_at, 'UTC'), pg_backend_pid() % 8,
-			count(*) FILTER (WHERE type = '` + EventPaymentCreated + `'),
-			count(*) FILTER (WHERE type = '` + EventPaymentPaid + `'),
-			coalesce(sum(coalesce((data->>'amount_paid_cents')::bigint, (data->>'amount_cents')::bigint)) FILTER (WHERE type = '` + EventPaymentPaid + `'), 0),
-			coalesce(sum((data->>'fee_cents')::bigint) FILTER (WHERE type = '` + EventPaymentPaid + `'), 0),
-			count(*) FILTER (WHERE type = '` + EventPaymentExpired + `'),
-			count(*) FILTER (WHERE type = '` + EventPaymentCanceled + `'),
-			count(*) FILTER (WHERE type = '` + EventRefundSucceeded + `'),
-			coalesce(sum((data->>'amount_cents')::bigint) FILTER (WHERE type = '` + EventRefundSucceeded + `'), 0),
-			count(*) FILTER (WHERE type = '` + EventDisputeOpened + `'),
-			coalesce(sum((data->>'amount_cents')::bigint) FILTER (WHERE type = '` + EventDisputeOpened + `'), 0),
-			count(*) FILTER (WHERE bucket = 0), count(*) FILTER (WHERE bucket = 1), count(*) FILTER (WHERE bucket = 2),
-			count(*) FILTER (WHERE bucket = 3), count(*) FILTER (WHERE bucket = 4), count(*) FILTER (WHERE bucket = 5),
-			count(*) FILTER (WHERE bucket = 6), count(*) FILTER (WHERE bucket = 7), count(*) FILTER (WHERE bucket = 8),
-			count(*) FILTER (WHERE bucket = 9)
+		INSERT INTO rollup_deltas (account_id, livemode, hour, created, paid, gross_cents, fee_cents, expired, canceled,
+			refunds, refunded_cents, disputes, disputed_cents, pay_bucket, document, name, email, charged_at)
+		SELECT account_id, livemode, date_trunc('hour', created_at, 'UTC'),
+			(type = '` + EventPaymentCreated + `')::int, (type = '` + EventPaymentPaid + `')::int,
+			CASE WHEN type = '` + EventPaymentPaid + `' THEN coalesce((doc->>'amount_paid_cents')::bigint, (doc->>'amount_cents')::bigint, 0) ELSE 0 END,
+			CASE WHEN type = '` + EventPaymentPaid + `' THEN coalesce((doc->>'fee_cents')::bigint, 0) ELSE 0 END,
+			(type = '` + EventPaymentExpired + `')::int, (type = '` + EventPaymentCanceled + `')::int,
+			(type = '` + EventRefundSucceeded + `')::int,
+			CASE WHEN type = '` + EventRefundSucceeded + `' THEN coalesce((doc->>'amount_cents')::bigint, 0) ELSE 0 END,
+			(type = '` + EventDisputeOpened + `')::int,
+			CASE WHEN type = '` + EventDisputeOpened + `' THEN coalesce((doc->>'amount_cents')::bigint, 0) ELSE 0 END,
+			CASE WHEN type = '` + EventPaymentPaid + `' THEN
+				pay_time_bucket((doc->>'paid_at')::timestamptz - (doc->>'created_at')::timestamptz) END,
+			payer->>'document', coalesce(payer->>'name', ''), coalesce(payer->>'email', ''),
+			CASE WHEN payer IS NOT NULL THEN coalesce((doc->>'created_at')::timestamptz, created_at) END
 		FROM (
-			SELECT account_id, livemode, type, data, created_at,
-				CASE WHEN type = '` + EventPaymentPaid + `' THEN
-					pay_time_bucket((data->>'paid_at')::timestamptz - (data->>'created_at')::timestamptz) END AS bucket
-			FROM source
-			WHERE type IN ('` + EventPaymentCreated + `', '` + EventPaymentPaid + `', '` + EventPaymentExpired + `',
-				'` + EventPaymentCanceled + `', '` + EventRefundSucceeded + `', '` + EventDisputeOpened + `')
+			-- The snapshot parsed once (each operator on json parses it whole).
+			SELECT account_id, livemode, type, created_at, doc,
+				CASE WHEN type IN ('` + EventPaymentCreated + `', '` + EventPaymentPaid + `')
+					AND coalesce(doc->'customer'->>'document', '') <> '' THEN doc->'customer' END AS payer
+			FROM (SELECT account_id, livemode, type, created_at, data::jsonb AS doc FROM source
+				WHERE type IN ('` + EventPaymentCreated + `', '` + EventPaymentPaid + `', '` + EventPaymentExpired + `',
+					'` + EventPaymentCanceled + `', '` + EventRefundSucceeded + `', '` + EventDisputeOpened + `')
+				OFFSET 0) parsed
 		) rolled_events
-		GROUP BY account_id, livemode, date_trunc('hour', created_at, 'UTC')
-		ON CONFLICT (account_id, livemode, hour, shard) DO UPDATE SET
-			created = o.created + excluded.created, paid = o.paid + excluded.paid,
-			gross_cents = o.gross_cents + excluded.gross_cents, fee_cents = o.fee_cents + excluded.fee_cents,
-			expired = o.expired + excluded.expired, canceled = o.canceled + excluded.canceled,
-			refunds = o.refunds + excluded.refunds, refunded_cents = o.refunded_cents + excluded.refunded_cents,
-			disputes = o.disputes + excluded.disputes, disputed_cents = o.disputed_cents + excluded.disputed_cents,
-			pay_0 = o.pay_0 + excluded.pay_0, pay_1 = o.pay_1 + excluded.pay_1, pay_2 = o.pay_2 + excluded.pay_2,
-			pay_3 = o.pay_3 + excluded.pay_3, pay_4 = o.pay_4 + excluded.pay_4, pay_5 = o.pay_5 + excluded.pay_5,
-			pay_6 = o.pay_6 + excluded.pay_6, pay_7 = o.pay_7 + excluded.pay_7, pay_8 = o.pay_8 + excluded.pay_8,
-			pay_9 = o.pay_9 + excluded.pay_9
 	)`
 
 // An event has at most one delivery per webhook of its account, and a

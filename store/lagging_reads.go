@@ -99,3 +99,12 @@ func (s *Store) WebhookDays(ctx context.Context, scope Scope, from, to time.Time
 	})
 	return days, err
 }
+
+// ListPayers: see listPayers.
+func (s *Store) ListPayers(ctx context.Context, p PayerListParams) (page []Payer, more bool, err error) {
+	err = s.lagging(ctx, func(ctx context.Context) error {
+		page, more, err = s.listPayers(ctx, p)
+		return err
+	})
+	return page, more, err
+}

@@ -128,6 +128,10 @@ func everyPage(t *testing.T, vp viewport) {
 	visit("/dashboard/refunds", `[data-testid="list-filter"]`)
 	visit("/dashboard/disputes?status=open", `[data-testid="list-filter"]`)
 	visit("/dashboard/withdrawals", `[data-testid="list-filter"]`)
+	_, err = s.Store.FoldRollups(context.Background()) // the maintenance jobs' every second
+	require.NoError(t, err)
+	visit("/dashboard/customers", `[data-testid="payer-row"]`)
+	visit("/dashboard?period=30d", `[data-testid="chart-webhooks"]`)
 	today := time.Now().In(brasilia(t)).Format(time.DateOnly)
 	asked := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/reports", Key: s.TestKey,
 		Body: map[string]any{"type": "ledger", "format": "xlsx", "from": today, "to": today}})

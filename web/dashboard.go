@@ -219,6 +219,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/disputes", member, dash.Disputes)
 	signedIn.Get("/withdrawals", member, dash.Withdrawals)
 	signedIn.Get("/events", member, dash.Events)
+	signedIn.Get("/customers", member, dash.Payers)
 	signedIn.Get("/reports", member, dash.Reports)
 	signedIn.Post("/reports", member, dash.CreateReport)
 	signedIn.Post("/reports/daily", member, dash.SetDailyReport)

@@ -137,7 +137,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	// attempts, then the maintenance jobs; none leaves a goroutine behind.
 	if *workerRole {
 		jobs := maintenance.New(maintenance.Config{
-			ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, AttemptRetention: cfg.AttemptRetention,
+			ExpiryInterval: cfg.ExpiryInterval, PruneInterval: 5 * time.Minute, RollupInterval: time.Second, AttemptRetention: cfg.AttemptRetention,
 			EventRetention: cfg.EventRetention,
 		}, st, log)
 		jobs.Start(context.Background())

@@ -113,6 +113,8 @@ func measure(base string, fx *fixture, requests int, only string) ([]figure, err
 		{"dashboard events, type=payment.paid", owner, "", "/dashboard/events?type=payment.paid"},
 		{"dashboard events, a day 80 days back", owner, "", "/dashboard/events?since=" + day + "&until=" + day},
 		{"dashboard reports", owner, "", "/dashboard/reports"},
+		{"dashboard customers", owner, "", "/dashboard/customers"},
+		{"dashboard customers by CPF", owner, "", "/dashboard/customers?document=" + q(o.CPF)},
 		{"dashboard overview, today", owner, "", "/dashboard?period=today"},
 		{"dashboard overview, 7 days", owner, "", "/dashboard?period=7d"},
 		{"dashboard overview, 30 days", owner, "", "/dashboard?period=30d"},

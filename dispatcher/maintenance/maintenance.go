@@ -19,6 +19,9 @@ type Config struct {
 	ExpiryInterval time.Duration
 	// PruneInterval is how often old idempotency keys and history go.
 	PruneInterval time.Duration
+	// RollupInterval is how often the changes' rollup deltas are folded
+	// into the overview's hours and the payers (store.FoldRollups).
+	RollupInterval time.Duration
 	// AttemptRetention is how long delivery attempts are kept at least:
 	// a month goes whole once its last day is this old.
 	AttemptRetention time.Duration
@@ -63,6 +66,9 @@ func (j *Jobs) Run(ctx context.Context) {
 		})
 	})
 	jobs.Go(func() {
+		every(ctx, cfg.RollupInterval, func() { FoldRollups(ctx, st, log) })
+	})
+	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
 			pruneIdempotencyKeys(ctx, st, log)
 			inBatches(ctx, log, "dropped expired report files", func() (int, error) { return st.PruneReportFiles(ctx, batchSize) })
@@ -104,6 +110,15 @@ func MakeDueCycles(ctx context.Context, st *store.Store, log *slog.Logger) int {
 // has ended in their account's time zone.
 func ScheduleDailyReports(ctx context.Context, st *store.Store, log *slog.Logger) int {
 	return inBatches(ctx, log, "scheduled daily reports", func() (int, error) { return st.ScheduleDailyReports(ctx, batchSize) })
+}
+
+// FoldRollups folds the rollup deltas committed changes appended.
+func FoldRollups(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	n, err := st.FoldRollups(ctx)
+	if err != nil && ctx.Err() == nil {
+		log.Error("fold rollups: failed; trying again at the next interval", "error", err.Error())
+	}
+	return n
 }
 
 func pruneIdempotencyKeys(ctx context.Context, st *store.Store, log *slog.Logger) {

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -60,7 +61,7 @@ func readOverviewPeriod(c *fiber.Ctx, today time.Time) (overviewPeriod, error) {
 
 // Overview handles GET /dashboard: the account's figures over a period of
 // its zone, each beside the period before, and their charts, read from
-// the hourly rollups (store.OverviewSeries) and the attempts' index.
+// the hourly rollups (store.OverviewSeries, store.WebhookDays).
 func (d *Dashboard) Overview(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	tz := views.LocaleOf(ctx).TZ
@@ -280,7 +281,7 @@ func webhookRates(c *fiber.Ctx, days []store.WebhookDay) []views.WebhookRate {
 	for i := range rates {
 		rates[i].RateLabel = views.Percent(c.UserContext(), rates[i].Succeeded, rates[i].Attempts)
 	}
-	slices.SortFunc(rates, func(a, b views.WebhookRate) int { return int(b.Attempts - a.Attempts) })
+	slices.SortFunc(rates, func(a, b views.WebhookRate) int { return cmp.Compare(b.Attempts, a.Attempts) })
 	return rates
 }
 

@@ -1,15 +1,13 @@
--- The overview's figures, one row per account, mode, hour (UTC) and shard:
--- kept by the outbox statement that writes each event (events_prepared.go),
--- in the transaction of the change, so the overview sums at most a few
--- thousand rows however many payments the account holds. Hours, not days:
--- a day in the account's zone (whole hours off UTC in Brazil) is 24 of
--- them, whatever zone it chooses later. The shard (0-7, from the event's id)
--- spreads one busy account's concurrent writers over eight rows.
+-- The overview's figures, one row per account, mode and hour (UTC), so
+-- the overview sums at most a few thousand rows however many payments the
+-- account holds. Hours, not days: a day in the account's zone (whole hours
+-- off UTC in Brazil) is 24 of them, whatever zone it chooses later. Each
+-- event that moves a figure adds a row to rollup_deltas in the transaction
+-- of its change; a worker folds them in here every second (store.FoldRollups).
 CREATE TABLE overview_hours (
     account_id     text COLLATE "C" NOT NULL,
     livemode       boolean NOT NULL,
     hour           timestamptz NOT NULL,
-    shard          smallint NOT NULL,
     created        bigint NOT NULL DEFAULT 0,
     paid           bigint NOT NULL DEFAULT 0,
     gross_cents    bigint NOT NULL DEFAULT 0,
@@ -26,7 +24,40 @@ CREATE TABLE overview_hours (
     pay_3 bigint NOT NULL DEFAULT 0, pay_4 bigint NOT NULL DEFAULT 0, pay_5 bigint NOT NULL DEFAULT 0,
     pay_6 bigint NOT NULL DEFAULT 0, pay_7 bigint NOT NULL DEFAULT 0, pay_8 bigint NOT NULL DEFAULT 0,
     pay_9 bigint NOT NULL DEFAULT 0,
-    PRIMARY KEY (account_id, livemode, hour, shard)
+    -- Every figure in the key's index too: an account's hours are spread
+    -- over as many pages as it has hours (written among every account's),
+    -- and a period read from the index alone touches a few of its pages
+    -- (90 days at 2M payments: 2,144 pages and 10.6 ms from the table).
+    PRIMARY KEY (account_id, livemode, hour) INCLUDE (created, paid, gross_cents, fee_cents, expired, canceled,
+        refunds, refunded_cents, disputes, disputed_cents, pay_0, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, pay_7,
+        pay_8, pay_9)
+);
+
+-- What the events of committed changes added and no fold has moved yet:
+-- one row per event, appended without an index (a row that every event of
+-- an account updated in place cost its creation 150 µs of PostgreSQL's
+-- time: BENCHMARKS.md, "Overview"). The overview adds these to
+-- overview_hours; customers are the payers the charges' rows name.
+CREATE TABLE rollup_deltas (
+    account_id     text COLLATE "C" NOT NULL,
+    livemode       boolean NOT NULL,
+    hour           timestamptz NOT NULL,
+    created        integer NOT NULL,
+    paid           integer NOT NULL,
+    gross_cents    bigint NOT NULL,
+    fee_cents      bigint NOT NULL,
+    expired        integer NOT NULL,
+    canceled       integer NOT NULL,
+    refunds        integer NOT NULL,
+    refunded_cents bigint NOT NULL,
+    disputes       integer NOT NULL,
+    disputed_cents bigint NOT NULL,
+    pay_bucket     integer,
+    -- A charge's payer (payment.created and payment.paid naming one).
+    document       text COLLATE "C",
+    name           text,
+    email          text,
+    charged_at     timestamptz
 );
 
 -- The histogram bucket of a time from charge to payment.
@@ -45,9 +76,9 @@ CREATE FUNCTION pay_time_bucket(took interval) RETURNS integer LANGUAGE sql IMMU
 $$;
 
 -- The history before this migration, from the tables themselves.
-INSERT INTO overview_hours (account_id, livemode, hour, shard, created, paid, gross_cents, fee_cents, expired, canceled,
+INSERT INTO overview_hours (account_id, livemode, hour, created, paid, gross_cents, fee_cents, expired, canceled,
     refunds, refunded_cents, disputes, disputed_cents, pay_0, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, pay_7, pay_8, pay_9)
-SELECT account_id, livemode, hour, 0, sum(created), sum(paid), sum(gross_cents), sum(fee_cents), sum(expired), sum(canceled),
+SELECT account_id, livemode, hour, sum(created), sum(paid), sum(gross_cents), sum(fee_cents), sum(expired), sum(canceled),
     sum(refunds), sum(refunded_cents), sum(disputes), sum(disputed_cents),
     sum(pay_0), sum(pay_1), sum(pay_2), sum(pay_3), sum(pay_4), sum(pay_5), sum(pay_6), sum(pay_7), sum(pay_8), sum(pay_9)
 FROM (
@@ -82,17 +113,19 @@ FROM (
 GROUP BY account_id, livemode, hour;
 
 -- Each webhook's attempts per hour (UTC) and how many its receiver
--- acknowledged (2xx): kept by the statements that record attempts
--- (deliveries_prepared.go), sharded like overview_hours, for the overview's
--- success rates (the attempts themselves are 160k a month for a busy
--- webhook).
+-- acknowledged (2xx), for the overview's success rates (the attempts
+-- themselves are 160k a month for a busy webhook): kept by the statements
+-- that record attempts (deliveries_prepared.go), a batch at a time, sharded
+-- by connection (0-7) since the dispatcher's workers finish one webhook's
+-- attempts side by side.
 CREATE TABLE webhook_hours (
     webhook_id text COLLATE "C" NOT NULL,
     hour       timestamptz NOT NULL,
     shard      smallint NOT NULL,
     attempts   bigint NOT NULL DEFAULT 0,
     succeeded  bigint NOT NULL DEFAULT 0,
-    PRIMARY KEY (webhook_id, hour, shard)
+    -- The counts in the key's index too, read from it alone (as overview_hours).
+    PRIMARY KEY (webhook_id, hour, shard) INCLUDE (attempts, succeeded)
 );
 
 INSERT INTO webhook_hours (webhook_id, hour, shard, attempts, succeeded)
@@ -100,3 +133,32 @@ SELECT webhook_id, date_trunc('hour', created_at, 'UTC'), 0, count(*),
     count(*) FILTER (WHERE response_status BETWEEN 200 AND 299)
 FROM delivery_attempts
 GROUP BY 1, 2;
+
+-- The account's payers (Clientes), by CPF or CNPJ (digits), folded from
+-- rollup_deltas like overview_hours. Name and e-mail are the latest
+-- charge's.
+CREATE TABLE customers (
+    account_id      text COLLATE "C" NOT NULL,
+    livemode        boolean NOT NULL,
+    document        text COLLATE "C" NOT NULL,
+    name            text NOT NULL,
+    email           text NOT NULL,
+    payments        bigint NOT NULL DEFAULT 0,
+    paid            bigint NOT NULL DEFAULT 0,
+    paid_cents      bigint NOT NULL DEFAULT 0,
+    first_charge_at timestamptz NOT NULL,
+    last_charge_at  timestamptz NOT NULL,
+    PRIMARY KEY (account_id, livemode, document)
+);
+-- The list: most recently charged first.
+CREATE INDEX customers_recent_idx ON customers (account_id, livemode, last_charge_at DESC, document DESC);
+
+INSERT INTO customers (account_id, livemode, document, name, email, payments, paid, paid_cents, first_charge_at, last_charge_at)
+SELECT account_id, livemode, customer ->> 'document',
+    (array_agg(customer ->> 'name' ORDER BY id DESC))[1], (array_agg(coalesce(customer ->> 'email', '') ORDER BY id DESC))[1],
+    count(*), count(*) FILTER (WHERE paid_at IS NOT NULL),
+    coalesce(sum(CASE WHEN amount_paid_cents > 0 THEN amount_paid_cents ELSE amount_cents END) FILTER (WHERE paid_at IS NOT NULL), 0),
+    min(created_at), max(created_at)
+FROM payments
+WHERE customer IS NOT NULL AND coalesce(customer ->> 'document', '') <> ''
+GROUP BY account_id, livemode, customer ->> 'document';

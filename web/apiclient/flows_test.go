@@ -15,6 +15,15 @@ import (
 	"payments/web/webtest"
 )
 
+// brasilia is the account's zone (the default): a report's days are its.
+var brasilia = func() *time.Location {
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
+
 // client is the generated client, authenticated with key.
 func client(t *testing.T, baseURL, key string) *ClientWithResponses {
 	t.Helper()
@@ -133,6 +142,25 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	balance, err := c.GetBalanceWithResponse(ctx)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, balance.StatusCode())
+
+	// Today's ledger for the accountant, as a CSV: asked for, built, fetched.
+	today := openapi_types.Date{Time: time.Now().In(brasilia)}
+	asked, err := c.CreateReportWithResponse(ctx, &CreateReportParams{IdempotencyKey: key("ledger-today")},
+		CreateReportJSONRequestBody{Type: "ledger", Format: "csv", From: today, To: today})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, asked.StatusCode(), "%s", asked.Body)
+	require.Equal(t, ReportStatus("pending"), asked.JSON201.Status)
+	_, err = s.Reports.BuildNext(ctx)
+	require.NoError(t, err)
+	ready, err := c.GetReportWithResponse(ctx, asked.JSON201.Id)
+	require.NoError(t, err)
+	require.Equal(t, ReportStatus("ready"), ready.JSON200.Status, "%s", ready.Body)
+	file, err := c.GetReportFileWithResponse(ctx, asked.JSON201.Id)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, file.StatusCode())
+	lines := strings.Split(strings.TrimSpace(string(file.Body)), "\n")
+	require.Equal(t, *ready.JSON200.RowCount+1, len(lines), "a header and one line per entry")
+	require.Positive(t, *ready.JSON200.RowCount)
 
 	// A due-date charge: 2% fine and 1% a month, paid 15 days late.
 	day := func(n int) openapi_types.Date { return openapi_types.Date{Time: time.Now().AddDate(0, 0, n)} }

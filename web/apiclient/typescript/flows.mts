@@ -178,4 +178,13 @@ const pushed = await client.POST("/api/v1/subscriptions", {
 check(pushed.response.status === 201 && pushed.data?.payer.bank_account?.ispb === "60701190" && pushed.data.br_code === null,
   `payer_bank_request: ${pushed.response.status}`);
 
+// Today's ledger for the accountant: asked for (built in the background), then read.
+const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+const report = await client.POST("/api/v1/reports", { body: { type: "ledger", format: "xlsx", from: today, to: today } });
+check(report.response.status === 201 && report.data?.status === "pending" && report.data.file_url === null,
+  `report: ${report.response.status}`);
+const reportRead = await client.GET("/api/v1/reports/{id}", { params: { path: { id: report.data!.id } } });
+check(reportRead.response.status === 200 && reportRead.data?.id === report.data!.id && reportRead.data.format === "xlsx",
+  `report read: ${reportRead.response.status}`);
+
 console.log("ok");
