@@ -17,6 +17,7 @@ import (
 	"time"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher/signature"
@@ -161,7 +162,18 @@ func TestListenForwardsSignedAndResumes(t *testing.T) {
 	_, lines = start()
 	require.Equal(t, firstSecret, secret, "the signing secret stays between runs")
 	lines.waitFor(t, regexp.MustCompile(`Resuming after evt_`))
-	require.Eventually(t, func() bool { return count() == 6 }, 10*time.Second, 20*time.Millisecond)
+	// What this proves is no gap and no repeat, not a speed: the wait is
+	// generous (a loaded CI machine took more than 10 s once), and a miss
+	// says what the listener printed and what arrived.
+	if !assert.Eventually(t, func() bool { return count() == 6 }, 30*time.Second, 20*time.Millisecond) {
+		lines.mu.Lock()
+		printed := strings.Join(lines.lines, "\n")
+		lines.mu.Unlock()
+		mu.Lock()
+		arrived := append([]got(nil), received...)
+		mu.Unlock()
+		t.Fatalf("%d of 6 events arrived: %v; the listener printed:\n%s", len(arrived), arrived, printed)
+	}
 	time.Sleep(700 * time.Millisecond)
 
 	mu.Lock()
