@@ -243,13 +243,15 @@ const insertAttemptSQL = `WITH attempt AS (
 // wrote (RETURNING webhook_id, response_status, created_at) to their
 // webhook's hour in webhook_hours (migration 034): the overview's success
 // rates. An attempt found there already (a finish tried again) returns no
-// row and is not counted twice. Sharded by connection like overview_hours:
-// the dispatcher's workers finish one webhook's attempts side by side.
+// row and is not counted twice. Sharded by connection: the dispatcher's
+// workers finish one webhook's attempts side by side; rows are taken in
+// key order, so two finishes sharing a shard cannot wait on each other
+// in a circle.
 const tallyAttemptsCTE = `tallied AS (
 		INSERT INTO webhook_hours AS h (webhook_id, hour, shard, attempts, succeeded)
 		SELECT webhook_id, date_trunc('hour', created_at, 'UTC'), pg_backend_pid() % 8, count(*),
 			count(*) FILTER (WHERE response_status BETWEEN 200 AND 299)
-		FROM attempt GROUP BY 1, 2
+		FROM attempt GROUP BY 1, 2 ORDER BY 1, 2
 		ON CONFLICT (webhook_id, hour, shard) DO UPDATE
 		SET attempts = h.attempts + excluded.attempts, succeeded = h.succeeded + excluded.succeeded
 	)`
