@@ -14,17 +14,10 @@ const (
 // validates the check digits. It returns the digits and the document kind,
 // or ok=false when the value is not a valid CPF or CNPJ.
 func NormalizeDocument(s string) (digits string, kind DocumentKind, ok bool) {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == '.' || r == '-' || r == '/' || r == ' ':
-		default:
-			return "", "", false
-		}
+	digits, ok = DocumentDigits(s)
+	if !ok {
+		return "", "", false
 	}
-	digits = b.String()
 	switch len(digits) {
 	case 11:
 		return digits, CPF, validCPF(digits)
@@ -32,6 +25,23 @@ func NormalizeDocument(s string) (digits string, kind DocumentKind, ok bool) {
 		return digits, CNPJ, validCNPJ(digits)
 	}
 	return "", "", false
+}
+
+// DocumentDigits is a CPF or CNPJ as typed (or any part of one) without
+// its usual punctuation (. - /) and spaces; ok is false when anything else
+// is in it. It checks no length nor check digit: NormalizeDocument does.
+func DocumentDigits(s string) (digits string, ok bool) {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '.' || r == '-' || r == '/' || r == ' ':
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 func allSame(d string) bool {

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,6 +188,11 @@ func FormatCount(ctx context.Context, digits string) string {
 		sep = ','
 	}
 	return pix.GroupThousands(digits, sep)
+}
+
+// FormatInt is n as FormatCount writes it.
+func FormatInt(ctx context.Context, n int64) string {
+	return FormatCount(ctx, strconv.FormatInt(n, 10))
 }
 
 // Day is a civil date as pages show it: dd/mm/aaaa (a due date is a day

@@ -137,7 +137,7 @@ func outcomeWidth(o OutcomeShare) string { return strconv.FormatFloat(o.Percent,
 func outcomesText(ctx context.Context, outcomes []OutcomeShare) string {
 	parts := make([]string, len(outcomes))
 	for i, o := range outcomes {
-		parts[i] = T(ctx, "overview.outcome_"+o.Key) + ": " + FormatCount(ctx, strconv.FormatInt(o.Count, 10)) + " (" + o.PercentLabel + ")"
+		parts[i] = T(ctx, "overview.outcome_"+o.Key) + ": " + FormatInt(ctx, o.Count) + " (" + o.PercentLabel + ")"
 	}
 	return strings.Join(parts, "; ")
 }

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"cmp"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -126,7 +127,7 @@ func dayRange(from, last time.Time) string {
 // overviewCards are the period's figures beside the period before's.
 func overviewCards(c *fiber.Ctx, now, then *store.OverviewFigures) []views.OverviewCard {
 	ctx := c.UserContext()
-	count := func(n int64) string { return views.FormatCount(ctx, itoa(n)) }
+	count := func(n int64) string { return views.FormatInt(ctx, n) }
 	card := func(key string, value, before int64, label func(int64) string) views.OverviewCard {
 		k := views.OverviewCard{Key: key, Value: label(value), Before: label(before)}
 		if before != 0 {
@@ -170,11 +171,11 @@ func payTimeQuantile(c *fiber.Ctx, f *store.OverviewFigures, q float64) string {
 	}
 	// The smallest bucket whose running count reaches q of the total
 	// (nearest rank).
-	rank := int64(q*float64(total) + 0.999999)
+	rank := int64(math.Ceil(q * float64(total)))
 	var seen int64
 	for i, n := range f.PayTimes {
 		if seen += n; seen >= rank {
-			return t(c, "overview.pay_time_"+itoa(int64(i)))
+			return t(c, "overview.pay_time_"+strconv.Itoa(i))
 		}
 	}
 	return t(c, "overview.pay_time_9")
@@ -224,12 +225,12 @@ func payTimeBars(c *fiber.Ctx, f *store.OverviewFigures) []views.ChartBar {
 	n := len(store.PayTimeBuckets) + 1
 	keys, labels, values := make([]string, n), make([]string, n), make([]int64, n)
 	for i := range n {
-		keys[i], labels[i] = itoa(int64(i)), t(c, "overview.pay_time_"+itoa(int64(i)))
+		keys[i], labels[i] = strconv.Itoa(i), t(c, "overview.pay_time_"+strconv.Itoa(i))
 		if i < len(f.PayTimes) {
 			values[i] = f.PayTimes[i]
 		}
 	}
-	return views.Bars(keys, labels, values, func(v int64) string { return views.FormatCount(ctx, itoa(v)) })
+	return views.Bars(keys, labels, values, func(v int64) string { return views.FormatInt(ctx, v) })
 }
 
 // webhookDayBars is the share of attempts acknowledged per day, in tenths
@@ -246,20 +247,16 @@ func webhookDayBars(c *fiber.Ctx, period overviewPeriod, days []store.WebhookDay
 		byDay[key].attempts += d.Attempts
 		byDay[key].succeeded += d.Succeeded
 	}
-	keys, labels, values := make([]string, period.days), make([]string, period.days), make([]int64, period.days)
-	rates := make([]string, period.days)
-	for i := range period.days {
-		at := period.from.AddDate(0, 0, i)
-		keys[i], labels[i], rates[i] = at.Format(time.DateOnly), at.Format("02/01"), "—"
-		if d := byDay[keys[i]]; d != nil && d.attempts > 0 {
-			values[i] = d.succeeded * 1000 / d.attempts
-			rates[i] = views.Percent(ctx, d.succeeded, d.attempts)
-		}
-	}
-	bars := views.Bars(keys, labels, values, func(int64) string { return "" })
+	// Not views.Bars: a share's scale is 100%, not the period's best day.
+	bars := make([]views.ChartBar, period.days)
 	for i := range bars {
-		bars[i].ValueLabel = rates[i]
-		bars[i].Height = float64(values[i]) / 10 // a share: 100% is the chart's top
+		at := period.from.AddDate(0, 0, i)
+		bars[i] = views.ChartBar{Key: at.Format(time.DateOnly), Label: at.Format("02/01"), ValueLabel: "—"}
+		if d := byDay[bars[i].Key]; d != nil && d.attempts > 0 {
+			bars[i].Value = d.succeeded * 1000 / d.attempts
+			bars[i].ValueLabel = views.Percent(ctx, d.succeeded, d.attempts)
+			bars[i].Height = float64(bars[i].Value) / 10
+		}
 	}
 	return bars
 }
@@ -284,5 +281,3 @@ func webhookRates(c *fiber.Ctx, days []store.WebhookDay) []views.WebhookRate {
 	slices.SortFunc(rates, func(a, b views.WebhookRate) int { return cmp.Compare(b.Attempts, a.Attempts) })
 	return rates
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

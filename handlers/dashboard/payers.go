@@ -20,8 +20,8 @@ func (d *Dashboard) Payers(c *fiber.Ctx) error {
 	page := views.PayersPage{Nav: d.nav(c, "customers"), Document: c.Query("document"), Since: c.Query("since"), Until: c.Query("until")}
 	p := store.PayerListParams{Scope: dashScope(c), Limit: dashPageSize, StartingAfter: c.Query("starting_after")}
 	if page.Document != "" {
-		digits := onlyDigits(page.Document)
-		if digits == "" || len(digits) > 14 {
+		digits, ok := pix.DocumentDigits(page.Document)
+		if !ok || digits == "" || len(digits) > 14 {
 			return reply.InvalidParam("parameter_invalid", "document", "document must be a CPF or CNPJ, or its first digits.")
 		}
 		p.DocumentPrefix = digits
@@ -36,7 +36,7 @@ func (d *Dashboard) Payers(c *fiber.Ctx) error {
 	}
 	for _, r := range rows {
 		page.Rows = append(page.Rows, views.PayerRow{Document: r.Document, DocumentLabel: pix.FormatDocument(r.Document), Name: r.Name,
-			Email: r.Email, Payments: views.FormatCount(c.UserContext(), itoa(r.Payments)), Paid: views.FormatCount(c.UserContext(), itoa(r.Paid)),
+			Email: r.Email, Payments: views.FormatInt(c.UserContext(), r.Payments), Paid: views.FormatInt(c.UserContext(), r.Paid),
 			PaidLabel: pix.FormatBRL(r.PaidCents), LastChargeAt: when(c, r.LastChargeAt),
 			PaymentsURL: "/dashboard/payments?q=" + url.QueryEscape(r.Document)})
 	}
@@ -46,19 +46,4 @@ func (d *Dashboard) Payers(c *fiber.Ctx) error {
 		page.NextURL = "/dashboard/customers?" + q.Encode()
 	}
 	return reply.Page(c, http.StatusOK, views.Payers(page))
-}
-
-// onlyDigits is s without anything but its digits (a CPF or CNPJ as typed).
-func onlyDigits(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := range len(s) {
-		switch {
-		case s[i] >= '0' && s[i] <= '9':
-			out = append(out, s[i])
-		case s[i] == '.' || s[i] == '-' || s[i] == '/' || s[i] == ' ':
-		default:
-			return ""
-		}
-	}
-	return string(out)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -54,7 +53,7 @@ func (d *Dashboard) renderReports(c *fiber.Ctx, status int, form views.ReportFor
 			Period: reportPeriodLabel(c, r), CreatedAt: when(c, r.CreatedAt), Expired: r.Status == store.ReportReady && r.Expired(now)}
 		if r.Status == store.ReportReady && !row.Expired {
 			row.FileURL = "/dashboard/reports/" + r.ID + "/file"
-			row.RowCount = views.FormatCount(ctx, strconv.FormatInt(derefInt(r.RowCount), 10))
+			row.RowCount = views.FormatInt(ctx, derefInt(r.RowCount))
 			row.Size = byteSize(derefInt(r.SizeBytes))
 			row.ExpiresLabel = when(c, *r.ExpiresAt)
 		}
