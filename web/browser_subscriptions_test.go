@@ -143,7 +143,10 @@ func TestBrowserTestSubscriptionInTheDashboard(t *testing.T) {
 	checkPage(t, ctx, "a cycle being retried")
 	step("simulate-pay", `[data-testid="cycle-row"][data-status="paid"]`)
 	var rows int
-	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.querySelectorAll('[data-testid="cycle-row"][data-status="paid"]').length`, &rows)))
+	// The page before the click has a paid row already (the first cycle):
+	// the retried one is paid once no row is retrying on the new page.
+	require.NoError(t, chromedp.Run(ctx, chromedp.WaitNotPresent(`[data-testid="cycle-row"][data-status="retrying"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('[data-testid="cycle-row"][data-status="paid"]').length`, &rows)))
 	require.Equal(t, 2, rows, "the first cycle and the retried one, paid")
 	step("cancel-subscription", `[data-testid="confirmation"]`)
 	checkPage(t, ctx, "cancel a subscription: confirmation")
