@@ -384,14 +384,20 @@ func (d *Dispatcher) outcome(dl *store.Delivery, res Result, now time.Time) stor
 	if res.ErrMessage != "" {
 		msg += ": " + res.ErrMessage
 	}
+	var retryAfter time.Duration
+	if res.StatusCode == 429 || res.StatusCode == 503 {
+		retryAfter = min(res.RetryAfter, maxRetryAfter)
+	}
+	if retryAfter > 0 {
+		// The receiver asked for a pause: its other deliveries wait too.
+		until := now.Add(retryAfter)
+		out.PauseUntil = &until
+		msg += fmt.Sprintf(" (%s %s)", RetryAfterNote, retryAfter)
+	}
 	out.Error = &msg
 	if res.StatusCode == 410 {
 		out.Status, out.DisableReason = store.DeliveryFailed, store.DisabledEndpointGone
 		return out
-	}
-	var retryAfter time.Duration
-	if res.StatusCode == 429 || res.StatusCode == 503 {
-		retryAfter = res.RetryAfter
 	}
 	delay, more := retryDelay(dl.Attempts, retryAfter, d.cfg.Jitter())
 	if !more {
@@ -401,6 +407,10 @@ func (d *Dispatcher) outcome(dl *store.Delivery, res Result, now time.Time) stor
 	out.Status, out.NextAttemptAt = store.DeliveryPending, now.Add(delay)
 	return out
 }
+
+// RetryAfterNote ends the error of an attempt answered with a Retry-After
+// that was honoured, followed by the wait: "(Retry-After: 30s)".
+const RetryAfterNote = "Retry-After:"
 
 // madeAttempt is a recorded attempt with the raw result beside it.
 type madeAttempt struct {

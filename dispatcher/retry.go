@@ -14,8 +14,9 @@ var retrySchedule = []time.Duration{
 // MaxAttempts is the first attempt plus one per scheduled retry.
 var MaxAttempts = len(retrySchedule) + 1
 
-// maxRetryAfter clamps a receiver's Retry-After.
-const maxRetryAfter = 24 * time.Hour
+// maxRetryAfter clamps a receiver's Retry-After to the schedule's longest
+// wait (its last retry's), for the delivery and the webhook's pause alike.
+var maxRetryAfter = retrySchedule[len(retrySchedule)-1]
 
 // Auto-disable: a webhook failing without a single success for this long,
 // over at least this many attempts, is disabled.

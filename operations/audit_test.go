@@ -217,7 +217,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			return err
 		}, nil},
 		{"RotateWebhookSecret", "webhook.secret_rotated", func() error {
-			_, _, err := ops.RotateWebhookSecret(ctx, who, test, hook.ID, "")
+			_, _, err := ops.RotateWebhookSecret(ctx, who, test, hook.ID, "", "")
 			return err
 		}, nil},
 		{"ResendDelivery", "delivery.resent", func() error {

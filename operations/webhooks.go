@@ -2,10 +2,12 @@ package operations
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
 	"payments/dispatcher"
+	"payments/dispatcher/signature"
 	"payments/store"
 )
 
@@ -35,24 +37,58 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 	if err := o.checkURL(&in.URL); err != nil {
 		return nil, "", err
 	}
-	if in.Secret != "" {
-		if err := store.CheckCustomSecret(in.Secret); err != nil {
-			return nil, "", err
-		}
+	signing, err := newSigning(in.Signing.Algorithm, in.Signing.Secret)
+	if err != nil {
+		return nil, "", err
 	}
+	in.Signing = signing
 	var w *store.Webhook
 	var secret string
-	err := o.record(ctx, who, in.Scope, Write(Webhooks), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, in.Scope, Write(Webhooks), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if w, secret, err = o.Store.CreateWebhook(ctx, in); err != nil {
 			return "", nil, err
 		}
-		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"}}, nil
+		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"},
+			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}}, nil
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	return w, secret, nil
+	return w, shownSecret(w, secret), nil
+}
+
+// newSigning is what a webhook signs with when told algorithm ("": HMAC)
+// and custom (an HMAC secret of the user's; "": generated): an ed25519 key
+// pair is made here.
+func newSigning(algorithm, custom string) (store.SigningSecret, error) {
+	if algorithm == "" {
+		algorithm = store.SignatureHMAC
+	}
+	if err := store.CheckCustomSecret(custom); err != nil {
+		return store.SigningSecret{}, err
+	}
+	switch algorithm {
+	case store.SignatureHMAC:
+		return store.SigningSecret{Algorithm: algorithm, Secret: custom}, nil
+	case store.SignatureEd25519:
+		if custom != "" {
+			return store.SigningSecret{}, store.ErrSecretForEd25519
+		}
+		key, public := signature.GenerateSigningKey()
+		return store.SigningSecret{Algorithm: algorithm, Secret: key, PublicKey: public}, nil
+	}
+	return store.SigningSecret{}, fmt.Errorf("operations: unknown signature algorithm %q", algorithm)
+}
+
+// shownSecret is the secret to show its creator once: an HMAC secret (the
+// receiver needs it); an ed25519 signing key never leaves the service (the
+// receiver verifies with the public key on the webhook).
+func shownSecret(w *store.Webhook, secret string) string {
+	if w.SignatureAlgorithm == store.SignatureEd25519 {
+		return ""
+	}
+	return secret
 }
 
 // UpdateWebhook changes what u sets (enabling or disabling it included).
@@ -61,7 +97,7 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 		return nil, err
 	}
 	action := "webhook.updated"
-	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil {
+	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil {
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
@@ -82,13 +118,12 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 }
 
 // RotateWebhookSecret gives the endpoint a new secret (custom, or a new
-// one when ""), the old one still signing for a while; the new one is
-// returned this once.
-func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, scope store.Scope, id, custom string) (*store.Webhook, string, error) {
-	if custom != "" {
-		if err := store.CheckCustomSecret(custom); err != nil {
-			return nil, "", err
-		}
+// one when "") or a new ed25519 key, of algorithm ("": the one it has),
+// the old one still signing for SecretRotationOverlap; a new HMAC secret
+// is returned this once.
+func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, scope store.Scope, id, custom, algorithm string) (*store.Webhook, string, error) {
+	if err := store.CheckCustomSecret(custom); err != nil {
+		return nil, "", err
 	}
 	if err := o.stepUp(who, false); err != nil {
 		return nil, "", err
@@ -96,16 +131,30 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 	var w *store.Webhook
 	var secret string
 	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.secret_rotated", func(ctx context.Context) (string, store.Changes, error) {
-		var err error
-		if w, secret, err = o.Store.RotateWebhookSecret(ctx, scope, id, custom); err != nil {
+		before, err := o.Store.Webhook(ctx, scope, id)
+		if err != nil {
 			return "", nil, err
 		}
-		return w.ID, store.Changes{"secret": {"(previous)", "(changed)"}}, nil
+		if algorithm == "" {
+			algorithm = before.SignatureAlgorithm
+		}
+		next, err := newSigning(algorithm, custom)
+		if err != nil {
+			return "", nil, err
+		}
+		if w, secret, err = o.Store.RotateWebhookSecret(ctx, scope, id, next); err != nil {
+			return "", nil, err
+		}
+		changes := store.Changes{"secret": {"(previous)", "(changed)"}}
+		if before.SignatureAlgorithm != w.SignatureAlgorithm {
+			changes["signature_algorithm"] = [2]any{before.SignatureAlgorithm, w.SignatureAlgorithm}
+		}
+		return w.ID, changes, nil
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	return w, secret, nil
+	return w, shownSecret(w, secret), nil
 }
 
 // DeleteWebhook removes the endpoint; its pending deliveries end.
@@ -197,5 +246,6 @@ func webhookChanges(before, after *store.Webhook) store.Changes {
 	add("enabled", before.Enabled, after.Enabled, before.Enabled == after.Enabled)
 	add("events", before.Events, after.Events, slices.Equal(before.Events, after.Events))
 	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
+	add("ordered", before.Ordered, after.Ordered, before.Ordered == after.Ordered)
 	return c
 }

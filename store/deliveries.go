@@ -63,6 +63,9 @@ type Delivery struct {
 	CreatedAt      time.Time  `bun:"created_at"`
 	UpdatedAt      time.Time  `bun:"updated_at"`
 	CompletedAt    *time.Time `bun:"completed_at"`
+	// OrderKey is the object an ordered webhook's delivery waits its turn
+	// behind (the event's object id); nil for unordered webhooks.
+	OrderKey *string `bun:"order_key"`
 	// WokenAt and ClaimedAt time the last claim: when the dispatcher woke
 	// for it (nil for a delivery a worker chained to after a success) and
 	// when the claim's statement ran in PostgreSQL (after its lock), so a

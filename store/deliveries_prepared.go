@@ -85,13 +85,15 @@ const claimSQL = `
 		), coalesce(w.rate_limit - (
 			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
 		), $2)) AS n
-		FROM busy JOIN webhooks w ON w.id = busy.webhook_id WHERE w.enabled
+		FROM busy JOIN webhooks w ON w.id = busy.webhook_id
+		WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
 	), picked AS (
 		SELECT due.id, room.webhook_id, room.rate_limit FROM room
 		CROSS JOIN LATERAL (
 			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
 			LIMIT greatest(room.n, 0)
 			FOR UPDATE SKIP LOCKED
@@ -118,6 +120,16 @@ const claimSQL = `
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
+
+// earlierOfItsObjectSQL finds a pending delivery queued before delivery d
+// for its ordered webhook's same object (order_key): while there is one
+// (being attempted, or waiting for its retry), d waits; one given up
+// (failed) no longer holds it. One probe of webhook_deliveries_order_idx.
+// A success's chain asks the same (finishSuccessesTail), less the
+// deliveries its own batch is finishing, still pending in its snapshot.
+const earlierOfItsObjectSQL = `SELECT 1 FROM webhook_deliveries earlier
+				WHERE earlier.webhook_id = d.webhook_id AND earlier.order_key = d.order_key AND earlier.status = 'pending'
+					AND (earlier.created_at, earlier.id) < (d.created_at, d.id)`
 
 // fewWebhooks is how many enabled webhooks a claim reads every one of (see claimSQL).
 const fewWebhooks = "16"
@@ -289,6 +301,9 @@ type DeliveryOutcome struct {
 	// failure streak is at least that old and that long.
 	AutoDisableAfter    time.Duration
 	AutoDisableFailures int
+	// PauseUntil, when set (a 429 or 503 with Retry-After), pauses the
+	// webhook's other deliveries until then.
+	PauseUntil *time.Time
 }
 
 // FinishFailure records an attempt that did not succeed and applies the
@@ -323,6 +338,13 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 		n, _ := res.RowsAffected()
 		if held = n == 1; !held {
 			return nil
+		}
+		if out.PauseUntil != nil {
+			_, err = tx.ExecContext(ctx, `UPDATE webhooks SET paused_until = greatest(paused_until, $2) WHERE id = $1`,
+				pg.Prepared(d.WebhookID, *out.PauseUntil)...)
+			if err != nil {
+				return fmt.Errorf("store: pause webhook: %w", err)
+			}
 		}
 		var disabledNow bool
 		if out.DisableReason != "" {
@@ -448,7 +470,12 @@ const finishSuccessesTail = `
 				AND (n.next_attempt_at, n.id) > (w.after_due, w.after_id)
 				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= w.now)
 				AND n.id <> ALL ($2::text[])
-				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL)
+				AND (n.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
+					WHERE earlier.webhook_id = n.webhook_id AND earlier.order_key = n.order_key AND earlier.status = 'pending'
+						AND (earlier.created_at, earlier.id) < (n.created_at, n.id)
+						AND earlier.id NOT IN (SELECT f.delivery_id FROM f JOIN finished USING (i))))
+				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL
+					AND (x.paused_until IS NULL OR x.paused_until <= w.now))
 			ORDER BY n.next_attempt_at, n.id
 			LIMIT w.k
 			FOR UPDATE SKIP LOCKED

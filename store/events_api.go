@@ -271,9 +271,13 @@ func (s *Store) queueAgain(ctx context.Context, tx bun.Tx, hooks []Webhook, even
 			if !slices.Contains(w.Events, e.Type) {
 				continue
 			}
-			made = append(made, Delivery{ID: ids.New(ids.PrefixDelivery), EventID: e.ID, WebhookID: w.ID,
+			dl := Delivery{ID: ids.New(ids.PrefixDelivery), EventID: e.ID, WebhookID: w.ID,
 				AccountID: w.AccountID, Livemode: w.Livemode, EventType: e.Type, Status: DeliveryPending,
-				NextAttemptAt: now, CreatedAt: now, UpdatedAt: now})
+				NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
+			if w.Ordered {
+				dl.OrderKey = &e.ObjectID
+			}
+			made = append(made, dl)
 		}
 	}
 	for chunk := range slices.Chunk(made, 1000) {

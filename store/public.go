@@ -133,10 +133,14 @@ func (w *Webhook) JSON(now time.Time) apimodel.Webhook {
 		ID: w.ID, Object: "webhook", Livemode: w.Livemode, Name: w.Name, URL: w.URL, APIVersion: w.APIVersion,
 		Events: w.Events, Enabled: w.Enabled, RateLimit: w.RateLimit, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
 		FailingSince: jsonw.FormatTimePtr(w.FailingSince), CreatedAt: jsonw.FormatTime(w.CreatedAt),
-		UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
+		UpdatedAt: jsonw.FormatTime(w.UpdatedAt), SignatureAlgorithm: w.SignatureAlgorithm, PublicKey: w.PublicKey,
+		Ordered: w.Ordered,
 	}
 	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
 		out.PreviousSecretExpiresAt = jsonw.FormatTimePtr(w.PreviousSecretExpiresAt)
+	}
+	if w.PausedUntil != nil && w.PausedUntil.After(now) {
+		out.PausedUntil = jsonw.FormatTimePtr(w.PausedUntil)
 	}
 	return out
 }

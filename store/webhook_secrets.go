@@ -18,10 +18,32 @@ func GenerateWebhookSecret() string {
 // secretHint shows enough of a secret to tell two apart, never enough to use it.
 func secretHint(secret string) string {
 	prefix := ""
-	if len(secret) > 6 && secret[:6] == "whsec_" {
-		prefix = "whsec_"
+	for _, p := range []string{"whsec_", "whsk_"} {
+		if len(secret) > len(p) && secret[:len(p)] == p {
+			prefix = p
+		}
 	}
 	return prefix + "…" + secret[len(secret)-4:]
+}
+
+// orGenerated is s with its defaults: the HMAC algorithm, and a generated
+// secret for an HMAC one left empty. (An ed25519 key pair is made by the
+// caller, with dispatcher/signature.GenerateSigningKey.)
+func (s SigningSecret) orGenerated() SigningSecret {
+	if s.Algorithm == "" {
+		s.Algorithm = SignatureHMAC
+	}
+	if s.Algorithm == SignatureHMAC && s.Secret == "" {
+		s.Secret = GenerateWebhookSecret()
+	}
+	return s
+}
+
+func (s SigningSecret) publicKey() *string {
+	if s.Algorithm != SignatureEd25519 {
+		return nil
+	}
+	return &s.PublicKey
 }
 
 // ErrNoSecretKey means SECRET_KEY was not configured, so secrets can be

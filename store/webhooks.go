@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -32,6 +33,12 @@ var APIVersions = []string{"v2", "v1"}
 var (
 	ErrSecretLength     = fmt.Errorf("store: a custom secret must be %d to %d characters", MinCustomSecret, MaxCustomSecret)
 	ErrSecretCharacters = errors.New("store: a custom secret may only contain printable ASCII characters without spaces")
+	// ErrSecretReserved: whsk_ begins ed25519 signing keys, which the
+	// service makes itself (a secret of that form would sign as one).
+	ErrSecretReserved = errors.New("store: a custom secret may not begin with whsk_, the form of ed25519 signing keys")
+	// ErrSecretForEd25519: a custom secret is an HMAC secret; an ed25519
+	// webhook's signing key is made by the service.
+	ErrSecretForEd25519 = errors.New("store: a custom secret is for hmac-sha256 webhooks; an ed25519 webhook's key is made by the service")
 )
 
 // CheckCustomSecret checks a secret chosen by the user; empty means
@@ -48,12 +55,34 @@ func CheckCustomSecret(secret string) error {
 			return ErrSecretCharacters
 		}
 	}
+	if strings.HasPrefix(secret, "whsk_") {
+		return ErrSecretReserved
+	}
 	return nil
 }
 
 // MaxRateLimit is the highest rate limit a webhook takes, deliveries per
 // second (the column's CHECK says the same).
 const MaxRateLimit = 1000
+
+// Signature algorithms a webhook signs with: an HMAC shared secret (the
+// seed's X-Service-Signature and Standard Webhooks' v1) or an ed25519
+// signing key (Standard Webhooks' v1a; receivers hold only its public key).
+const (
+	SignatureHMAC    = "hmac-sha256"
+	SignatureEd25519 = "ed25519"
+)
+
+// SignatureAlgorithms lists them, the default first.
+var SignatureAlgorithms = []string{SignatureHMAC, SignatureEd25519}
+
+// SigningSecret is what a webhook signs with from now on: an HMAC secret,
+// or an ed25519 signing key (whsk_...) with its public key (whpk_...).
+type SigningSecret struct {
+	Algorithm string
+	Secret    string
+	PublicKey string
+}
 
 // SecretRotationOverlap is how long the previous secret keeps signing.
 const SecretRotationOverlap = 24 * time.Hour
@@ -75,18 +104,22 @@ var ErrWebhookLimit = errors.New("store: webhook limit reached")
 type Webhook struct {
 	bun.BaseModel `bun:"table:webhooks"`
 
-	ID                      string     `bun:"id,pk"`
-	AccountID               string     `bun:"account_id"`
-	Livemode                bool       `bun:"livemode"`
-	Name                    string     `bun:"name"`
-	URL                     string     `bun:"url"`
-	APIVersion              string     `bun:"api_version"`
-	Events                  []string   `bun:"events,array"`
-	Enabled                 bool       `bun:"enabled"`
-	DisabledReason          *string    `bun:"disabled_reason"`
-	SecretSealed            []byte     `bun:"secret_sealed"`
-	SecretHint              string     `bun:"secret_hint"`
-	PreviousSecretSealed    []byte     `bun:"previous_secret_sealed"`
+	ID                   string   `bun:"id,pk"`
+	AccountID            string   `bun:"account_id"`
+	Livemode             bool     `bun:"livemode"`
+	Name                 string   `bun:"name"`
+	URL                  string   `bun:"url"`
+	APIVersion           string   `bun:"api_version"`
+	Events               []string `bun:"events,array"`
+	Enabled              bool     `bun:"enabled"`
+	DisabledReason       *string  `bun:"disabled_reason"`
+	SecretSealed         []byte   `bun:"secret_sealed"`
+	SecretHint           string   `bun:"secret_hint"`
+	PreviousSecretSealed []byte   `bun:"previous_secret_sealed"`
+	// SignatureAlgorithm is SignatureHMAC or SignatureEd25519; PublicKey
+	// (whpk_...) is set with the latter.
+	SignatureAlgorithm      string     `bun:"signature_algorithm"`
+	PublicKey               *string    `bun:"public_key"`
 	PreviousSecretExpiresAt *time.Time `bun:"previous_secret_expires_at"`
 	FailingSince            *time.Time `bun:"failing_since"`
 	FailuresSince           int        `bun:"failures_since"`
@@ -94,8 +127,13 @@ type Webhook struct {
 	// RateClaims, the times of its latest claims, to honour it.
 	RateLimit  *int        `bun:"rate_limit"`
 	RateClaims []time.Time `bun:"rate_claims,array,scanonly"`
-	CreatedAt  time.Time   `bun:"created_at"`
-	UpdatedAt  time.Time   `bun:"updated_at"`
+	// PausedUntil is when a receiver's Retry-After (on a 429 or 503) lets
+	// its deliveries go again; the dispatcher alone writes it.
+	PausedUntil *time.Time `bun:"paused_until"`
+	// Ordered holds each object's deliveries to the order they were queued.
+	Ordered   bool      `bun:"ordered"`
+	CreatedAt time.Time `bun:"created_at"`
+	UpdatedAt time.Time `bun:"updated_at"`
 }
 
 // TestEventType is the sample a "send test" sends unless told otherwise:
@@ -115,23 +153,25 @@ type NewWebhook struct {
 	APIVersion string
 	Events     []string
 	Enabled    bool
-	Secret     string
-	RateLimit  *int
+	// Signing is what it signs with; an empty Secret of SignatureHMAC is
+	// generated.
+	Signing   SigningSecret
+	RateLimit *int
+	Ordered   bool
 }
 
 // CreateWebhook stores a webhook and returns it with its secret, which is
 // shown this once. The cap is enforced under a lock on the account row, so
 // concurrent creates can never exceed it.
 func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, string, error) {
-	secret := in.Secret
-	if secret == "" {
-		secret = GenerateWebhookSecret()
-	}
+	signing := in.Signing.orGenerated()
+	secret := signing.Secret
 	now := s.Now()
 	w := &Webhook{
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
 		SecretHint: secretHint(secret), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
+		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered,
 	}
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
@@ -208,6 +248,7 @@ type WebhookUpdate struct {
 	Enabled    *bool
 	// RateLimit sets the deliveries per second; a pointer to 0 removes the limit.
 	RateLimit *int
+	Ordered   *bool
 }
 
 // UpdateWebhook applies u. Enabling clears the disabled reason and the
@@ -236,6 +277,9 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 			if *u.RateLimit > 0 {
 				w.RateLimit = u.RateLimit
 			}
+		}
+		if u.Ordered != nil {
+			w.Ordered = *u.Ordered
 		}
 		if u.Enabled != nil && *u.Enabled != w.Enabled {
 			w.Enabled = *u.Enabled
@@ -286,12 +330,12 @@ func (s *Store) DeleteWebhook(ctx context.Context, scope Scope, id string) error
 	})
 }
 
-// RotateWebhookSecret makes newSecret (generated when empty) the signing
-// secret; the current one keeps signing beside it for SecretRotationOverlap.
-func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSecret string) (*Webhook, string, error) {
-	if newSecret == "" {
-		newSecret = GenerateWebhookSecret()
-	}
+// RotateWebhookSecret makes next (an HMAC secret generated when empty) what
+// the webhook signs with; the current secret or key keeps signing beside it
+// for SecretRotationOverlap, whichever algorithm each is.
+func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id string, next SigningSecret) (*Webhook, string, error) {
+	next = next.orGenerated()
+	newSecret := next.Secret
 	var w *Webhook
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
@@ -306,6 +350,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id, newSec
 		expires := now.Add(SecretRotationOverlap)
 		w.PreviousSecretSealed, w.PreviousSecretExpiresAt = w.SecretSealed, &expires
 		w.SecretSealed, w.SecretHint, w.UpdatedAt = sealed, secretHint(newSecret), now
+		w.SignatureAlgorithm, w.PublicKey = next.Algorithm, next.publicKey()
 		if _, err := tx.NewUpdate().Model(w).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: rotate secret: %w", err)
 		}

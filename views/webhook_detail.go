@@ -9,6 +9,12 @@ type WebhookDetail struct {
 	Webhook    WebhookRow
 	APIVersion string
 	SecretHint string
+	// Signature is the webhook's algorithm; PublicKey (whpk_...) is shown
+	// for ed25519, whose receivers verify with it.
+	Signature string
+	PublicKey string
+	// Ordered: each object's deliveries go in order, one at a time.
+	Ordered bool
 	// NewSecret is set once, right after creation or rotation.
 	NewSecret         string
 	RotationExpiresAt string
@@ -38,6 +44,8 @@ type HealthView struct {
 	FailingSince        string
 	Failures            int
 	DisabledReason      string
+	// PausedUntil is when the receiver's Retry-After lets deliveries go again.
+	PausedUntil string
 	// Backlog is the deliveries waiting (Due of them due now); RateLimit
 	// the deliveries per second allowed (0: no limit).
 	Backlog, Due int
@@ -57,17 +65,19 @@ func (f DeliveryFilterView) Active() bool {
 // DeliveryView is a delivery as the console lists it: the event, the
 // payment (and order) it is about, where it stands.
 type DeliveryView struct {
-	ID          string
-	WebhookID   string
-	EventID     string
-	EventType   string
-	Status      string
-	Test        bool
-	Attempts    int
-	LastStatus  int
-	LastError   string
-	CreatedAt   string
-	NextAt      string
+	ID         string
+	WebhookID  string
+	EventID    string
+	EventType  string
+	Status     string
+	Test       bool
+	Attempts   int
+	LastStatus int
+	LastError  string
+	CreatedAt  string
+	NextAt     string
+	// RetryAfter says the next attempt waits for the receiver's Retry-After.
+	RetryAfter  bool
 	PaymentID   string
 	ExternalID  string
 	AmountLabel string
@@ -126,6 +136,8 @@ type TestResult struct {
 type EventCatalog struct {
 	Nav    Nav
 	Events []EventDoc
+	// VerifyHMAC and VerifyEd25519 are the Node verifiers the suite runs.
+	VerifyHMAC, VerifyEd25519 string
 }
 
 // EventDoc is one event type with what its v2 and v1 deliveries carry.

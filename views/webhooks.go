@@ -39,6 +39,10 @@ type WebhookForm struct {
 	Events     []string
 	// RateLimit is the deliveries-per-second field as typed ("" for none).
 	RateLimit string
+	// Signature is the algorithm chosen (create only): hmac-sha256 or ed25519.
+	Signature string
+	// Ordered holds each object's deliveries in order.
+	Ordered   bool
 	AllEvents []string
 	Errors    map[string]string
 	AtTheCap  bool

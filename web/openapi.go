@@ -352,6 +352,7 @@ func webhookBody(create bool) obj {
 		"enabled", boolean(),
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit),
 			rateLimitDescription+" null removes the limit."),
+		"ordered", describe(boolean(), orderedDescription+" Applies to deliveries queued from then on."),
 	)
 	if !create {
 		return object(props, optional...)
@@ -359,11 +360,23 @@ func webhookBody(create bool) obj {
 	props = props.with(
 		"api_version", enum(store.APIVersions).with("default", store.APIVersions[0]),
 		"enabled", boolean().with("default", true),
-		"secret", describe(str(), fmt.Sprintf("Optional custom secret, %d to %d printable ASCII characters; generated (whsec_...) when absent or empty.",
+		"ordered", describe(boolean().with("default", false), orderedDescription),
+		"secret", describe(str(), fmt.Sprintf("Optional custom HMAC secret, %d to %d printable ASCII characters, not beginning with whsk_; generated (whsec_...) when absent or empty. Not accepted with signature_algorithm ed25519.",
 			store.MinCustomSecret, store.MaxCustomSecret)),
+		"signature_algorithm", signatureAlgorithm().with("default", store.SignatureHMAC),
 	)
 	return object(props, "url", "events")
 }
+
+func signatureAlgorithm() obj {
+	return describe(enum(store.SignatureAlgorithms), "hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). "+
+		"ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); "+
+		"receivers verify with public_key and no X-Service-Signature is sent.")
+}
+
+const orderedDescription = "true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) " +
+	"reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. " +
+	"A delivery given up (failed) releases those behind it: the gap shows as that failed delivery."
 
 const rateLimitDescription = "Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). " +
 	"No second at the receiver holds more; the rest wait in the queue."
@@ -698,10 +711,13 @@ func paths() obj {
 		"/api/v1/webhooks/{id}/rotate_secret", o(
 			"parameters", []any{webhookID},
 			"post", op("rotateWebhookSecret", "Rotate the signing secret", "Webhooks",
-				"description", "The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.",
+				"description", "The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, "+
+					"so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. "+
+					"An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).",
 				"parameters", []any{idempotencyKey},
-				"requestBody", body(false, object(o("secret", o("type", "string", "minLength", store.MinCustomSecret, "maxLength", store.MaxCustomSecret)), optional...)),
-				"responses", responses(200, posted("The webhook, with its new secret.", "WebhookWithSecret"), with(postErrors, 404, 415)...))),
+				"requestBody", body(false, object(o("secret", o("type", "string", "minLength", store.MinCustomSecret, "maxLength", store.MaxCustomSecret),
+					"signature_algorithm", signatureAlgorithm()), optional...)),
+				"responses", responses(200, posted("The webhook, with its new secret (HMAC).", "WebhookWithSecret"), with(postErrors, 404, 415)...))),
 		"/api/v1/webhooks/{id}/test", o(
 			"parameters", []any{webhookID},
 			"post", op("testWebhook", "Send a sample event now and report what the receiver answered", "Webhooks",
@@ -831,11 +847,16 @@ func schemas() obj {
 		"events", o("type", "array", "minItems", 1, "uniqueItems", true, "items", ref("EventType")),
 		"enabled", boolean(),
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit), rateLimitDescription),
+		"ordered", describe(boolean(), orderedDescription),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
-		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2."),
+		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2)."),
+		"signature_algorithm", signatureAlgorithm(),
+		"public_key", describe(o("type", []string{"string", "null"}, "pattern", "^whpk_[A-Za-z0-9+/]{43}=$"),
+			"ed25519 only: the public key receivers verify v1a signatures with (Standard Webhooks' whpk_ form); null for hmac-sha256."),
 		"previous_secret_expires_at", describe(nullableTimestamp(), "During a rotation, when the previous secret stops signing."),
 		"failing_since", describe(nullableTimestamp(), "Start of the current run of failed attempts."),
+		"paused_until", describe(nullableTimestamp(), "While the receiver's Retry-After (on a 429 or 503) holds: no delivery of this webhook is attempted before then."),
 		"created_at", timestamp(), "updated_at", timestamp(),
 	)
 	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
@@ -991,7 +1012,8 @@ func schemas() obj {
 			"pending_label", moneyLabel,
 		)),
 		"Webhook", object(webhook),
-		"WebhookWithSecret", object(webhook.with("secret", describe(str(), "The signing secret. Shown only in this response."))),
+		"WebhookWithSecret", object(webhook.with("secret", describe(str(), "The HMAC signing secret, shown only in this response; absent for ed25519 webhooks (the service keeps the signing key).")),
+			webhook.keys()...),
 		"WebhookList", object(o("object", constant("list"), "url", constant("/api/v1/webhooks"), "has_more", o("type", "boolean", "const", false),
 			"data", arrayOf(ref("Webhook")).with("maxItems", store.MaxWebhooksPerAccount))),
 		"DeletedWebhook", object(o("deleted", o("type", "boolean", "const", true), "id", str(), "object", constant("webhook"))),

@@ -64,3 +64,12 @@ func (m obj) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// keys are o's keys in order.
+func (o obj) keys() []string {
+	out := make([]string, len(o))
+	for i, f := range o {
+		out[i] = f.key
+	}
+	return out
+}

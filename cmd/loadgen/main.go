@@ -233,6 +233,47 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 		}
 		m.t.add(name, sat, rawCeiling, fmt.Sprintf("raw Go POST to the same receiver, %d in flight", inFlight))
 	}
+	return benchOrderedDrain(ctx, api, pool, st, m, recv, accountID, first, envelope, phase, backlog)
+}
+
+// benchOrderedDrain drains the backlog to one ordered webhook (8 in
+// flight), its events spread over backlog/5 objects, 5 each, queued object
+// by object: every delivery waits for the one before it of its object. A
+// binary without ordered delivery refuses the webhook; the phase is then
+// left out.
+func benchOrderedDrain(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *store.Store, m *meter, recv *receiver,
+	accountID string, first, envelope []byte, phase time.Duration, backlog int,
+) error {
+	const perObject = 5
+	eventType := store.EventPaymentRetryScheduled // no other webhook of the run subscribes to it
+	_, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q], "ordered": true}`, recv.url+"/ordered", eventType))
+	if err != nil {
+		log.Printf("ordered drain left out: this binary refused an ordered webhook: %v", err)
+		return nil
+	}
+	rawCeiling := m.run("raw POST ceiling, 8 in flight (ordered)", func() result { return benchRawPOST(recv.url, envelope, 8, phase) })
+	settle(ctx, pool)
+	recv.reset()
+	events := make([]store.NewEvent, backlog)
+	now := time.Now()
+	for i := range events {
+		events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountID}, Type: eventType,
+			ObjectID: fmt.Sprintf("obj_%06d", i/perObject), Data: first, At: now.Add(time.Duration(i) * time.Microsecond)}
+	}
+	if err := st.RecordEvents(ctx, events); err != nil {
+		return fmt.Errorf("queue ordered backlog: %w", err)
+	}
+	start := time.Now()
+	name := fmt.Sprintf("webhook deliveries, %d queued to 1 ordered webhook (%d objects, %d each)", backlog, backlog/perObject, perObject)
+	var sat result
+	m.run(name+" (the drain)", func() result {
+		sat, err = drainBacklog(recv, start, backlog)
+		return sat
+	})
+	if err != nil {
+		return err
+	}
+	m.t.add(name, sat, rawCeiling, "raw Go POST to the same receiver, 8 in flight")
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package signature
 
 import (
+	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -40,6 +41,9 @@ func (s signing) seed(payload []byte, secrets []string) string {
 	b.WriteString(s.ts)
 	var digits [2 * sha256.Size]byte
 	for _, secret := range secrets {
+		if IsSigningKey(secret) {
+			continue // an ed25519 key signs webhook-signature only
+		}
 		hex.Encode(digits[:], s.mac([]byte(secret), s.seedPrefix, payload))
 		b.WriteString(",v1=")
 		b.Write(digits[:])
@@ -47,17 +51,26 @@ func (s signing) seed(payload []byte, secrets []string) string {
 	return b.String()
 }
 
-// standard is the webhook-signature value: v1,<base64> per secret.
+// standard is the webhook-signature value: v1,<base64 HMAC> per HMAC
+// secret and v1a,<base64 ed25519 signature> per signing key (whsk_),
+// space-separated, in the secrets' order.
 func (s signing) standard(payload []byte, secrets []string) string {
 	var b strings.Builder
 	width := base64.StdEncoding.EncodedLen(sha256.Size)
 	b.Grow(len(secrets) * (4 + width))
 	var digits [44]byte // base64 of a SHA-256 sum
 	for i, secret := range secrets {
-		base64.StdEncoding.Encode(digits[:], s.mac(StandardKey(secret), s.standardPrefix, payload))
 		if i > 0 {
 			b.WriteByte(' ')
 		}
+		if key, err := signingKey(secret); err == nil {
+			signed := make([]byte, 0, len(s.standardPrefix)+len(payload))
+			sig := ed25519.Sign(key, append(append(signed, s.standardPrefix...), payload...))
+			b.WriteString("v1a,")
+			b.WriteString(base64.StdEncoding.EncodeToString(sig))
+			continue
+		}
+		base64.StdEncoding.Encode(digits[:], s.mac(StandardKey(secret), s.standardPrefix, payload))
 		b.WriteString("v1,")
 		b.Write(digits[:width])
 	}

@@ -46,7 +46,8 @@ type Request struct {
 	Body       []byte
 	At         time.Time
 	// Secrets sign the request: the current one, then the previous one
-	// while a rotation lasts.
+	// while a rotation lasts. Each is an HMAC secret or an ed25519 signing
+	// key (whsk_, see SigningKeyPrefix).
 	Secrets []string
 }
 
@@ -58,7 +59,7 @@ const UserAgent = "Service-Webhooks/2.0"
 // the same on every attempt, so receivers deduplicate on either header.
 func Headers(r Request) map[string]string {
 	s := newSigning(r.EventID, r.At)
-	return map[string]string{
+	h := map[string]string{
 		"Content-Type":          "application/json",
 		"User-Agent":            UserAgent,
 		"X-Service-Event":       r.EventType,
@@ -71,4 +72,17 @@ func Headers(r Request) map[string]string {
 		HeaderStandardTimestamp: s.ts,
 		HeaderStandardSignature: s.standard(r.Body, r.Secrets),
 	}
+	if !hasHMACSecret(r.Secrets) {
+		delete(h, Header) // signed with ed25519 keys only: nothing to put in an HMAC header
+	}
+	return h
+}
+
+func hasHMACSecret(secrets []string) bool {
+	for _, s := range secrets {
+		if !IsSigningKey(s) {
+			return true
+		}
+	}
+	return false
 }

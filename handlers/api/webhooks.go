@@ -33,8 +33,12 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if p.Enabled != nil {
 		in.Enabled = *p.Enabled
 	}
+	if p.Ordered != nil {
+		in.Ordered = *p.Ordered
+	}
+	in.Signing.Algorithm = p.SignatureAlgorithm
 	if p.Secret != nil {
-		in.Secret = *p.Secret
+		in.Signing.Secret = *p.Secret
 	}
 	if p.RateLimit != nil && *p.RateLimit > 0 {
 		in.RateLimit = p.RateLimit
@@ -44,7 +48,9 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 		return reply.Webhook(err, "")
 	}
 	out := w.JSON(a.Store.Now())
-	out.Secret = &secret
+	if secret != "" {
+		out.Secret = &secret
+	}
 	c.Location("/api/v1/webhooks/" + w.ID)
 	return c.Status(http.StatusCreated).JSON(out)
 }
@@ -92,6 +98,7 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	w, err := a.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id, store.WebhookUpdate{
 		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled, RateLimit: p.RateLimit,
+		Ordered: p.Ordered,
 	})
 	if err != nil {
 		return reply.Webhook(err, id)
@@ -125,22 +132,29 @@ func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	o, apiErr := request.OptionalBody(c, "secret")
+	o, apiErr := request.OptionalBody(c, "secret", "signature_algorithm")
 	if apiErr != nil {
 		return apiErr
 	}
-	var custom string
+	var custom, algorithm string
 	if o.Present("secret") {
 		if custom, apiErr = parseCustomSecret(o); apiErr != nil {
 			return apiErr
 		}
 	}
-	w, secret, err := a.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), request.Scope(c), id, custom)
+	if o.Present("signature_algorithm") {
+		if algorithm, apiErr = parseSignatureAlgorithm(o); apiErr != nil {
+			return apiErr
+		}
+	}
+	w, secret, err := a.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), request.Scope(c), id, custom, algorithm)
 	if err != nil {
 		return reply.Webhook(err, id)
 	}
 	out := w.JSON(a.Store.Now())
-	out.Secret = &secret
+	if secret != "" {
+		out.Secret = &secret
+	}
 	return c.JSON(out)
 }
 

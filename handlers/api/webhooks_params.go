@@ -21,12 +21,15 @@ type webhookParams struct {
 	Events     []string
 	Enabled    *bool
 	Secret     *string
+	Ordered    *bool
+	// SignatureAlgorithm is hmac-sha256 or ed25519 (create only).
+	SignatureAlgorithm string
 	// RateLimit is deliveries per second; 0 (from an explicit null) removes it.
 	RateLimit *int
 }
 
-var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit"}
+var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered"}
 
 func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookParams, *reply.Error) {
 	var p webhookParams
@@ -83,6 +86,13 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		}
 		p.Enabled = &b
 	}
+	if o.Present("ordered") {
+		b, apiErr := o.Bool("ordered")
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.Ordered = &b
+	}
 	if o.Present("rate_limit") {
 		outOfRange := func() *reply.Error {
 			return reply.InvalidParam("parameter_invalid", "rate_limit",
@@ -105,7 +115,26 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		}
 		p.Secret = &secret
 	}
+	if o.Present("signature_algorithm") {
+		algorithm, apiErr := parseSignatureAlgorithm(o)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.SignatureAlgorithm = algorithm
+	}
 	return p, nil
+}
+
+func parseSignatureAlgorithm(o request.Object) (string, *reply.Error) {
+	v, apiErr := o.Str("signature_algorithm", 16)
+	if apiErr != nil {
+		return "", apiErr
+	}
+	if !slices.Contains(store.SignatureAlgorithms, v) {
+		return "", reply.InvalidParam("parameter_invalid", "signature_algorithm",
+			"signature_algorithm must be hmac-sha256 (the default: a shared secret) or ed25519 (Standard Webhooks' v1a: receivers verify with the public key).")
+	}
+	return v, nil
 }
 
 func parseEventTypes(o request.Object) ([]string, *reply.Error) {
@@ -141,6 +170,8 @@ func parseCustomSecret(o request.Object) (string, *reply.Error) {
 	switch err := store.CheckCustomSecret(secret); {
 	case errors.Is(err, store.ErrSecretLength):
 		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret must be %d to %d characters.", store.MinCustomSecret, store.MaxCustomSecret)
+	case errors.Is(err, store.ErrSecretReserved):
+		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret may not begin with whsk_, the form of ed25519 signing keys; for those choose signature_algorithm ed25519.")
 	case err != nil:
 		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret may only contain printable ASCII characters without spaces.")
 	}

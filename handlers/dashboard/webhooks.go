@@ -16,6 +16,7 @@ import (
 
 	"payments/dispatcher"
 	"payments/dispatcher/envelope"
+	"payments/dispatcher/signature"
 	"payments/handlers/reply"
 	"payments/handlers/request"
 	"payments/operations"
@@ -106,6 +107,11 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	form.URL = strings.TrimSpace(c.FormValue("url"))
 	form.APIVersion = c.FormValue("api_version")
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
+	form.Ordered = c.FormValue("ordered") == "true"
+	form.Signature = store.SignatureHMAC
+	if c.FormValue("signature_algorithm") == store.SignatureEd25519 {
+		form.Signature = store.SignatureEd25519
+	}
 	secret := c.FormValue("secret")
 	form.Events = nil
 	for _, e := range c.Context().PostArgs().PeekMulti("events") {
@@ -127,6 +133,10 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	switch err := store.CheckCustomSecret(secret); {
 	case errors.Is(err, store.ErrSecretLength):
 		form.Errors["secret"] = t(c, "form.secret_length", "Min", store.MinCustomSecret, "Max", store.MaxCustomSecret)
+	case errors.Is(err, store.ErrSecretReserved):
+		form.Errors["secret"] = t(c, "form.secret_reserved")
+	case err == nil && secret != "" && form.Signature == store.SignatureEd25519:
+		form.Errors["secret"] = t(c, "form.secret_ed25519")
 	case err != nil:
 		form.Errors["secret"] = t(c, "form.secret_chars")
 	}
@@ -188,7 +198,8 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
 	in := store.NewWebhook{
-		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true, Secret: secret,
+		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
+		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered,
 	}
 	if n, _ := formRateLimit(form.RateLimit); n > 0 {
 		in.RateLimit = &n
@@ -215,6 +226,7 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
+	form.Ordered = w.Ordered
 	if w.RateLimit != nil {
 		form.RateLimit = strconv.Itoa(*w.RateLimit)
 	}
@@ -240,6 +252,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	rate, _ := formRateLimit(form.RateLimit)
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
+		Ordered: &form.Ordered,
 	})
 	if err != nil {
 		return err
@@ -334,7 +347,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
+		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
 		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,
@@ -342,6 +355,12 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	if w.RateLimit != nil {
 		page.Health.RateLimit = *w.RateLimit
+	}
+	if w.PublicKey != nil {
+		page.PublicKey = *w.PublicKey
+	}
+	if w.PausedUntil != nil && w.PausedUntil.After(now) {
+		page.Health.PausedUntil = when(c, *w.PausedUntil)
 	}
 	if h.LastErrorAt != nil {
 		page.Health.LastErrorAt = when(c, *h.LastErrorAt)
@@ -426,6 +445,7 @@ func deliveryView(c *fiber.Ctx, dl *store.DeliveryRow) views.DeliveryView {
 		Test: dl.Test, Attempts: dl.Attempts, CreatedAt: when(c, dl.CreatedAt)}
 	if dl.Status == store.DeliveryPending {
 		v.NextAt = when(c, dl.NextAttemptAt)
+		v.RetryAfter = dl.LastError != nil && strings.Contains(*dl.LastError, dispatcher.RetryAfterNote)
 	}
 	if dl.LastStatusCode != nil {
 		v.LastStatus = *dl.LastStatusCode
@@ -597,14 +617,24 @@ func (d *Dashboard) RotateWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	ed25519 := w.SignatureAlgorithm == store.SignatureEd25519
 	if !confirmed(c) {
+		line := views.ConfirmLine{Label: t(c, "webhook.secret"), Value: w.SecretHint}
+		warning := t(c, "webhook.rotate_warning")
+		if ed25519 {
+			line = views.ConfirmLine{Label: t(c, "webhook.public_key"), Value: *w.PublicKey}
+			warning = t(c, "webhook.rotate_key_warning")
+		}
 		return d.confirm(c, "webhooks", views.Confirmation{Title: t(c, "webhook.rotate_title", "Name", w.Name),
-			Lines:   []views.ConfirmLine{{Label: t(c, "webhook.secret"), Value: w.SecretHint}},
-			Warning: t(c, "webhook.rotate_warning"), Button: t(c, "webhook.rotate"), CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
+			Lines: []views.ConfirmLine{line}, Warning: warning, Button: t(c, "webhook.rotate"),
+			CancelURL: "/dashboard/webhooks/" + w.ID, Danger: true})
 	}
-	_, secret, err := d.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), dashScope(c), w.ID, "")
+	rotated, secret, err := d.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), dashScope(c), w.ID, "", "")
 	if err != nil {
 		return err
+	}
+	if ed25519 {
+		return d.noticeAndGo(c, t(c, "webhook.key_rotated", "Key", *rotated.PublicKey), "/dashboard/webhooks/"+w.ID)
 	}
 	return d.revealOnce(c, w.ID, secret)
 }
@@ -695,6 +725,7 @@ func (d *Dashboard) RecoverEvents(c *fiber.Ctx) error {
 // what it means, and what its v2 and v1 deliveries carry.
 func (d *Dashboard) EventCatalog(c *fiber.Ctx) error {
 	page := views.EventCatalog{Nav: d.nav(c, "webhooks")}
+	page.VerifyHMAC, page.VerifyEd25519 = signature.NodeVerifiers()
 	now := d.Store.Now().UTC().Truncate(time.Second)
 	for _, eventType := range store.EventTypes {
 		obj, objectID := dispatcher.SampleObject(eventType, dashScope(c), now)

@@ -183,6 +183,9 @@ func Webhook(err error, id string) error {
 	case errors.Is(err, store.ErrWebhookLimit):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "webhook_limit_reached",
 			Message: fmt.Sprintf("An account can have at most %d webhooks (test and live together). Delete one to add another.", store.MaxWebhooksPerAccount)}
+	case errors.Is(err, store.ErrSecretForEd25519):
+		return InvalidParam("parameter_invalid", "secret",
+			"A custom secret is an HMAC secret (signature_algorithm hmac-sha256); an ed25519 webhook's signing key is made by the service and its public key shown on the webhook.")
 	}
 	return err
 }

@@ -12,10 +12,14 @@ type Webhook struct {
 	Events                  []string `json:"events"`
 	Enabled                 bool     `json:"enabled"`
 	RateLimit               *int     `json:"rate_limit"`
+	Ordered                 bool     `json:"ordered"`
 	DisabledReason          *string  `json:"disabled_reason"`
 	SecretHint              string   `json:"secret_hint"`
+	SignatureAlgorithm      string   `json:"signature_algorithm"`
+	PublicKey               *string  `json:"public_key"`
 	PreviousSecretExpiresAt *string  `json:"previous_secret_expires_at"`
 	FailingSince            *string  `json:"failing_since"`
+	PausedUntil             *string  `json:"paused_until"`
 	CreatedAt               string   `json:"created_at"`
 	UpdatedAt               string   `json:"updated_at"`
 	Secret                  *string  `json:"secret,omitempty"`

@@ -1176,6 +1176,24 @@ func (e WebhookObject) Valid() bool {
 	}
 }
 
+// Defines values for WebhookSignatureAlgorithm.
+const (
+	WebhookSignatureAlgorithmEd25519    WebhookSignatureAlgorithm = "ed25519"
+	WebhookSignatureAlgorithmHmacSha256 WebhookSignatureAlgorithm = "hmac-sha256"
+)
+
+// Valid indicates whether the value is a known member of the WebhookSignatureAlgorithm enum.
+func (e WebhookSignatureAlgorithm) Valid() bool {
+	switch e {
+	case WebhookSignatureAlgorithmEd25519:
+		return true
+	case WebhookSignatureAlgorithmHmacSha256:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookListHasMore.
 const (
 	False WebhookListHasMore = false
@@ -1317,6 +1335,24 @@ const (
 func (e WebhookWithSecretObject) Valid() bool {
 	switch e {
 	case WebhookWithSecretObjectWebhook:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookWithSecretSignatureAlgorithm.
+const (
+	WebhookWithSecretSignatureAlgorithmEd25519    WebhookWithSecretSignatureAlgorithm = "ed25519"
+	WebhookWithSecretSignatureAlgorithmHmacSha256 WebhookWithSecretSignatureAlgorithm = "hmac-sha256"
+)
+
+// Valid indicates whether the value is a known member of the WebhookWithSecretSignatureAlgorithm enum.
+func (e WebhookWithSecretSignatureAlgorithm) Valid() bool {
+	switch e {
+	case WebhookWithSecretSignatureAlgorithmEd25519:
+		return true
+	case WebhookWithSecretSignatureAlgorithmHmacSha256:
 		return true
 	default:
 		return false
@@ -1551,6 +1587,24 @@ func (e CreateWebhookJSONBodyApiVersion) Valid() bool {
 	}
 }
 
+// Defines values for CreateWebhookJSONBodySignatureAlgorithm.
+const (
+	CreateWebhookJSONBodySignatureAlgorithmEd25519    CreateWebhookJSONBodySignatureAlgorithm = "ed25519"
+	CreateWebhookJSONBodySignatureAlgorithmHmacSha256 CreateWebhookJSONBodySignatureAlgorithm = "hmac-sha256"
+)
+
+// Valid indicates whether the value is a known member of the CreateWebhookJSONBodySignatureAlgorithm enum.
+func (e CreateWebhookJSONBodySignatureAlgorithm) Valid() bool {
+	switch e {
+	case CreateWebhookJSONBodySignatureAlgorithmEd25519:
+		return true
+	case CreateWebhookJSONBodySignatureAlgorithmHmacSha256:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateWebhookJSONBodyApiVersion.
 const (
 	UpdateWebhookJSONBodyApiVersionV1 UpdateWebhookJSONBodyApiVersion = "v1"
@@ -1587,6 +1641,24 @@ func (e ListWebhookDeliveriesParamsStatus) Valid() bool {
 	case ListWebhookDeliveriesParamsStatusPending:
 		return true
 	case ListWebhookDeliveriesParamsStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RotateWebhookSecretJSONBodySignatureAlgorithm.
+const (
+	RotateWebhookSecretJSONBodySignatureAlgorithmEd25519    RotateWebhookSecretJSONBodySignatureAlgorithm = "ed25519"
+	RotateWebhookSecretJSONBodySignatureAlgorithmHmacSha256 RotateWebhookSecretJSONBodySignatureAlgorithm = "hmac-sha256"
+)
+
+// Valid indicates whether the value is a known member of the RotateWebhookSecretJSONBodySignatureAlgorithm enum.
+func (e RotateWebhookSecretJSONBodySignatureAlgorithm) Valid() bool {
+	switch e {
+	case RotateWebhookSecretJSONBodySignatureAlgorithmEd25519:
+		return true
+	case RotateWebhookSecretJSONBodySignatureAlgorithmHmacSha256:
 		return true
 	default:
 		return false
@@ -2396,16 +2468,28 @@ type Webhook struct {
 	Name         string        `json:"name"`
 	Object       WebhookObject `json:"object"`
 
+	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
+	Ordered bool `json:"ordered"`
+
+	// PausedUntil While the receiver's Retry-After (on a 429 or 503) holds: no delivery of this webhook is attempted before then.
+	PausedUntil *time.Time `json:"paused_until"`
+
 	// PreviousSecretExpiresAt During a rotation, when the previous secret stops signing.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+
+	// PublicKey ed25519 only: the public key receivers verify v1a signatures with (Standard Webhooks' whpk_ form); null for hmac-sha256.
+	PublicKey *string `json:"public_key"`
 
 	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue.
 	RateLimit *int `json:"rate_limit"`
 
-	// SecretHint The secret's last characters, e.g. whsec_...a1B2.
-	SecretHint string    `json:"secret_hint"`
-	UpdatedAt  time.Time `json:"updated_at"`
-	Url        string    `json:"url"`
+	// SecretHint The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2).
+	SecretHint string `json:"secret_hint"`
+
+	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+	SignatureAlgorithm WebhookSignatureAlgorithm `json:"signature_algorithm"`
+	UpdatedAt          time.Time                 `json:"updated_at"`
+	Url                string                    `json:"url"`
 }
 
 // WebhookApiVersion defines model for Webhook.ApiVersion.
@@ -2416,6 +2500,9 @@ type WebhookDisabledReason string
 
 // WebhookObject defines model for Webhook.Object.
 type WebhookObject string
+
+// WebhookSignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+type WebhookSignatureAlgorithm string
 
 // WebhookList defines model for WebhookList.
 type WebhookList struct {
@@ -2486,19 +2573,31 @@ type WebhookWithSecret struct {
 	Name         string                  `json:"name"`
 	Object       WebhookWithSecretObject `json:"object"`
 
+	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
+	Ordered bool `json:"ordered"`
+
+	// PausedUntil While the receiver's Retry-After (on a 429 or 503) holds: no delivery of this webhook is attempted before then.
+	PausedUntil *time.Time `json:"paused_until"`
+
 	// PreviousSecretExpiresAt During a rotation, when the previous secret stops signing.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+
+	// PublicKey ed25519 only: the public key receivers verify v1a signatures with (Standard Webhooks' whpk_ form); null for hmac-sha256.
+	PublicKey *string `json:"public_key"`
 
 	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue.
 	RateLimit *int `json:"rate_limit"`
 
-	// Secret The signing secret. Shown only in this response.
-	Secret string `json:"secret"`
+	// Secret The HMAC signing secret, shown only in this response; absent for ed25519 webhooks (the service keeps the signing key).
+	Secret *string `json:"secret,omitempty"`
 
-	// SecretHint The secret's last characters, e.g. whsec_...a1B2.
-	SecretHint string    `json:"secret_hint"`
-	UpdatedAt  time.Time `json:"updated_at"`
-	Url        string    `json:"url"`
+	// SecretHint The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2).
+	SecretHint string `json:"secret_hint"`
+
+	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+	SignatureAlgorithm WebhookWithSecretSignatureAlgorithm `json:"signature_algorithm"`
+	UpdatedAt          time.Time                           `json:"updated_at"`
+	Url                string                              `json:"url"`
 }
 
 // WebhookWithSecretApiVersion defines model for WebhookWithSecret.ApiVersion.
@@ -2509,6 +2608,9 @@ type WebhookWithSecretDisabledReason string
 
 // WebhookWithSecretObject defines model for WebhookWithSecret.Object.
 type WebhookWithSecretObject string
+
+// WebhookWithSecretSignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+type WebhookWithSecretSignatureAlgorithm string
 
 // Withdrawal defines model for Withdrawal.
 type Withdrawal struct {
@@ -3020,11 +3122,17 @@ type CreateWebhookJSONBody struct {
 	Events     []EventType                      `json:"events"`
 	Name       *string                          `json:"name,omitempty"`
 
+	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
+	Ordered *bool `json:"ordered,omitempty"`
+
 	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue. null removes the limit.
 	RateLimit *int `json:"rate_limit,omitempty"`
 
-	// Secret Optional custom secret, 16 to 128 printable ASCII characters; generated (whsec_...) when absent or empty.
+	// Secret Optional custom HMAC secret, 16 to 128 printable ASCII characters, not beginning with whsk_; generated (whsec_...) when absent or empty. Not accepted with signature_algorithm ed25519.
 	Secret *string `json:"secret,omitempty"`
+
+	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+	SignatureAlgorithm *CreateWebhookJSONBodySignatureAlgorithm `json:"signature_algorithm,omitempty"`
 
 	// Url Public https endpoint.
 	Url string `json:"url"`
@@ -3039,12 +3147,18 @@ type CreateWebhookParams struct {
 // CreateWebhookJSONBodyApiVersion defines parameters for CreateWebhook.
 type CreateWebhookJSONBodyApiVersion string
 
+// CreateWebhookJSONBodySignatureAlgorithm defines parameters for CreateWebhook.
+type CreateWebhookJSONBodySignatureAlgorithm string
+
 // UpdateWebhookJSONBody defines parameters for UpdateWebhook.
 type UpdateWebhookJSONBody struct {
 	ApiVersion *UpdateWebhookJSONBodyApiVersion `json:"api_version,omitempty"`
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     *[]EventType                     `json:"events,omitempty"`
 	Name       *string                          `json:"name,omitempty"`
+
+	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery. Applies to deliveries queued from then on.
+	Ordered *bool `json:"ordered,omitempty"`
 
 	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue. null removes the limit.
 	RateLimit *int `json:"rate_limit,omitempty"`
@@ -3110,6 +3224,9 @@ type ResendFailedDeliveriesParams struct {
 // RotateWebhookSecretJSONBody defines parameters for RotateWebhookSecret.
 type RotateWebhookSecretJSONBody struct {
 	Secret *string `json:"secret,omitempty"`
+
+	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
+	SignatureAlgorithm *RotateWebhookSecretJSONBodySignatureAlgorithm `json:"signature_algorithm,omitempty"`
 }
 
 // RotateWebhookSecretParams defines parameters for RotateWebhookSecret.
@@ -3117,6 +3234,9 @@ type RotateWebhookSecretParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// RotateWebhookSecretJSONBodySignatureAlgorithm defines parameters for RotateWebhookSecret.
+type RotateWebhookSecretJSONBodySignatureAlgorithm string
 
 // TestWebhookJSONBody defines parameters for TestWebhook.
 type TestWebhookJSONBody struct {
@@ -4325,7 +4445,7 @@ type ClientInterface interface {
 
 	// RotateWebhookSecretWithBody Rotate the signing secret
 	//
-	// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+	// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4334,7 +4454,7 @@ type ClientInterface interface {
 
 	// RotateWebhookSecret Rotate the signing secret
 	//
-	// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+	// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5872,7 +5992,7 @@ func (c *Client) ResendFailedDeliveries(ctx context.Context, id string, params *
 
 // RotateWebhookSecretWithBody Rotate the signing secret
 //
-// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5891,7 +6011,7 @@ func (c *Client) RotateWebhookSecretWithBody(ctx context.Context, id string, par
 
 // RotateWebhookSecret Rotate the signing secret
 //
-// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10652,7 +10772,7 @@ type ClientWithResponsesInterface interface {
 
 	// RotateWebhookSecretWithBodyWithResponse Rotate the signing secret
 	//
-	// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+	// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10661,7 +10781,7 @@ type ClientWithResponsesInterface interface {
 
 	// RotateWebhookSecretWithResponse Rotate the signing secret
 	//
-	// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+	// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23682,7 +23802,7 @@ func (c *ClientWithResponses) ResendFailedDeliveriesWithResponse(ctx context.Con
 
 // RotateWebhookSecretWithBodyWithResponse Rotate the signing secret
 //
-// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23697,7 +23817,7 @@ func (c *ClientWithResponses) RotateWebhookSecretWithBodyWithResponse(ctx contex
 
 // RotateWebhookSecretWithResponse Rotate the signing secret
 //
-// The new secret (generated, or the one given) signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two v1 signatures.
+// The new secret (generated, or the one given) or ed25519 key signs from now on; the previous one keeps signing beside it for 24 hours, so deliveries carry two signatures. signature_algorithm (default: the webhook's) moves the webhook to the other algorithm the same way. An HMAC secret is returned once in secret; an ed25519 webhook's new public key is in public_key (no secret is returned).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -2,6 +2,8 @@ package apiclient
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -112,7 +114,7 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 		Url: receiver.URL, Name: str("Orders"), Events: []EventType{"payment.paid", "payment.expired"}})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, hook.StatusCode(), "%s", hook.Body)
-	require.True(t, strings.HasPrefix(hook.JSON201.Secret, "whsec_"))
+	require.True(t, strings.HasPrefix(*hook.JSON201.Secret, "whsec_"))
 	tested, err := c.TestWebhookWithResponse(ctx, hook.JSON201.Id, nil, TestWebhookJSONRequestBody{})
 	require.NoError(t, err)
 	require.True(t, tested.JSON200.Success, "%s", tested.Body)
@@ -121,8 +123,30 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	require.Equal(t, http.StatusOK, deliveries.StatusCode(), "%s", deliveries.Body)
 	rotated, err := c.RotateWebhookSecretWithResponse(ctx, hook.JSON201.Id, nil, RotateWebhookSecretJSONRequestBody{})
 	require.NoError(t, err)
-	require.NotEqual(t, hook.JSON201.Secret, rotated.JSON200.Secret)
+	require.NotEqual(t, *hook.JSON201.Secret, *rotated.JSON200.Secret)
 	require.NotNil(t, rotated.JSON200.PreviousSecretExpiresAt)
+
+	// An ed25519 webhook: no secret comes back, a public key does, and its
+	// test delivery verifies with crypto/ed25519 and that key alone.
+	ed := CreateWebhookJSONBodySignatureAlgorithmEd25519
+	signed, err := c.CreateWebhookWithResponse(ctx, nil, CreateWebhookJSONRequestBody{
+		Url: receiver.URL, Events: []EventType{"payment.paid"}, SignatureAlgorithm: &ed})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, signed.StatusCode(), "%s", signed.Body)
+	require.Nil(t, signed.JSON201.Secret)
+	require.Equal(t, WebhookWithSecretSignatureAlgorithmEd25519, signed.JSON201.SignatureAlgorithm)
+	before := len(receiver.Requests())
+	tested, err = c.TestWebhookWithResponse(ctx, signed.JSON201.Id, nil, TestWebhookJSONRequestBody{})
+	require.NoError(t, err)
+	require.True(t, tested.JSON200.Success, "%s", tested.Body)
+	sent := receiver.Requests()[before]
+	public, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*signed.JSON201.PublicKey, "whpk_"))
+	require.NoError(t, err)
+	sig, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(sent.Header.Get("webhook-signature"), "v1a,"))
+	require.NoError(t, err)
+	message := append([]byte(sent.Header.Get("webhook-id")+"."+sent.Header.Get("webhook-timestamp")+"."), sent.Body...)
+	require.True(t, ed25519.Verify(public, message, sig))
+	require.Empty(t, sent.Header.Get("X-Service-Signature"))
 
 	// Withdraw: too much is refused; what is there goes out and completes.
 	broke, err := c.CreateWithdrawalWithResponse(ctx, nil, CreateWithdrawalJSONRequestBody{AmountCents: 100_000_000, PixKey: "+5561988880000"})

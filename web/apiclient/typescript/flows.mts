@@ -91,7 +91,7 @@ check(refunded.data?.status === "refunded", `refund: ${refunded.response.status}
 const hook = await client.POST("/api/v1/webhooks", {
   body: { url: process.env.RECEIVER_URL ?? "", name: "Orders", events: ["payment.paid", "payment.expired"] },
 });
-check(hook.response.status === 201 && hook.data?.secret.startsWith("whsec_") === true, `create webhook: ${hook.response.status}`);
+check(hook.response.status === 201 && hook.data?.secret?.startsWith("whsec_") === true, `create webhook: ${hook.response.status}`);
 const hookId = hook.data!.id;
 const tested = await client.POST("/api/v1/webhooks/{id}/test", { params: { path: { id: hookId } } });
 check(tested.data?.success === true && tested.data.attempt.event_type === "payment.paid", `send test: ${tested.response.status}`);
@@ -99,6 +99,13 @@ const deliveries = await client.GET("/api/v1/webhooks/{id}/deliveries", { params
 check(deliveries.response.status === 200 && Array.isArray(deliveries.data?.data), "deliveries");
 const rotated = await client.POST("/api/v1/webhooks/{id}/rotate_secret", { params: { path: { id: hookId } } });
 check(rotated.data?.secret !== hook.data!.secret && rotated.data?.previous_secret_expires_at !== null, "rotate");
+// The same webhook moved to ed25519: no secret comes back, a whpk_ public key does.
+const moved = await client.POST("/api/v1/webhooks/{id}/rotate_secret", {
+  params: { path: { id: hookId } },
+  body: { signature_algorithm: "ed25519" },
+});
+check(moved.data?.signature_algorithm === "ed25519" && moved.data.secret === undefined && /^whpk_[A-Za-z0-9+/]{43}=$/.test(moved.data.public_key ?? ""),
+  `rotate to ed25519: ${moved.response.status}`);
 
 // Withdraw to a PIX key: more than the balance is refused; what is there is paid out.
 const broke = await client.POST("/api/v1/withdrawals", { body: { amount_cents: 100_000_000, pix_key: "+5561988880000" } });
