@@ -6,9 +6,11 @@ package dispatcher
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +45,11 @@ type Config struct {
 	DrainTimeout time.Duration
 	// AllowPrivateNetworks lifts the address guard and allows http (dev/test only).
 	AllowPrivateNetworks bool
+	// Proxy, when set, is the HTTP CONNECT proxy deliveries leave through
+	// (WEBHOOK_PROXY_URL); ClientCertificate, the platform's own client
+	// certificate for receivers that ask for one (see SenderConfig).
+	Proxy             *url.URL
+	ClientCertificate *tls.Certificate
 	// DatabaseURL, when set, is LISTENed on for wake-ups.
 	DatabaseURL string
 	// Now and Jitter are injectable for tests; Jitter returns [0,1).
@@ -83,14 +90,17 @@ func (c *Config) defaults() {
 // Dispatcher delivers queued deliveries. It is safe to run several, in one
 // process or many: claims never overlap.
 type Dispatcher struct {
-	cfg    Config
-	store  *store.Store
-	sender *Sender
-	log    *slog.Logger
-	slots  chan struct{}
-	wake   chan struct{}
-	wg     sync.WaitGroup
-	svc    service.Service
+	// profiles holds each webhook's parsed TLS settings (TLSProfile), by
+	// webhook id, for the version (updated_at) they were read at.
+	profiles sync.Map
+	cfg      Config
+	store    *store.Store
+	sender   *Sender
+	log      *slog.Logger
+	slots    chan struct{}
+	wake     chan struct{}
+	wg       sync.WaitGroup
+	svc      service.Service
 }
 
 // Start delivers in the background until Stop.
@@ -106,9 +116,10 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 	cfg.defaults()
 	return &Dispatcher{
 		cfg: cfg, store: st, log: log,
-		sender: NewSender(cfg.AllowPrivateNetworks),
-		slots:  make(chan struct{}, cfg.Workers),
-		wake:   make(chan struct{}, 1),
+		sender: NewSender(SenderConfig{AllowPrivate: cfg.AllowPrivateNetworks, Proxy: cfg.Proxy,
+			ClientCertificate: cfg.ClientCertificate}),
+		slots: make(chan struct{}, cfg.Workers),
+		wake:  make(chan struct{}, 1),
 	}
 }
 
@@ -437,7 +448,12 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 	}
 	headers := signature.Headers(signature.Request{EventID: e.ID, EventType: e.Type, AttemptID: a.ID, WebhookID: w.ID,
 		APIVersion: w.APIVersion, Body: body, At: now, Secrets: secrets})
-	a.result = d.sender.Send(ctx, w.URL, headers, body)
+	profile, err := d.tlsProfile(w)
+	if err != nil {
+		a.result = Result{ErrClass: "internal", ErrMessage: err.Error()}
+	} else {
+		a.result = d.sender.Send(ctx, w.URL, profile, headers, body)
+	}
 	a.RequestHeaders, a.RequestBody = headers, string(body)
 	if len(body) > MaxStoredRequestBody {
 		// What was sent is signed and gone; the record keeps its start.

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -56,17 +62,44 @@ var ErrorClasses = []string{ErrClassTimeout, ErrClassConnRefused, ErrClassConnRe
 type Sender struct {
 	client       *http.Client
 	allowPrivate bool
+	check        func(netip.Addr) error
+	// proxied: attempts leave through an HTTP CONNECT proxy, which resolves
+	// and dials the receiver; the address guard then checks the receiver's
+	// addresses here first (checkTarget), and the dialer reaches the proxy.
+	proxied bool
+	// base is the transport every webhook's own TLS settings are cloned
+	// from (their clients in profiles, by webhook).
+	base     *http.Transport
+	platform *tls.Certificate
+	mu       sync.Mutex
+	profiles map[string]*profileClient
+}
+
+// SenderConfig sets up a Sender.
+type SenderConfig struct {
+	// AllowPrivate lifts the address guard (dev/test only) and permits plain http.
+	AllowPrivate bool
+	// Proxy, when set, is the HTTP CONNECT proxy every attempt leaves through
+	// (WEBHOOK_PROXY_URL).
+	Proxy *url.URL
+	// ClientCertificate, when set, is the platform's own client certificate,
+	// presented to receivers that ask for one, unless a webhook has its own.
+	ClientCertificate *tls.Certificate
 }
 
 // NewSender returns a sender whose dialer refuses non-public addresses
-// unless allowPrivate (dev/test only), which also permits plain http.
-func NewSender(allowPrivate bool) *Sender {
-	dialer := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
-	dialer.Control = dialGuard(CheckAddress)
-	if allowPrivate {
-		dialer.Control = dialGuard(checkDevAddress) // never link-local or cloud metadata, even in development
+// unless AllowPrivate (dev/test only), which also permits plain http.
+func NewSender(cfg SenderConfig) *Sender {
+	s := &Sender{allowPrivate: cfg.AllowPrivate, check: CheckAddress, proxied: cfg.Proxy != nil,
+		platform: cfg.ClientCertificate, profiles: map[string]*profileClient{}}
+	if cfg.AllowPrivate {
+		s.check = checkDevAddress // never link-local or cloud metadata, even in development
 	}
-	transport := &http.Transport{
+	dialer := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
+	if !s.proxied {
+		dialer.Control = dialGuard(s.check)
+	}
+	s.base = &http.Transport{
 		Proxy:                  nil, // an environment proxy would bypass the address guard
 		DialContext:            dialer.DialContext,
 		TLSHandshakeTimeout:    ConnectTimeout,
@@ -76,15 +109,77 @@ func NewSender(allowPrivate bool) *Sender {
 		MaxIdleConnsPerHost:    64,
 		IdleConnTimeout:        90 * time.Second,
 		ForceAttemptHTTP2:      true,
+		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
 	}
-	return &Sender{
-		allowPrivate: allowPrivate,
-		client: &http.Client{
-			Transport: transport,
-			// A redirect is an answer, not an instruction: it is recorded as a failure.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
+	if cfg.Proxy != nil {
+		s.base.Proxy = http.ProxyURL(cfg.Proxy)
+		// A CONNECT the proxy refuses (smokescreen: 407 and why in
+		// X-Smokescreen-Error) is a forbidden address, in the proxy's words.
+		s.base.OnProxyConnectResponse = func(_ context.Context, _ *url.URL, req *http.Request, res *http.Response) error {
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+			return proxyRefusal(req.Host, res)
+		}
 	}
+	if cfg.ClientCertificate != nil {
+		s.base.TLSClientConfig.Certificates = []tls.Certificate{*cfg.ClientCertificate}
+	}
+	s.client = s.clientOn(s.base)
+	return s
+}
+
+// clientOn is an attempt's client over transport t.
+func (s *Sender) clientOn(t *http.Transport) *http.Client {
+	return &http.Client{
+		Transport: t,
+		// A redirect is an answer, not an instruction: it is recorded as a failure.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// TLSProfile is a webhook's own TLS settings: the client certificate it
+// presents (nil: the platform's, if any) and the CAs its receiver's
+// certificate must chain to (nil: the system's roots). Version tells its
+// settings apart (the webhook's updated_at): a new one replaces the
+// webhook's client and its connections.
+type TLSProfile struct {
+	WebhookID   string
+	Version     time.Time
+	Certificate *tls.Certificate
+	RootCAs     *x509.CertPool
+	// Presented and Pinned describe the settings in an attempt's error.
+	Presented string
+	Pinned    string
+}
+
+type profileClient struct {
+	version time.Time
+	client  *http.Client
+}
+
+// clientFor returns the client of p (the shared one for nil).
+func (s *Sender) clientFor(p *TLSProfile) *http.Client {
+	if p == nil {
+		return s.client
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.profiles[p.WebhookID]; ok {
+		if c.version.Equal(p.Version) {
+			return c.client
+		}
+		c.client.CloseIdleConnections()
+	}
+	t := s.base.Clone()
+	t.TLSClientConfig = t.TLSClientConfig.Clone()
+	if p.Certificate != nil {
+		t.TLSClientConfig.Certificates = []tls.Certificate{*p.Certificate}
+	}
+	t.TLSClientConfig.RootCAs = p.RootCAs
+	c := &profileClient{version: p.Version, client: s.clientOn(t)}
+	s.profiles[p.WebhookID] = c
+	return c.client
 }
 
 // Result is what one attempt produced.
@@ -103,8 +198,9 @@ type Result struct {
 	RequestStart  time.Time
 }
 
-// Send POSTs body to rawURL with headers, within AttemptTimeout.
-func (s *Sender) Send(ctx context.Context, rawURL string, headers map[string]string, body []byte) Result {
+// Send POSTs body to rawURL with headers, within AttemptTimeout, with the
+// webhook's TLS settings (nil: the shared ones).
+func (s *Sender) Send(ctx context.Context, rawURL string, profile *TLSProfile, headers map[string]string, body []byte) Result {
 	start := time.Now()
 	res := Result{RequestStart: start}
 	finish := func(class string, err error) Result {
@@ -132,11 +228,24 @@ func (s *Sender) Send(ctx context.Context, rawURL string, headers map[string]str
 		req.Header[k] = values[i : i+1 : i+1] // capped: an Add cannot reach the next value
 		i++
 	}
-	resp, err := s.client.Do(req)
+	if s.proxied {
+		if err := s.checkTarget(ctx, req.URL.Hostname()); err != nil {
+			return finish(classify(err), err)
+		}
+	}
+	resp, err := s.clientFor(profile).Do(req)
 	if err != nil {
-		return finish(classify(err), err)
+		class := classify(err)
+		if class == ErrClassTLS {
+			err = tlsInWords(err, profile)
+		}
+		return finish(class, err)
 	}
 	defer resp.Body.Close()
+	if s.proxied && resp.StatusCode == http.StatusProxyAuthRequired {
+		// The proxy's answer to a plain-http request (development), not the receiver's.
+		return finish(ErrClassForbiddenAddress, proxyRefusal(req.URL.Host, resp))
+	}
 	res.StatusCode = resp.StatusCode
 	res.Header = resp.Header
 	// Read at most the cap; closing the rest unread drops the connection
@@ -174,7 +283,7 @@ func classify(err error) string {
 		return ErrClassConnRefused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return ErrClassConnReset
-	case errors.As(err, &tlsErr), errors.As(err, &certErr):
+	case errors.As(err, &tlsErr), errors.As(err, &certErr), strings.Contains(err.Error(), "remote error: tls:"):
 		return ErrClassTLS
 	}
 	var netErr net.Error
@@ -196,4 +305,63 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// checkTarget applies the address guard to the receiver's host before an
+// attempt leaves through the proxy (which resolves and checks it again):
+// an IP literal, or every address its name resolves to.
+func (s *Sender) checkTarget(ctx context.Context, host string) error {
+	if addr, err := netip.ParseAddr(host); err == nil {
+		return s.check(addr)
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return err
+	}
+	for _, addr := range addrs {
+		if err := s.check(addr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tlsInWords says why a TLS handshake failed, for the attempt's record.
+func tlsInWords(err error, p *TLSProfile) error {
+	pinned, presented := "", "no client certificate"
+	if p != nil {
+		pinned = p.Pinned
+		if p.Presented != "" {
+			presented = "the client certificate " + p.Presented
+		}
+	}
+	var unknown x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var words string
+	switch {
+	case errors.As(err, &unknown) && pinned != "":
+		words = "the receiver's certificate does not chain to the webhook's pinned server_ca (" + pinned + ")"
+	case errors.As(err, &unknown):
+		words = "the receiver's certificate is not signed by an authority this service trusts"
+	case errors.As(err, &hostname):
+		words = "the receiver's certificate is not for this host"
+	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
+		words = "the receiver's certificate has expired or is not valid yet"
+	case strings.Contains(err.Error(), "remote error: tls:"):
+		words = "the receiver refused the TLS handshake (this webhook presented " + presented + ")"
+	default:
+		return err
+	}
+	return fmt.Errorf("%s: %w", words, err)
+}
+
+// proxyRefusal is the egress proxy's refusal to reach host, in its words
+// (smokescreen's X-Smokescreen-Error), or its status line.
+func proxyRefusal(host string, res *http.Response) error {
+	why := strings.TrimSpace(res.Header.Get("X-Smokescreen-Error"))
+	if why == "" {
+		why = res.Status
+	}
+	return fmt.Errorf("%w: the egress proxy refused %s: %s", ErrForbiddenAddress, host, why)
 }

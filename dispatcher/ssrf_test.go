@@ -51,17 +51,17 @@ func TestGuardedSenderRefusesAfterResolution(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits++ }))
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "https://"))
-	guarded := dispatcher.NewSender(false)
+	guarded := dispatcher.NewSender(dispatcher.SenderConfig{})
 	for _, url := range []string{
 		"https://localhost:" + port + "/hook",
 		"https://127.0.0.1:" + port + "/hook",
 		"https://[::ffff:127.0.0.1]:" + port + "/hook",
 		"https://[::127.0.0.1]:" + port + "/hook",
 	} {
-		res := guarded.Send(context.Background(), url, nil, []byte("{}"))
+		res := guarded.Send(context.Background(), url, nil, nil, []byte("{}"))
 		require.Equal(t, dispatcher.ErrClassForbiddenAddress, res.ErrClass, "%s: %s", url, res.ErrMessage)
 	}
-	res := guarded.Send(context.Background(), strings.Replace(srv.URL, "https", "http", 1), nil, []byte("{}"))
+	res := guarded.Send(context.Background(), strings.Replace(srv.URL, "https", "http", 1), nil, nil, []byte("{}"))
 	require.Equal(t, dispatcher.ErrClassInsecureURL, res.ErrClass, "plain http is refused without the dev flag")
 	require.Zero(t, hits)
 }
@@ -125,6 +125,6 @@ func TestCheckURLNormalizesAndHoldsInDevelopment(t *testing.T) {
 		require.NoError(t, err, raw)
 	}
 	// The dialer holds the same line in development, whatever a name resolves to.
-	res := dispatcher.NewSender(true).Send(context.Background(), "http://169.254.169.254/latest/meta-data", nil, []byte("{}"))
+	res := dispatcher.NewSender(dispatcher.SenderConfig{AllowPrivate: true}).Send(context.Background(), "http://169.254.169.254/latest/meta-data", nil, nil, []byte("{}"))
 	require.Equal(t, dispatcher.ErrClassForbiddenAddress, res.ErrClass, res.ErrMessage)
 }

@@ -3,6 +3,7 @@ package operations
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -42,6 +43,9 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 		return nil, "", err
 	}
 	in.Signing = signing
+	if err := checkMTLS(in.MTLS, o.Store.Now()); err != nil {
+		return nil, "", err
+	}
 	var w *store.Webhook
 	var secret string
 	err = o.record(ctx, who, in.Scope, Write(Webhooks), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
@@ -50,7 +54,7 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 			return "", nil, err
 		}
 		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"},
-			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}}, nil
+			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "mtls": {nil, mtlsShown(w)}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -96,8 +100,12 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 	if err := o.checkURL(u.URL); err != nil {
 		return nil, err
 	}
+	if err := checkMTLS(u.MTLS, o.Store.Now()); err != nil {
+		return nil, err
+	}
 	action := "webhook.updated"
-	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil {
+	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil &&
+		u.MTLS == nil && !u.RemoveMTLS {
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
@@ -247,5 +255,6 @@ func webhookChanges(before, after *store.Webhook) store.Changes {
 	add("events", before.Events, after.Events, slices.Equal(before.Events, after.Events))
 	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
 	add("ordered", before.Ordered, after.Ordered, before.Ordered == after.Ordered)
+	add("mtls", mtlsShown(before), mtlsShown(after), reflect.DeepEqual(mtlsShown(before), mtlsShown(after)))
 	return c
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(scripts/services.sh dev)"
-export DATABASE_URL SMTP_URL
+export DATABASE_URL SMTP_URL WEBHOOK_PROXY_URL
 mkdir -p .data
 secret() { [ -s "$1" ] || od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$1"; cat "$1"; }
 
@@ -69,6 +69,7 @@ cat <<INFO
   Live API key      $(field live_key)   (live mode: the PSP sandbox)
   Payer's bank      ${PSP_SANDBOX_PAYER_URL:-(a real PSP is configured)}
   E-mail sent       ${MAILPIT_URL:-$SMTP_URL}   (sign-up, resets, invitations: read them there)
+  Webhook egress    ${WEBHOOK_PROXY_URL:-direct}   (smokescreen: deliveries leave through it)
   Sign up           $BASE_URL/signup
 
   Try it (the keys are also in .data/test_api_key and .data/live_api_key):

@@ -2,18 +2,20 @@
 # Starts the private PostgreSQL (and Redis) a Makefile target needs and prints
 # `export NAME=value` lines for the caller to eval.
 #
-#   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments") and
+#   scripts/services.sh dev    PostgreSQL for `make run` (port 54320, database "payments"),
 #                              the mail catcher (Mailpit: SMTP 11025, its inbox http://127.0.0.1:18025)
+#                              and the webhooks' egress proxy (smokescreen, port 4750)
 #   scripts/services.sh test   PostgreSQL (port 54329) with a streaming standby (port
-#                              54339), Redis (port 63799) and Mailpit (SMTP 11026,
-#                              API 18026) for `make test`
+#                              54339), Redis (port 63799), Mailpit (SMTP 11026,
+#                              API 18026) and smokescreen (port 4751) for `make test`
 #   scripts/services.sh bench  PostgreSQL for `make bench` and `make bench-scale` (port 54349)
 #   scripts/services.sh stop   stops whatever this checkout started
 #
 # DATABASE_URL / TEST_DATABASE_URL (with TEST_REPLICA_DATABASE_URL, a standby
 # of it) / TEST_REDIS_URL / SMTP_URL (with
-# MAILPIT_URL) / TEST_SMTP_URL (with TEST_MAILPIT_URL), when set, are used
-# as they are and nothing is started for them.
+# MAILPIT_URL) / TEST_SMTP_URL (with TEST_MAILPIT_URL) / WEBHOOK_PROXY_URL /
+# TEST_WEBHOOK_PROXY_URL (with TEST_SMOKESCREEN_LOG), when set, are used as
+# they are and nothing is started for them.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -161,6 +163,41 @@ start_mailpit() { # name smtp_port http_port
   say "Mailpit failed to start; log:"; tail -20 "$dir/mailpit.log" >&2; exit 1
 }
 
+# smokescreen, Stripe's HTTP CONNECT egress proxy, which webhook deliveries
+# leave through (WEBHOOK_PROXY_URL): built once from the Go module proxy into
+# .data/tools, run from there with the egress ACL of scripts/smokescreen/
+# (any host name; the address rules refuse private, loopback, link-local,
+# CGNAT and cloud-metadata addresses). Local receivers on 127.0.0.1 are
+# allowed here, for `make run` and the tests only.
+smokescreen_version=v0.1.0
+start_smokescreen() { # name port
+  local name=$1 port=$2 dir tools="$root/.data/tools"
+  dir="$root/.data/$name"
+  mkdir -p "$dir" "$tools"
+  if [ -s "$dir/smokescreen.pid" ] && kill -0 "$(cat "$dir/smokescreen.pid")" 2>/dev/null; then
+    return 0
+  fi
+  if listening "$port"; then
+    say "reusing the smokescreen already listening on 127.0.0.1:$port"
+    return 0
+  fi
+  if [ ! -x "$tools/smokescreen" ] || [ "$(cat "$tools/smokescreen.version" 2>/dev/null)" != "$smokescreen_version" ]; then
+    say "building smokescreen $smokescreen_version (once)"
+    GOBIN="$tools" go install "github.com/stripe/smokescreen@$smokescreen_version" >&2
+    echo "$smokescreen_version" > "$tools/smokescreen.version"
+  fi
+  sed "s#@ACL@#$root/scripts/smokescreen/acl.yaml#" "$root/scripts/smokescreen/config.yaml" > "$dir/config.yaml"
+  say "starting smokescreen (egress proxy http://127.0.0.1:$port, log $dir/smokescreen.log)"
+  nohup "$tools/smokescreen" --config-file "$dir/config.yaml" --listen-ip 127.0.0.1 --listen-port "$port" \
+    --allow-range 127.0.0.0/8 --statsd-address 127.0.0.1:9 >"$dir/smokescreen.log" 2>&1 &
+  echo $! > "$dir/smokescreen.pid"
+  for _ in $(seq 100); do
+    listening "$port" && return 0
+    sleep 0.1
+  done
+  say "smokescreen failed to start; log:"; tail -20 "$dir/smokescreen.log" >&2; exit 1
+}
+
 case "${1:-}" in
   dev)
     if [ -z "${DATABASE_URL:-}" ]; then
@@ -173,6 +210,10 @@ case "${1:-}" in
     if [ -z "${SMTP_URL:-}" ]; then
       start_mailpit mailpit-dev 11025 18025
       echo "export SMTP_URL='smtp://127.0.0.1:11025' MAILPIT_URL='http://127.0.0.1:18025'"
+    fi
+    if [ -z "${WEBHOOK_PROXY_URL:-}" ]; then
+      start_smokescreen smokescreen-dev 4750
+      echo "export WEBHOOK_PROXY_URL='http://127.0.0.1:4750'"
     fi
     ;;
   test)
@@ -197,6 +238,10 @@ case "${1:-}" in
       start_mailpit mailpit-test 11026 18026
       echo "export TEST_SMTP_URL='smtp://127.0.0.1:11026' TEST_MAILPIT_URL='http://127.0.0.1:18026'"
     fi
+    if [ -z "${TEST_WEBHOOK_PROXY_URL:-}" ]; then
+      start_smokescreen smokescreen-test 4751
+      echo "export TEST_WEBHOOK_PROXY_URL='http://127.0.0.1:4751' TEST_SMOKESCREEN_LOG='$root/.data/smokescreen-test/smokescreen.log'"
+    fi
     ;;
   bench)
     # `make bench` and `make bench-scale`: a PostgreSQL of their own, with
@@ -214,7 +259,8 @@ case "${1:-}" in
     done
     # By pid file only: a server on the same port may be someone else's.
     for pidfile in "$root/.data/redis-test/redis.pid" "$root/.data/psp/sandbox.pid" \
-                   "$root/.data/mailpit-dev/mailpit.pid" "$root/.data/mailpit-test/mailpit.pid"; do
+                   "$root/.data/mailpit-dev/mailpit.pid" "$root/.data/mailpit-test/mailpit.pid" \
+                   "$root/.data/smokescreen-dev/smokescreen.pid" "$root/.data/smokescreen-test/smokescreen.pid"; do
       if [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null; then
         say "stopped $(basename "$(dirname "$pidfile")")"
         rm -f "$pidfile"

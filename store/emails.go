@@ -21,6 +21,8 @@ const (
 	MailNewDevice       = "new_device"
 	MailSignInFailures  = "sign_in_failures"
 	MailWebhookDisabled = "webhook_disabled"
+	// MailCertificateExpiring: a webhook's client certificate ends within 30 days.
+	MailCertificateExpiring = "certificate_expiring"
 )
 
 // Email is one message of the outbox.
@@ -154,31 +156,65 @@ var ErrTokenInvalid = errors.New("store: this link is invalid, used or expired")
 
 // mailWebhookDisabled queues, in db, a mail to each owner and admin of the
 // webhook's account: it was disabled for failing.
+// mailCertificateExpiring tells the account's owners and admins that w's
+// client certificate ends soon, in db (the notice's transaction).
+func (s *Store) mailCertificateExpiring(ctx context.Context, db bun.IDB, w *Webhook) error {
+	people, account, err := s.ownersAndAdmins(ctx, db, w.AccountID)
+	if err != nil {
+		return err
+	}
+	for _, p := range people {
+		err := s.queueEmailOn(ctx, db, NewEmail{AccountID: w.AccountID, To: p.Email, Kind: MailCertificateExpiring, Locale: p.Locale,
+			Data: map[string]string{"webhook": w.Name, "url": w.URL, "account": account, "subject": *w.MTLSSubject,
+				"fingerprint": *w.MTLSFingerprint, "expires_at": w.MTLSExpiresAt.UTC().Format("2006-01-02 15:04 UTC"),
+				"link": s.charges.BaseURL + "/dashboard/webhooks/" + w.ID}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// person is someone an account's notice goes to.
+type person struct {
+	Email  string `bun:"email"`
+	Locale string `bun:"locale"`
+}
+
+// ownersAndAdmins are the account's owners and admins, and its name.
+func (s *Store) ownersAndAdmins(ctx context.Context, db bun.IDB, accountID string) ([]person, string, error) {
+	var name string
+	if err := db.NewRaw(`SELECT name FROM accounts WHERE id = ?`, accountID).Scan(ctx, &name); err != nil {
+		return nil, "", fmt.Errorf("store: account's name: %w", err)
+	}
+	var people []person
+	err := db.NewRaw(`SELECT u.email, u.locale FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+		WHERE m.account_id = ? AND m.role IN ('owner', 'admin') ORDER BY u.email`, accountID).Scan(ctx, &people)
+	if err != nil {
+		return nil, "", fmt.Errorf("store: account's owners: %w", err)
+	}
+	return people, name, nil
+}
+
 func (s *Store) mailWebhookDisabled(ctx context.Context, db bun.IDB, webhookID string) error {
 	var w struct {
-		AccountID   string `bun:"account_id"`
-		AccountName string `bun:"account_name"`
-		Name        string `bun:"name"`
-		URL         string `bun:"url"`
-		Reason      string `bun:"disabled_reason"`
+		AccountID string `bun:"account_id"`
+		Name      string `bun:"name"`
+		URL       string `bun:"url"`
+		Reason    string `bun:"disabled_reason"`
 	}
-	err := db.NewRaw(`SELECT w.account_id, a.name AS account_name, w.name, w.url, coalesce(w.disabled_reason, '') AS disabled_reason
-		FROM webhooks AS w JOIN accounts AS a ON a.id = w.account_id WHERE w.id = ?`, webhookID).Scan(ctx, &w)
+	err := db.NewRaw(`SELECT account_id, name, url, coalesce(disabled_reason, '') AS disabled_reason
+		FROM webhooks WHERE id = ?`, webhookID).Scan(ctx, &w)
 	if err != nil {
 		return fmt.Errorf("store: disabled webhook: %w", err)
 	}
-	var people []struct {
-		Email  string `bun:"email"`
-		Locale string `bun:"locale"`
-	}
-	err = db.NewRaw(`SELECT u.email, u.locale FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-		WHERE m.account_id = ? AND m.role IN ('owner', 'admin') ORDER BY u.email`, w.AccountID).Scan(ctx, &people)
+	people, account, err := s.ownersAndAdmins(ctx, db, w.AccountID)
 	if err != nil {
-		return fmt.Errorf("store: webhook's people: %w", err)
+		return err
 	}
 	for _, p := range people {
 		err := s.queueEmailOn(ctx, db, NewEmail{AccountID: w.AccountID, To: p.Email, Kind: MailWebhookDisabled, Locale: p.Locale,
-			Data: map[string]string{"webhook": w.Name, "url": w.URL, "account": w.AccountName, "reason": w.Reason,
+			Data: map[string]string{"webhook": w.Name, "url": w.URL, "account": account, "reason": w.Reason,
 				"link": s.charges.BaseURL + "/dashboard/webhooks/" + webhookID}})
 		if err != nil {
 			return err

@@ -142,6 +142,7 @@ func (w *Webhook) JSON(now time.Time) apimodel.Webhook {
 	if w.PausedUntil != nil && w.PausedUntil.After(now) {
 		out.PausedUntil = jsonw.FormatTimePtr(w.PausedUntil)
 	}
+	out.MTLS = w.mtlsJSON(now)
 	return out
 }
 
@@ -185,6 +186,31 @@ func (a *DeliveryAttempt) JSON() apimodel.Attempt {
 			msg = *a.ErrorMessage
 		}
 		out.Error = &apimodel.AttemptError{Class: *a.ErrorClass, Message: msg}
+	}
+	return out
+}
+
+// CertificateExpiryWarning is how long before its end a client certificate
+// is said to be expiring (the API, the health panel, the owners' notice).
+const CertificateExpiryWarning = 30 * 24 * time.Hour
+
+// CertificateExpiring says w's client certificate ends within
+// CertificateExpiryWarning of now (or has ended).
+func (w *Webhook) CertificateExpiring(now time.Time) bool {
+	return w.MTLSExpiresAt != nil && w.MTLSExpiresAt.Before(now.Add(CertificateExpiryWarning))
+}
+
+func (w *Webhook) mtlsJSON(now time.Time) *apimodel.MTLS {
+	if w.MTLSCertificate == nil && w.MTLSServerCA == nil {
+		return nil
+	}
+	out := &apimodel.MTLS{}
+	if w.MTLSCertificate != nil {
+		out.ClientCertificate = &apimodel.ClientCertificate{Subject: *w.MTLSSubject, Issuer: *w.MTLSIssuer,
+			FingerprintSHA256: *w.MTLSFingerprint, ExpiresAt: jsonw.FormatTime(*w.MTLSExpiresAt), ExpiringSoon: w.CertificateExpiring(now)}
+	}
+	if w.MTLSServerCA != nil {
+		out.ServerCA = &apimodel.ServerCA{Subjects: *w.MTLSServerCASubjects, FingerprintSHA256: *w.MTLSServerCAFingerprint}
 	}
 	return out
 }

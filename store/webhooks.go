@@ -131,9 +131,21 @@ type Webhook struct {
 	// its deliveries go again; the dispatcher alone writes it.
 	PausedUntil *time.Time `bun:"paused_until"`
 	// Ordered holds each object's deliveries to the order they were queued.
-	Ordered   bool      `bun:"ordered"`
-	CreatedAt time.Time `bun:"created_at"`
-	UpdatedAt time.Time `bun:"updated_at"`
+	Ordered bool `bun:"ordered"`
+	// Mutual TLS (migration 039, WebhookMTLS): the client certificate
+	// presented, its sealed key, what is shown of it, and the pinned CAs.
+	MTLSCertificate         *string    `bun:"mtls_certificate"`
+	MTLSKeySealed           []byte     `bun:"mtls_key_sealed"`
+	MTLSSubject             *string    `bun:"mtls_subject"`
+	MTLSIssuer              *string    `bun:"mtls_issuer"`
+	MTLSFingerprint         *string    `bun:"mtls_fingerprint"`
+	MTLSExpiresAt           *time.Time `bun:"mtls_expires_at"`
+	MTLSExpiryNoticedAt     *time.Time `bun:"mtls_expiry_noticed_at"`
+	MTLSServerCA            *string    `bun:"mtls_server_ca"`
+	MTLSServerCASubjects    *string    `bun:"mtls_server_ca_subjects"`
+	MTLSServerCAFingerprint *string    `bun:"mtls_server_ca_fingerprint"`
+	CreatedAt               time.Time  `bun:"created_at"`
+	UpdatedAt               time.Time  `bun:"updated_at"`
 }
 
 // TestEventType is the sample a "send test" sends unless told otherwise:
@@ -158,6 +170,8 @@ type NewWebhook struct {
 	Signing   SigningSecret
 	RateLimit *int
 	Ordered   bool
+	// MTLS, when set, is its mutual TLS settings.
+	MTLS *WebhookMTLS
 }
 
 // CreateWebhook stores a webhook and returns it with its secret, which is
@@ -181,6 +195,9 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 		return nil, "", err
 	}
 	w.SecretSealed = sealed
+	if err := s.setMTLS(w, in.MTLS); err != nil {
+		return nil, "", err
+	}
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		count := tx.NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", w.AccountID)
 		if err := withinAccountCap(ctx, tx, w.AccountID, count, MaxWebhooksPerAccount, ErrWebhookLimit); err != nil {
@@ -249,6 +266,9 @@ type WebhookUpdate struct {
 	// RateLimit sets the deliveries per second; a pointer to 0 removes the limit.
 	RateLimit *int
 	Ordered   *bool
+	// MTLS replaces the mutual TLS settings; RemoveMTLS drops them.
+	MTLS       *WebhookMTLS
+	RemoveMTLS bool
 }
 
 // UpdateWebhook applies u. Enabling clears the disabled reason and the
@@ -280,6 +300,11 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		}
 		if u.Ordered != nil {
 			w.Ordered = *u.Ordered
+		}
+		if u.MTLS != nil || u.RemoveMTLS {
+			if err := s.setMTLS(w, u.MTLS); err != nil {
+				return err
+			}
 		}
 		if u.Enabled != nil && *u.Enabled != w.Enabled {
 			w.Enabled = *u.Enabled

@@ -15,6 +15,8 @@ type WebhookDetail struct {
 	PublicKey string
 	// Ordered: each object's deliveries go in order, one at a time.
 	Ordered bool
+	// MTLS is what is shown of its mutual TLS (nil: none).
+	MTLS *MTLSView
 	// NewSecret is set once, right after creation or rotation.
 	NewSecret         string
 	RotationExpiresAt string
@@ -145,4 +147,15 @@ type EventDoc struct {
 	Type     string
 	SampleV2 string
 	SampleV1 string
+}
+
+// MTLSView is what a webhook's page shows of its mutual TLS: never the key.
+type MTLSView struct {
+	// The client certificate (Subject "" for none).
+	Subject, Issuer, Fingerprint, ExpiresAt string
+	// Expiring: it ends within 30 days (DaysLeft) or has ended (Expired).
+	Expiring, Expired bool
+	DaysLeft          int
+	// The pinned CAs ("" for none).
+	ServerCASubjects, ServerCAFingerprint string
 }

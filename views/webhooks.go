@@ -42,11 +42,15 @@ type WebhookForm struct {
 	// Signature is the algorithm chosen (create only): hmac-sha256 or ed25519.
 	Signature string
 	// Ordered holds each object's deliveries in order.
-	Ordered   bool
-	AllEvents []string
-	Errors    map[string]string
-	AtTheCap  bool
-	Max       int
+	Ordered bool
+	// RemoveMTLS drops the webhook's mutual TLS files; HasMTLS says it
+	// has some (edit).
+	RemoveMTLS bool
+	HasMTLS    bool
+	AllEvents  []string
+	Errors     map[string]string
+	AtTheCap   bool
+	Max        int
 	// EditID is set when the form edits an existing webhook.
 	EditID string
 }

@@ -353,6 +353,8 @@ func webhookBody(create bool) obj {
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit),
 			rateLimitDescription+" null removes the limit."),
 		"ordered", describe(boolean(), orderedDescription+" Applies to deliveries queued from then on."),
+		"mtls", describe(o("oneOf", []any{ref("WebhookMTLSInput"), o("type", "null")}),
+			"Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them."),
 	)
 	if !create {
 		return object(props, optional...)
@@ -857,6 +859,7 @@ func schemas() obj {
 		"previous_secret_expires_at", describe(nullableTimestamp(), "During a rotation, when the previous secret stops signing."),
 		"failing_since", describe(nullableTimestamp(), "Start of the current run of failed attempts."),
 		"paused_until", describe(nullableTimestamp(), "While the receiver's Retry-After (on a 429 or 503) holds: no delivery of this webhook is attempted before then."),
+		"mtls", describe(o("oneOf", []any{ref("WebhookMTLS"), o("type", "null")}), "Mutual TLS to the receiver (null: none). The private key is never returned."),
 		"created_at", timestamp(), "updated_at", timestamp(),
 	)
 	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
@@ -1012,6 +1015,26 @@ func schemas() obj {
 			"pending_label", moneyLabel,
 		)),
 		"Webhook", object(webhook),
+		"WebhookMTLSInput", describe(object(o(
+			"certificate", describe(o("type", "string", "maxLength", dispatcher.MaxPEM),
+				"The client certificate the deliveries present, PEM (the leaf first, any intermediates after it); valid now, for client authentication when its extended key usage is set."),
+			"private_key", describe(o("type", "string", "maxLength", dispatcher.MaxPEM),
+				"Its private key, PEM (PKCS #8, PKCS #1 or SEC 1, unencrypted). Encrypted at rest; never returned."),
+			"server_ca", describe(o("type", "string", "maxLength", dispatcher.MaxPEM),
+				"CA certificates, PEM, the receiver's certificate must chain to instead of the public roots (pinning)."),
+		), optional...), "certificate and private_key together, server_ca, or all three."),
+		"WebhookMTLS", object(o(
+			"client_certificate", o("oneOf", []any{object(o(
+				"subject", str(), "issuer", str(),
+				"fingerprint_sha256", describe(o("type", "string", "pattern", "^([0-9A-F]{2}:){31}[0-9A-F]{2}$"), "SHA-256 of the certificate (DER), as openssl x509 -fingerprint -sha256 prints it."),
+				"expires_at", timestamp(),
+				"expiring_soon", describe(boolean(), "It ends within 30 days (or has ended): the owners are told once, by e-mail and in the activity log."),
+			)), o("type", "null")}),
+			"server_ca", o("oneOf", []any{object(o(
+				"subjects", describe(str(), "The pinned CAs' subjects, separated by \"; \"."),
+				"fingerprint_sha256", describe(o("type", "string", "pattern", "^([0-9A-F]{2}:){31}[0-9A-F]{2}$"), "SHA-256 of the first pinned CA."),
+			)), o("type", "null")}),
+		)),
 		"WebhookWithSecret", object(webhook.with("secret", describe(str(), "The HMAC signing secret, shown only in this response; absent for ed25519 webhooks (the service keeps the signing key).")),
 			webhook.keys()...),
 		"WebhookList", object(o("object", constant("list"), "url", constant("/api/v1/webhooks"), "has_more", o("type", "boolean", "const", false),

@@ -1,13 +1,21 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/stretchr/testify/require"
 
+	"payments/pix"
 	"payments/web/webtest"
 )
 
@@ -81,4 +89,102 @@ func TestDashboardShowsRetryAfterPause(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.status)
 	require.Contains(t, page.doc.Find(`[data-testid="health-paused"]`).Text(), "Retry-After")
 	require.Equal(t, "a pedido do receptor (Retry-After)", page.doc.Find(`[data-testid="delivery-retry-after"]`).Text())
+}
+
+// postMultipart posts fields and files (name -> content) as the webhook
+// form does, and returns the answer.
+func (b *browser) postMultipart(path string, fields map[string]string, files map[string]string) page {
+	b.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for k, v := range fields {
+		require.NoError(b.t, w.WriteField(k, v))
+	}
+	for name, content := range files {
+		part, err := w.CreateFormFile(name, name+".pem")
+		require.NoError(b.t, err)
+		_, err = part.Write([]byte(content))
+		require.NoError(b.t, err)
+	}
+	require.NoError(b.t, w.Close())
+	req, err := http.NewRequest("POST", b.base+path, &body)
+	require.NoError(b.t, err)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Accept", "text/html")
+	res, err := b.client.Do(req)
+	require.NoError(b.t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(b.t, err)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
+	require.NoError(b.t, err)
+	return page{status: res.StatusCode, header: res.Header, body: string(raw), doc: doc}
+}
+
+// The webhook form takes the client certificate, its key and the pinned CA
+// as PEM files; a key of another certificate is refused in Portuguese
+// beside its field; the page shows subject, fingerprint and expiry (never
+// the key), warns on the health panel when it ends within 30 days, and the
+// owners get one e-mail and one activity row about it.
+func TestDashboardMutualTLS(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithMail())
+	tag := strings.ToLower(pix.RandomBase62(8))
+	owner := "dona-" + tag + "@example.com"
+	ownerFor(t, s, s.Account.ID, owner)
+	ca := webtest.NewCA(t, "Loja Clientes CA")
+	soon := ca.Client(t, "erp.loja.example", time.Now().Add(10*24*time.Hour))
+	other := ca.Client(t, "outro", time.Now().Add(10*24*time.Hour))
+	b := newBrowser(t, s)
+	b.login(owner, "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks/new")
+	fields := map[string]string{"_csrf": token, "url": "https://example.com/hook", "events": "payment.paid"}
+
+	refused := b.postMultipart("/dashboard/webhooks", fields, map[string]string{"mtls_certificate": soon.CertPEM, "mtls_private_key": other.KeyPEM})
+	require.Equal(t, http.StatusUnprocessableEntity, refused.status, refused.body)
+	require.Equal(t, "A chave privada não corresponde ao certificado.", refused.doc.Find(`[data-testid="error-mtls_private_key"]`).Text())
+
+	created := b.postMultipart("/dashboard/webhooks", fields, map[string]string{"mtls_certificate": soon.CertPEM, "mtls_private_key": soon.KeyPEM,
+		"mtls_server_ca": ca.PEM})
+	require.Equal(t, http.StatusSeeOther, created.status, created.body)
+	detail := b.do("GET", created.header.Get("Location"), nil, nil)
+	require.NotContains(t, detail.body, "PRIVATE KEY")
+	hook := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks", Key: s.TestKey}).JSON(t)["data"].([]any)[0].(map[string]any)
+	cert := hook["mtls"].(map[string]any)["client_certificate"].(map[string]any)
+	require.Equal(t, true, cert["expiring_soon"])
+	require.Equal(t, "SHA-256 "+cert["fingerprint_sha256"].(string), detail.doc.Find(`[data-testid="mtls-fingerprint"]`).Text())
+	require.Contains(t, detail.doc.Find(`[data-testid="mtls-certificate"]`).Text(), "CN=erp.loja.example")
+	require.Contains(t, detail.doc.Find(`[data-testid="mtls-server-ca"]`).Text(), "CN=Loja Clientes CA")
+	require.Contains(t, detail.doc.Find(`[data-testid="health-certificate"]`).Text(), "Vence em 10 dias")
+
+	// The expiry notice: once, to the owners, in the activity log.
+	for range 2 {
+		_, err := s.Store.NoticeExpiringCertificates(context.Background(), 100)
+		require.NoError(t, err)
+	}
+	mail := s.Mail(owner, "Certificado do webhook")
+	require.Contains(t, mail.Text, cert["fingerprint_sha256"].(string))
+	require.Contains(t, mail.Text, "/dashboard/webhooks/"+hook["id"].(string))
+	var rows int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM emails WHERE to_address = ? AND kind = 'certificate_expiring'",
+		owner).Scan(context.Background(), &rows))
+	require.Equal(t, 1, rows, "one e-mail, however often the job runs")
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM audit_log WHERE action = 'webhook.certificate_expiring' AND object_id = ?",
+		hook["id"]).Scan(context.Background(), &rows))
+	require.Equal(t, 1, rows)
+
+	// A new certificate replaces it (and may be noticed again when it
+	// nears its end); removing drops every setting.
+	later := ca.Client(t, "erp.loja.example", time.Now().Add(200*24*time.Hour))
+	edit := "/dashboard/webhooks/" + hook["id"].(string) + "/edit"
+	saved := b.postMultipart(edit, map[string]string{"_csrf": token, "url": "https://example.com/hook", "events": "payment.paid"},
+		map[string]string{"mtls_certificate": later.CertPEM, "mtls_private_key": later.KeyPEM})
+	require.Equal(t, http.StatusSeeOther, saved.status, saved.body)
+	detail = b.do("GET", "/dashboard/webhooks/"+hook["id"].(string), nil, nil)
+	require.Zero(t, detail.doc.Find(`[data-testid="health-certificate"]`).Length())
+	require.Zero(t, detail.doc.Find(`[data-testid="mtls-server-ca"]`).Length(), "the files given replace the settings whole")
+	removed := b.postMultipart(edit, map[string]string{"_csrf": token, "url": "https://example.com/hook", "events": "payment.paid",
+		"mtls_remove": "true"}, nil)
+	require.Equal(t, http.StatusSeeOther, removed.status, removed.body)
+	require.Nil(t, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + hook["id"].(string), Key: s.TestKey}).JSON(t)["mtls"])
 }

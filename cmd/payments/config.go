@@ -2,11 +2,13 @@ package main
 
 import (
 	"cmp"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +32,13 @@ type config struct {
 	RedisURL                    string
 	PSPToken                    string
 	WebhookAllowPrivateNetworks bool
-	LogLevel                    slog.Level
+	// WebhookProxy is the HTTP CONNECT proxy deliveries leave through
+	// (WEBHOOK_PROXY_URL, optional); WebhookClientCert the platform's own
+	// client certificate (WEBHOOK_CLIENT_CERT_FILE and
+	// WEBHOOK_CLIENT_KEY_FILE, PEM, optional).
+	WebhookProxy      *url.URL
+	WebhookClientCert *tls.Certificate
+	LogLevel          slog.Level
 	// DebugAddr, when set, serves net/http/pprof there (keep it on loopback).
 	DebugAddr string
 	// MetricsAddr, when set, serves /metrics there too (a dispatcher-only
@@ -104,6 +112,24 @@ func loadConfig(getenv func(string) string) (config, error) {
 	var err error
 	if cfg.WebhookAllowPrivateNetworks, err = parseBool(getenv, "WEBHOOK_ALLOW_PRIVATE_NETWORKS", false); err != nil {
 		errs = append(errs, err)
+	}
+	if v := getenv("WEBHOOK_PROXY_URL"); v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, errors.New("WEBHOOK_PROXY_URL must be an http:// or https:// URL of an HTTP CONNECT proxy, e.g. http://127.0.0.1:4750"))
+		}
+		cfg.WebhookProxy = u
+	}
+	certFile, keyFile := getenv("WEBHOOK_CLIENT_CERT_FILE"), getenv("WEBHOOK_CLIENT_KEY_FILE")
+	switch {
+	case certFile != "" && keyFile != "":
+		pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("WEBHOOK_CLIENT_CERT_FILE and WEBHOOK_CLIENT_KEY_FILE: %w", err))
+		}
+		cfg.WebhookClientCert = &pair
+	case certFile != "" || keyFile != "":
+		errs = append(errs, errors.New("WEBHOOK_CLIENT_CERT_FILE and WEBHOOK_CLIENT_KEY_FILE go together"))
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(orDefault(getenv("LOG_LEVEL"), "info"))); err != nil {
 		errs = append(errs, errors.New("LOG_LEVEL must be debug, info, warn or error"))

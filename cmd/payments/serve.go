@@ -120,6 +120,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 	disp := dispatcher.New(dispatcher.Config{
 		Workers: cfg.DispatcherWorkers, PerWebhook: cfg.DispatcherPerWebhook, Lease: cfg.DispatcherLease,
 		DrainTimeout: cfg.ShutdownTimeout, AllowPrivateNetworks: cfg.WebhookAllowPrivateNetworks,
+		Proxy: cfg.WebhookProxy, ClientCertificate: cfg.WebhookClientCert,
 		DatabaseURL: cfg.DatabaseURL, Metrics: meters, Tracer: tracer,
 	}, st, log)
 

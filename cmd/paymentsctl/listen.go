@@ -109,9 +109,13 @@ func listen(ctx context.Context, args []string, out io.Writer, getenv func(strin
 	for ctx.Err() == nil {
 		started := time.Now()
 		err := c.stream(ctx, "/api/v1/events/stream?"+q.Encode(), st.LastEventID, func(id, eventType string, body []byte) error {
-			forwardOne(ctx, local, *forward, id, eventType, *version, body, st.Secret, out)
+			line := forwardOne(ctx, local, *forward, id, eventType, *version, body, st.Secret)
+			// Saved before it is said: what the line reports forwarded is
+			// not forwarded again by the next run.
 			st.LastEventID = id
-			return st.save()
+			err := st.save()
+			fmt.Fprint(out, line)
+			return err
 		})
 		var apiErr *apiError
 		switch {
@@ -197,15 +201,14 @@ func (c *client) stream(ctx context.Context, path, lastID string, each func(id, 
 }
 
 // forwardOne POSTs one event to the local URL with the production headers,
-// signed with the session's secret, and prints one line about it.
-func forwardOne(ctx context.Context, local *http.Client, to, id, eventType, version string, body []byte, secret string, out io.Writer) {
+// signed with the session's secret, and returns the line that says so.
+func forwardOne(ctx context.Context, local *http.Client, to, id, eventType, version string, body []byte, secret string) string {
 	now := time.Now()
 	headers := signature.Headers(signature.Request{EventID: id, EventType: eventType, AttemptID: ids.New(ids.PrefixAttempt),
 		WebhookID: listenWebhookID, APIVersion: version, Body: body, At: now, Secrets: []string{secret}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, to, bytes.NewReader(body))
 	if err != nil {
-		fmt.Fprintf(out, "%s  %-22s %s  --> %v\n", now.Format("2006-01-02 15:04:05"), eventType, id, err)
-		return
+		return fmt.Sprintf("%s  %-22s %s  --> %v\n", now.Format("2006-01-02 15:04:05"), eventType, id, err)
 	}
 	for k, v := range headers {
 		req.Header.Set(k, v)
@@ -213,10 +216,9 @@ func forwardOne(ctx context.Context, local *http.Client, to, id, eventType, vers
 	res, err := local.Do(req)
 	took := fmt.Sprintf("%.1fms", float64(time.Since(now).Microseconds())/1000)
 	if err != nil {
-		fmt.Fprintf(out, "%s  %-22s %s  --> POST %s failed: %v\n", now.Format("2006-01-02 15:04:05"), eventType, id, to, err)
-		return
+		return fmt.Sprintf("%s  %-22s %s  --> POST %s failed: %v\n", now.Format("2006-01-02 15:04:05"), eventType, id, to, err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	_ = res.Body.Close()
-	fmt.Fprintf(out, "%s  %-22s %s  --> POST %s [%d] %s\n", now.Format("2006-01-02 15:04:05"), eventType, id, to, res.StatusCode, took)
+	return fmt.Sprintf("%s  %-22s %s  --> POST %s [%d] %s\n", now.Format("2006-01-02 15:04:05"), eventType, id, to, res.StatusCode, took)
 }

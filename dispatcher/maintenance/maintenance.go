@@ -63,6 +63,7 @@ func (j *Jobs) Run(ctx context.Context) {
 			ExpireOverdue(ctx, st, log)
 			MakeDueCycles(ctx, st, log)
 			ScheduleDailyReports(ctx, st, log)
+			NoticeExpiringCertificates(ctx, st, log)
 		})
 	})
 	jobs.Go(func() {
@@ -110,6 +111,14 @@ func MakeDueCycles(ctx context.Context, st *store.Store, log *slog.Logger) int {
 // has ended in their account's time zone.
 func ScheduleDailyReports(ctx context.Context, st *store.Store, log *slog.Logger) int {
 	return inBatches(ctx, log, "scheduled daily reports", func() (int, error) { return st.ScheduleDailyReports(ctx, batchSize) })
+}
+
+// NoticeExpiringCertificates tells the owners of webhooks whose client
+// certificate ends within 30 days, once per certificate.
+func NoticeExpiringCertificates(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "noticed expiring client certificates", func() (int, error) {
+		return st.NoticeExpiringCertificates(ctx, batchSize)
+	})
 }
 
 // FoldRollups folds the rollup deltas committed changes appended.

@@ -36,6 +36,7 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if p.Ordered != nil {
 		in.Ordered = *p.Ordered
 	}
+	in.MTLS = p.MTLS
 	in.Signing.Algorithm = p.SignatureAlgorithm
 	if p.Secret != nil {
 		in.Signing.Secret = *p.Secret
@@ -98,7 +99,7 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	w, err := a.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id, store.WebhookUpdate{
 		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled, RateLimit: p.RateLimit,
-		Ordered: p.Ordered,
+		Ordered: p.Ordered, MTLS: p.MTLS, RemoveMTLS: p.RemoveMTLS,
 	})
 	if err != nil {
 		return reply.Webhook(err, id)

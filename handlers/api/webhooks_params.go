@@ -22,14 +22,17 @@ type webhookParams struct {
 	Enabled    *bool
 	Secret     *string
 	Ordered    *bool
+	// MTLS replaces the mutual TLS settings; RemoveMTLS (an explicit null) drops them.
+	MTLS       *store.WebhookMTLS
+	RemoveMTLS bool
 	// SignatureAlgorithm is hmac-sha256 or ed25519 (create only).
 	SignatureAlgorithm string
 	// RateLimit is deliveries per second; 0 (from an explicit null) removes it.
 	RateLimit *int
 }
 
-var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered"}
+var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered", "mtls"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "mtls"}
 
 func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookParams, *reply.Error) {
 	var p webhookParams
@@ -115,6 +118,15 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		}
 		p.Secret = &secret
 	}
+	if o.Present("mtls") {
+		m, apiErr := parseMTLS(o)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.MTLS = m
+	} else if slices.Contains(o.Fields(), "mtls") {
+		p.RemoveMTLS = true
+	}
 	if o.Present("signature_algorithm") {
 		algorithm, apiErr := parseSignatureAlgorithm(o)
 		if apiErr != nil {
@@ -123,6 +135,30 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		p.SignatureAlgorithm = algorithm
 	}
 	return p, nil
+}
+
+// parseMTLS reads mtls: {certificate, private_key, server_ca}, each PEM
+// text (checked by the operation, which says what is wrong in words).
+func parseMTLS(o request.Object) (*store.WebhookMTLS, *reply.Error) {
+	m, apiErr := o.Object("mtls")
+	if apiErr != nil {
+		return nil, apiErr
+	}
+	if apiErr := m.RejectUnknown("certificate", "private_key", "server_ca"); apiErr != nil {
+		return nil, apiErr
+	}
+	var out store.WebhookMTLS
+	for name, dst := range map[string]*string{"certificate": &out.Certificate, "private_key": &out.PrivateKey, "server_ca": &out.ServerCA} {
+		if !m.Present(name) {
+			continue
+		}
+		v, apiErr := m.Str(name, dispatcher.MaxPEM)
+		if apiErr != nil {
+			return nil, apiErr
+		}
+		*dst = v
+	}
+	return &out, nil
 }
 
 func parseSignatureAlgorithm(o request.Object) (string, *reply.Error) {

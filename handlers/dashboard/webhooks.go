@@ -108,14 +108,19 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	form.APIVersion = c.FormValue("api_version")
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	form.Ordered = c.FormValue("ordered") == "true"
+	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
 	form.Signature = store.SignatureHMAC
 	if c.FormValue("signature_algorithm") == store.SignatureEd25519 {
 		form.Signature = store.SignatureEd25519
 	}
 	secret := c.FormValue("secret")
 	form.Events = nil
-	for _, e := range c.Context().PostArgs().PeekMulti("events") {
-		form.Events = append(form.Events, string(e))
+	if mf, err := c.MultipartForm(); err == nil { // the form as browsers send it (its PEM files)
+		form.Events = append(form.Events, mf.Value["events"]...)
+	} else {
+		for _, e := range c.Context().PostArgs().PeekMulti("events") {
+			form.Events = append(form.Events, string(e))
+		}
 	}
 	if form.APIVersion != "v1" {
 		form.APIVersion = "v2"
@@ -194,12 +199,13 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	secret := d.readWebhookForm(c, &form)
+	mtls := readMTLSFiles(c, &form)
 	if len(form.Errors) > 0 || form.AtTheCap {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
 	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
-		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered,
+		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, MTLS: mtls,
 	}
 	if n, _ := formRateLimit(form.RateLimit); n > 0 {
 		in.RateLimit = &n
@@ -207,6 +213,9 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
 		form.AtTheCap = true
+		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
+	}
+	if certificateProblem(c, err, &form) {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
 	if err != nil {
@@ -227,6 +236,7 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
 	form.Ordered = w.Ordered
+	form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
 	if w.RateLimit != nil {
 		form.RateLimit = strconv.Itoa(*w.RateLimit)
 	}
@@ -245,6 +255,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	form.EditID = w.ID
 	d.readWebhookForm(c, &form)
+	mtls := readMTLSFiles(c, &form)
 	delete(form.Errors, "secret") // the edit form has no secret: rotation changes it
 	if len(form.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
@@ -252,8 +263,12 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	rate, _ := formRateLimit(form.RateLimit)
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
-		Ordered: &form.Ordered,
+		Ordered: &form.Ordered, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
 	})
+	if certificateProblem(c, err, &form) {
+		form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
+		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
+	}
 	if err != nil {
 		return err
 	}
@@ -362,6 +377,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	if w.PausedUntil != nil && w.PausedUntil.After(now) {
 		page.Health.PausedUntil = when(c, *w.PausedUntil)
 	}
+	page.MTLS = mtlsView(c, w, now)
 	if h.LastErrorAt != nil {
 		page.Health.LastErrorAt = when(c, *h.LastErrorAt)
 		switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"payments/dispatcher"
 	"payments/operations"
 	"payments/store"
 )
@@ -177,12 +178,15 @@ func Webhook(err error, id string) error {
 	if r := refusal(err); r != nil {
 		return r
 	}
+	var certErr *dispatcher.CertificateError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return NoSuch("webhook", "id", id)
 	case errors.Is(err, store.ErrWebhookLimit):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "webhook_limit_reached",
 			Message: fmt.Sprintf("An account can have at most %d webhooks (test and live together). Delete one to add another.", store.MaxWebhooksPerAccount)}
+	case errors.As(err, &certErr):
+		return InvalidParam("parameter_invalid", "mtls."+certErr.Field, "mtls.%s: %s.", certErr.Field, certErr.Problem)
 	case errors.Is(err, store.ErrSecretForEd25519):
 		return InvalidParam("parameter_invalid", "secret",
 			"A custom secret is an HMAC secret (signature_algorithm hmac-sha256); an ed25519 webhook's signing key is made by the service and its public key shown on the webhook.")

@@ -2462,11 +2462,14 @@ type Webhook struct {
 	Events         []EventType            `json:"events"`
 
 	// FailingSince Start of the current run of failed attempts.
-	FailingSince *time.Time    `json:"failing_since"`
-	Id           string        `json:"id"`
-	Livemode     bool          `json:"livemode"`
-	Name         string        `json:"name"`
-	Object       WebhookObject `json:"object"`
+	FailingSince *time.Time `json:"failing_since"`
+	Id           string     `json:"id"`
+	Livemode     bool       `json:"livemode"`
+
+	// Mtls Mutual TLS to the receiver (null: none). The private key is never returned.
+	Mtls   *WebhookMTLS  `json:"mtls"`
+	Name   string        `json:"name"`
+	Object WebhookObject `json:"object"`
 
 	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
 	Ordered bool `json:"ordered"`
@@ -2521,6 +2524,40 @@ type WebhookListObject string
 // WebhookListUrl defines model for WebhookList.Url.
 type WebhookListUrl string
 
+// WebhookMTLS defines model for WebhookMTLS.
+type WebhookMTLS struct {
+	ClientCertificate *struct {
+		ExpiresAt time.Time `json:"expires_at"`
+
+		// ExpiringSoon It ends within 30 days (or has ended): the owners are told once, by e-mail and in the activity log.
+		ExpiringSoon bool `json:"expiring_soon"`
+
+		// FingerprintSha256 SHA-256 of the certificate (DER), as openssl x509 -fingerprint -sha256 prints it.
+		FingerprintSha256 string `json:"fingerprint_sha256"`
+		Issuer            string `json:"issuer"`
+		Subject           string `json:"subject"`
+	} `json:"client_certificate"`
+	ServerCa *struct {
+		// FingerprintSha256 SHA-256 of the first pinned CA.
+		FingerprintSha256 string `json:"fingerprint_sha256"`
+
+		// Subjects The pinned CAs' subjects, separated by "; ".
+		Subjects string `json:"subjects"`
+	} `json:"server_ca"`
+}
+
+// WebhookMTLSInput certificate and private_key together, server_ca, or all three.
+type WebhookMTLSInput struct {
+	// Certificate The client certificate the deliveries present, PEM (the leaf first, any intermediates after it); valid now, for client authentication when its extended key usage is set.
+	Certificate *string `json:"certificate,omitempty"`
+
+	// PrivateKey Its private key, PEM (PKCS #8, PKCS #1 or SEC 1, unencrypted). Encrypted at rest; never returned.
+	PrivateKey *string `json:"private_key,omitempty"`
+
+	// ServerCa CA certificates, PEM, the receiver's certificate must chain to instead of the public roots (pinning).
+	ServerCa *string `json:"server_ca,omitempty"`
+}
+
 // WebhookRecovery defines model for WebhookRecovery.
 type WebhookRecovery struct {
 	Object    WebhookRecoveryObject `json:"object"`
@@ -2567,11 +2604,14 @@ type WebhookWithSecret struct {
 	Events         []EventType                      `json:"events"`
 
 	// FailingSince Start of the current run of failed attempts.
-	FailingSince *time.Time              `json:"failing_since"`
-	Id           string                  `json:"id"`
-	Livemode     bool                    `json:"livemode"`
-	Name         string                  `json:"name"`
-	Object       WebhookWithSecretObject `json:"object"`
+	FailingSince *time.Time `json:"failing_since"`
+	Id           string     `json:"id"`
+	Livemode     bool       `json:"livemode"`
+
+	// Mtls Mutual TLS to the receiver (null: none). The private key is never returned.
+	Mtls   *WebhookMTLS            `json:"mtls"`
+	Name   string                  `json:"name"`
+	Object WebhookWithSecretObject `json:"object"`
 
 	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
 	Ordered bool `json:"ordered"`
@@ -3120,7 +3160,10 @@ type CreateWebhookJSONBody struct {
 	ApiVersion *CreateWebhookJSONBodyApiVersion `json:"api_version,omitempty"`
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     []EventType                      `json:"events"`
-	Name       *string                          `json:"name,omitempty"`
+
+	// Mtls Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them.
+	Mtls *WebhookMTLSInput `json:"mtls,omitempty"`
+	Name *string           `json:"name,omitempty"`
 
 	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery.
 	Ordered *bool `json:"ordered,omitempty"`
@@ -3155,7 +3198,10 @@ type UpdateWebhookJSONBody struct {
 	ApiVersion *UpdateWebhookJSONBodyApiVersion `json:"api_version,omitempty"`
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     *[]EventType                     `json:"events,omitempty"`
-	Name       *string                          `json:"name,omitempty"`
+
+	// Mtls Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them.
+	Mtls *WebhookMTLSInput `json:"mtls,omitempty"`
+	Name *string           `json:"name,omitempty"`
 
 	// Ordered true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. A delivery given up (failed) releases those behind it: the gap shows as that failed delivery. Applies to deliveries queued from then on.
 	Ordered *bool `json:"ordered,omitempty"`

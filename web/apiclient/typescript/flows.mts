@@ -104,6 +104,9 @@ const moved = await client.POST("/api/v1/webhooks/{id}/rotate_secret", {
   params: { path: { id: hookId } },
   body: { signature_algorithm: "ed25519" },
 });
+// Ordered delivery, switched on by an update.
+const ordered = await client.POST("/api/v1/webhooks/{id}", { params: { path: { id: hookId } }, body: { ordered: true } });
+check(ordered.data?.ordered === true && ordered.data.mtls === null && ordered.data.paused_until === null, `ordered: ${ordered.response.status}`);
 check(moved.data?.signature_algorithm === "ed25519" && moved.data.secret === undefined && /^whpk_[A-Za-z0-9+/]{43}=$/.test(moved.data.public_key ?? ""),
   `rotate to ed25519: ${moved.response.status}`);
 
