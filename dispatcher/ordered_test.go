@@ -136,10 +136,19 @@ func TestOrderedWebhookGivenUpReleasesTheNext(t *testing.T) {
 	got := recv.Requests()
 	require.Len(t, got, dispatcher.MaxAttempts+1)
 	require.Equal(t, "payment.paid", got[len(got)-1].Header.Get("X-Service-Event"))
-	var statuses []string
-	require.NoError(t, s.DB.NewSelect().Model((*store.Delivery)(nil)).Column("status").Order("created_at", "id").
-		Scan(context.Background(), &statuses))
-	require.Equal(t, []string{store.DeliveryFailed, store.DeliverySucceeded}, statuses)
+	var ds []store.Delivery
+	require.NoError(t, s.DB.NewSelect().Model(&ds).Order("created_at", "id").Scan(context.Background()))
+	require.Equal(t, store.DeliveryFailed, ds[0].Status, "the gap: the given-up delivery")
+	require.Equal(t, store.DeliverySucceeded, ds[1].Status)
+	require.Nil(t, ds[0].OrderKey, "an ended delivery holds nothing back")
+
+	// Resent, it is pending again under its key, and goes.
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + ds[0].WebhookID + "/deliveries/" + ds[0].ID + "/resend", Key: s.TestKey})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var key *string
+	require.NoError(t, s.DB.NewRaw("SELECT order_key FROM webhook_deliveries WHERE id = ?", ds[0].ID).Scan(context.Background(), &key))
+	require.Equal(t, store.OrderKey(ds[0].WebhookID, p["id"].(string)), *key)
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
 }
 
 // 1,000 payments with 5 events each reach an ordered webhook in order per

@@ -63,8 +63,9 @@ type Delivery struct {
 	CreatedAt      time.Time  `bun:"created_at"`
 	UpdatedAt      time.Time  `bun:"updated_at"`
 	CompletedAt    *time.Time `bun:"completed_at"`
-	// OrderKey is the object an ordered webhook's delivery waits its turn
-	// behind (the event's object id); nil for unordered webhooks.
+	// OrderKey is what an ordered webhook's pending delivery waits its
+	// turn behind: its webhook and the event's object (OrderKey); nil for
+	// unordered webhooks and once the delivery ended.
 	OrderKey *string `bun:"order_key"`
 	// WokenAt and ClaimedAt time the last claim: when the dispatcher woke
 	// for it (nil for a delivery a worker chained to after a success) and
@@ -122,6 +123,15 @@ func (s *Store) Delivery(ctx context.Context, scope Scope, webhookID, id string)
 	return d, nil
 }
 
+// OrderKey is the order_key of an ordered webhook's pending delivery about
+// objectID (the outbox writes the same: webhook id, a colon, object id).
+func OrderKey(webhookID, objectID string) string { return webhookID + ":" + objectID }
+
+// orderKeyAgainSQL is a delivery's order_key as it is queued again (a
+// resend): its webhook's and event's, when the webhook is ordered now.
+const orderKeyAgainSQL = `(SELECT CASE WHEN w.ordered THEN w.id || ':' || e.object_id END
+					FROM webhooks w, events e WHERE w.id = webhook_deliveries.webhook_id AND e.id = webhook_deliveries.event_id)`
+
 // ResendDelivery queues a delivery for an immediate new attempt, whatever
 // its status. A delivery being attempted right now is left alone.
 func (s *Store) ResendDelivery(ctx context.Context, scope Scope, webhookID, id string) (*Delivery, error) {
@@ -131,7 +141,8 @@ func (s *Store) ResendDelivery(ctx context.Context, scope Scope, webhookID, id s
 	now := s.Now()
 	_, err := s.idb(ctx).NewRaw(`
 		WITH requeued AS (
-			UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0
+			UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0,
+				order_key = `+orderKeyAgainSQL+`
 			WHERE id = ?1 AND (lease_expires_at IS NULL OR lease_expires_at <= ?0)
 			RETURNING 1
 		)
@@ -154,7 +165,8 @@ func (s *Store) ResendFailedSince(ctx context.Context, scope Scope, webhookID st
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		err := tx.NewRaw(`
 			WITH requeued AS (
-				UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0
+				UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?0, completed_at = NULL, updated_at = ?0,
+					order_key = `+orderKeyAgainSQL+`
 				WHERE webhook_id = ?1 AND created_at >= ?2
 					AND (status = 'failed' OR (status = 'pending' AND attempts > 0 AND next_attempt_at > ?0 AND lease_token IS NULL))
 				RETURNING 1

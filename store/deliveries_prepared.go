@@ -121,15 +121,16 @@ const claimSQL = `
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
 
-// earlierOfItsObjectSQL finds a pending delivery queued before delivery d
-// for its ordered webhook's same object (order_key): while there is one
-// (being attempted, or waiting for its retry), d waits; one given up
-// (failed) no longer holds it. One probe of webhook_deliveries_order_idx.
+// earlierOfItsObjectSQL finds a delivery queued before delivery d with its
+// order_key (its webhook and object), which only pending deliveries carry:
+// while there is one (being attempted, or waiting for its retry), d waits;
+// one that ended (succeeded, or given up) no longer holds it. One probe of
+// webhook_deliveries_order_idx, the only index that can answer it
+// (migration 040 says why the key holds the webhook and the status).
 // A success's chain asks the same (finishSuccessesTail), less the
 // deliveries its own batch is finishing, still pending in its snapshot.
 const earlierOfItsObjectSQL = `SELECT 1 FROM webhook_deliveries earlier
-				WHERE earlier.webhook_id = d.webhook_id AND earlier.order_key = d.order_key AND earlier.status = 'pending'
-					AND (earlier.created_at, earlier.id) < (d.created_at, d.id)`
+				WHERE earlier.order_key = d.order_key AND (earlier.created_at, earlier.id) < (d.created_at, d.id)`
 
 // fewWebhooks is how many enabled webhooks a claim reads every one of (see claimSQL).
 const fewWebhooks = "16"
@@ -329,7 +330,8 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries
 			SET status = $1::text, next_attempt_at = $2, lease_token = NULL, lease_expires_at = NULL,
 				last_status_code = $3, last_error = $4, updated_at = $5,
-				completed_at = CASE WHEN $1::text <> 'pending' THEN $5::timestamptz ELSE completed_at END
+				completed_at = CASE WHEN $1::text <> 'pending' THEN $5::timestamptz ELSE completed_at END,
+				order_key = CASE WHEN $1::text <> 'pending' THEN NULL ELSE order_key END
 			WHERE id = $6 AND lease_token = $7`,
 			pg.Prepared(out.Status, out.NextAttemptAt, out.StatusCode, out.Error, now, d.ID, token)...)
 		if err != nil {
@@ -441,7 +443,7 @@ const finishSuccessesTail = `
 	), ` + tallyAttemptsCTE + `, finished AS (
 		UPDATE webhook_deliveries d
 		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = f.response_status,
-			last_error = NULL, updated_at = f.at, completed_at = f.at
+			last_error = NULL, updated_at = f.at, completed_at = f.at, order_key = NULL
 		FROM f
 		WHERE d.id = f.delivery_id AND d.lease_token = f.token
 		RETURNING f.i
@@ -471,8 +473,7 @@ const finishSuccessesTail = `
 				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= w.now)
 				AND n.id <> ALL ($2::text[])
 				AND (n.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
-					WHERE earlier.webhook_id = n.webhook_id AND earlier.order_key = n.order_key AND earlier.status = 'pending'
-						AND (earlier.created_at, earlier.id) < (n.created_at, n.id)
+					WHERE earlier.order_key = n.order_key AND (earlier.created_at, earlier.id) < (n.created_at, n.id)
 						AND earlier.id NOT IN (SELECT f.delivery_id FROM f JOIN finished USING (i))))
 				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL
 					AND (x.paused_until IS NULL OR x.paused_until <= w.now))

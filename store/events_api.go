@@ -275,7 +275,8 @@ func (s *Store) queueAgain(ctx context.Context, tx bun.Tx, hooks []Webhook, even
 				AccountID: w.AccountID, Livemode: w.Livemode, EventType: e.Type, Status: DeliveryPending,
 				NextAttemptAt: now, CreatedAt: now, UpdatedAt: now}
 			if w.Ordered {
-				dl.OrderKey = &e.ObjectID
+				key := OrderKey(w.ID, e.ObjectID)
+				dl.OrderKey = &key
 			}
 			made = append(made, dl)
 		}

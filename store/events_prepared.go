@@ -36,7 +36,7 @@ const outboxCTEs = `event AS (
 			status, next_attempt_at, created_at, updated_at, order_key)
 		SELECT s.delivery_stem || substr('` + ids.Alphabet + `', row_number() OVER (PARTITION BY s.event_id ORDER BY w.id)::int, 1),
 			s.event_id, w.id, w.account_id, w.livemode, s.type, 'pending', s.created_at, s.created_at, s.created_at,
-			CASE WHEN w.ordered THEN s.object_id END
+			CASE WHEN w.ordered THEN w.id || ':' || s.object_id END
 		FROM source s JOIN webhooks w ON w.account_id = s.account_id AND w.livemode = s.livemode
 			AND w.enabled AND s.type = ANY (w.events)
 		RETURNING 1
