@@ -56,6 +56,12 @@ func (b *browser) do(method, path string, form url.Values, headers map[string]st
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	return b.send(req)
+}
+
+// send makes req with the browser's cookies and reads the page it answers.
+func (b *browser) send(req *http.Request) page {
+	b.t.Helper()
 	res, err := b.client.Do(req)
 	require.NoError(b.t, err)
 	defer res.Body.Close()

@@ -3,15 +3,12 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"github.com/stretchr/testify/require"
 
@@ -111,14 +108,7 @@ func (b *browser) postMultipart(path string, fields map[string]string, files map
 	require.NoError(b.t, err)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("Accept", "text/html")
-	res, err := b.client.Do(req)
-	require.NoError(b.t, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(b.t, err)
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
-	require.NoError(b.t, err)
-	return page{status: res.StatusCode, header: res.Header, body: string(raw), doc: doc}
+	return b.send(req)
 }
 
 // The webhook form takes the client certificate, its key and the pinned CA
