@@ -70,7 +70,6 @@ type Sender struct {
 	// base is the transport every webhook's own TLS settings are cloned
 	// from (their clients in profiles, by webhook).
 	base     *http.Transport
-	platform *tls.Certificate
 	mu       sync.Mutex
 	profiles map[string]*profileClient
 }
@@ -91,7 +90,7 @@ type SenderConfig struct {
 // unless AllowPrivate (dev/test only), which also permits plain http.
 func NewSender(cfg SenderConfig) *Sender {
 	s := &Sender{allowPrivate: cfg.AllowPrivate, check: CheckAddress, proxied: cfg.Proxy != nil,
-		platform: cfg.ClientCertificate, profiles: map[string]*profileClient{}}
+		profiles: map[string]*profileClient{}}
 	if cfg.AllowPrivate {
 		s.check = checkDevAddress // never link-local or cloud metadata, even in development
 	}
@@ -100,7 +99,7 @@ func NewSender(cfg SenderConfig) *Sender {
 		dialer.Control = dialGuard(s.check)
 	}
 	s.base = &http.Transport{
-		Proxy:                  nil, // an environment proxy would bypass the address guard
+		Proxy:                  nil, // an environment proxy would bypass the address guard; WEBHOOK_PROXY_URL is set below
 		DialContext:            dialer.DialContext,
 		TLSHandshakeTimeout:    ConnectTimeout,
 		ResponseHeaderTimeout:  AttemptTimeout,
