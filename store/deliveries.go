@@ -274,6 +274,9 @@ type DeliveryRow struct {
 	PaymentID         *uuid.UUID `bun:"payment_id,type:uuid"`
 	PaymentExternalID *string    `bun:"payment_external_id"`
 	PaymentAmount     *int64     `bun:"payment_amount"`
+	// Waiting: its ordered webhook holds it behind an earlier delivery of
+	// its object that is still pending.
+	Waiting bool `bun:"waiting"`
 }
 
 // deliveryConsole is one page of a webhook's deliveries, newest first, in
@@ -282,6 +285,8 @@ func (s *Store) deliveryConsole(ctx context.Context, f DeliveryFilter) ([]Delive
 	var out []DeliveryRow
 	q := s.idb(ctx).NewSelect().TableExpr("webhook_deliveries AS delivery").
 		ColumnExpr("delivery.*, e.object_id, p.id AS payment_id, p.external_id AS payment_external_id, p.amount_cents AS payment_amount").
+		ColumnExpr(`delivery.order_key IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries earlier
+			WHERE earlier.order_key = delivery.order_key AND (earlier.created_at, earlier.id) < (delivery.created_at, delivery.id)) AS waiting`).
 		Join("JOIN events AS e ON e.id = delivery.event_id").
 		// A payment's events name it; a refund's or a dispute's carry its payment_id.
 		Join(`LEFT JOIN payments AS p ON p.id = CASE WHEN e.object_id ~ '^[0-9a-f]{8}-' THEN e.object_id::uuid

@@ -79,10 +79,14 @@ type DeliveryView struct {
 	CreatedAt  string
 	NextAt     string
 	// RetryAfter says the next attempt waits for the receiver's Retry-After.
-	RetryAfter  bool
-	PaymentID   string
-	ExternalID  string
-	AmountLabel string
+	RetryAfter bool
+	// Waiting: held behind an earlier delivery of its object (ordered);
+	// GaveUpInOrder: given up on an ordered webhook, so those behind it
+	// went on without it (the gap).
+	Waiting, GaveUpInOrder bool
+	PaymentID              string
+	ExternalID             string
+	AmountLabel            string
 }
 
 // DeliveryPage is one delivery with every attempt, request and response.

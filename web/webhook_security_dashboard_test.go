@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -177,4 +178,48 @@ func TestDashboardMutualTLS(t *testing.T) {
 		"mtls_remove": "true"}, nil)
 	require.Equal(t, http.StatusSeeOther, removed.status, removed.body)
 	require.Nil(t, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + hook["id"].(string), Key: s.TestKey}).JSON(t)["mtls"])
+}
+
+// An ordered webhook's console says which delivery waits for the one
+// before it, and, once that one is given up, shows the gap on it.
+func TestDashboardShowsOrderedWaitsAndGaps(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	s := webtest.New(t, webtest.WithClock(clock))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	recv := webtest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Service-Event") == "payment.created" {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	id, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created", "payment.paid"}, "ordered": true})
+	p := s.CreatePayment(map[string]any{"amount_cents": 100})
+	require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + p["id"].(string) + "/pay",
+		Key: s.TestKey}).Status)
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10), "payment.created only; payment.paid waits")
+
+	look := func() page {
+		b := newBrowser(t, s)
+		b.login("owner@example.com", "correct-horse-battery")
+		return b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
+	}
+	console := look()
+	require.Equal(t, "Sim: por objeto, uma por vez, na ordem dos eventos", strings.TrimSpace(console.doc.Find(`[data-testid="webhook-ordered"]`).Text()))
+	require.Equal(t, 1, console.doc.Find(`[data-testid="delivery-waiting"]`).Length())
+	require.Zero(t, console.doc.Find(`[data-testid="delivery-gap"]`).Length())
+
+	for _, wait := range []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 5 * time.Minute, 30 * time.Minute,
+		2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour} {
+		advance(wait * 13 / 10) // past its jitter (up to 20%)
+		require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
+	}
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10), "given up: payment.paid goes")
+	console = look()
+	require.Zero(t, console.doc.Find(`[data-testid="delivery-waiting"]`).Length())
+	require.Equal(t, "desistida: as entregas seguintes deste objeto seguiram sem ela", console.doc.Find(`[data-testid="delivery-gap"]`).Text())
 }

@@ -434,7 +434,9 @@ func (d *Dashboard) deliveryConsole(c *fiber.Ctx, w *store.Webhook, page *views.
 		return err
 	}
 	for i := range rows {
-		page.Deliveries = append(page.Deliveries, deliveryView(c, &rows[i]))
+		v := deliveryView(c, &rows[i])
+		v.GaveUpInOrder = w.Ordered && rows[i].Status == store.DeliveryFailed
+		page.Deliveries = append(page.Deliveries, v)
 	}
 	link := func(extra url.Values) string {
 		q := filterQuery(map[string]string{"q": page.Filter.Query, "status": page.Filter.Status, "event_type": page.Filter.EventType,
@@ -462,6 +464,7 @@ func deliveryView(c *fiber.Ctx, dl *store.DeliveryRow) views.DeliveryView {
 	if dl.Status == store.DeliveryPending {
 		v.NextAt = when(c, dl.NextAttemptAt)
 		v.RetryAfter = dl.LastError != nil && strings.Contains(*dl.LastError, dispatcher.RetryAfterNote)
+		v.Waiting = dl.Waiting
 	}
 	if dl.LastStatusCode != nil {
 		v.LastStatus = *dl.LastStatusCode
