@@ -33,6 +33,7 @@ func TestEd25519DeliveriesVerifyWithNodeCrypto(t *testing.T) {
 	require.Equal(t, "ed25519", created["signature_algorithm"])
 	oldKey := created["public_key"].(string)
 	require.Regexp(t, `^whpk_[A-Za-z0-9+/]{43}=$`, oldKey)
+	require.Equal(t, "whpk_…"+oldKey[len(oldKey)-4:], created["secret_hint"], "nothing of the signing key is shown")
 	id := created["id"].(string)
 
 	nodeVerify := func(public string, h http.Header, body []byte) string {

@@ -18,12 +18,21 @@ func GenerateWebhookSecret() string {
 // secretHint shows enough of a secret to tell two apart, never enough to use it.
 func secretHint(secret string) string {
 	prefix := ""
-	for _, p := range []string{"whsec_", "whsk_"} {
+	for _, p := range []string{"whsec_", "whpk_"} {
 		if len(secret) > len(p) && secret[:len(p)] == p {
 			prefix = p
 		}
 	}
 	return prefix + "…" + secret[len(secret)-4:]
+}
+
+// hint is what the webhook shows of s: the HMAC secret's last characters,
+// or, for an ed25519 key (never shown, not even in part), its public key's.
+func (s SigningSecret) hint() string {
+	if s.Algorithm == SignatureEd25519 {
+		return secretHint(s.PublicKey)
+	}
+	return secretHint(s.Secret)
 }
 
 // orGenerated is s with its defaults: the HMAC algorithm, and a generated

@@ -184,7 +184,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	w := &Webhook{
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
-		SecretHint: secretHint(secret), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
+		SecretHint: signing.hint(), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
 		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered,
 	}
 	if !in.Enabled {
@@ -374,7 +374,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, scope Scope, id string,
 		now := s.Now()
 		expires := now.Add(SecretRotationOverlap)
 		w.PreviousSecretSealed, w.PreviousSecretExpiresAt = w.SecretSealed, &expires
-		w.SecretSealed, w.SecretHint, w.UpdatedAt = sealed, secretHint(newSecret), now
+		w.SecretSealed, w.SecretHint, w.UpdatedAt = sealed, next.hint(), now
 		w.SignatureAlgorithm, w.PublicKey = next.Algorithm, next.publicKey()
 		if _, err := tx.NewUpdate().Model(w).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: rotate secret: %w", err)

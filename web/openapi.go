@@ -852,7 +852,7 @@ func schemas() obj {
 		"ordered", describe(boolean(), orderedDescription),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
-		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2)."),
+		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2; for ed25519, its public key's (whpk_...a1B2): the signing key is never shown, not even in part."),
 		"signature_algorithm", signatureAlgorithm(),
 		"public_key", describe(o("type", []string{"string", "null"}, "pattern", "^whpk_[A-Za-z0-9+/]{43}=$"),
 			"ed25519 only: the public key receivers verify v1a signatures with (Standard Webhooks' whpk_ form); null for hmac-sha256."),

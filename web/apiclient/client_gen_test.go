@@ -2486,7 +2486,7 @@ type Webhook struct {
 	// RateLimit Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). No second at the receiver holds more; the rest wait in the queue.
 	RateLimit *int `json:"rate_limit"`
 
-	// SecretHint The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2).
+	// SecretHint The secret's last characters, e.g. whsec_...a1B2; for ed25519, its public key's (whpk_...a1B2): the signing key is never shown, not even in part.
 	SecretHint string `json:"secret_hint"`
 
 	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
@@ -2631,7 +2631,7 @@ type WebhookWithSecret struct {
 	// Secret The HMAC signing secret, shown only in this response; absent for ed25519 webhooks (the service keeps the signing key).
 	Secret *string `json:"secret,omitempty"`
 
-	// SecretHint The secret's last characters, e.g. whsec_...a1B2 (an ed25519 key's: whsk_...a1B2).
+	// SecretHint The secret's last characters, e.g. whsec_...a1B2; for ed25519, its public key's (whpk_...a1B2): the signing key is never shown, not even in part.
 	SecretHint string `json:"secret_hint"`
 
 	// SignatureAlgorithm hmac-sha256: a shared secret signs X-Service-Signature (t=,v1=) and webhook-signature (v1,...). ed25519: a signing key the service holds signs webhook-signature only (v1a,<base64> over webhook-id.webhook-timestamp.body, Standard Webhooks); receivers verify with public_key and no X-Service-Signature is sent.
