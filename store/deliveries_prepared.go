@@ -128,7 +128,8 @@ const claimSQL = `
 // webhook_deliveries_order_idx, the only index that can answer it
 // (migration 040 says why the key holds the webhook and the status).
 // A success's chain asks the same (finishSuccessesTail), less the
-// deliveries its own batch is finishing, still pending in its snapshot.
+// deliveries its own batch is finishing, still pending in its snapshot;
+// both name the delivery they ask about d.
 const earlierOfItsObjectSQL = `SELECT 1 FROM webhook_deliveries earlier
 				WHERE earlier.order_key = d.order_key AND (earlier.created_at, earlier.id) < (d.created_at, d.id)`
 
@@ -467,17 +468,16 @@ const finishSuccessesTail = `
 	), picked AS (
 		SELECT w.webhook_id, n.id, row_number() OVER (PARTITION BY w.webhook_id ORDER BY n.next_attempt_at, n.id) AS rn
 		FROM wanted w CROSS JOIN LATERAL (
-			SELECT n.id, n.next_attempt_at FROM webhook_deliveries n
-			WHERE n.webhook_id = w.webhook_id AND n.status = 'pending' AND n.next_attempt_at <= w.now
-				AND (n.next_attempt_at, n.id) > (w.after_due, w.after_id)
-				AND (n.lease_expires_at IS NULL OR n.lease_expires_at <= w.now)
-				AND n.id <> ALL ($2::text[])
-				AND (n.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_deliveries earlier
-					WHERE earlier.order_key = n.order_key AND (earlier.created_at, earlier.id) < (n.created_at, n.id)
-						AND earlier.id NOT IN (SELECT f.delivery_id FROM f JOIN finished USING (i))))
+			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+			WHERE d.webhook_id = w.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= w.now
+				AND (d.next_attempt_at, d.id) > (w.after_due, w.after_id)
+				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= w.now)
+				AND d.id <> ALL ($2::text[])
+				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `
+					AND earlier.id NOT IN (SELECT f.delivery_id FROM f JOIN finished USING (i))))
 				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL
 					AND (x.paused_until IS NULL OR x.paused_until <= w.now))
-			ORDER BY n.next_attempt_at, n.id
+			ORDER BY d.next_attempt_at, d.id
 			LIMIT w.k
 			FOR UPDATE SKIP LOCKED
 		) n

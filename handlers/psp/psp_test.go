@@ -2,13 +2,7 @@ package psp_test
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
 	"net/http"
 	"strings"
 	"sync"
@@ -187,7 +181,7 @@ func TestCallbacksOverMutualTLS(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode, "no client certificate")
 
 	stranger := s.Client.Transport.(*http.Transport).Clone()
-	strange := selfSigned(t)
+	strange := webtest.NewCA(t, "Outra CA").Client(t, "not the PSP", time.Now().Add(time.Hour)).Pair
 	// Sent whatever CAs the server names (Go would otherwise send none).
 	stranger.TLSClientConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &strange, nil }
 	res, err = post(&http.Client{Transport: stranger, Timeout: 5 * time.Second})
@@ -205,17 +199,6 @@ func TestCallbacksOverMutualTLS(t *testing.T) {
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode, "the PSP's certificate")
 	require.Equal(t, 1, credits(t, s))
-}
-
-func selfSigned(t *testing.T) tls.Certificate {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "not the PSP"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	require.NoError(t, err)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
 func TestPSPDisputeNotifications(t *testing.T) {
