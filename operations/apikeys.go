@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -52,19 +53,37 @@ func ParseAllowedIPs(list []string) ([]string, error) {
 // with its secret, shown this once (at most store.MaxActiveAPIKeys
 // unrevoked): a full key (sk_) without permissions, a restricted one (rk_)
 // with them (ParseKeyPermissions), usable from anywhere or only from its
-// allow-list.
+// allow-list. A key is never stronger than its maker: a person who is not
+// an owner or admin gets what they asked that their role may do
+// (KeyPermissionsFor). A live key needs the account's live mode activated
+// and, from a person, a second factor enrolled and proved just now.
 func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountID string, livemode bool, in store.NewAPIKey) (k *store.APIKey, secret string, err error) {
 	in.Name = strings.TrimSpace(in.Name)
 	if utf8.RuneCountInString(in.Name) > store.MaxAPIKeyName {
 		return nil, "", ErrBadKeyName
 	}
-	if livemode {
-		if err := o.stepUp(who, false); err != nil {
-			return nil, "", err
-		}
+	if err := Allow(who, rule("CreateAPIKey")); err != nil {
+		return nil, "", err
 	}
 	scope := store.Scope{AccountID: accountID, Livemode: livemode}
-	err = o.record(ctx, who, scope, Write(APIKeys), "api_key.created", func(ctx context.Context) (string, store.Changes, error) {
+	if livemode {
+		if err := o.stepUp(who, true); err != nil {
+			return nil, "", err
+		}
+		// A key is a credential, not a move of money: what it needs is the
+		// account's activation (the service's PSP is asked when it is used).
+		acct, err := o.Store.Account(ctx, accountID)
+		if err != nil {
+			return nil, "", err
+		}
+		if !acct.LiveEnabled() {
+			return nil, "", ErrLiveNotActivated
+		}
+	}
+	if who.Kind() == "user" {
+		in.Permissions = KeyPermissionsFor(who.Role, in.Permissions)
+	}
+	err = o.record(ctx, who, scope, rule("CreateAPIKey"), "api_key.created", func(ctx context.Context) (string, store.Changes, error) {
 		if k, secret, err = o.Store.CreateAPIKey(ctx, accountID, livemode, in); err != nil {
 			return "", nil, err
 		}
@@ -83,10 +102,42 @@ func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountI
 	return k, secret, nil
 }
 
+// KeyPermissionsFor is what a key asked with permissions (nil: a full
+// key, every write) may hold when a person in role makes it: owners and
+// admins get what they asked; anyone else gets each permission their role
+// may have, a write it may not make kept as the read it includes. Nil
+// means a full key.
+func KeyPermissionsFor(role string, asked []string) []string {
+	if role == store.RoleOwner || role == store.RoleAdmin {
+		return asked
+	}
+	if asked == nil {
+		for _, r := range KeyResources {
+			asked = append(asked, string(Write(r)))
+		}
+	}
+	levels := map[string]string{} // resource -> the highest level kept
+	for _, p := range asked {
+		resource, level := Permission(p).split()
+		if level == "write" && !RoleMay(role, Write(resource)) {
+			level = "read"
+		}
+		if levels[resource] != "write" {
+			levels[resource] = level
+		}
+	}
+	out := []string{}
+	for resource, level := range levels {
+		out = append(out, resource+":"+level)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // RevokeAPIKey revokes one of the account's keys: every integration using
 // it stops working.
 func (o *Operations) RevokeAPIKey(ctx context.Context, who store.Actor, accountID, keyID string) (k *store.APIKey, err error) {
-	if err := Allow(who, Write(APIKeys)); err != nil {
+	if err := Allow(who, rule("RevokeAPIKey")); err != nil {
 		return nil, err
 	}
 	err = o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {

@@ -300,6 +300,14 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.VerifyEmail(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, mailToken(t, st, "maria@example.com", store.MailVerifyEmail))
 			return err
 		}, nil},
+		{"ResendVerification", "user.email_confirmation_sent", func() error {
+			u, err := st.UserByEmail(ctx, "ana@example.com")
+			require.NoError(t, err)
+			return ops.ResendVerification(ctx, who, u)
+		}, func() {
+			_, err := st.CreatePerson(ctx, store.NewPerson{Email: "ana@example.com", Password: "correct-horse-battery", Role: store.RoleDeveloper, AccountID: acct.ID})
+			require.NoError(t, err)
+		}},
 		{"RequestPasswordReset", "user.password_reset_requested", func() error {
 			return ops.RequestPasswordReset(ctx, store.Actor{ID: "visitor", Door: store.DoorDashboard}, "maria@example.com")
 		}, nil},
@@ -360,6 +368,25 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.EndOtherSessions(ctx, who, owner, session)
 			return err
 		}, nil},
+		{"CreateAccount", "account.created+user.created+api_key.created", func() error {
+			_, _, _, _, err := ops.CreateAccount(ctx, store.ActorAdmin("accounts create"), operations.NewOperatorAccount{
+				Name: "Sorveteria", Email: "sorvete@example.com", Password: "picolé de goiaba gelado", FeeBPS: 99})
+			return err
+		}, nil},
+		{"CreateUser", "user.created", func() error {
+			_, err := ops.CreateUser(ctx, store.ActorAdmin("users create"), "suporte@example.com", "correct-horse-battery", store.RoleSupport, "")
+			return err
+		}, nil},
+		{"SetPasswordOf", "user.password_set", func() error {
+			return ops.SetPasswordOf(ctx, store.ActorAdmin("demo"), "suporte@example.com", "outra frase bem comprida")
+		}, nil},
+		{"ReceivePSPNotice", "", func() error {
+			_, err := ops.ReceivePSPNotice(ctx, store.ActorPSP, operations.PSPNotice{Received: []string{"E00000000202611281200000000000001"}})
+			return err
+		}, nil},
+		{"HurryCharge", "", func() error { return ops.HurryCharge(ctx, who, pending) },
+			func() { pending = newPaymentSilently(t, ops, acct, test) }},
+		{"OpenSession", "", func() error { _, err := ops.OpenSession(ctx, who, owner); return err }, nil},
 		{"SetPreferences", "user.preferences_set", func() error { return ops.SetPreferences(ctx, who, owner, store.LocaleEN, "") }, nil},
 		{"ChangePassword", "user.password_changed", func() error {
 			return ops.ChangePassword(ctx, who, owner, "another-correct-horse")
@@ -389,13 +416,18 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			require.Empty(t, added, "%s asks, changes nothing", s.op)
 			continue
 		}
-		require.Len(t, added, 1, "%s writes one audit row", s.op)
-		require.Equal(t, s.action, added[0].Action, s.op)
+		// One row, or one per object it makes ("a+b+c": an account, its
+		// owner and its key).
+		expected := strings.Split(s.action, "+")
+		require.Len(t, added, len(expected), "%s writes one audit row per object", s.op)
+		for i, action := range expected {
+			require.Equal(t, action, added[i].Action, s.op)
+		}
 		require.NotEmpty(t, added[0].ObjectID, s.op)
 		switch s.op {
 		case "ApplyPSPDispute":
 			require.Equal(t, [2]string{"psp", "psp"}, [2]string{added[0].Actor, added[0].Door}, s.op)
-		case "ReturnTransfer", "ActivateLive":
+		case "ReturnTransfer", "ActivateLive", "CreateAccount", "CreateUser", "SetPasswordOf":
 			require.Equal(t, "admin", added[0].Door, s.op)
 		case "AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword":
 			// Who followed the link (or signed up) is the user it was for.

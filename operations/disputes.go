@@ -9,7 +9,7 @@ import (
 // SimulateDispute opens a test dispute on a paid payment, as the payer's
 // bank would (PIX MED): what is still the merchant's is held.
 func (o *Operations) SimulateDispute(ctx context.Context, who store.Actor, scope store.Scope, ref, reason string) (d *store.Dispute, err error) {
-	err = o.simulation(ctx, who, scope, Write(Disputes), "dispute.created", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateDispute"), "dispute.created", func(ctx context.Context) (string, store.Changes, error) {
 		if d, err = o.Store.OpenDispute(ctx, scope, ref, reason); err != nil {
 			return "", nil, err
 		}
@@ -20,7 +20,7 @@ func (o *Operations) SimulateDispute(ctx context.Context, who store.Actor, scope
 
 // SimulateDisputeOutcome closes an open test dispute, won or lost.
 func (o *Operations) SimulateDisputeOutcome(ctx context.Context, who store.Actor, scope store.Scope, id, status string) (d *store.Dispute, err error) {
-	err = o.simulation(ctx, who, scope, Write(Disputes), "dispute.closed", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateDisputeOutcome"), "dispute.closed", func(ctx context.Context) (string, store.Changes, error) {
 		if d, err = o.Store.CloseDispute(ctx, scope, id, status); err != nil {
 			return "", nil, err
 		}

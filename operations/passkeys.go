@@ -55,7 +55,7 @@ func (o *Operations) AddPasskey(ctx context.Context, who store.Actor, u *store.U
 	if err != nil {
 		return err
 	}
-	return o.record(ctx, who, userScope(u), Self, "user.passkey_added", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, userScope(u), rule("AddPasskey"), "user.passkey_added", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"passkey": {nil, name}}, o.Store.AddPasskey(ctx, u.ID, cred.ID, name, raw)
 	})
 }
@@ -65,7 +65,7 @@ func (o *Operations) RemovePasskey(ctx context.Context, who store.Actor, u *stor
 	if err := o.stepUp(who, false); err != nil {
 		return err
 	}
-	return o.record(ctx, who, userScope(u), Self, "user.passkey_removed", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, userScope(u), rule("RemovePasskey"), "user.passkey_removed", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"passkey": {base64.RawURLEncoding.EncodeToString(id), nil}}, o.Store.RemovePasskey(ctx, u.ID, id)
 	})
 }
@@ -77,7 +77,7 @@ func (o *Operations) UsedPasskey(ctx context.Context, who store.Actor, u *store.
 	if err != nil {
 		return err
 	}
-	return o.record(ctx, who, userScope(u), Self, "user.second_factor_verified", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, userScope(u), rule("UsedPasskey"), "user.second_factor_verified", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"method": {nil, "passkey"}}, o.Store.UsePasskey(ctx, u.ID, cred.ID, raw)
 	})
 }

@@ -2,6 +2,7 @@ package operations
 
 import (
 	"context"
+	"fmt"
 
 	"payments/store"
 )
@@ -22,7 +23,7 @@ type NewBatchItem struct {
 func (o *Operations) CreatePaymentBatch(ctx context.Context, who store.Actor, acct *store.Account, livemode bool,
 	description *string, items []NewBatchItem,
 ) (b *store.PaymentBatch, err error) {
-	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
+	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, rule("CreatePaymentBatch"), acct)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +31,11 @@ func (o *Operations) CreatePaymentBatch(ctx context.Context, who store.Actor, ac
 	for i, item := range items {
 		entries[i] = store.BatchEntry{ExternalID: item.ExternalID, Error: item.Error}
 		if item.Payment != nil {
+			if bad := o.checkNewPayment(*item.Payment); bad != nil {
+				entries[i].Error = &store.ItemError{Type: "invalid_request_error", Code: "parameter_invalid",
+					Param: fmt.Sprintf("payments[%d].%s", i, bad.Param), Message: bad.Message}
+				continue
+			}
 			if entries[i].Payment, err = o.Store.BuildPayment(acct, livemode, *item.Payment); err != nil {
 				return nil, err
 			}

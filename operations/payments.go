@@ -2,6 +2,7 @@ package operations
 
 import (
 	"context"
+	"fmt"
 
 	"payments/pix/calendar"
 	"payments/store"
@@ -19,8 +20,11 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 ) (p *store.Payment, replayed bool, err error) {
 	// The API's hottest write: the store writes its audit row in the
 	// creation's own statement (one round trip, batched), not here.
-	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
+	ctx, err = o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, rule("CreatePayment"), acct)
 	if err != nil {
+		return nil, false, err
+	}
+	if err := o.checkNewPayment(in); err != nil {
 		return nil, false, err
 	}
 	if p, err = o.Store.BuildPayment(acct, livemode, in); err != nil {
@@ -32,10 +36,34 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 	return p, false, o.Store.CreatePayment(ctx, p)
 }
 
+// InputError refuses a change's input by a rule of the operation: the
+// parameter, as the API names it, and why (a 400 at every door).
+type InputError struct {
+	Param, Message string
+}
+
+func (e *InputError) Error() string { return "operations: " + e.Param + ": " + e.Message }
+
+// checkNewPayment is every rule of a charge's money, whoever asks: its
+// amount within what a payment may be, and a due-date charge's terms
+// (CheckDueTerms) for a charge made today in Brasília.
+func (o *Operations) checkNewPayment(in store.NewPayment) *InputError {
+	if in.AmountCents < store.MinAmountCents || in.AmountCents > store.MaxAmountCents {
+		return &InputError{Param: "amount_cents", Message: fmt.Sprintf("amount_cents must be between %d and %d (R$ 1.000.000,00).",
+			store.MinAmountCents, store.MaxAmountCents)}
+	}
+	if in.DueTerms != nil {
+		if p := CheckDueTerms(in.DueTerms, in.AmountCents, calendar.Today(o.Store.Now())); p != nil {
+			return &InputError{Param: p.Param, Message: p.Message}
+		}
+	}
+	return nil
+}
+
 // CancelPayment cancels a pending payment (store.CancelPayment's rules).
 // It moves no money, so live mode being off does not stop it.
 func (o *Operations) CancelPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (p *store.Payment, err error) {
-	err = o.record(ctx, who, scope, Write(Payments), "payment.canceled", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, scope, rule("CancelPayment"), "payment.canceled", func(ctx context.Context) (string, store.Changes, error) {
 		if p, err = o.Store.CancelPayment(ctx, scope, ref); err != nil {
 			return "", nil, err
 		}
@@ -57,7 +85,7 @@ func (o *Operations) SimulatePayment(ctx context.Context, who store.Actor, scope
 // due-date charge for what it owes that day, with its fine, interest or
 // discount (store.ErrNotPayableOn past its last payable day).
 func (o *Operations) SimulatePaymentOn(ctx context.Context, who store.Actor, scope store.Scope, ref string, date calendar.Date) (p *store.Payment, err error) {
-	err = o.simulation(ctx, who, scope, Write(Payments), "payment.paid", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulatePaymentOn"), "payment.paid", func(ctx context.Context) (string, store.Changes, error) {
 		if p, err = o.Store.MarkPaymentPaidOn(ctx, scope, ref, date); err != nil {
 			return "", nil, err
 		}
@@ -70,11 +98,24 @@ func (o *Operations) SimulatePaymentOn(ctx context.Context, who store.Actor, sco
 
 // SimulateExpiry expires a pending test charge now.
 func (o *Operations) SimulateExpiry(ctx context.Context, who store.Actor, scope store.Scope, ref string) (p *store.Payment, err error) {
-	err = o.simulation(ctx, who, scope, Write(Payments), "payment.expired", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateExpiry"), "payment.expired", func(ctx context.Context) (string, store.Changes, error) {
 		if p, err = o.Store.ExpirePayment(ctx, scope, ref); err != nil {
 			return "", nil, err
 		}
 		return p.ID.String(), statusChange(store.StatusPending, p.Status), nil
 	})
 	return p, err
+}
+
+// PaymentAnswer is p as an answer to who: whole when who may read payments;
+// else (a restricted key that may refund but not read payments) without
+// what only payments:read shows, its payer, description and metadata: an
+// answer carries only what its asker's permissions may read.
+func PaymentAnswer(who store.Actor, p *store.Payment) *store.Payment {
+	if p == nil || Allow(who, Read(Payments)) == nil {
+		return p
+	}
+	bare := *p
+	bare.Customer, bare.Description, bare.Metadata = nil, nil, map[string]string{}
+	return &bare
 }

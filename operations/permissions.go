@@ -33,6 +33,11 @@ const (
 // of any account. People of an account have none of them.
 const PlatformReturns Permission = "platform:returns"
 
+// supportPlatform are the platform's changes support staff make from
+// their console; making accounts and people is the operators' (admin
+// commands), never a console's.
+var supportPlatform = []Permission{PlatformReturns, PlatformActivateLive}
+
 // Self is what a person's changes of their own sign-in need (language,
 // password, second factor): every person has it, in any account or none.
 const Self Permission = "self"
@@ -54,12 +59,13 @@ func (p Permission) split() (resource, level string) {
 // are shown once, to whoever made them). Money leaves (refunds,
 // withdrawals, returns of a received Pix) only by owner, admin and
 // finance; developers build the integration (charges, webhooks, keys,
-// test-mode simulations); only owners change the team.
+// test-mode simulations); finance and developers end test-mode disputes;
+// only owners change the team.
 var roleWrites = map[string][]string{
 	store.RoleOwner:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, APIKeys, Team, Settings},
 	store.RoleAdmin:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, APIKeys, Settings},
 	store.RoleDeveloper: {Payments, Disputes, Events, Webhooks, APIKeys},
-	store.RoleFinance:   {Payments, Refunds, Withdrawals, Balance},
+	store.RoleFinance:   {Payments, Refunds, Withdrawals, Disputes, Balance},
 	store.RoleViewer:    {},
 }
 
@@ -79,11 +85,17 @@ type PermissionError struct {
 	Needed Permission
 	// Role is the person's role, when a person asked.
 	Role string
+	// MakerRole is the role of the person who made the key that asked,
+	// when it is what refused.
+	MakerRole string
 }
 
 func (e *PermissionError) Error() string {
 	if e.Role != "" {
 		return fmt.Sprintf("operations: permission denied: the %s role does not have %s", e.Role, e.Needed)
+	}
+	if e.MakerRole != "" {
+		return fmt.Sprintf("operations: permission denied: this key's maker (%s) does not have %s", e.MakerRole, e.Needed)
 	}
 	return fmt.Sprintf("operations: permission denied: this key does not have %s", e.Needed)
 }
@@ -92,8 +104,16 @@ func (e *PermissionError) Error() string {
 // the PSP and the service's own jobs may do everything; platform staff
 // (support) only read; a key with no permission list does everything keys
 // do; a restricted key what it lists (write includes read); a person what
-// their role in the account may.
+// their role in the account may. A key a person made is also bounded by
+// that person's role now: never stronger than its maker, and nothing once
+// they left the account.
 func Allow(who store.Actor, p Permission) error {
+	switch {
+	case p == Anyone:
+		return nil
+	case p == PSPOnly && who.Kind() != "admin" && who.Kind() != "psp" && who.Kind() != "system":
+		return &PermissionError{Needed: p, Role: who.Role}
+	}
 	switch who.Kind() {
 	case "admin", "psp", "system":
 		return nil
@@ -102,17 +122,20 @@ func Allow(who store.Actor, p Permission) error {
 		if !slices.Contains(KeyResources, resource) {
 			return &PermissionError{Needed: p}
 		}
-		if who.Permissions == nil || slices.Contains(who.Permissions, string(p)) ||
-			(level == "read" && slices.Contains(who.Permissions, string(Write(resource)))) {
-			return nil
+		if who.Permissions != nil && !slices.Contains(who.Permissions, string(p)) &&
+			(level != "read" || !slices.Contains(who.Permissions, string(Write(resource)))) {
+			return &PermissionError{Needed: p}
 		}
-		return &PermissionError{Needed: p}
+		if who.MakerRole != "" && !RoleMay(who.MakerRole, p) {
+			return &PermissionError{Needed: p, MakerRole: who.MakerRole}
+		}
+		return nil
 	case "user":
 		if p == Self {
 			return nil
 		}
 		if who.Role == store.RoleSupport {
-			if resource, level := p.split(); level == "read" || resource == "platform" {
+			if _, level := p.split(); level == "read" || slices.Contains(supportPlatform, p) {
 				return nil
 			}
 			return &PermissionError{Needed: p, Role: who.Role}

@@ -25,7 +25,7 @@ func (o *Operations) RefundPayment(ctx context.Context, who store.Actor, scope s
 	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
 		return nil, nil, err
 	}
-	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.change(ctx, who, scope, rule("RefundPayment"), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
 		if r, p, err = o.Store.RefundPayment(ctx, scope, ref, in); err != nil {
 			return "", nil, err
 		}
@@ -51,7 +51,7 @@ func (o *Operations) CheckRefund(ctx context.Context, who store.Actor, scope sto
 	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
 		return err
 	}
-	ctx, err := o.check(ctx, who, scope, Write(Refunds), nil)
+	ctx, err := o.check(ctx, who, scope, rule("CheckRefund"), nil)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope st
 	if err := o.enrolledForLiveMoney(who, scope.Livemode); err != nil {
 		return nil, err
 	}
-	err = o.change(ctx, who, scope, Write(Refunds), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.change(ctx, who, scope, rule("CreateRefund"), "refund.created", func(ctx context.Context) (string, store.Changes, error) {
 		if r, err = o.Store.CreateRefund(ctx, scope, ref, in); err != nil {
 			return "", nil, err
 		}
@@ -76,7 +76,7 @@ func (o *Operations) CreateRefund(ctx context.Context, who store.Actor, scope st
 
 // SimulateRefundEnd ends a pending test refund as the bank would.
 func (o *Operations) SimulateRefundEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.RefundResult) (r *store.Refund, err error) {
-	err = o.simulation(ctx, who, scope, Write(Refunds), "refund."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateRefundEnd"), "refund."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
 		if r, _, err = o.Store.SettleRefund(ctx, &scope, id, res); err != nil {
 			return "", nil, err
 		}

@@ -6,10 +6,15 @@ import (
 	"payments/store"
 )
 
-// ReportResource is the resource whose rows a report of its type holds: who
-// may read them may take them away as a file.
-var ReportResource = map[string]string{
-	store.ReportPayments: Payments, store.ReportRefunds: Refunds, store.ReportLedger: Balance, store.ReportPayouts: Withdrawals,
+// reportRule is what action ("CreateReport", "ReadReport") needs for a
+// report of type typ: reading what it holds (the Rulebook's
+// "CreateReport:payments" ...). An unknown type is an InputError.
+func reportRule(action, typ string) (Permission, error) {
+	p, ok := Rulebook[action+":"+typ]
+	if !ok {
+		return "", &InputError{Param: "type", Message: "type must be one of payments, refunds, ledger, payouts."}
+	}
+	return p, nil
 }
 
 // ReadableReportTypes are the report types who may read, in order: a
@@ -17,7 +22,7 @@ var ReportResource = map[string]string{
 func ReadableReportTypes(who store.Actor) []string {
 	var types []string
 	for _, t := range store.ReportTypes {
-		if Allow(who, Read(ReportResource[t])) == nil {
+		if p, err := reportRule("ReadReport", t); err == nil && Allow(who, p) == nil {
 			types = append(types, t)
 		}
 	}
@@ -30,7 +35,11 @@ func ReadableReportTypes(who store.Actor) []string {
 // it holds; the request is in the audit trail, as every export of money's
 // records should be.
 func (o *Operations) CreateReport(ctx context.Context, who store.Actor, in store.NewReport) (r *store.Report, err error) {
-	err = o.record(ctx, who, in.Scope, Read(ReportResource[in.Type]), "report.created", func(ctx context.Context) (string, store.Changes, error) {
+	needs, err := reportRule("CreateReport", in.Type)
+	if err != nil {
+		return nil, err
+	}
+	err = o.record(ctx, who, in.Scope, needs, "report.created", func(ctx context.Context) (string, store.Changes, error) {
 		if r, err = o.Store.CreateReport(ctx, in); err != nil {
 			return "", nil, err
 		}
@@ -46,7 +55,11 @@ func (o *Operations) ReadReport(ctx context.Context, who store.Actor, scope stor
 	if err != nil {
 		return nil, err
 	}
-	if err := Allow(who, Read(ReportResource[r.Type])); err != nil {
+	needs, err := reportRule("ReadReport", r.Type)
+	if err != nil {
+		return nil, err
+	}
+	if err := Allow(who, needs); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -55,7 +68,7 @@ func (o *Operations) ReadReport(ctx context.Context, who store.Actor, scope stor
 // SetDailyReport turns the scope's daily reconciliation report on in
 // format (the ledger of each day of the account's time zone) or off ("").
 func (o *Operations) SetDailyReport(ctx context.Context, who store.Actor, scope store.Scope, format, zone string) error {
-	return o.record(ctx, who, scope, Write(Settings), "report_schedule.updated", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, rule("SetDailyReport"), "report_schedule.updated", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.SetReportSchedule(ctx, scope, format, zone); err != nil {
 			return "", nil, err
 		}

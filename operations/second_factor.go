@@ -73,7 +73,7 @@ func (o *Operations) EnrollTOTP(ctx context.Context, who store.Actor, u *store.U
 	if !ok {
 		return nil, ErrBadCode
 	}
-	err = o.record(ctx, who, userScope(u), Self, "user.two_factor_enabled", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, userScope(u), rule("EnrollTOTP"), "user.two_factor_enabled", func(ctx context.Context) (string, store.Changes, error) {
 		codes = newRecoveryCodes()
 		if err := o.Store.EnableTOTP(ctx, u.ID, secret, step, codes); err != nil {
 			return "", nil, err
@@ -91,7 +91,7 @@ func (o *Operations) DisableTOTP(ctx context.Context, who store.Actor, u *store.
 	if err := o.stepUp(who, false); err != nil {
 		return err
 	}
-	return o.record(ctx, who, userScope(u), Self, "user.two_factor_disabled", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, userScope(u), rule("DisableTOTP"), "user.two_factor_disabled", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"totp": {true, false}}, o.Store.DisableTOTP(ctx, u.ID)
 	})
 }
@@ -100,7 +100,7 @@ func (o *Operations) DisableTOTP(ctx context.Context, who store.Actor, u *store.
 // or a recovery code (used up). It returns which it was.
 func (o *Operations) VerifySecondFactor(ctx context.Context, who store.Actor, u *store.User, code string) (method string, err error) {
 	code = strings.TrimSpace(code)
-	err = o.record(ctx, who, userScope(u), Self, "user.second_factor_verified", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, userScope(u), rule("VerifySecondFactor"), "user.second_factor_verified", func(ctx context.Context) (string, store.Changes, error) {
 		if secret, err := o.Store.TOTPSecret(ctx, u.ID); err == nil {
 			if step, ok := totpStep(secret, code, o.Store.Now()); ok {
 				fresh, err := o.Store.UseTOTPStep(ctx, u.ID, step)
@@ -167,7 +167,7 @@ func newRecoveryCodes() []string {
 
 // EndSession ends one of u's sessions (a browser they no longer use).
 func (o *Operations) EndSession(ctx context.Context, who store.Actor, u *store.User, sessionID string) error {
-	return o.record(ctx, who, userScope(u), Self, "user.session_ended", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, userScope(u), rule("EndSession"), "user.session_ended", func(ctx context.Context) (string, store.Changes, error) {
 		n, err := o.Store.EndSessionsOf(ctx, u.ID, sessionID, "")
 		if err == nil && n == 0 {
 			err = store.ErrNotFound
@@ -178,7 +178,7 @@ func (o *Operations) EndSession(ctx context.Context, who store.Actor, u *store.U
 
 // EndOtherSessions ends every session of u's but the current one.
 func (o *Operations) EndOtherSessions(ctx context.Context, who store.Actor, u *store.User, currentID string) (n int, err error) {
-	err = o.record(ctx, who, userScope(u), Self, "user.other_sessions_ended", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, userScope(u), rule("EndOtherSessions"), "user.other_sessions_ended", func(ctx context.Context) (string, store.Changes, error) {
 		n, err = o.Store.EndSessionsOf(ctx, u.ID, "", currentID)
 		return u.ID, store.Changes{"sessions_ended": {nil, n}}, err
 	})

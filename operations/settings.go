@@ -16,11 +16,11 @@ func (o *Operations) SetPreferences(ctx context.Context, who store.Actor, u *sto
 		scope.AccountID = *u.AccountID
 	}
 	if zone != "" && u.AccountID != nil && zone != u.TimeZone {
-		if err := Allow(who, Write(Settings)); err != nil {
+		if err := Allow(who, rule("SetPreferences:account")); err != nil {
 			return err
 		}
 	}
-	return o.record(ctx, who, scope, Self, "user.preferences_set", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, rule("SetPreferences"), "user.preferences_set", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.SetLocale(ctx, u.ID, locale); err != nil {
 			return "", nil, err
 		}
@@ -42,7 +42,7 @@ func (o *Operations) ChangePassword(ctx context.Context, who store.Actor, u *sto
 	if u.AccountID != nil {
 		scope.AccountID = *u.AccountID
 	}
-	return o.record(ctx, who, scope, Self, "user.password_changed", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, rule("ChangePassword"), "user.password_changed", func(ctx context.Context) (string, store.Changes, error) {
 		return u.ID, store.Changes{"password": {nil, "(changed)"}}, o.Store.SetPassword(ctx, u.Email, password)
 	})
 }

@@ -54,8 +54,13 @@ func (f InvalidFields) Unwrap() []error {
 
 // SignUpBusiness makes an account usable in test mode at once (live mode
 // waits for platform staff: ActivateLive), its owner, and the mail that
-// asks the owner to verify their address. who is the person signing up
-// (their address and browser); the new owner is recorded as who did it.
+// asks the owner to verify their address (its link signs them in). who is
+// the person signing up (their address and browser); the new owner is
+// recorded as who did it. An e-mail that has a user already is
+// ErrEmailTaken, after the same work (a password hashed, a mail queued):
+// that person is told someone tried (signUpAttempted), and the one signing
+// up must be told nothing different, so that no one learns from the
+// sign-up page which e-mails are customers.
 func (o *Operations) SignUpBusiness(ctx context.Context, who store.Actor, in SignUp) (u *store.User, acct *store.Account, err error) {
 	in.BusinessName, in.Name = strings.TrimSpace(in.BusinessName), strings.TrimSpace(in.Name)
 	invalid := InvalidFields{}
@@ -78,9 +83,11 @@ func (o *Operations) SignUpBusiness(ctx context.Context, who store.Actor, in Sig
 	if len(invalid) > 0 {
 		return nil, nil, invalid
 	}
+	taken := false
 	err = o.Store.InTx(ctx, func(ctx context.Context) error {
-		if _, err := o.Store.UserByEmail(ctx, in.Email); err == nil {
-			return ErrEmailTaken
+		if existing, err := o.Store.UserByEmail(ctx, in.Email); err == nil {
+			taken = true
+			return o.signUpAttempted(ctx, who, existing, in.Password)
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
@@ -104,10 +111,38 @@ func (o *Operations) SignUpBusiness(ctx context.Context, who store.Actor, in Sig
 		return o.Store.Audit(ctx, store.AuditRecord{Scope: store.Scope{AccountID: acct.ID}, Action: "account.created", ObjectID: acct.ID,
 			Changes: store.Changes{"name": {nil, acct.Name}, "document": {nil, pix.MaskDocument(document)}, "owner": {nil, u.Email}}})
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case taken:
+		return nil, nil, ErrEmailTaken
 	}
 	return u, acct, nil
+}
+
+// SignUpAttemptNotice is how often the person whose e-mail someone tries
+// to sign up with is told so.
+const SignUpAttemptNotice = 15 * time.Minute
+
+// signUpAttempted is a sign-up with the e-mail of u, who has a user: it
+// hashes the password as a sign-up does (the answer takes the same time),
+// mails u that someone tried (at most once per SignUpAttemptNotice) and
+// records it.
+func (o *Operations) signUpAttempted(ctx context.Context, who store.Actor, u *store.User, password string) error {
+	_ = store.HashPassword(password)
+	recent, err := o.Store.MailedSince(ctx, u.Email, store.MailSignUpAttempt, o.Store.Now().Add(-SignUpAttemptNotice))
+	if err != nil {
+		return err
+	}
+	if !recent {
+		err := o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailSignUpAttempt, Locale: u.Locale,
+			Data: map[string]string{"name": u.Name, "ip": who.IP, "login": o.BaseURL + "/login", "reset": o.BaseURL + "/password/forgot"}})
+		if err != nil {
+			return err
+		}
+	}
+	return o.Store.Audit(store.WithActor(ctx, who), store.AuditRecord{Scope: userScope(u), Action: "user.sign_up_attempted",
+		ObjectID: u.ID, Changes: store.Changes{"notified": {nil, !recent}}})
 }
 
 // sendVerification queues the mail with u's verification link.
@@ -118,6 +153,39 @@ func (o *Operations) sendVerification(ctx context.Context, u *store.User, accoun
 	}
 	return o.Store.QueueEmail(ctx, store.NewEmail{AccountID: accountID, To: u.Email, Kind: store.MailVerifyEmail, Locale: u.Locale,
 		Data: map[string]string{"link": o.BaseURL + "/verify-email?token=" + token, "name": u.Name}})
+}
+
+// ResendInterval is how soon a confirmation link may be sent again.
+const ResendInterval = time.Minute
+
+// ErrResentRecently refuses sending a confirmation link again within
+// ResendInterval.
+var ErrResentRecently = errors.New("operations: a confirmation link was sent less than a minute ago")
+
+// ResendVerification mails u (the person asking, not confirmed yet) a new
+// confirmation link; the earlier ones stop working. Confirmed already, it
+// sends nothing.
+func (o *Operations) ResendVerification(ctx context.Context, who store.Actor, u *store.User) error {
+	if u.EmailVerifiedAt != nil {
+		return nil
+	}
+	return o.record(ctx, who, userScope(u), rule("ResendVerification"), "user.email_confirmation_sent", func(ctx context.Context) (string, store.Changes, error) {
+		recent, err := o.Store.MailedSince(ctx, u.Email, store.MailVerifyEmail, o.Store.Now().Add(-ResendInterval))
+		if err != nil {
+			return "", nil, err
+		}
+		if recent {
+			return "", nil, ErrResentRecently
+		}
+		if err := o.Store.EndTokens(ctx, store.TokenVerifyEmail, u.ID); err != nil {
+			return "", nil, err
+		}
+		accountID := ""
+		if u.AccountID != nil {
+			accountID = *u.AccountID
+		}
+		return u.ID, store.Changes{"email": {nil, u.Email}}, o.sendVerification(ctx, u, accountID)
+	})
 }
 
 // VerifyEmail uses a verification link once: its user's address is proved.

@@ -85,7 +85,7 @@ func (in NewSubscription) check(today calendar.Date, livemode bool) error {
 // cycle's payment. Live, it is created with the call that registers it at
 // the PSP, which then names it and gives the code.
 func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, acct *store.Account, livemode bool, in NewSubscription) (*store.Subscription, error) {
-	ctx, err := o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, Write(Payments), acct)
+	ctx, err := o.check(ctx, who, store.Scope{AccountID: acct.ID, Livemode: livemode}, rule("CreateSubscription"), acct)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 // would have to authorize again): a person who enrolled a second factor
 // proves it again.
 func (o *Operations) CancelSubscription(ctx context.Context, who store.Actor, scope store.Scope, id string) (*store.Subscription, error) {
-	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	ctx, err := o.check(ctx, who, scope, rule("CancelSubscription"), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (o *Operations) CancelSubscription(ctx context.Context, who store.Actor, sc
 // subscription's cycles (their amount, at most max_amount_cents), or a
 // fixed one's ahead of the scheduler.
 func (o *Operations) CreateCycle(ctx context.Context, who store.Actor, acct *store.Account, scope store.Scope, id string, amount *int64) (*store.Payment, error) {
-	ctx, err := o.check(ctx, who, scope, Write(Payments), acct)
+	ctx, err := o.check(ctx, who, scope, rule("CreateCycle"), acct)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (o *Operations) SimulateAuthorization(ctx context.Context, who store.Actor,
 	if scope.Livemode {
 		return nil, ErrTestModeOnly
 	}
-	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	ctx, err := o.check(ctx, who, scope, rule("SimulateAuthorization"), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (o *Operations) SimulatePayerCancel(ctx context.Context, who store.Actor, s
 	if scope.Livemode {
 		return nil, ErrTestModeOnly
 	}
-	ctx, err := o.check(ctx, who, scope, Write(Payments), nil)
+	ctx, err := o.check(ctx, who, scope, rule("SimulatePayerCancel"), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (o *Operations) SimulateCycle(ctx context.Context, who store.Actor, acct *s
 		return nil, err
 	}
 	action := map[string]string{CyclePay: store.EventPaymentPaid, CycleInsufficientBalance: "payment.attempt_failed"}[outcome]
-	err = o.simulation(ctx, who, scope, Write(Payments), action, func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateCycle"), action, func(ctx context.Context) (string, store.Changes, error) {
 		sub, err := o.Store.Subscription(ctx, scope, id)
 		if err != nil {
 			return "", nil, err

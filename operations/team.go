@@ -39,7 +39,7 @@ func (o *Operations) InviteMember(ctx context.Context, who store.Actor, accountI
 		return nil, store.ErrUnknownRole
 	}
 	scope := store.Scope{AccountID: accountID}
-	err = o.record(ctx, who, scope, Write(Team), "member.invited", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, scope, rule("InviteMember"), "member.invited", func(ctx context.Context) (string, store.Changes, error) {
 		members, err := o.Store.Members(ctx, accountID)
 		if err != nil {
 			return "", nil, err
@@ -72,7 +72,7 @@ func (o *Operations) RevokeInvitation(ctx context.Context, who store.Actor, acco
 	if err := o.stepUp(who, false); err != nil {
 		return err
 	}
-	return o.record(ctx, who, store.Scope{AccountID: accountID}, Write(Team), "invitation.revoked", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, store.Scope{AccountID: accountID}, rule("RevokeInvitation"), "invitation.revoked", func(ctx context.Context) (string, store.Changes, error) {
 		inv, err := o.Store.RevokeInvitation(ctx, accountID, id)
 		if err != nil {
 			return "", nil, err
@@ -147,20 +147,30 @@ func (o *Operations) SetMemberRole(ctx context.Context, who store.Actor, account
 	if err := o.stepUp(who, false); err != nil {
 		return err
 	}
-	return o.record(ctx, who, store.Scope{AccountID: accountID}, Write(Team), "member.role_changed", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, store.Scope{AccountID: accountID}, rule("SetMemberRole"), "member.role_changed", func(ctx context.Context) (string, store.Changes, error) {
 		before, err := o.Store.SetMemberRole(ctx, accountID, userID, role)
 		return userID, store.Changes{"role": {before, role}}, err
 	})
 }
 
-// RemoveMember takes a member out of the account; their sessions end. The
-// last owner stays.
+// RemoveMember takes a member out of the account; their sessions end and
+// the keys they made are revoked (each audited). The last owner stays.
 func (o *Operations) RemoveMember(ctx context.Context, who store.Actor, accountID, userID string) error {
 	if err := o.stepUp(who, false); err != nil {
 		return err
 	}
-	return o.record(ctx, who, store.Scope{AccountID: accountID}, Write(Team), "member.removed", func(ctx context.Context) (string, store.Changes, error) {
-		before, err := o.Store.RemoveMember(ctx, accountID, userID)
-		return userID, store.Changes{"role": {before, nil}}, err
+	return o.record(ctx, who, store.Scope{AccountID: accountID}, rule("RemoveMember"), "member.removed", func(ctx context.Context) (string, store.Changes, error) {
+		before, revoked, err := o.Store.RemoveMember(ctx, accountID, userID)
+		if err != nil {
+			return "", nil, err
+		}
+		for _, k := range revoked {
+			err := o.Store.Audit(ctx, store.AuditRecord{Scope: store.Scope{AccountID: accountID, Livemode: k.Livemode}, Action: "api_key.revoked", ObjectID: k.ID,
+				Changes: store.Changes{"revoked": {false, true}, "reason": {nil, store.KeyRevokedMakerRemoved}}})
+			if err != nil {
+				return "", nil, err
+			}
+		}
+		return userID, store.Changes{"role": {before, nil}}, nil
 	})
 }

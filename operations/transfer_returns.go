@@ -17,9 +17,9 @@ func (o *Operations) ReturnTransfer(ctx context.Context, who store.Actor, scope 
 	if err := o.stepUp(who, true); err != nil {
 		return nil, err
 	}
-	audit, needs := store.Scope{Livemode: true}, PlatformReturns
+	audit, needs := store.Scope{Livemode: true}, rule("ReturnTransfer:platform")
 	if scope != nil {
-		audit, needs = *scope, Write(Refunds)
+		audit, needs = *scope, rule("ReturnTransfer")
 	}
 	err = o.change(ctx, who, audit, needs, "transfer.return_requested", func(ctx context.Context) (string, store.Changes, error) {
 		if n, err = o.Store.ReturnTransfer(ctx, scope, endToEndID); err != nil {

@@ -32,9 +32,40 @@ func (o *Operations) checkURL(u *string) error {
 	return nil
 }
 
+// checkWebhookFields is every rule of a webhook's fields but its URL,
+// secret and certificates (checked beside): a name of at most
+// store.MaxWebhookName characters, an envelope version the service sends,
+// at least one event of the catalog, each once, and a rate limit from 1 to
+// store.MaxRateLimit (0: none). nil fields are not being set.
+func checkWebhookFields(name, apiVersion *string, events []string, eventsSet bool, rateLimit *int) *InputError {
+	switch {
+	case name != nil && len([]rune(*name)) > store.MaxWebhookName:
+		return &InputError{Param: "name", Message: fmt.Sprintf("name has at most %d characters.", store.MaxWebhookName)}
+	case apiVersion != nil && !slices.Contains(store.APIVersions, *apiVersion):
+		return &InputError{Param: "api_version", Message: "api_version must be v2 (recommended) or v1."}
+	case eventsSet && len(events) == 0:
+		return &InputError{Param: "events", Message: "events must name at least one event type."}
+	case rateLimit != nil && (*rateLimit < 0 || *rateLimit > store.MaxRateLimit):
+		return &InputError{Param: "rate_limit", Message: fmt.Sprintf(
+			"rate_limit must be an integer from 1 to %d (deliveries per second), or null for no limit.", store.MaxRateLimit)}
+	}
+	for i, e := range events {
+		if !slices.Contains(store.EventTypes, e) {
+			return &InputError{Param: "events", Message: fmt.Sprintf("Unknown event type %q: see GET /api/v1/event_types.", e)}
+		}
+		if slices.Contains(events[:i], e) {
+			return &InputError{Param: "events", Message: fmt.Sprintf("events names %q twice.", e)}
+		}
+	}
+	return nil
+}
+
 // CreateWebhook stores an endpoint (its URL normalized by the URL rule)
 // and returns it with its signing secret, shown this once.
 func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in store.NewWebhook) (*store.Webhook, string, error) {
+	if bad := checkWebhookFields(&in.Name, &in.APIVersion, in.Events, true, in.RateLimit); bad != nil {
+		return nil, "", bad
+	}
 	if err := o.checkURL(&in.URL); err != nil {
 		return nil, "", err
 	}
@@ -48,7 +79,7 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 	}
 	var w *store.Webhook
 	var secret string
-	err = o.record(ctx, who, in.Scope, Write(Webhooks), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
+	err = o.record(ctx, who, in.Scope, rule("CreateWebhook"), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if w, secret, err = o.Store.CreateWebhook(ctx, in); err != nil {
 			return "", nil, err
@@ -97,6 +128,9 @@ func shownSecret(w *store.Webhook, secret string) string {
 
 // UpdateWebhook changes what u sets (enabling or disabling it included).
 func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string, u store.WebhookUpdate) (*store.Webhook, error) {
+	if bad := checkWebhookFields(u.Name, u.APIVersion, u.Events, u.Events != nil, u.RateLimit); bad != nil {
+		return nil, bad
+	}
 	if err := o.checkURL(u.URL); err != nil {
 		return nil, err
 	}
@@ -109,7 +143,7 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
-	err := o.record(ctx, who, scope, Write(Webhooks), action, func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("UpdateWebhook"), action, func(ctx context.Context) (string, store.Changes, error) {
 		before, err := o.Store.Webhook(ctx, scope, id)
 		if err != nil {
 			return "", nil, err
@@ -138,7 +172,7 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 	}
 	var w *store.Webhook
 	var secret string
-	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.secret_rotated", func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("RotateWebhookSecret"), "webhook.secret_rotated", func(ctx context.Context) (string, store.Changes, error) {
 		before, err := o.Store.Webhook(ctx, scope, id)
 		if err != nil {
 			return "", nil, err
@@ -167,7 +201,7 @@ func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, s
 
 // DeleteWebhook removes the endpoint; its pending deliveries end.
 func (o *Operations) DeleteWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string) error {
-	return o.record(ctx, who, scope, Write(Webhooks), "webhook.deleted", func(ctx context.Context) (string, store.Changes, error) {
+	return o.record(ctx, who, scope, rule("DeleteWebhook"), "webhook.deleted", func(ctx context.Context) (string, store.Changes, error) {
 		return id, nil, o.Store.DeleteWebhook(ctx, scope, id)
 	})
 }
@@ -175,7 +209,7 @@ func (o *Operations) DeleteWebhook(ctx context.Context, who store.Actor, scope s
 // ResendDelivery sends one delivery of the endpoint again.
 func (o *Operations) ResendDelivery(ctx context.Context, who store.Actor, scope store.Scope, webhookID, id string) (*store.Delivery, error) {
 	var d *store.Delivery
-	err := o.record(ctx, who, scope, Write(Webhooks), "delivery.resent", func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("ResendDelivery"), "delivery.resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		if d, err = o.Store.ResendDelivery(ctx, scope, webhookID, id); err != nil {
 			return "", nil, err
@@ -192,7 +226,7 @@ func (o *Operations) ResendDelivery(ctx context.Context, who store.Actor, scope 
 // whose last attempt failed, given up or still retrying; it returns how many.
 func (o *Operations) ResendFailedSince(ctx context.Context, who store.Actor, scope store.Scope, webhookID string, since time.Time) (int, error) {
 	var n int
-	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.failed_resent", func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("ResendFailedSince"), "webhook.failed_resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		n, err = o.Store.ResendFailedSince(ctx, scope, webhookID, since)
 		return webhookID, store.Changes{"resent": {nil, n}}, err
@@ -204,7 +238,7 @@ func (o *Operations) ResendFailedSince(ctx context.Context, who store.Actor, sco
 // was subscribed to and never got; it returns how many.
 func (o *Operations) RecoverEvents(ctx context.Context, who store.Actor, scope store.Scope, webhookID string, since, until time.Time) (int, error) {
 	var n int
-	err := o.record(ctx, who, scope, Write(Webhooks), "webhook.events_recovered", func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("RecoverEvents"), "webhook.events_recovered", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		n, err = o.Store.RecoverEvents(ctx, scope, webhookID, since, until)
 		return webhookID, store.Changes{"recovered": {nil, n}}, err
@@ -216,7 +250,7 @@ func (o *Operations) RecoverEvents(ctx context.Context, who store.Actor, scope s
 // subscribed to its type.
 func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope store.Scope, e *store.Event, webhookID string) ([]store.Delivery, error) {
 	var made []store.Delivery
-	err := o.record(ctx, who, scope, Write(Events), "event.resent", func(ctx context.Context) (string, store.Changes, error) {
+	err := o.record(ctx, who, scope, rule("ResendEvent"), "event.resent", func(ctx context.Context) (string, store.Changes, error) {
 		var err error
 		made, err = o.Store.ResendEvent(ctx, scope, e, webhookID)
 		return e.ID, store.Changes{"deliveries": {nil, len(made)}}, err
@@ -229,7 +263,7 @@ func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope sto
 // request to the receiver, so it is not inside a transaction: the record
 // of who asked follows it.
 func (o *Operations) SendTest(ctx context.Context, who store.Actor, w *store.Webhook, eventType string) (dispatcher.TestSendResult, error) {
-	if err := Allow(who, Write(Webhooks)); err != nil {
+	if err := Allow(who, rule("SendTest")); err != nil {
 		return dispatcher.TestSendResult{}, err
 	}
 	ctx = store.WithActor(ctx, who)

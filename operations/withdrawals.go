@@ -14,7 +14,7 @@ func (o *Operations) CreateWithdrawal(ctx context.Context, who store.Actor, w *s
 	if err := o.stepUp(who, w.Livemode); err != nil {
 		return err
 	}
-	return o.change(ctx, who, w.Scope(), Write(Withdrawals), "withdrawal.created", func(ctx context.Context) (string, store.Changes, error) {
+	return o.change(ctx, who, w.Scope(), rule("CreateWithdrawal"), "withdrawal.created", func(ctx context.Context) (string, store.Changes, error) {
 		if err := o.Store.CreateWithdrawal(ctx, w); err != nil {
 			return "", nil, err
 		}
@@ -28,7 +28,7 @@ func (o *Operations) CheckWithdrawal(ctx context.Context, who store.Actor, w sto
 	if err := o.stepUp(who, w.Livemode); err != nil {
 		return err
 	}
-	ctx, err := o.check(ctx, who, w.Scope(), Write(Withdrawals), nil)
+	ctx, err := o.check(ctx, who, w.Scope(), rule("CheckWithdrawal"), nil)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (o *Operations) CheckWithdrawal(ctx context.Context, who store.Actor, w sto
 // SimulateWithdrawalEnd completes or fails a pending test withdrawal as
 // the PSP would.
 func (o *Operations) SimulateWithdrawalEnd(ctx context.Context, who store.Actor, scope store.Scope, id string, res store.WithdrawalResult) (w *store.Withdrawal, err error) {
-	err = o.simulation(ctx, who, scope, Write(Withdrawals), "withdrawal."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
+	err = o.simulation(ctx, who, scope, rule("SimulateWithdrawalEnd"), "withdrawal."+res.Status, func(ctx context.Context) (string, store.Changes, error) {
 		if w, _, err = o.Store.FinishWithdrawal(ctx, &scope, id, res); err != nil {
 			return "", nil, err
 		}

@@ -7,6 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 eval "$(scripts/services.sh dev)"
 export DATABASE_URL SMTP_URL WEBHOOK_PROXY_URL
+if [ -n "${MIGRATE_DATABASE_URL:-}" ]; then export MIGRATE_DATABASE_URL; fi
 mkdir -p .data
 secret() { [ -s "$1" ] || od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$1"; cat "$1"; }
 

@@ -115,6 +115,20 @@ start_standby() { # name port primary_port
   fi
 }
 
+# service_roles makes the service's roles on the PostgreSQL on port $1:
+# payments_service, which migration 042 grants what the service may do,
+# and payments_app, the login the service uses, a member of it (the tests'
+# storetest makes the same on theirs).
+service_roles() { # port
+  as_pg "$pgbin/psql" -q -h 127.0.0.1 -p "$1" -U postgres -d postgres -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'payments_service') THEN CREATE ROLE payments_service NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'payments_app') THEN CREATE ROLE payments_app LOGIN; END IF;
+END $$;
+GRANT payments_service TO payments_app;
+SQL
+}
+
 start_redis() { # name port
   local name=$1 port=$2 dir
   dir="$root/.data/$name"
@@ -205,7 +219,11 @@ case "${1:-}" in
       start_postgres pg-dev 54320
       as_pg "$pgbin/psql" -h 127.0.0.1 -p 54320 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='payments'" | grep -q 1 \
         || as_pg "$pgbin/createdb" -h 127.0.0.1 -p 54320 -U postgres payments
-      echo "export DATABASE_URL='postgres://postgres@127.0.0.1:54320/payments?sslmode=disable'"
+      service_roles 54320
+      # The migrations run as the tables' owner (postgres here); the service
+      # as payments_app, which may not change the audit trail (migration 042).
+      echo "export DATABASE_URL='postgres://payments_app@127.0.0.1:54320/payments?sslmode=disable'"
+      echo "export MIGRATE_DATABASE_URL='postgres://postgres@127.0.0.1:54320/payments?sslmode=disable'"
     fi
     if [ -z "${SMTP_URL:-}" ]; then
       start_mailpit mailpit-dev 11025 18025

@@ -27,6 +27,10 @@ type Actor struct {
 	// Permissions are a restricted key's ("payments:read", ...); nil for a
 	// key that may do everything keys do.
 	Permissions []string
+	// MakerRole bounds a key a person made: that person's role in the
+	// account now (RoleGone when they left); "" for a key made by a
+	// command. A key is never stronger than its maker.
+	MakerRole string
 	// Door is where the request came in: dashboard, api, admin, psp, system.
 	Door string
 	// IP, UserAgent and RequestID describe the request, when there is one.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -38,9 +39,16 @@ type APIKey struct {
 	// may lag a request by a few seconds.
 	LastUsedAt *time.Time `bun:"last_used_at"`
 	LastUsedIP *string    `bun:"last_used_ip"`
+	// RevokedReason says why a key no one revoked by hand was revoked
+	// (KeyRevokedMakerRemoved); nil when revoked by hand or not revoked.
+	RevokedReason *string `bun:"revoked_reason"`
 	// CreatedByName is who made it as people read it (a person's e-mail,
 	// a command), read by APIKeys.
 	CreatedByName string `bun:"created_by_name,scanonly"`
+	// MakerRole is the role its maker has in the account now, when a
+	// person made it (nil: a command made it, or the maker left): read
+	// with the key, so that a key is never stronger than its maker.
+	MakerRole *string `bun:"maker_role,scanonly"`
 
 	// Account is loaded with the key when authenticating a request.
 	Account *Account `bun:"rel:belongs-to,join:account_id=id"`
@@ -48,6 +56,34 @@ type APIKey struct {
 
 // Restricted says the key holds only its Permissions (an rk_ key).
 func (k *APIKey) Restricted() bool { return k.Permissions != nil }
+
+// KeyRevokedMakerRemoved is the reason of a key revoked because the
+// person who made it left the account.
+const KeyRevokedMakerRemoved = "maker_removed"
+
+// RoleGone is the maker's role of a key whose maker is no longer a member
+// of its account: a role that may do nothing.
+const RoleGone = "gone"
+
+// MadeByPerson says a person made the key (not an admin command).
+func (k *APIKey) MadeByPerson() bool { return strings.HasPrefix(k.CreatedBy, "user:") }
+
+// MakerLimit is the role that bounds what the key may do: its maker's role
+// in the account now (RoleGone when they left), or "" for a key made by a
+// command, which nothing but its own permissions bounds.
+func (k *APIKey) MakerLimit() string {
+	switch {
+	case !k.MadeByPerson():
+		return ""
+	case k.MakerRole == nil:
+		return RoleGone
+	}
+	return *k.MakerRole
+}
+
+// makerRoleSQL reads the role of a key's maker in its account now.
+const makerRoleSQL = `(SELECT m.role FROM memberships AS m
+	WHERE m.account_id = api_key.account_id AND 'user:' || m.user_id = api_key.created_by) AS maker_role`
 
 // AllowsIP says whether the key may be used from ip.
 func (k *APIKey) AllowsIP(ip string) bool {
@@ -175,7 +211,7 @@ func (s *Store) RecordKeyUses(ctx context.Context, uses map[string]KeyUse) error
 // its account, revoked keys included (the caller tells revoked from unknown).
 func (s *Store) APIKeyBySecret(ctx context.Context, secret string) (*APIKey, error) {
 	k := new(APIKey)
-	err := s.idb(ctx).NewSelect().Model(k).Relation("Account").
+	err := s.idb(ctx).NewSelect().Model(k).ColumnExpr("api_key.*").ColumnExpr(makerRoleSQL).Relation("Account").
 		Where("api_key.secret_hash = ?", HashAPIKey(secret)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: api key: %w", translate(err))
@@ -201,6 +237,7 @@ func (s *Store) APIKeys(ctx context.Context, accountID string) ([]APIKey, error)
 	var keys []APIKey
 	err := s.idb(ctx).NewSelect().Model(&keys).ColumnExpr("api_key.*").
 		ColumnExpr(`coalesce(u.email, regexp_replace(api_key.created_by, '^admin:', 'payments ')) AS created_by_name`).
+		ColumnExpr(makerRoleSQL).
 		Join("LEFT JOIN users AS u ON 'user:' || u.id = api_key.created_by").
 		Where("api_key.account_id = ?", accountID).Order("api_key.created_at DESC").Scan(ctx)
 	if err != nil {

@@ -15,11 +15,13 @@ import (
 // The e-mails the service sends (Email.Kind): each is rendered by the
 // mailer from its data, in the recipient's language.
 const (
-	MailVerifyEmail     = "verify_email"
-	MailResetPassword   = "reset_password"
-	MailInvitation      = "invitation"
-	MailNewDevice       = "new_device"
-	MailSignInFailures  = "sign_in_failures"
+	MailVerifyEmail    = "verify_email"
+	MailResetPassword  = "reset_password"
+	MailInvitation     = "invitation"
+	MailNewDevice      = "new_device"
+	MailSignInFailures = "sign_in_failures"
+	// MailSignUpAttempt: someone tried to sign up with an e-mail that has a user.
+	MailSignUpAttempt   = "sign_up_attempt"
 	MailWebhookDisabled = "webhook_disabled"
 	// MailCertificateExpiring: a webhook's client certificate ends within 30 days.
 	MailCertificateExpiring = "certificate_expiring"

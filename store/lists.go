@@ -20,6 +20,9 @@ type IDListParams struct {
 	// CreatedFrom and CreatedBefore bound created_at when set (the
 	// dashboard's lists filter by days).
 	CreatedFrom, CreatedBefore time.Time
+	// PaymentID keeps the rows of one payment, when set (a table with a
+	// payment_id: refunds).
+	PaymentID *uuid.UUID
 }
 
 // ofPayment lists the scope's rows of a table that belong to a payment.
@@ -40,6 +43,9 @@ func listByID[T any](ctx context.Context, q *bun.SelectQuery, out *[]T, p IDList
 	}
 	if p.StartingAfter != "" {
 		q = q.Where("id < ?", p.StartingAfter)
+	}
+	if p.PaymentID != nil {
+		q = q.Where("payment_id = ?", *p.PaymentID)
 	}
 	if !p.CreatedFrom.IsZero() {
 		q = q.Where("created_at >= ?", p.CreatedFrom)

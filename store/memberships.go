@@ -91,9 +91,11 @@ func (s *Store) SetMemberRole(ctx context.Context, accountID, userID, role strin
 	return before, err
 }
 
-// RemoveMember takes user id out of the account and ends their sessions;
-// the account's last owner stays (ErrLastOwner). It returns the role they had.
-func (s *Store) RemoveMember(ctx context.Context, accountID, userID string) (before string, err error) {
+// RemoveMember takes user id out of the account, ends their sessions and
+// revokes the account's keys they made (KeyRevokedMakerRemoved); the
+// account's last owner stays (ErrLastOwner). It returns the role they had
+// and the keys it revoked.
+func (s *Store) RemoveMember(ctx context.Context, accountID, userID string) (before string, revoked []RevokedKey, err error) {
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if before, err = s.lockMember(ctx, tx, accountID, userID); err != nil {
 			return err
@@ -106,6 +108,12 @@ func (s *Store) RemoveMember(ctx context.Context, accountID, userID string) (bef
 		if _, err := tx.NewRaw(`DELETE FROM memberships WHERE account_id = ? AND user_id = ?`, accountID, userID).Exec(ctx); err != nil {
 			return fmt.Errorf("store: remove member: %w", err)
 		}
+		err := tx.NewRaw(`UPDATE api_keys SET revoked_at = ?, revoked_reason = ?
+			WHERE account_id = ? AND created_by = ? AND revoked_at IS NULL RETURNING id, livemode`,
+			s.Now(), KeyRevokedMakerRemoved, accountID, "user:"+userID).Scan(ctx, &revoked)
+		if err != nil {
+			return fmt.Errorf("store: revoke the member's keys: %w", err)
+		}
 		// Their first account is another of theirs, if any.
 		if _, err := tx.NewRaw(`UPDATE users SET account_id = (SELECT account_id FROM memberships WHERE user_id = ? ORDER BY created_at LIMIT 1)
 			WHERE id = ? AND account_id = ?`, userID, userID, accountID).Exec(ctx); err != nil {
@@ -113,7 +121,13 @@ func (s *Store) RemoveMember(ctx context.Context, accountID, userID string) (bef
 		}
 		return s.endSessions(ctx, tx, userID)
 	})
-	return before, err
+	return before, revoked, err
+}
+
+// RevokedKey is a key a change revoked.
+type RevokedKey struct {
+	ID       string `bun:"id"`
+	Livemode bool   `bun:"livemode"`
 }
 
 // lockMember locks the account row (changes of one team queue there) and

@@ -42,16 +42,21 @@ func Migrate(ctx context.Context, db *bun.DB) ([]string, error) {
 	}()
 
 	migrator := migrate.NewMigrator(db, migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := migrator.Init(ctx); err != nil {
-		return nil, fmt.Errorf("store: migrate: init: %w", err)
-	}
-	group, err := migrator.Migrate(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: migrate: %w", err)
-	}
 	var applied []string
-	for _, m := range group.Migrations {
-		applied = append(applied, m.Name+"_"+m.Comment)
+	// A database with nothing pending is left as it is: the service's own
+	// role (no DDL but its history partitions) starts on it; a pending
+	// migration needs the owner's (MIGRATE_DATABASE_URL).
+	if status, err := migrator.MigrationsWithStatus(ctx); err != nil || len(status.Unapplied()) > 0 {
+		if err := migrator.Init(ctx); err != nil {
+			return nil, fmt.Errorf("store: migrate: init: %w", err)
+		}
+		group, err := migrator.Migrate(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("store: migrate: %w", err)
+		}
+		for _, m := range group.Migrations {
+			applied = append(applied, m.Name+"_"+m.Comment)
+		}
 	}
 	// The months' partitions of the history tables, for a database not
 	// served for a while (the maintenance job keeps them ahead after).

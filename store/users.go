@@ -64,11 +64,13 @@ type User struct {
 	TimeZone string `bun:"time_zone,scanonly"`
 }
 
-// CreateUser stores a user with an argon2id hash of password. With an
-// accountID the user is a member of that account in role (RoleOwner ...);
-// without, role must be RoleSupport: platform staff.
+// CreateUser stores a user an operator makes (the admin commands, the
+// demo), with an argon2id hash of password, their e-mail taken as
+// confirmed on the operator's word. With an accountID the user is a member
+// of that account in role (RoleOwner ...); without, role must be
+// RoleSupport: platform staff.
 func (s *Store) CreateUser(ctx context.Context, email, password, role, accountID string) (*User, error) {
-	return s.CreatePerson(ctx, NewPerson{Email: email, Password: password, Role: role, AccountID: accountID})
+	return s.CreatePerson(ctx, NewPerson{Email: email, Password: password, Role: role, AccountID: accountID, Verified: true})
 }
 
 // NewPerson is a user to create: see CreateUser.

@@ -10,6 +10,17 @@ type APIKeysPage struct {
 	Resources []string
 	// Form is the restricted key's form as it was sent, with its error.
 	Form APIKeyForm
+	// LiveAllowed says the account may hold live keys (its live mode is
+	// activated): else the page offers only test keys.
+	LiveAllowed bool
+}
+
+// Modes are the modes the page offers keys in.
+func (p APIKeysPage) Modes() []string {
+	if p.LiveAllowed {
+		return []string{"test", "live"}
+	}
+	return []string{"test"}
 }
 
 // APIKeyForm is the restricted key's form.
@@ -33,4 +44,10 @@ type APIKeyRow struct {
 	AllowedIPs  []string
 	LastUsed    string // "" never
 	LastUsedIP  string
+	// LimitedBy is the role of the person who made the key when it bounds
+	// what the key may do (a maker who is not an owner or admin): a key is
+	// never stronger than its maker.
+	LimitedBy string
+	// MakerRemoved says the key was revoked because its maker left the team.
+	MakerRemoved bool
 }

@@ -21,6 +21,12 @@ type Nav struct {
 	// Accounts are the person's accounts, to switch between (shown when
 	// more than one).
 	Accounts []AccountChoice
+	// Unconfirmed says the person has not confirmed their e-mail yet: every
+	// page reminds them, with a button that sends the link again.
+	Unconfirmed bool
+	// Notice is what the last action said, when the page itself does not
+	// show it: every page shows it where the person lands.
+	Notice Notice
 }
 
 // AccountChoice is one account a person belongs to.

@@ -26,6 +26,9 @@ type PaymentForm struct {
 	// the payer owes on the days that matter.
 	PreviewDate string
 	Preview     []PreviewRow
+	// Warnings say, in words, what the terms charge a consumer (a CPF
+	// payer) beyond what the law allows: not refusals.
+	Warnings []string
 }
 
 // PreviewRow is what a payer owes on one day.

@@ -44,14 +44,16 @@ func TestBrowserSignUpInviteAndRoles(t *testing.T) {
 		chromedp.SendKeys(`#name`, "Dona Maria", chromedp.ByQuery),
 		chromedp.SendKeys(`#email`, ownerEmail, chromedp.ByQuery),
 		chromedp.SendKeys(`#password`, "pão de queijo quentinho", chromedp.ByQuery),
-		clickAndWait(`[data-testid="signup-submit"]`, `[data-testid="sign-out"]`),
+		clickAndWait(`[data-testid="signup-submit"]`, `[data-testid="message-text"]`),
 	))
-	checkPage(t, owner, "signed up")
+	checkPage(t, owner, "signed up: the link is in the mail")
 	verify := s.Mail(ownerEmail, "Confirme seu e-mail").Link(t, s.URL+"/verify-email?token=")
 	var done string
 	require.NoError(t, chromedp.Run(owner, chromedp.Navigate(verify),
-		chromedp.Text(`[data-testid="message-text"]`, &done, chromedp.ByQuery)))
-	require.Equal(t, "E-mail confirmado. Obrigado!", done)
+		chromedp.WaitVisible(`[data-testid="sign-out"]`, chromedp.ByQuery),
+		chromedp.Text(`[data-testid="notice"]`, &done, chromedp.ByQuery)))
+	require.Equal(t, "E-mail confirmado. Sua conta está pronta e já funciona em modo de teste.", done, "the link signed her in; the notice is where she lands")
+	checkPage(t, owner, "confirmed and signed in")
 
 	require.NoError(t, chromedp.Run(owner,
 		chromedp.Navigate(s.URL+"/dashboard/team"),

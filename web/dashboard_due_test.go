@@ -165,3 +165,41 @@ func TestDashboardBatchFromCSV(t *testing.T) {
 	list := b.do("GET", "/dashboard/payment_batches", nil, nil)
 	require.Equal(t, 1, list.doc.Find(`[data-testid="batch-row"]`).Length())
 }
+
+// The dashboard warns, in words, when a CPF payer is charged a fine above
+// 2% or interest above 1% a month (a consumer: the CDC's limits), not for
+// a CNPJ payer; terms whose last payable day would owe more than a payment
+// may be are refused beside the field, naming that day and that amount.
+func TestDashboardDueTermsWarnAndRefuseInWords(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(noonInBrasilia("2026-03-02")))
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	form := func(document, amount, fine, interest string) url.Values {
+		return url.Values{"_csrf": {b.csrf("/dashboard/payments/new")}, "amount": {amount}, "external_id": {"m-1"},
+			"due_date": {"2026-03-10"}, "days_after_due": {"30"}, "fine_kind": {"percent"}, "fine_value": {fine},
+			"interest_kind": {"percent_per_month"}, "interest_value": {interest},
+			"customer_name": {"Ana Lima"}, "customer_email": {"ana@example.com"}, "customer_document": {document}}
+	}
+	warnings := func(f url.Values) []string {
+		p := b.do("POST", "/dashboard/payments/preview", f, map[string]string{"HX-Request": "true"})
+		require.Equal(t, http.StatusOK, p.status, "%s", p.body)
+		var out []string
+		p.doc.Find(`[data-testid="consumer-warning"]`).Each(func(_ int, w *goquery.Selection) { out = append(out, w.Text()) })
+		return out
+	}
+	cpf, cnpj := "529.982.247-25", "11.222.333/0001-81"
+	require.Empty(t, warnings(form(cpf, "1.000,00", "2", "1,00")), "2% and 1% a month are within the law")
+	got := warnings(form(cpf, "1.000,00", "5", "3,00"))
+	require.Len(t, got, 2)
+	require.Contains(t, got[0], "Código de Defesa do Consumidor")
+	require.Contains(t, got[1], "1% ao mês")
+	require.Empty(t, warnings(form(cnpj, "1.000,00", "5", "3,00")), "a CNPJ payer is no consumer")
+
+	r := b.do("POST", "/dashboard/payments", form(cpf, "1.000.000,00", "2", "1,00"), nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status, "%s", r.body)
+	msg := r.doc.Find(`[data-testid="error-interest_value"]`).Text()
+	require.Contains(t, msg, "09/04/2026", "the last payable day")
+	require.Contains(t, msg, "R$ 1.000.000,00", "the largest charge")
+}

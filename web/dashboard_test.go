@@ -523,6 +523,7 @@ func TestAPIKeysPageAndModeSwitch(t *testing.T) {
 	test := s.CreatePayment(map[string]any{"amount_cents": 111})
 	b := newBrowser(t, s)
 	b.login("owner@example.com", "correct-horse-battery")
+	enrollTOTP(t, s, b) // a live key needs a second factor, fresh
 
 	token := b.csrf("/dashboard/api-keys")
 	r := b.do("POST", "/dashboard/api-keys", url.Values{"_csrf": {token}, "mode": {"live"}}, nil)

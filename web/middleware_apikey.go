@@ -68,13 +68,25 @@ func hasKeyPrefix(secret string) bool {
 	return false
 }
 
+// ruled refuses, before anything is read or shown, a request for action
+// (a row of operations.Rulebook) by a key or person who may not make it:
+// 403 permission_denied naming the permission. The operation asks the
+// same row again; a page shows no form of a change its person cannot make.
+func ruled(action string) fiber.Handler {
+	p, ok := operations.Rulebook[action]
+	if !ok {
+		panic("web: a route names " + action + ", which has no row in operations.Rulebook")
+	}
+	return needs(p)
+}
+
 // needs refuses a request whose key lacks p with 403 permission_denied,
 // naming it: reads are checked here, by route; changes also by the
 // operation that makes them.
 func needs(p operations.Permission) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if k := request.APIKey(c); k != nil && k.Permissions == nil {
-			return c.Next() // a full key: every permission, nothing to build
+		if k := request.APIKey(c); k != nil && k.Permissions == nil && k.MakerLimit() == "" {
+			return c.Next() // a full key a command made: every permission, nothing to build
 		}
 		if err := operations.Allow(request.Actor(c), p); err != nil {
 			return reply.Refusal(err)

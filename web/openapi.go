@@ -596,7 +596,9 @@ func paths() obj {
 					"description", describe(o("type", "string", "maxLength", store.MaxRefundDescription), "Shown to the payer by their bank.")), "payment")),
 				"responses", responses(201, created("The pending refund.", "Refund"), with(postErrors, 403, 404, 415)...)),
 			"get", op("listRefunds", "List refunds, newest first", "Refunds",
-				"parameters", idList(ref("RefundStatus"), "A refund id (re_...): return the older refunds after it."),
+				"description", "With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).",
+				"parameters", append(idList(ref("RefundStatus"), "A refund id (re_...): return the older refunds after it."),
+					queryParam("payment", "A payment's id or external_id: only its refunds.", str())),
 				"responses", responses(200, ok("One page of refunds.", "RefundList"), getErrors...))),
 		"/api/v1/refunds/{id}", o(
 			"parameters", []any{refundID},

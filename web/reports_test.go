@@ -445,3 +445,33 @@ func TestReportsRefusals(t *testing.T) {
 	require.NoError(t, f.s.DB.NewRaw("SELECT count(*) FROM report_parts WHERE report_id = ?", id).Scan(context.Background(), &n))
 	require.Zero(t, n)
 }
+
+// A description or a payer's name that a spreadsheet would run as a
+// formula is written as text: in CSV with a leading apostrophe (OWASP's
+// CSV injection advice), in XLSX as a typed string cell, never a formula.
+func TestReportsWriteFormulasAsText(t *testing.T) {
+	t.Parallel()
+	f := newReportFixture(t)
+	f.paid(1_000, map[string]any{"description": "=1+2*3",
+		"customer": map[string]any{"name": "@SUM(1+1)", "email": "x@example.com", "document": "52998224725"}})
+	f.paid(2_000, map[string]any{"description": "-2+3", "customer": map[string]any{"name": "+cmd|' /C calc'!A0", "email": "y@example.com", "document": "52998224725"}})
+	f.paid(3_000, map[string]any{"description": "Camiseta = azul"})
+	f.at("2026-03-03", 14)
+	_, file := f.report("payments", "csv", "2026-03-02", "2026-03-02")
+	_, rows := readCSV(t, file)
+	require.Len(t, rows, 3)
+	require.Equal(t, []string{"'=1+2*3", "'@SUM(1+1)"}, []string{rows[0]["description"], rows[0]["payer_name"]})
+	require.Equal(t, []string{"'-2+3", "'+cmd|' /C calc'!A0"}, []string{rows[1]["description"], rows[1]["payer_name"]})
+	require.Equal(t, "Camiseta = azul", rows[2]["description"], "text that starts otherwise is as typed")
+	require.Equal(t, "10.00", rows[0]["amount"], "numbers stay numbers")
+
+	_, sheet := f.report("payments", "xlsx", "2026-03-02", "2026-03-02")
+	var got struct{ Rows [][]any }
+	runNode(t, "read_xlsx.mjs", sheet, &got)
+	title := map[string]int{}
+	for i, v := range got.Rows[0] {
+		title[v.(string)] = i
+	}
+	require.Equal(t, "=1+2*3", got.Rows[1][title["Descrição"]], "a string cell, not {formula: …}")
+	require.Equal(t, "@SUM(1+1)", got.Rows[1][title["Pagador"]])
+}

@@ -110,3 +110,34 @@ func TestRestrictedAndAllowListedKeys(t *testing.T) {
 		return k.LastUsedAt != nil && k.LastUsedIP != nil && *k.LastUsedIP == "127.0.0.1"
 	}, 5*time.Second, 50*time.Millisecond)
 }
+
+// A key that may refund but not read payments gets the refunded payment
+// back without what only payments:read shows (the payer, the description,
+// the metadata); a key that may read payments gets it whole.
+func TestARestrictedKeysAnswerCarriesOnlyWhatItMayRead(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	refundsOnly := adminKey(t, s, "--permissions", "refunds:write")["key"].(string)
+	reader := adminKey(t, s, "--permissions", "refunds:write,payments:read")["key"].(string)
+	pay := func() string {
+		p := s.CreatePayment(map[string]any{"amount_cents": 5_000, "description": "Pedido 77",
+			"customer": map[string]any{"name": "Maria Silva", "document": "52998224725", "email": "maria@example.com"},
+			"metadata": map[string]any{"pedido": "77"}})
+		id := p["id"].(string)
+		require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + id + "/pay", Key: s.TestKey}).Status)
+		return id
+	}
+	bare := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + pay() + "/refund", Key: refundsOnly, Body: map[string]any{"amount_cents": 1_000}})
+	require.Equal(t, http.StatusOK, bare.Status, "%s", bare.Body)
+	p := bare.JSON(t)
+	require.Nil(t, p["customer"], "%s", bare.Body)
+	require.Nil(t, p["description"])
+	require.Equal(t, map[string]any{}, p["metadata"])
+	require.NotContains(t, string(bare.Body), "Maria")
+	require.Equal(t, float64(1_000), p["amount_refunded_cents"], "the money fields stay")
+
+	whole := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments/" + pay() + "/refund", Key: reader, Body: map[string]any{"amount_cents": 1_000}}).JSON(t)
+	require.Equal(t, "Maria Silva", whole["customer"].(map[string]any)["name"])
+	require.Equal(t, map[string]any{"pedido": "77"}, whole["metadata"])
+	require.Equal(t, "Pedido 77", whole["description"])
+}

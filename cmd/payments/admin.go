@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -18,16 +17,31 @@ import (
 	"payments/store/jsonw"
 )
 
-// openMigrated connects and applies pending migrations, returning their names.
+// openMigrated applies pending migrations (as MIGRATE_DATABASE_URL's
+// owner, when set) and connects as DATABASE_URL, returning the names of
+// the migrations applied.
 func openMigrated(ctx context.Context, cfg config, maxConns int) (*bun.DB, []string, error) {
+	var applied []string
+	if cfg.MigrateDatabaseURL != "" {
+		owner, err := store.Open(ctx, cfg.MigrateDatabaseURL, 2)
+		if err != nil {
+			return nil, nil, fmt.Errorf("MIGRATE_DATABASE_URL: %w", err)
+		}
+		applied, err = store.Migrate(ctx, owner)
+		_ = owner.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	db, err := store.Open(ctx, cfg.DatabaseURL, maxConns)
 	if err != nil {
 		return nil, nil, err
 	}
-	applied, err := store.Migrate(ctx, db)
-	if err != nil {
-		_ = db.Close()
-		return nil, nil, err
+	if cfg.MigrateDatabaseURL == "" {
+		if applied, err = store.Migrate(ctx, db); err != nil {
+			_ = db.Close()
+			return nil, nil, err
+		}
 	}
 	return db, applied, nil
 }
@@ -149,7 +163,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		}
 		return printJSON(stdout, map[string]any{"refund": r, "payment": p})
 	case "users create":
-		return createUser(ctx, st, stdout, *role, *email, *password, *accountID)
+		return createUser(ctx, ops, stdout, *role, *email, *password, *accountID)
 	case "demo":
 		return demo(ctx, ops, stdout, cfg.BaseURL, cfg.PSP.on())
 	}
@@ -157,69 +171,47 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 }
 
 func createAccount(ctx context.Context, ops *operations.Operations, stdout io.Writer, name, email, password string, feeBPS, feeFixed int) error {
-	st := ops.Store
-	if strings.TrimSpace(name) == "" || !strings.Contains(email, "@") {
-		return errors.New("accounts create needs --name and --email")
-	}
-	if feeBPS < 0 || feeBPS > 10000 || feeFixed < 0 {
-		return errors.New("--fee-bps must be 0..10000 and --fee-fixed-cents >= 0")
-	}
 	generated := password == ""
 	if generated {
 		password = pix.RandomBase62(20)
 	}
-	if err := store.CheckPassword(password, email, name); err != nil {
-		return err
-	}
-	var out map[string]any
-	err := st.InTx(ctx, func(ctx context.Context) error {
-		acct, err := st.CreateAccount(ctx, store.NewAccount{Name: name, Email: email, FeeBPS: feeBPS, FeeFixedCents: feeFixed})
-		if err != nil {
-			return err
-		}
-		user, err := st.CreateUser(ctx, email, password, store.RoleOwner, acct.ID)
-		if err != nil {
-			return err
-		}
-		k, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("accounts create"), acct.ID, false, store.NewAPIKey{Name: "Chave inicial"})
-		if err != nil {
-			return err
-		}
-		out = map[string]any{"account_id": acct.ID, "name": acct.Name, "email": acct.Email, "user_id": user.ID, "key_id": k.ID, "key": secret}
-		if generated {
-			out["password"] = password
-		}
-		return nil
-	})
-	if errors.Is(err, store.ErrConflict) {
+	acct, user, k, secret, err := ops.CreateAccount(ctx, store.ActorAdmin("accounts create"), operations.NewOperatorAccount{
+		Name: name, Email: email, Password: password, FeeBPS: feeBPS, FeeFixedCents: feeFixed})
+	switch {
+	case errors.Is(err, store.ErrConflict):
 		return fmt.Errorf("an account or user with e-mail %s already exists", email)
-	}
-	if err != nil {
+	case errors.Is(err, operations.ErrBadEmail), errors.Is(err, operations.ErrBadBusinessName):
+		return fmt.Errorf("accounts create needs --name (2 to 100 characters) and --email (an e-mail address): %w", err)
+	case errors.Is(err, operations.ErrBadFee):
+		return errors.New("--fee-bps must be 0..10000 and --fee-fixed-cents >= 0")
+	case err != nil:
 		return err
+	}
+	out := map[string]any{"account_id": acct.ID, "name": acct.Name, "email": acct.Email, "user_id": user.ID, "key_id": k.ID, "key": secret}
+	if generated {
+		out["password"] = password
 	}
 	return printJSON(stdout, out)
 }
 
-func createUser(ctx context.Context, st *store.Store, stdout io.Writer, role, email, password, accountID string) error {
-	switch {
-	case !strings.Contains(email, "@"):
-		return errors.New("users create needs --email")
-	case role == store.RoleSupport && accountID != "":
-		return errors.New("support users see every account: omit --account")
-	case role != store.RoleSupport && accountID == "":
-		return fmt.Errorf("%s users need --account <acct_id>", role)
-	case role != store.RoleSupport && !slices.Contains(store.AccountRoles, role):
-		return errors.New("--role must be support, or with --account one of owner, admin, developer, finance, viewer")
-	}
+func createUser(ctx context.Context, ops *operations.Operations, stdout io.Writer, role, email, password, accountID string) error {
 	generated := password == ""
 	if generated {
 		password = pix.RandomBase62(20)
 	}
-	u, err := st.CreateUser(ctx, email, password, role, accountID)
-	if errors.Is(err, store.ErrConflict) {
+	u, err := ops.CreateUser(ctx, store.ActorAdmin("users create"), email, password, role, accountID)
+	switch {
+	case errors.Is(err, store.ErrConflict):
 		return fmt.Errorf("a user with e-mail %s already exists", email)
-	}
-	if err != nil {
+	case errors.Is(err, operations.ErrBadEmail):
+		return errors.New("users create needs --email (an e-mail address)")
+	case errors.Is(err, operations.ErrSupportHasNoAccount):
+		return errors.New("support users see every account: omit --account")
+	case errors.Is(err, operations.ErrAccountNeeded):
+		return fmt.Errorf("%s users need --account <acct_id>", role)
+	case errors.Is(err, store.ErrUnknownRole):
+		return errors.New("--role must be support, or with --account one of owner, admin, developer, finance, viewer")
+	case err != nil:
 		return err
 	}
 	out := map[string]any{"user_id": u.ID, "email": u.Email, "role": u.Role}
@@ -241,22 +233,19 @@ const (
 )
 
 func demo(ctx context.Context, ops *operations.Operations, stdout io.Writer, baseURL string, liveMode bool) error {
-	st := ops.Store
-	acct, err := st.AccountByEmail(ctx, demoEmail)
+	who := store.ActorAdmin("demo")
+	acct, err := ops.Store.AccountByEmail(ctx, demoEmail)
+	var secret string
 	if errors.Is(err, store.ErrNotFound) {
-		acct, err = st.CreateAccount(ctx, store.NewAccount{Name: demoName, Email: demoEmail, FeeBPS: store.DefaultFeeBPS})
-		if err == nil {
-			_, err = st.CreateUser(ctx, demoEmail, demoPassword, store.RoleOwner, acct.ID)
-		}
+		acct, _, _, secret, err = ops.CreateAccount(ctx, who, operations.NewOperatorAccount{Name: demoName, Email: demoEmail,
+			Password: demoPassword, FeeBPS: store.DefaultFeeBPS})
 	} else if err == nil {
-		err = st.SetPassword(ctx, demoEmail, demoPassword)
+		if err = ops.SetPasswordOf(ctx, who, demoEmail, demoPassword); err == nil {
+			_, secret, err = ops.CreateAPIKey(ctx, who, acct.ID, false, store.NewAPIKey{Name: "Demo (make run)"})
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("demo account: %w", err)
-	}
-	_, secret, err := ops.CreateAPIKey(ctx, store.ActorAdmin("demo"), acct.ID, false, store.NewAPIKey{Name: "Demo (make run)"})
-	if err != nil {
-		return err
 	}
 	out := map[string]any{
 		"dashboard_url": baseURL, "email": demoEmail, "password": demoPassword,

@@ -20,7 +20,12 @@ import (
 // config is read from the environment once, in main, and passed down.
 type config struct {
 	DatabaseURL string
-	DBMaxConns  int
+	// MigrateDatabaseURL is the tables' owner's connection, which applies
+	// the migrations (MIGRATE_DATABASE_URL); DATABASE_URL is then the
+	// service's own role (a member of payments_service), which may not
+	// change the audit trail. Unset: DATABASE_URL migrates too.
+	MigrateDatabaseURL string
+	DBMaxConns         int
 	// ReplicaURL is a streaming standby of DATABASE_URL's server for the
 	// reads that may lag (REPLICA_DATABASE_URL, optional); one further than
 	// ReplicaMaxLag behind is skipped.
@@ -80,13 +85,14 @@ const devPixKey = "00000000-0000-4000-8000-000000000000"
 // value into an error message.
 func loadConfig(getenv func(string) string) (config, error) {
 	cfg := config{
-		DatabaseURL: getenv("DATABASE_URL"),
-		ReplicaURL:  getenv("REPLICA_DATABASE_URL"),
-		ListenAddr:  orDefault(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
-		RedisURL:    getenv("REDIS_URL"),
-		PSPToken:    getenv("PSP_TOKEN"),
-		DebugAddr:   getenv("DEBUG_ADDR"),
-		MetricsAddr: getenv("METRICS_ADDR"), MetricsToken: getenv("METRICS_TOKEN"),
+		DatabaseURL:        getenv("DATABASE_URL"),
+		MigrateDatabaseURL: getenv("MIGRATE_DATABASE_URL"),
+		ReplicaURL:         getenv("REPLICA_DATABASE_URL"),
+		ListenAddr:         orDefault(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
+		RedisURL:           getenv("REDIS_URL"),
+		PSPToken:           getenv("PSP_TOKEN"),
+		DebugAddr:          getenv("DEBUG_ADDR"),
+		MetricsAddr:        getenv("METRICS_ADDR"), MetricsToken: getenv("METRICS_TOKEN"),
 		TrustedProxies: splitList(getenv("TRUSTED_PROXIES")),
 		Tracing: tracing.Config{Endpoint: cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
 			ServiceName: getenv("OTEL_SERVICE_NAME")},

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"payments/internal/spreadsheet"
 )
 
 // csvSheet writes a table as CSV: UTF-8, a header of column keys, times in
@@ -50,7 +52,8 @@ func csvCell(k kind, v any, zone *time.Location) string {
 		}
 		return ""
 	}
-	return v.(string)
+	// Text is anyone's words (a description, a payer's name): never a formula.
+	return spreadsheet.Text(v.(string))
 }
 
 // reais writes cents as reais with a point and two decimals, exactly.

@@ -132,6 +132,18 @@ func TestDueDateChargeValidation(t *testing.T) {
 		{"percent has two decimals", dueBody(map[string]any{"fine": map[string]any{"percent": "2"}}), "parameter_invalid", "fine.percent"},
 		{"percent is a string", dueBody(map[string]any{"fine": map[string]any{"percent": 2.5}}), "parameter_invalid_type", "fine.percent"},
 		{"fine at most 100%", dueBody(map[string]any{"fine": map[string]any{"percent": "100.01"}}), "parameter_invalid", "fine.percent"},
+		{"fine at most 10%", dueBody(map[string]any{"fine": map[string]any{"percent": "100.00"}}), "parameter_invalid", "fine.percent"},
+		{"a fine's amount at most 10% of the charge", dueBody(map[string]any{"fine": map[string]any{"amount_cents": 10_001}}), "parameter_invalid", "fine.amount_cents"},
+		{"interest at most 0.33% a day", dueBody(map[string]any{"interest": map[string]any{"percent_per_day": "99.99"}}), "parameter_invalid", "interest.percent_per_day"},
+		{"interest at most 10% a month", dueBody(map[string]any{"interest": map[string]any{"percent_per_month": "10.01"}}), "parameter_invalid", "interest.percent_per_month"},
+		{"interest at most 120% a year", dueBody(map[string]any{"interest": map[string]any{"percent_per_year": "120.01"}}), "parameter_invalid", "interest.percent_per_year"},
+		{"interest's amount a day at most a thirtieth of 10%", dueBody(map[string]any{"interest": map[string]any{"amount_cents_per_day": 334}}), "parameter_invalid", "interest.amount_cents_per_day"},
+		{"the issue's charge: R$ 1.000.000,00 owing 3,651 times that", dueBody(map[string]any{"amount_cents": 100_000_000, "days_after_due": 3650,
+			"discounts": nil, "fine": map[string]any{"percent": "100.00"}, "interest": map[string]any{"percent_per_day": "99.99"}}), "parameter_invalid", "fine.percent"},
+		{"the last payable day's amount within the largest payment", dueBody(map[string]any{"amount_cents": 100_000_000, "discounts": nil, "interest": nil,
+			"fine": map[string]any{"percent": "0.01"}}), "parameter_invalid", "fine"},
+		{"interest's worst case too", dueBody(map[string]any{"amount_cents": 90_000_000, "discounts": nil, "fine": nil, "days_after_due": 3650,
+			"interest": map[string]any{"percent_per_month": "1.00"}}), "parameter_invalid", "interest"},
 		{"interest takes one rate", dueBody(map[string]any{"interest": map[string]any{"business_days": true}}), "parameter_invalid", "interest"},
 		{"interest's rate", dueBody(map[string]any{"interest": map[string]any{"percent_per_day": "0.00"}}), "parameter_invalid", "interest.percent_per_day"},
 		{"business_days is a boolean", dueBody(map[string]any{"interest": map[string]any{"percent_per_day": "0.03", "business_days": "yes"}}), "parameter_invalid_type", "interest.business_days"},
@@ -158,6 +170,14 @@ func TestDueDateChargeValidation(t *testing.T) {
 	}
 	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: s.TestKey}).JSON(t)
 	require.Empty(t, list["data"], "nothing refused was stored")
+
+	worst := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: dueBody(map[string]any{"amount_cents": 100_000_000,
+		"discounts": nil, "interest": nil, "fine": map[string]any{"percent": "0.01"}})})
+	require.Contains(t, string(worst.Body), "on the last payable day, 2026-04-09", "the message names the day and the amount: %s", worst.Body)
+	require.Contains(t, string(worst.Body), "100010000 cents")
+	edge := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: dueBody(map[string]any{"amount_cents": 98_000_000,
+		"external_id": "no-limite", "discounts": nil, "fine": map[string]any{"percent": "2.00"}, "interest": nil})})
+	require.Equal(t, http.StatusCreated, edge.Status, "R$ 980.000,00 + 2%% is exactly the largest payment: %s", edge.Body)
 }
 
 func TestPaymentBatchCreatesEachItemOnItsOwn(t *testing.T) {
@@ -171,6 +191,7 @@ func TestPaymentBatchCreatesEachItemOnItsOwn(t *testing.T) {
 		dueBody(map[string]any{"external_id": "aluno-1"}),
 		dueBody(map[string]any{"external_id": nil}),
 		map[string]any{"amount_cents": 700, "external_id": "avulsa"},
+		map[string]any{"amount_cents": 0, "external_id": "zerada"},
 	}
 	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Headers: map[string]string{"Idempotency-Key": "lote-marco"},
 		Body: map[string]any{"description": "Mensalidades de março", "payments": items}})
@@ -178,7 +199,7 @@ func TestPaymentBatchCreatesEachItemOnItsOwn(t *testing.T) {
 	b := r.JSON(t)
 	require.Equal(t, "payment_batch", b["object"])
 	require.Equal(t, "/api/v1/payment_batches/"+b["id"].(string), r.Header.Get("Location"))
-	require.Equal(t, map[string]any{"created": 2.0, "registered": 0.0, "refused": 4.0}, b["counts"])
+	require.Equal(t, map[string]any{"created": 2.0, "registered": 0.0, "refused": 5.0}, b["counts"])
 	got := b["items"].([]any)
 	status := func(i int) (string, string, string) {
 		item := got[i].(map[string]any)
@@ -195,9 +216,13 @@ func TestPaymentBatchCreatesEachItemOnItsOwn(t *testing.T) {
 		{"refused", "external_id_taken", "payments[3].external_id"},
 		{"refused", "parameter_missing", "payments[4].external_id"},
 		{"created", "", ""},
+		{"refused", "amount_too_small", "payments[6].amount_cents"},
 	} {
 		s1, s2, s3 := status(i)
 		require.Equal(t, want, [3]string{s1, s2, s3}, "item %d", i)
+	}
+	for i, external := range []any{"aluno-1", "aluno-2", "ja-existe", "aluno-1", nil, "avulsa", "zerada"} {
+		require.Equal(t, external, got[i].(map[string]any)["external_id"], "item %d echoes the external_id it was sent with", i)
 	}
 	first := got[0].(map[string]any)
 	p := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + first["payment_id"].(string), Key: s.TestKey}).JSON(t)

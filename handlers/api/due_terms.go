@@ -3,6 +3,7 @@ package api
 import (
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix/calendar"
 	"payments/pix/cobv"
 	"payments/store"
@@ -13,7 +14,7 @@ var dueFields = []string{"days_after_due", "fine", "interest", "discounts", "aba
 
 // parseDueTerms reads a due-date charge's terms from a create body (nil
 // when it has no due_date) and checks them by API Pix's rules
-// (cobv.Terms.Check) for a charge of amount made today.
+// (operations.CheckDueTerms) for a charge of amount made today.
 func parseDueTerms(o request.Object, amount int64, today calendar.Date) (*cobv.Terms, *reply.Error) {
 	if !o.Present("due_date") {
 		for _, f := range dueFields {
@@ -54,7 +55,7 @@ func parseDueTerms(o request.Object, amount int64, today calendar.Date) (*cobv.T
 	if t.Discounts, apiErr = parseDiscounts(o); apiErr != nil {
 		return nil, apiErr
 	}
-	if p := t.Check(amount, today); p != nil {
+	if p := operations.CheckDueTerms(t, amount, today); p != nil {
 		return nil, reply.InvalidParam("parameter_invalid", o.Param(p.Param), "%s", p.Message)
 	}
 	return t, nil

@@ -26,15 +26,16 @@ const (
 var idListQuery = []string{"limit", "status", "starting_after"}
 
 // parseIDList reads limit, status (one of statuses) and starting_after for a
-// list of objects with time-ordered ids. exists, when given, checks the
+// list of objects with time-ordered ids (and filters, the query parameters
+// the caller reads itself). exists, when given, checks the
 // cursor names an object the caller can see, so a stale or foreign cursor is
 // an error rather than a silently wrong page.
 func parseIDList(c *fiber.Ctx, kind string, statuses []string,
-	exists func(ctx context.Context, scope store.Scope, id string) error,
+	exists func(ctx context.Context, scope store.Scope, id string) error, filters ...string,
 ) (store.IDListParams, error) {
 	params := store.IDListParams{Scope: request.Scope(c)}
 	var apiErr *reply.Error
-	if params.Limit, params.Status, apiErr = parseListQuery(c, idListQuery, statuses); apiErr != nil {
+	if params.Limit, params.Status, apiErr = parseListQuery(c, append(filters, idListQuery...), statuses); apiErr != nil {
 		return params, apiErr
 	}
 	if v := c.Query("starting_after"); v != "" && exists != nil {

@@ -97,10 +97,13 @@ func (a *API) CreatePaymentBatch(c *fiber.Ctx) error {
 	return c.Status(http.StatusCreated).JSON(batchJSON(b))
 }
 
-// parseBatchItem reads one item: a create body that must name its external_id.
+// parseBatchItem reads one item: a create body that must name its
+// external_id. A refused item echoes the external_id it was sent with,
+// whatever else is wrong with it, when that is one.
 func parseBatchItem(item request.Object, today calendar.Date) operations.NewBatchItem {
 	refuse := func(e *reply.Error) operations.NewBatchItem {
-		return operations.NewBatchItem{Error: &store.ItemError{Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message}}
+		return operations.NewBatchItem{ExternalID: sentExternalID(item),
+			Error: &store.ItemError{Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message}}
 	}
 	if apiErr := item.RejectUnknown(createPaymentFields...); apiErr != nil {
 		return refuse(apiErr)
@@ -110,14 +113,22 @@ func parseBatchItem(item request.Object, today calendar.Date) operations.NewBatc
 			"Missing required parameter: %s. Each charge of a batch names its external_id.", item.Param("external_id")))
 	}
 	in, apiErr := parseCreatePayment(item, today)
-	out := operations.NewBatchItem{ExternalID: in.ExternalID}
 	if apiErr != nil {
-		refused := refuse(apiErr)
-		refused.ExternalID = out.ExternalID
-		return refused
+		return refuse(apiErr)
 	}
-	out.Payment = &in
-	return out
+	return operations.NewBatchItem{ExternalID: in.ExternalID, Payment: &in}
+}
+
+// sentExternalID is the item's external_id when it has a valid one.
+func sentExternalID(item request.Object) *string {
+	if !item.Present("external_id") {
+		return nil
+	}
+	id, apiErr := item.Str("external_id", store.MaxExternalID)
+	if apiErr != nil || !store.ExternalIDPattern.MatchString(id) {
+		return nil
+	}
+	return &id
 }
 
 // GetPaymentBatch handles GET /api/v1/payment_batches/{id}: each item's

@@ -64,7 +64,7 @@ func (a *API) awaitCharge(c *fiber.Ctx, p *store.Payment, replayed bool) error {
 	if replayed && p.ChargeState == store.ChargeRegistering {
 		// Someone is waiting on this charge: try the PSP again now rather
 		// than after the retry's backoff (at most once per retry of theirs).
-		if err := a.Store.WakeCalls(c.UserContext(), store.CallCobCreate, []string{p.ID.String()}); err != nil {
+		if err := a.Ops.HurryCharge(c.UserContext(), request.Actor(c), p); err != nil {
 			return err
 		}
 	}
@@ -201,7 +201,7 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 	if err != nil {
 		return reply.Refund(err, ref)
 	}
-	return c.JSON(p)
+	return c.JSON(operations.PaymentAnswer(request.Actor(c), p))
 }
 
 // listPaymentsQuery are the query parameters of GET /api/v1/payments.

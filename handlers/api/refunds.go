@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
@@ -72,14 +73,26 @@ func readRefund(o request.Object) (store.NewRefund, *reply.Error) {
 	return in, nil
 }
 
-// ListRefunds handles GET /api/v1/refunds.
+// ListRefunds handles GET /api/v1/refunds (?payment=<id or external_id>:
+// one payment's).
 func (a *API) ListRefunds(c *fiber.Ctx) error {
 	params, err := parseIDList(c, "refund", store.RefundStatuses, func(ctx context.Context, scope store.Scope, id string) error {
 		_, err := a.Store.Refund(ctx, scope, id)
 		return err
-	})
+	}, "payment")
 	if err != nil {
 		return err
+	}
+	if ref := c.Query("payment"); ref != "" {
+		// A payment's refunds, named by its id or its external_id.
+		p, err := a.Store.Payment(c.UserContext(), params.Scope, ref)
+		if errors.Is(err, store.ErrNotFound) {
+			return reply.InvalidParam("resource_missing", "payment", "No such payment: '%s'", reply.Truncate(ref))
+		}
+		if err != nil {
+			return err
+		}
+		params.PaymentID = &p.ID
 	}
 	page, hasMore, err := a.Store.ListRefunds(c.UserContext(), params)
 	if err != nil {

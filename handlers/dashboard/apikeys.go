@@ -34,10 +34,19 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 	if err != nil {
 		return err
 	}
-	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice, Resources: operations.KeyResources, Form: form}
+	acct, err := d.Store.Account(c.UserContext(), dashScope(c).AccountID)
+	if err != nil {
+		return err
+	}
+	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice, Resources: operations.KeyResources, Form: form,
+		LiveAllowed: acct.LiveEnabled()}
 	for _, k := range keys {
 		row := views.APIKeyRow{ID: k.ID, Name: k.Name, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt),
-			CreatedBy: k.CreatedByName, Permissions: k.Permissions}
+			CreatedBy: k.CreatedByName, Permissions: k.Permissions,
+			MakerRemoved: k.RevokedReason != nil && *k.RevokedReason == store.KeyRevokedMakerRemoved}
+		if limit := k.MakerLimit(); limit != "" && limit != store.RoleOwner && limit != store.RoleAdmin && limit != store.RoleGone {
+			row.LimitedBy = limit
+		}
 		for _, p := range k.AllowedIPs {
 			row.AllowedIPs = append(row.AllowedIPs, allowedIPLabel(p))
 		}
@@ -153,8 +162,14 @@ func (d *Dashboard) SwitchMode(c *fiber.Ctx) error {
 	if err := sess.Save(); err != nil {
 		return err
 	}
+	return c.Redirect(d.pageBefore(c), http.StatusSeeOther)
+}
+
+// pageBefore is the dashboard page a form was posted from (its Referer's
+// path, without the query), else the dashboard: only a path of this site
+// is followed, never another origin.
+func (d *Dashboard) pageBefore(c *fiber.Ctx) string {
 	back := "/dashboard"
-	// Only a path of this site is followed, never another origin.
 	if ref := c.Get(fiber.HeaderReferer); ref != "" {
 		if i := strings.Index(ref, "/dashboard/"); i >= 0 && strings.HasPrefix(ref, d.BaseURL) {
 			back = ref[i:]
@@ -163,7 +178,7 @@ func (d *Dashboard) SwitchMode(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return c.Redirect(back, http.StatusSeeOther)
+	return back
 }
 
 // switchModeTo moves the session to live or test data and goes to, saying so.

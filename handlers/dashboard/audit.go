@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/internal/spreadsheet"
 	"payments/store"
 	"payments/views"
 )
@@ -90,19 +91,10 @@ func (d *Dashboard) AuditCSV(c *fiber.Ctx) error {
 			ip = *r.IP
 		}
 		_ = w.Write([]string{strconv.FormatInt(r.ID, 10), r.CreatedAt.UTC().Format(time.RFC3339), strconv.FormatBool(r.Livemode),
-			r.Action, csvSafe(r.ObjectID), r.Actor, csvSafe(r.ActorName), r.Door, ip, csvSafe(r.UserAgent), r.RequestID, csvSafe(string(r.Changes))})
+			r.Action, spreadsheet.Text(r.ObjectID), r.Actor, spreadsheet.Text(r.ActorName), r.Door, ip, spreadsheet.Text(r.UserAgent), r.RequestID, spreadsheet.Text(string(r.Changes))})
 	}
 	w.Flush()
 	return w.Error()
-}
-
-// csvSafe keeps a spreadsheet from reading a cell as a formula (a value
-// someone typed, such as a user agent or a key's name).
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 func auditViews(c *fiber.Ctx, rows []store.AuditRow) []views.AuditView {

@@ -82,7 +82,7 @@ func (d *Dashboard) signIn(c *fiber.Ctx, u *store.User, accountID, notice string
 	if err := sess.Regenerate(); err != nil {
 		return err
 	}
-	sid, err := d.Store.OpenSession(c.UserContext(), u.ID, u.SessionEpoch, c.IP(), string(c.Request().Header.UserAgent()))
+	sid, err := d.Ops.OpenSession(c.UserContext(), request.Person(c, u), u)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/internal/spreadsheet"
 	"payments/operations"
 	"payments/store"
 	"payments/views"
@@ -225,7 +226,7 @@ func (d *Dashboard) BatchCSV(c *fiber.Ctx) error {
 	_ = w.Write([]string{"line", "external_id", "status", "payment_id", "error"})
 	for _, item := range b.Items {
 		row := batchRow(item)
-		_ = w.Write([]string{strconv.Itoa(row.Row), csvSafe(row.ExternalID), row.Status, row.PaymentID, csvSafe(row.Error)})
+		_ = w.Write([]string{strconv.Itoa(row.Row), spreadsheet.Text(row.ExternalID), row.Status, row.PaymentID, spreadsheet.Text(row.Error)})
 	}
 	w.Flush()
 	return w.Error()

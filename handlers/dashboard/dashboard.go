@@ -109,7 +109,8 @@ func pathParam(c *fiber.Ctx, name string) string {
 
 func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 	u := request.CurrentUser(c)
-	n := views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active}
+	n := views.Nav{Email: u.User.Email, Role: u.User.Role, Livemode: u.Livemode, CSRFToken: request.CSRFToken(c), Active: active,
+		Unconfirmed: u.EmailVerifiedAt == nil && u.Role != store.RoleSupport}
 	for _, resource := range []string{operations.Payments, operations.Refunds, operations.Withdrawals, operations.Disputes,
 		operations.Webhooks, operations.APIKeys, operations.Team, operations.Settings} {
 		if may(c, resource) {
@@ -130,6 +131,11 @@ func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 		// A page reloads its content from its own address; a page that
 		// answers a POST (a form with its errors) has none to reload.
 		n.Self = c.OriginalURL()
+		// What the last action said shows where the person lands, whichever
+		// page that is (a page that shows it itself took it already).
+		if notice, err := d.takeNotice(c); err == nil {
+			n.Notice = notice
+		}
 	}
 	return n
 }

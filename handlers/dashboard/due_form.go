@@ -9,9 +9,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/operations"
 	"payments/pix"
 	"payments/pix/calendar"
 	"payments/pix/cobv"
+	"payments/store"
 	"payments/views"
 )
 
@@ -106,13 +108,19 @@ func readDueTerms(c *fiber.Ctx, f *views.PaymentForm, amountCents int64, today c
 	if len(f.Errors) > 0 {
 		return nil
 	}
-	if p := terms.Check(max(amountCents, 1), today); p != nil {
+	if p := operations.CheckDueTerms(terms, max(amountCents, 1), today); p != nil {
 		field, _, _ := strings.Cut(p.Param, ".")
 		field, _, _ = strings.Cut(field, "[")
 		if field == "discounts" {
 			field = "discount"
 		}
 		bad(field)
+		if p.Param == "fine" || p.Param == "interest" {
+			// The worst case: what the last payable day would owe.
+			last := terms.LastPayableDay()
+			f.Errors[field] = t(c, "due.error.too_much", "Day", views.Day(last),
+				"Amount", pix.FormatBRL(terms.On(max(amountCents, 1), last).AmountDueCents), "Max", pix.FormatBRL(store.MaxAmountCents))
+		}
 		return nil
 	}
 	return terms
@@ -129,12 +137,28 @@ func (d *Dashboard) PreviewPayment(c *fiber.Ctx) error {
 	cents, _ := pix.ParseBRL(form.Amount)
 	if terms := readDueTerms(c, &form, cents, today); terms != nil && cents > 0 {
 		form.Preview = duePreview(c, terms, cents, today, form.PreviewDate)
+		form.Warnings = consumerWarnings(c, form.CustomerDoc, terms, cents)
 	}
 	if c.Get("HX-Request") == "true" {
 		c.Set("Vary", "HX-Request")
 		return reply.Page(c, http.StatusOK, views.DuePreviewTable(form))
 	}
 	return reply.Page(c, http.StatusOK, views.PaymentNew(form))
+}
+
+// consumerWarnings says, in words, what terms charge a consumer (a payer
+// whose document is a CPF) beyond the Código de Defesa do Consumidor's
+// limits (operations.ConsumerWarnings): a fine above 2%, interest above 1%
+// a month.
+func consumerWarnings(c *fiber.Ctx, document string, terms *cobv.Terms, cents int64) []string {
+	if digits, ok := pix.DocumentDigits(document); !ok || len(digits) != 11 {
+		return nil
+	}
+	var out []string
+	for _, term := range operations.ConsumerWarnings(terms, cents) {
+		out = append(out, t(c, "due.consumer_"+term))
+	}
+	return out
 }
 
 // duePreview is the amount owed on the days that matter: today, a few

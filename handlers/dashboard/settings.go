@@ -102,7 +102,7 @@ func (d *Dashboard) ChangePassword(c *fiber.Ctx) error {
 	if err := sess.Regenerate(); err != nil {
 		return err
 	}
-	sid, err := d.Store.OpenSession(c.UserContext(), fresh.ID, fresh.SessionEpoch, c.IP(), string(c.Request().Header.UserAgent()))
+	sid, err := d.Ops.OpenSession(c.UserContext(), request.Person(c, fresh), fresh)
 	if err != nil {
 		return err
 	}

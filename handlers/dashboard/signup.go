@@ -19,8 +19,11 @@ func (d *Dashboard) SignupPage(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.Signup(views.SignupForm{CSRFToken: request.CSRFToken(c)}))
 }
 
-// Signup handles POST /signup: the account is usable in test mode at
-// once, and the person signed in; the verification mail is on its way.
+// Signup handles POST /signup: a new business's account is made, usable
+// in test mode at once, and its owner is mailed the link that confirms the
+// address and signs them in. The answer is the same whether or not the
+// e-mail had a user already (then its owner is told someone tried): the
+// sign-up page tells no one which e-mails are customers.
 func (d *Dashboard) Signup(c *fiber.Ctx) error {
 	in := operations.SignUp{BusinessName: c.FormValue("business_name"), Document: c.FormValue("document"),
 		Name: c.FormValue("name"), Email: strings.TrimSpace(c.FormValue("email")), Password: c.FormValue("password"),
@@ -36,7 +39,7 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 		form.Error = tooManyTries(c)
 		return reply.Page(c, http.StatusTooManyRequests, views.Signup(form))
 	}
-	u, _, err := d.Ops.SignUpBusiness(c.UserContext(), request.Visitor(c), in)
+	_, _, err = d.Ops.SignUpBusiness(c.UserContext(), request.Visitor(c), in)
 	var invalid operations.InvalidFields
 	switch {
 	case errors.As(err, &invalid):
@@ -46,23 +49,40 @@ func (d *Dashboard) Signup(c *fiber.Ctx) error {
 				form.Errors[field] = passwordRefusal(c, problem)
 			}
 		}
-	case errors.Is(err, operations.ErrEmailTaken):
-		form.Errors["email"] = t(c, "signup.error_email_taken")
-	case err != nil:
+		return reply.Page(c, http.StatusUnprocessableEntity, views.Signup(form))
+	case err != nil && !errors.Is(err, operations.ErrEmailTaken):
 		return err
-	default:
-		if err := d.signIn(c, u, "", t(c, "signup.welcome", "Email", u.Email), false); err != nil {
-			return err
-		}
-		return c.Redirect("/dashboard", http.StatusSeeOther)
 	}
-	return reply.Page(c, http.StatusUnprocessableEntity, views.Signup(form))
+	if err := d.setFlash(c, flashSignUpSent, in.Email); err != nil {
+		return err
+	}
+	return c.Redirect("/signup/sent", http.StatusSeeOther)
+}
+
+// flashSignUpSent keeps, for the page after a sign-up, the e-mail its link
+// went to.
+const flashSignUpSent = "signup:sent"
+
+// SignupSent handles GET /signup/sent: where a sign-up lands, saying where
+// the link went and what it does.
+func (d *Dashboard) SignupSent(c *fiber.Ctx) error {
+	email, err := d.takeFlash(c, flashSignUpSent)
+	if err != nil {
+		return err
+	}
+	if email == "" {
+		return c.Redirect("/signup", http.StatusSeeOther)
+	}
+	return reply.Page(c, http.StatusOK, views.Message(views.MessagePage{Title: t(c, "signup.sent_title"),
+		Text: t(c, "signup.sent", "Email", email), LinkURL: "/login", LinkLabel: t(c, "signup.sent_login")}))
 }
 
 // VerifyEmail handles GET /verify-email?token=: the link of the
-// verification mail, followed once.
+// verification mail, followed once. It proves the address, so it signs
+// its person in (after their second factor, when they have one) and lands
+// them on the dashboard, which says so.
 func (d *Dashboard) VerifyEmail(c *fiber.Ctx) error {
-	_, err := d.Ops.VerifyEmail(c.UserContext(), request.Visitor(c), c.Query("token"))
+	u, err := d.Ops.VerifyEmail(c.UserContext(), request.Visitor(c), c.Query("token"))
 	if errors.Is(err, store.ErrTokenInvalid) {
 		return reply.Page(c, http.StatusGone, views.Message(views.MessagePage{Title: t(c, "verify.title"),
 			Text: t(c, "link.invalid"), Error: true, LinkURL: "/dashboard", LinkLabel: t(c, "verify.go")}))
@@ -70,8 +90,26 @@ func (d *Dashboard) VerifyEmail(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return reply.Page(c, http.StatusOK, views.Message(views.MessagePage{Title: t(c, "verify.title"),
-		Text: t(c, "verify.done"), LinkURL: "/dashboard", LinkLabel: t(c, "verify.go")}))
+	if u.HasSecondFactor() {
+		return d.askSecondFactor(c, u)
+	}
+	if err := d.signIn(c, u, "", t(c, "verify.done"), false); err != nil {
+		return err
+	}
+	return c.Redirect("/dashboard", http.StatusSeeOther)
+}
+
+// ResendConfirmation handles POST /dashboard/email/resend: the reminder's
+// button mails the signed-in person their confirmation link again.
+func (d *Dashboard) ResendConfirmation(c *fiber.Ctx) error {
+	err := d.Ops.ResendVerification(c.UserContext(), request.Actor(c), request.CurrentUser(c).User)
+	switch {
+	case errors.Is(err, operations.ErrResentRecently):
+		return d.noticeAndGo(c, t(c, "email.resent_recently"), d.pageBefore(c))
+	case err != nil:
+		return err
+	}
+	return d.noticeAndGo(c, t(c, "email.resent", "Email", request.CurrentUser(c).Email), d.pageBefore(c))
 }
 
 // ForgotPasswordPage handles GET /password/forgot.

@@ -91,7 +91,8 @@ func (d *Dashboard) webhookForm(c *fiber.Ctx) (views.WebhookForm, error) {
 	}, err
 }
 
-// NewWebhook handles GET /dashboard/webhooks/new.
+// NewWebhook handles GET /dashboard/webhooks/new (its route asks the
+// Rulebook first: no one is shown a form they cannot submit).
 func (d *Dashboard) NewWebhook(c *fiber.Ctx) error {
 	form, err := d.webhookForm(c)
 	if err != nil {
@@ -109,9 +110,14 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	form.Ordered = c.FormValue("ordered") == "true"
 	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
-	form.Signature = store.SignatureHMAC
-	if c.FormValue("signature_algorithm") == store.SignatureEd25519 {
-		form.Signature = store.SignatureEd25519
+	form.Signature = c.FormValue("signature_algorithm")
+	switch form.Signature {
+	case "":
+		form.Signature = store.SignatureHMAC
+	case store.SignatureHMAC, store.SignatureEd25519:
+	default:
+		form.Errors["signature_algorithm"] = t(c, "form.signature_unknown")
+		form.Signature = store.SignatureHMAC
 	}
 	secret := c.FormValue("secret")
 	form.Events = nil
@@ -122,8 +128,12 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 			form.Events = append(form.Events, string(e))
 		}
 	}
-	if form.APIVersion != "v1" {
-		form.APIVersion = "v2"
+	if form.APIVersion == "" {
+		form.APIVersion = store.APIVersions[0] // as the API: v2 unless asked
+	}
+	if !slices.Contains(store.APIVersions, form.APIVersion) {
+		form.Errors["api_version"] = t(c, "form.api_version_unknown")
+		form.APIVersion = store.APIVersions[0]
 	}
 	if len([]rune(form.Name)) > store.MaxWebhookName {
 		form.Errors["name"] = t(c, "form.too_long", "Max", store.MaxWebhookName)

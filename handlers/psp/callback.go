@@ -11,8 +11,8 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix/apipix"
-	"payments/store"
 	"payments/store/ids"
 )
 
@@ -97,31 +97,21 @@ func (p *PSP) callback(c *fiber.Ctx) error {
 			return reply.InvalidParam("parameter_invalid", fmt.Sprintf("pix[%d].endToEndId", i), "endToEndId must be 32 letters and digits.")
 		}
 	}
-	ctx := c.UserContext()
-	var queued int
-	var devolucoes, payouts []string
+	var notice operations.PSPNotice
 	for _, it := range items {
 		if it.IDEnvio != "" {
-			payouts = append(payouts, ids.PrefixWithdrawal+"_"+it.IDEnvio)
+			notice.Payouts = append(notice.Payouts, ids.PrefixWithdrawal+"_"+it.IDEnvio)
 			continue
 		}
-		fresh, err := p.Store.QueuePixConfirmation(ctx, it.EndToEndID)
-		if err != nil {
-			return err
-		}
-		if fresh {
-			queued++
-		}
+		notice.Received = append(notice.Received, it.EndToEndID)
 		for _, d := range it.Devolucoes {
 			if IDEnvioPattern.MatchString(d.ID) {
-				devolucoes = append(devolucoes, ids.PrefixRefund+"_"+d.ID)
+				notice.Devolucoes = append(notice.Devolucoes, ids.PrefixRefund+"_"+d.ID)
 			}
 		}
 	}
-	if err := p.Store.WakeCalls(ctx, store.CallDevolucaoCheck, devolucoes); err != nil {
-		return err
-	}
-	if err := p.Store.WakeCalls(ctx, store.CallPayoutCheck, payouts); err != nil {
+	queued, err := p.Ops.ReceivePSPNotice(c.UserContext(), pspActor(c), notice)
+	if err != nil {
 		return err
 	}
 	return c.JSON(callbackJSON{Received: len(items), Queued: queued})

@@ -55,3 +55,6 @@ type resultJSON struct {
 	Status    string `json:"status"`
 	Duplicate bool   `json:"duplicate"`
 }
+
+// pspActor is the PSP as its callback asks: with the request's address and id.
+func pspActor(c *fiber.Ctx) store.Actor { return request.PSP(c) }

@@ -10,6 +10,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix/apipix"
 	"payments/store"
 )
@@ -75,7 +76,7 @@ func (p *PSP) recCallback(c *fiber.Ctx) error {
 		}
 	}
 	ctx := c.UserContext()
-	queued := 0
+	var notice operations.PSPNotice
 	for _, it := range items {
 		sub, err := p.Store.LiveSubscriptionByRecID(ctx, it.IDRec)
 		if errors.Is(err, store.ErrNotFound) {
@@ -84,12 +85,12 @@ func (p *PSP) recCallback(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if err := p.Store.QueueCheck(ctx, &sub.AccountID, store.CallRecCheck, sub.ID); err != nil {
-			return err
-		}
-		queued++
+		notice.Recurrences = append(notice.Recurrences, *sub)
 	}
-	return c.JSON(callbackJSON{Received: len(items), Queued: queued})
+	if _, err := p.Ops.ReceivePSPNotice(ctx, pspActor(c), notice); err != nil {
+		return err
+	}
+	return c.JSON(callbackJSON{Received: len(items), Queued: len(notice.Recurrences)})
 }
 
 // cobrCallback reads {"cobsr":[{"txid",...}]} and queues a read of each
@@ -109,7 +110,7 @@ func (p *PSP) cobrCallback(c *fiber.Ctx) error {
 		}
 	}
 	ctx := c.UserContext()
-	queued := 0
+	var notice operations.PSPNotice
 	for _, it := range items {
 		cycle, err := p.Store.LiveCycleByTxID(ctx, it.TxID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -118,10 +119,11 @@ func (p *PSP) cobrCallback(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if err := p.Store.QueueCheck(ctx, &cycle.AccountID, store.CallCobRCheck, cycle.ID.String()); err != nil {
-			return err
-		}
-		queued++
+		notice.Cycles = append(notice.Cycles, *cycle)
 	}
+	if _, err := p.Ops.ReceivePSPNotice(ctx, pspActor(c), notice); err != nil {
+		return err
+	}
+	queued := len(notice.Cycles)
 	return c.JSON(callbackJSON{Received: len(items), Queued: queued})
 }

@@ -26,9 +26,12 @@ func Refusal(err error) error {
 
 func refusal(err error) *Error {
 	var denied *operations.PermissionError
+	var invalid *operations.InputError
 	switch {
 	case errors.As(err, &denied):
 		return PermissionDenied(denied)
+	case errors.As(err, &invalid):
+		return InvalidParam("parameter_invalid", invalid.Param, "%s", invalid.Message)
 	case errors.Is(err, operations.ErrLiveModeOff):
 		return LiveModeOff()
 	case errors.Is(err, operations.ErrStepUpRequired):
@@ -50,6 +53,12 @@ func refusal(err error) *Error {
 func PermissionDenied(e *operations.PermissionError) *Error {
 	if e.Role != "" {
 		return Forbidden("permission_denied", fmt.Sprintf("Your role (%s) does not allow this: it needs the %s permission.", e.Role, e.Needed))
+	}
+	if e.MakerRole == store.RoleGone {
+		return Forbidden("permission_denied", fmt.Sprintf("This API key's maker is no longer a member of the account, so the key may not do this (%s): make a new key.", e.Needed))
+	}
+	if e.MakerRole != "" {
+		return Forbidden("permission_denied", fmt.Sprintf("This API key may do no more than the person who made it, whose role (%s) does not have the %s permission this request needs.", e.MakerRole, e.Needed))
 	}
 	return Forbidden("permission_denied", fmt.Sprintf("This API key does not have the %s permission this request needs.", e.Needed))
 }

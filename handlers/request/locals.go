@@ -101,7 +101,7 @@ func Actor(c *fiber.Ctx) store.Actor {
 		a.Name, a.Role, a.SecondFactorAt, a.SecondFactor = u.Email, u.Role, u.SecondFactorAt, u.HasSecondFactor()
 	case k != nil:
 		a = store.ActorAPIKey(k.ID)
-		a.Name, a.Permissions = k.Name, k.Permissions
+		a.Name, a.Permissions, a.MakerRole = k.Name, k.Permissions, k.MakerLimit()
 	default:
 		return store.ActorSystem
 	}
@@ -127,3 +127,7 @@ func from(c *fiber.Ctx, a store.Actor) store.Actor {
 	a.IP, a.UserAgent, a.RequestID = c.IP(), string(c.Request().Header.UserAgent()), RequestID(c)
 	return a
 }
+
+// PSP is the payment service provider asking through its callbacks, with
+// the request's address, user agent and id.
+func PSP(c *fiber.Ctx) store.Actor { return from(c, store.ActorPSP) }

@@ -58,6 +58,30 @@ func URL(t testing.TB) string {
 	return newDatabase(t, admin, "TEMPLATE "+templateName+" STRATEGY FILE_COPY")
 }
 
+// ServiceRole is the role the service logs in as in tests (and in `make
+// run`): a member of payments_service (migration 042), not the tables'
+// owner. The suite's servers run as it, so a grant the service lacks fails
+// the suite, and what it must not do (change the audit trail) is refused.
+const ServiceRole = "payments_app"
+
+// ServiceURL returns the URL of a fresh, migrated, empty database (see
+// URL) as the service's role, ServiceRole; its owner's is URL's.
+func ServiceURL(t testing.TB) string {
+	t.Helper()
+	return AsService(t, URL(t))
+}
+
+// AsService is dsn with the service's role as its user.
+func AsService(t testing.TB, dsn string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	u.User = url.User(ServiceRole)
+	return u.String()
+}
+
 // UnmigratedURL returns the URL of a fresh database with no tables at all.
 func UnmigratedURL(t testing.TB) string {
 	t.Helper()
@@ -86,10 +110,11 @@ func newDatabase(t testing.TB, admin, options string) string {
 	return withDatabase(admin, name)
 }
 
-// DB opens a fresh database (see URL) and closes it when the test ends.
+// DB opens a fresh database (see URL) as the service's role, as the
+// service opens its own, and closes it when the test ends.
 func DB(t testing.TB) *bun.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), URL(t), 10)
+	db, err := store.Open(context.Background(), ServiceURL(t), 10)
 	if err != nil {
 		t.Fatalf("storetest: open: %v", err)
 	}
@@ -123,7 +148,7 @@ func ensureTemplate(ctx context.Context, admin string) (string, error) {
 		return "", err
 	}
 	if exists {
-		return name, nil
+		return name, ensureServiceRole(ctx, conn)
 	}
 	building := name + "_building"
 	if _, err := conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)"); err != nil {
@@ -144,7 +169,24 @@ func ensureTemplate(ctx context.Context, admin string) (string, error) {
 	if _, err := conn.ExecContext(ctx, "ALTER DATABASE "+building+" RENAME TO "+name); err != nil {
 		return "", err
 	}
-	return name, nil
+	return name, ensureServiceRole(ctx, conn)
+}
+
+// ensureServiceRole makes ServiceRole, a login member of payments_service
+// (which the migrations made), as `make run` does for its database.
+func ensureServiceRole(ctx context.Context, conn bun.Conn) error {
+	_, err := conn.ExecContext(ctx, `DO $$ BEGIN
+		IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '`+ServiceRole+`') THEN
+			CREATE ROLE `+ServiceRole+` LOGIN;
+		END IF;
+	END $$`)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "GRANT payments_service TO "+ServiceRole)
+	}
+	if err != nil {
+		return fmt.Errorf("storetest: the service's role: %w", err)
+	}
+	return nil
 }
 
 // migrationsHash names the template after the migration files' content, so a

@@ -2904,6 +2904,9 @@ type ListRefundsParams struct {
 
 	// StartingAfter A refund id (re_...): return the older refunds after it.
 	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// Payment A payment's id or external_id: only its refunds.
+	Payment *string `form:"payment,omitempty" json:"payment,omitempty"`
 }
 
 // CreateRefundJSONBody defines parameters for CreateRefund.
@@ -4059,6 +4062,8 @@ type ClientInterface interface {
 
 	// ListRefunds List refunds, newest first
 	//
+	// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
+	//
 	// Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
 	ListRefunds(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -5045,6 +5050,8 @@ func (c *Client) RefundPayment(ctx context.Context, idOrExternalId string, param
 }
 
 // ListRefunds List refunds, newest first
+//
+// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
 //
 // Corresponds with GET /api/v1/refunds (the `ListRefunds` operationId).
 func (c *Client) ListRefunds(ctx context.Context, params *ListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7527,6 +7534,18 @@ func NewListRefundsRequest(server string, params *ListRefundsParams) (*http.Requ
 		if params.StartingAfter != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Payment != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "payment", *params.Payment, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -10357,6 +10376,8 @@ type ClientWithResponsesInterface interface {
 	RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
 
 	// ListRefundsWithResponse List refunds, newest first
+	//
+	// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -23051,6 +23072,8 @@ func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, idO
 }
 
 // ListRefundsWithResponse List refunds, newest first
+//
+// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
 //
 // Returns a wrapper object for the known response body format(s).
 //

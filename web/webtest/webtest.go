@@ -205,7 +205,9 @@ func New(t testing.TB, opts ...Option) *Server {
 		}
 	}
 	o.Config.BaseURL = url
-	dbURL := storetest.URL(t)
+	// The server runs as the service's role, as in production: not the
+	// tables' owner (storetest.ServiceRole).
+	dbURL := storetest.ServiceURL(t)
 	serviceURL := dbURL
 	var proxy *DBProxy
 	if o.dbProxy {
