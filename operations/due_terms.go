@@ -18,11 +18,11 @@ const (
 	// MaxFinePercent bounds the fine: 10.00% (as an amount, 10% of the charge).
 	MaxFinePercent cobv.Percent = 10_00
 	// MaxInterestPercentPerMonth bounds interest: 10.00% a month, that is
-	// 0.33% a day, 120.00% a year, or per day an amount of at most a
-	// thirtieth of 10% of the charge.
+	// 0.33% a day, or per day an amount of at most a thirtieth of 10% of the
+	// charge; a year's rate stays within API Pix's own 100.00%.
 	MaxInterestPercentPerMonth cobv.Percent = 10_00
 	maxInterestPercentPerDay   cobv.Percent = 33
-	maxInterestPercentPerYear  cobv.Percent = 120_00
+	maxInterestPercentPerYear  cobv.Percent = 100_00
 
 	// ConsumerFinePercent and ConsumerInterestPercentPerMonth are the
 	// Código de Defesa do Consumidor's limits (art. 52, § 1, and the

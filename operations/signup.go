@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"payments/internal/useragent"
 	"payments/pix"
 	"payments/store"
 )
@@ -301,9 +302,10 @@ func (o *Operations) ActivateLive(ctx context.Context, who store.Actor, accountI
 func (o *Operations) RecordSignIn(ctx context.Context, who store.Actor, u *store.User, newDevice bool) error {
 	return o.Store.InTx(store.WithActor(ctx, who), func(ctx context.Context) error {
 		if newDevice {
+			at, zone := o.inZoneOf(u)
 			err := o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailNewDevice, Locale: u.Locale,
-				Data: map[string]string{"name": u.Name, "ip": who.IP, "user_agent": who.UserAgent,
-					"at": o.Store.Now().UTC().Format("02/01/2006 15:04 UTC")}})
+				Data: map[string]string{"name": u.Name, "ip": who.IP, "device": useragent.Label(who.UserAgent), "user_agent": who.UserAgent,
+					"at": at, "zone": zone, "security": o.BaseURL + "/dashboard/security"}})
 			if err != nil {
 				return err
 			}
@@ -311,6 +313,18 @@ func (o *Operations) RecordSignIn(ctx context.Context, who store.Actor, u *store
 		return o.Store.Audit(ctx, store.AuditRecord{Scope: userScope(u), Action: "user.signed_in", ObjectID: u.ID,
 			Changes: store.Changes{"new_device": {nil, newDevice}}})
 	})
+}
+
+// inZoneOf is now as u reads the clock: in their account's time zone
+// (Brasília when they have none), day first, and the zone's name.
+func (o *Operations) inZoneOf(u *store.User) (at, zone string) {
+	zone = u.TimeZone
+	loc, err := time.LoadLocation(zone)
+	if zone == "" || err != nil {
+		zone = "America/Sao_Paulo"
+		loc, _ = time.LoadLocation(zone)
+	}
+	return o.Store.Now().In(loc).Format("02/01/2006 15:04"), zone
 }
 
 // SignInFailureNotice is how often a person is told that sign-ins to
@@ -333,8 +347,9 @@ func (o *Operations) NotifySignInFailures(ctx context.Context, who store.Actor, 
 		if err != nil || recent {
 			return err
 		}
+		at, zone := o.inZoneOf(u)
 		err = o.Store.QueueEmail(ctx, store.NewEmail{To: u.Email, Kind: store.MailSignInFailures, Locale: u.Locale,
-			Data: map[string]string{"name": u.Name, "ip": who.IP, "at": o.Store.Now().UTC().Format("02/01/2006 15:04 UTC")}})
+			Data: map[string]string{"name": u.Name, "ip": who.IP, "at": at, "zone": zone, "security": o.BaseURL + "/dashboard/security"}})
 		if err != nil {
 			return err
 		}

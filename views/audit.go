@@ -24,6 +24,9 @@ type Option struct {
 
 // AuditView is one audit row as the page shows it.
 type AuditView struct {
-	At, Action, ObjectID, Actor, Door, IP, UserAgent, RequestID, Changes string
-	Livemode                                                             bool
+	At, Action, ObjectID, Actor, Door, IP, UserAgent, RequestID string
+	// ActionLabel names what it did in the person's language (a test-mode
+	// simulation says so); Changes says what changed, in words.
+	ActionLabel, Changes string
+	Livemode             bool
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -66,4 +67,26 @@ func TestAuditPageAndAppendOnlyTrail(t *testing.T) {
 		_, err := s.DB.NewRaw(sql).Exec(context.Background())
 		require.ErrorContains(t, err, "permission denied for table audit_log", sql) // the service's role (storetest.ServiceRole)
 	}
+}
+
+// The trail says what changed in words, in the person's language, and a
+// live payment the PSP confirmed never reads "simulação" (a test-mode one
+// paid by a key does).
+func TestAuditTrailInWords(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	paid := s.Fund(s.TestKey, 5_000)
+	ctx := store.WithActor(context.Background(), store.ActorPSP)
+	require.NoError(t, s.Store.Audit(ctx, store.AuditRecord{Scope: store.Scope{AccountID: s.Account.ID, Livemode: true}, Action: "payment.paid",
+		ObjectID: "01a223e1-9544-7878-a5c2-74e4f91b5956", Changes: store.Changes{"status": {"pending", "paid"}, "amount_paid_cents": {nil, 12_345}}}))
+	b := newBrowser(t, s)
+	b.login("dona@example.com", "correct-horse-battery")
+	rows := b.do("GET", "/dashboard/audit?action=payment.paid", nil, nil).doc.Find(`[data-testid="audit-row"]`)
+	require.Equal(t, 2, rows.Length())
+	live, test := rows.Eq(0), rows.Eq(1)
+	require.Equal(t, "Cobrança paga", live.Find(`[data-testid="audit-action"]`).Text(), "the PSP's, live: no simulation")
+	require.Equal(t, "Situação: Pendente → Pago · Valor pago: R$ 123,45", live.Find(`[data-testid="audit-changes"]`).Text())
+	require.Equal(t, "Cobrança paga (simulação)", test.Find(`[data-testid="audit-action"]`).Text(), "a key's, in test mode")
+	require.NotContains(t, test.Find(`[data-testid="audit-changes"]`).Text(), "{", "no JSON: "+paid)
 }

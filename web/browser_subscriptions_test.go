@@ -34,7 +34,9 @@ func TestBrowserLiveSubscriptionAtThePayersBank(t *testing.T) {
 	start := calendar.Today(time.Now()).AddDays(3)
 	require.NoError(t, chromedp.Run(ctx, signIn(s, "dona@example.com"),
 		chromedp.Navigate(s.URL+"/dashboard/subscriptions/new"),
-		clickAndWait(`[data-testid="switch-mode"]`, `#payer_name`),
+		// The test-mode page has the same form: wait for the live one's badge.
+		clickAndWait(`[data-testid="switch-mode"]`, `[data-testid="mode"].bg-emerald-100`),
+		chromedp.WaitVisible(`#payer_name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#payer_name`, "Ana Lima", chromedp.ByQuery),
 		chromedp.SendKeys(`#payer_document`, "529.982.247-25", chromedp.ByQuery),
 		chromedp.SendKeys(`#contract`, "ALUNO-0042", chromedp.ByQuery),

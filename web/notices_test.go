@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -67,4 +68,26 @@ func TestRepeatedSignInFailuresAreMailed(t *testing.T) {
 	mail := s.Mail(email, "Tentativas de acesso recusadas")
 	require.Contains(t, mail.Text, "127.0.0.1")
 	require.Equal(t, 1, s.MailsTo(email), "once, however many refusals")
+}
+
+// The new-sign-in e-mail gives the time in the account's zone (Brasília
+// by default, not UTC), the browser as people name it, and the page where
+// sessions are ended (Segurança), linked.
+func TestNewSignInMailReadsAsPeopleDo(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 28, 17, 51, 0, 0, time.UTC)
+	s := webtest.New(t, webtest.WithMail(), webtest.WithClock(func() time.Time { return at }))
+	email := "dona-" + strings.ToLower(pix.RandomBase62(8)) + "@example.com"
+	ownerFor(t, s, s.Account.ID, email)
+	b := newBrowser(t, s)
+	token := b.csrf("/login")
+	r := b.do("POST", "/login", url.Values{"_csrf": {token}, "email": {email}, "password": {"correct-horse-battery"}},
+		map[string]string{"User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0"})
+	require.Equal(t, http.StatusSeeOther, r.status, r.body)
+	mail := s.Mail(email, "Novo acesso à sua conta")
+	require.Contains(t, mail.Text, "28/11/2026 14:51 (America/Sao_Paulo)", "Brasília's time, named")
+	require.NotContains(t, mail.Text, "UTC")
+	require.Contains(t, mail.Text, "Navegador: Firefox · Windows")
+	require.NotContains(t, mail.Text, "Gecko/20100101")
+	require.Contains(t, mail.Text, "Segurança: "+s.URL+"/dashboard/security")
 }

@@ -55,7 +55,7 @@ func TestAdminCommandsPrintJSON(t *testing.T) {
 	require.Equal(t, "demo@example.com", second["email"])
 
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), []string{"accounts", "create", "--name", "X", "--email", "padaria@example.com"}, envOf(env), &out, &errOut)
+	err := run(context.Background(), []string{"accounts", "create", "--name", "Padaria Dois", "--email", "padaria@example.com"}, envOf(env), &out, &errOut)
 	require.ErrorContains(t, err, "already exists")
 	err = run(context.Background(), []string{"users", "create", "--role", "owner", "--email", "o@example.com"}, envOf(env), &out, &errOut)
 	require.ErrorContains(t, err, "--account")

@@ -136,7 +136,7 @@ func TestDueDateChargeValidation(t *testing.T) {
 		{"a fine's amount at most 10% of the charge", dueBody(map[string]any{"fine": map[string]any{"amount_cents": 10_001}}), "parameter_invalid", "fine.amount_cents"},
 		{"interest at most 0.33% a day", dueBody(map[string]any{"interest": map[string]any{"percent_per_day": "99.99"}}), "parameter_invalid", "interest.percent_per_day"},
 		{"interest at most 10% a month", dueBody(map[string]any{"interest": map[string]any{"percent_per_month": "10.01"}}), "parameter_invalid", "interest.percent_per_month"},
-		{"interest at most 120% a year", dueBody(map[string]any{"interest": map[string]any{"percent_per_year": "120.01"}}), "parameter_invalid", "interest.percent_per_year"},
+		{"interest at most 100% a year", dueBody(map[string]any{"interest": map[string]any{"percent_per_year": "100.01"}}), "parameter_invalid", "interest.percent_per_year"},
 		{"interest's amount a day at most a thirtieth of 10%", dueBody(map[string]any{"interest": map[string]any{"amount_cents_per_day": 334}}), "parameter_invalid", "interest.amount_cents_per_day"},
 		{"the issue's charge: R$ 1.000.000,00 owing 3,651 times that", dueBody(map[string]any{"amount_cents": 100_000_000, "days_after_due": 3650,
 			"discounts": nil, "fine": map[string]any{"percent": "100.00"}, "interest": map[string]any{"percent_per_day": "99.99"}}), "parameter_invalid", "fine.percent"},

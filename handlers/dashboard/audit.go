@@ -100,13 +100,13 @@ func (d *Dashboard) AuditCSV(c *fiber.Ctx) error {
 func auditViews(c *fiber.Ctx, rows []store.AuditRow) []views.AuditView {
 	out := make([]views.AuditView, 0, len(rows))
 	for _, r := range rows {
-		v := views.AuditView{At: when(c, r.CreatedAt), Action: r.Action, ObjectID: r.ObjectID, Actor: actorLabel(c.UserContext(), r),
-			Door: r.Door, UserAgent: r.UserAgent, RequestID: r.RequestID, Livemode: r.Livemode}
+		v := views.AuditView{At: when(c, r.CreatedAt), Action: r.Action, ActionLabel: actionLabel(c.UserContext(), r), ObjectID: r.ObjectID,
+			Actor: actorLabel(c.UserContext(), r), Door: r.Door, UserAgent: r.UserAgent, RequestID: r.RequestID, Livemode: r.Livemode}
 		if r.IP != nil {
 			v.IP = *r.IP
 		}
 		if string(r.Changes) != "{}" {
-			v.Changes = string(r.Changes)
+			v.Changes = changesInWords(c.UserContext(), r.Action, r.Changes)
 		}
 		out = append(out, v)
 	}

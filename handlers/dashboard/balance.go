@@ -33,7 +33,16 @@ func (d *Dashboard) Balance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return d.renderBalance(c, http.StatusOK, views.WithdrawForm{}, notice)
+	form := views.WithdrawForm{}
+	kept, err := d.keptForm(c, "/dashboard/balance")
+	if err != nil {
+		return err
+	}
+	if kept != nil {
+		// Back from proving their second factor: the form as they filled it.
+		form.Amount, form.PixKey, form.Description = kept["amount"], kept["pix_key"], kept["description"]
+	}
+	return d.renderBalance(c, http.StatusOK, form, notice)
 }
 
 func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawForm, notice views.Notice) error {
@@ -117,7 +126,8 @@ func (d *Dashboard) CreateWithdrawal(c *fiber.Ctx) error {
 			form.AmountError = t(c, "withdraw.more_than_available")
 			return d.renderBalance(c, http.StatusUnprocessableEntity, form, views.Notice{})
 		case err != nil:
-			return err
+			return d.keepForStepUp(c, err, "/dashboard/balance",
+				map[string]string{"amount": form.Amount, "pix_key": form.PixKey, "description": form.Description})
 		}
 		lines := []views.ConfirmLine{
 			{Label: t(c, "field.amount"), Value: pix.FormatBRL(w.AmountCents)},

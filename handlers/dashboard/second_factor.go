@@ -14,6 +14,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/internal/useragent"
 	"payments/operations"
 	"payments/store"
 	"payments/views"
@@ -84,7 +85,7 @@ func (d *Dashboard) securityPage(c *fiber.Ctx, status int, recovery []string, pr
 		return err
 	}
 	for _, s := range sessions {
-		row := views.SessionRow{ID: s.ID, Device: deviceLabel(s.UserAgent), LastSeen: when(c, s.LastSeenAt), Since: when(c, s.CreatedAt),
+		row := views.SessionRow{ID: s.ID, Device: useragent.Label(s.UserAgent), LastSeen: when(c, s.LastSeenAt), Since: when(c, s.CreatedAt),
 			Current: s.ID == current}
 		if s.IP != nil {
 			row.IP = *s.IP
@@ -343,29 +344,4 @@ func (d *Dashboard) EndOtherSessions(c *fiber.Ctx) error {
 		return err
 	}
 	return d.noticeAndGo(c, t(c, "security.others_ended", "Count", n), "/dashboard/security")
-}
-
-// deviceLabel names a browser from its user agent, as people recognise
-// it ("Firefox · Linux").
-func deviceLabel(ua string) string {
-	browser := "?"
-	for _, b := range []struct{ token, name string }{
-		{"Edg/", "Edge"}, {"OPR/", "Opera"}, {"HeadlessChrome", "Chrome (headless)"}, {"Chrome/", "Chrome"},
-		{"Firefox/", "Firefox"}, {"Safari/", "Safari"}, {"curl/", "curl"}, {"Go-http-client", "Go"},
-	} {
-		if strings.Contains(ua, b.token) {
-			browser = b.name
-			break
-		}
-	}
-	system := ""
-	for _, o := range []struct{ token, name string }{
-		{"Android", "Android"}, {"iPhone", "iOS"}, {"iPad", "iPadOS"}, {"Windows", "Windows"}, {"Mac OS X", "macOS"}, {"Linux", "Linux"},
-	} {
-		if strings.Contains(ua, o.token) {
-			system = " · " + o.name
-			break
-		}
-	}
-	return browser + system
 }
