@@ -26,7 +26,17 @@ type Option struct {
 type AuditView struct {
 	At, Action, ObjectID, Actor, Door, IP, UserAgent, RequestID string
 	// ActionLabel names what it did in the person's language (a test-mode
-	// simulation says so); Changes says what changed, in words.
-	ActionLabel, Changes string
-	Livemode             bool
+	// simulation says so); Changes say what changed, in words.
+	ActionLabel string
+	Changes     []AuditChange
+	Livemode    bool
+}
+
+// AuditChange is one field a change set: its name and its values in words,
+// or as they are where they are data (BeforeData, AfterData: an id, a URL).
+// Added: it had none before; Removed: it has none after.
+type AuditChange struct {
+	Field, Before, After  string
+	BeforeData, AfterData bool
+	Added, Removed        bool
 }

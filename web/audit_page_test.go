@@ -86,7 +86,7 @@ func TestAuditTrailInWords(t *testing.T) {
 	require.Equal(t, 2, rows.Length())
 	live, test := rows.Eq(0), rows.Eq(1)
 	require.Equal(t, "Cobrança paga", live.Find(`[data-testid="audit-action"]`).Text(), "the PSP's, live: no simulation")
-	require.Equal(t, "Situação: Pendente → Pago · Valor pago: R$ 123,45", live.Find(`[data-testid="audit-changes"]`).Text())
+	require.Equal(t, "Situação: Pendente → Pago · Valor pago: R$ 123,45", strings.Join(strings.Fields(live.Find(`[data-testid="audit-changes"]`).Text()), " "))
 	require.Equal(t, "Cobrança paga (simulação)", test.Find(`[data-testid="audit-action"]`).Text(), "a key's, in test mode")
 	require.NotContains(t, test.Find(`[data-testid="audit-changes"]`).Text(), "{", "no JSON: "+paid)
 }

@@ -131,11 +131,15 @@ func TestBrowserSignUpInviteAndRoles(t *testing.T) {
 	))
 	require.Zero(t, withdrawals(), "refused without the second factor")
 	checkPage(t, owner, "step-up")
+	var amount, pixKey string
 	require.NoError(t, chromedp.Run(owner,
 		chromedp.SendKeys(`#code`, code(), chromedp.ByQuery),
 		clickAndWait(`[data-testid="verify-submit"]`, `[data-testid="withdraw-form"]`),
-		chromedp.SendKeys(`#amount`, "5,00", chromedp.ByQuery),
-		chromedp.SendKeys(`#pix_key`, "maria@example.com", chromedp.ByQuery),
+		chromedp.Value(`#amount`, &amount, chromedp.ByQuery),
+		chromedp.Value(`#pix_key`, &pixKey, chromedp.ByQuery),
+	))
+	require.Equal(t, [2]string{"5,00", "maria@example.com"}, [2]string{amount, pixKey}, "back at the form as she filled it")
+	require.NoError(t, chromedp.Run(owner,
 		clickAndWait(`[data-testid="withdraw-submit"]`, `[data-testid="confirmation"]`),
 		clickAndWait(`[data-testid="confirm"]`, `[data-testid="withdrawals"]`),
 	))

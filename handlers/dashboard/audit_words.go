@@ -31,11 +31,12 @@ func actionLabel(ctx context.Context, r store.AuditRow) string {
 // changesInWords is what an audit row's change did, as people read it, in
 // their language: "Situação: Pendente → Pago · Valor: R$ 100,00". Each
 // field by its name, each value by what it is (a status of the object's
-// kind, a role, money, yes or no); a secret reads as changed, never shown.
-func changesInWords(ctx context.Context, action string, raw json.RawMessage) string {
+// kind, a role, an event, money, yes or no) or, when it is data (a URL, an
+// id), as it is, marked so; a secret reads as changed, never shown.
+func changesInWords(ctx context.Context, action string, raw json.RawMessage) []views.AuditChange {
 	var changes map[string][]any
 	if err := json.Unmarshal(raw, &changes); err != nil || len(changes) == 0 {
-		return ""
+		return nil
 	}
 	kind, _, _ := strings.Cut(action, ".")
 	fields := make([]string, 0, len(changes))
@@ -54,24 +55,18 @@ func changesInWords(ctx context.Context, action string, raw json.RawMessage) str
 		}
 		return strings.Compare(a, b)
 	})
-	parts := make([]string, 0, len(fields))
+	out := make([]views.AuditChange, 0, len(fields))
 	for _, f := range fields {
 		pair := changes[f]
 		if len(pair) != 2 {
 			continue
 		}
-		name := fieldWords(ctx, f)
-		before, after := valueWords(ctx, kind, f, pair[0]), valueWords(ctx, kind, f, pair[1])
-		switch {
-		case pair[0] == nil:
-			parts = append(parts, name+": "+after)
-		case pair[1] == nil:
-			parts = append(parts, views.T(ctx, "audit.removed", "Field", name, "Before", before))
-		default:
-			parts = append(parts, name+": "+before+" → "+after)
-		}
+		c := views.AuditChange{Field: fieldWords(ctx, f), Added: pair[0] == nil, Removed: pair[1] == nil}
+		c.Before, c.BeforeData = valueWords(ctx, kind, f, pair[0])
+		c.After, c.AfterData = valueWords(ctx, kind, f, pair[1])
+		out = append(out, c)
 	}
-	return strings.Join(parts, " · ")
+	return out
 }
 
 // fieldWords names a changed field: its audit name, else the page's, else
@@ -85,36 +80,48 @@ func fieldWords(ctx context.Context, field string) string {
 	return strings.ReplaceAll(field, "_", " ")
 }
 
-func valueWords(ctx context.Context, kind, field string, v any) string {
+// valueWords is a changed value in words, or as it is when it is data (a
+// URL, an id, a name someone typed: data says so).
+func valueWords(ctx context.Context, kind, field string, v any) (text string, data bool) {
 	switch v := v.(type) {
 	case nil:
-		return "—"
+		return "—", false
 	case bool:
 		if v {
-			return views.T(ctx, "audit.yes")
+			return views.T(ctx, "audit.yes"), false
 		}
-		return views.T(ctx, "audit.no")
+		return views.T(ctx, "audit.no"), false
 	case float64:
 		if strings.HasSuffix(field, "_cents") {
-			return pix.FormatBRL(int64(v))
+			return pix.FormatBRL(int64(v)), false
 		}
-		return views.FormatInt(ctx, int64(v))
+		return views.FormatInt(ctx, int64(v)), false
 	case string:
 		switch {
 		case field == "status" || strings.HasSuffix(field, "_status"):
-			return views.Label(ctx, "status."+kind, v)
+			return views.Label(ctx, "status."+kind, v), false
 		case field == "role":
-			return views.Label(ctx, "role", v)
+			return views.Label(ctx, "role", v), false
 		case field == "mode":
-			return views.Label(ctx, "mode", v)
+			return views.Label(ctx, "mode", v), false
+		case field == "events" || field == "event_type":
+			return views.Label(ctx, "event", v), false
+		case v == "(changed)" || v == "(set)":
+			return views.T(ctx, "audit.secret_changed"), false
 		}
-		return v
+		if s := views.T(ctx, "audit_value."+v); s != "audit_value."+v {
+			return s, false
+		}
+		return v, true
 	case []any:
 		out := make([]string, len(v))
+		data := false
 		for i, item := range v {
-			out[i] = valueWords(ctx, kind, field, item)
+			var d bool
+			out[i], d = valueWords(ctx, kind, field, item)
+			data = data || d
 		}
-		return strings.Join(out, ", ")
+		return strings.Join(out, ", "), data
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(v), true
 }
