@@ -261,10 +261,16 @@ type CycleRef struct {
 
 // QueueCheck makes a pending call of kind about objectID due now, or
 // queues one: a callback (or the reconciler) asks for the PSP to be read.
+// A call in flight (leased) may have read the PSP before what the
+// callback tells of: a new one is queued beside it rather than the news
+// folded into it (seen: a refused debit's callback absorbed by the read
+// its charge's activation had started, the retry never scheduled).
 func (s *Store) QueueCheck(ctx context.Context, accountID *string, kind, objectID string) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*PSPCall)(nil)).Set("next_attempt_at = ?", s.Now()).
-			Where("kind = ? AND object_id = ? AND status = ?", kind, objectID, CallPending).Exec(ctx)
+		now := s.Now()
+		res, err := tx.NewUpdate().Model((*PSPCall)(nil)).Set("next_attempt_at = ?", now).
+			Where("kind = ? AND object_id = ? AND status = ?", kind, objectID, CallPending).
+			Where("lease_expires_at IS NULL OR lease_expires_at <= ?", now).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("store: wake check: %w", err)
 		}
