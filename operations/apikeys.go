@@ -72,12 +72,8 @@ func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountI
 		}
 		// A key is a credential, not a move of money: what it needs is the
 		// account's activation (the service's PSP is asked when it is used).
-		acct, err := o.Store.Account(ctx, accountID)
-		if err != nil {
+		if err := o.activated(ctx, accountID, nil); err != nil {
 			return nil, "", err
-		}
-		if !acct.LiveEnabled() {
-			return nil, "", ErrLiveNotActivated
 		}
 	}
 	if who.Kind() == "user" {

@@ -54,9 +54,15 @@ func (o *Operations) liveAllowed(ctx context.Context, scope store.Scope, acct *s
 	if scope.AccountID == "" {
 		return nil
 	}
+	return o.activated(ctx, scope.AccountID, acct)
+}
+
+// activated refuses an account (acct, when the caller has it loaded) whose
+// live mode platform staff have not turned on: ErrLiveNotActivated.
+func (o *Operations) activated(ctx context.Context, accountID string, acct *store.Account) error {
 	if acct == nil {
 		var err error
-		if acct, err = o.Store.Account(ctx, scope.AccountID); err != nil {
+		if acct, err = o.Store.Account(ctx, accountID); err != nil {
 			return err
 		}
 	}

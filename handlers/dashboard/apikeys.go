@@ -44,7 +44,8 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 		row := views.APIKeyRow{ID: k.ID, Name: k.Name, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt),
 			CreatedBy: k.CreatedByName, Permissions: k.Permissions,
 			MakerRemoved: k.RevokedReason != nil && *k.RevokedReason == store.KeyRevokedMakerRemoved}
-		if limit := k.MakerLimit(); limit != "" && limit != store.RoleOwner && limit != store.RoleAdmin && limit != store.RoleGone {
+		// Bounded by its maker's role when that role could not make a full key.
+		if limit := k.MakerLimit(); limit != "" && limit != store.RoleGone && operations.KeyPermissionsFor(limit, nil) != nil {
 			row.LimitedBy = limit
 		}
 		for _, p := range k.AllowedIPs {
