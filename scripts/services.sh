@@ -82,9 +82,13 @@ start_postgres() { # name port
     say "starting PostgreSQL $name on 127.0.0.1:$port"
     # Durability settings are off: these are throwaway local instances.
     # Commit timestamps are on for the timeline of `make bench`'s slowest
-    # deliveries (when each event's transaction committed).
+    # deliveries (when each event's transaction committed). WAL is kept
+    # for the tests' standby: without a slot, a standby that fell a few
+    # segments behind while the suite's first databases were made (each a
+    # checkpoint) found them removed and never streamed again (seen on a
+    # fresh clone: "requested WAL segment ... has already been removed").
     as_pg "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
-      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB -c track_commit_timestamp=on" >/dev/null \
+      "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=256MB -c track_commit_timestamp=on -c wal_keep_size=1GB" >/dev/null \
       || { say "PostgreSQL failed to start; log:"; tail -20 "$dir/postgres.log" >&2; exit 1; }
   fi
 }
