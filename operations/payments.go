@@ -40,9 +40,29 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 // parameter, as the API names it, and why (a 400 at every door).
 type InputError struct {
 	Param, Message string
+	// Code is the API's error code: parameter_invalid when empty.
+	Code string
+	// Words and Args are the id of the message a page says it with, and
+	// its values (name, value pairs); empty where no page asks.
+	Words string
+	Args  []any
 }
 
 func (e *InputError) Error() string { return "operations: " + e.Param + ": " + e.Message }
+
+// InputErrors is every refused input of one request, for a page that shows
+// each beside its field; errors.As finds the first, which the API answers.
+type InputErrors []*InputError
+
+func (e InputErrors) Error() string { return e[0].Error() }
+
+func (e InputErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, one := range e {
+		out[i] = one
+	}
+	return out
+}
 
 // checkNewPayment is every rule of a charge's money, whoever asks: its
 // amount within what a payment may be, and a due-date charge's terms

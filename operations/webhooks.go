@@ -19,55 +19,19 @@ type WebhookRules struct {
 	AllowPrivateNetworks bool
 }
 
-// checkURL applies the one URL rule to a URL to store, normalized.
-func (o *Operations) checkURL(u *string) error {
-	if u == nil {
-		return nil
-	}
-	normal, err := dispatcher.CheckURL(*u, o.Webhooks.AllowPrivateNetworks)
-	if err != nil {
-		return err
-	}
-	*u = normal
-	return nil
-}
-
-// checkWebhookFields is every rule of a webhook's fields but its URL,
-// secret and certificates (checked beside): a name of at most
-// store.MaxWebhookName characters, an envelope version the service sends,
-// at least one event of the catalog, each once, and a rate limit from 1 to
-// store.MaxRateLimit (0: none). nil fields are not being set.
-func checkWebhookFields(name, apiVersion *string, events []string, eventsSet bool, rateLimit *int) *InputError {
-	switch {
-	case name != nil && len([]rune(*name)) > store.MaxWebhookName:
-		return &InputError{Param: "name", Message: fmt.Sprintf("name has at most %d characters.", store.MaxWebhookName)}
-	case apiVersion != nil && !slices.Contains(store.APIVersions, *apiVersion):
-		return &InputError{Param: "api_version", Message: "api_version must be v2 (recommended) or v1."}
-	case eventsSet && len(events) == 0:
-		return &InputError{Param: "events", Message: "events must name at least one event type."}
-	case rateLimit != nil && (*rateLimit < 0 || *rateLimit > store.MaxRateLimit):
-		return &InputError{Param: "rate_limit", Message: fmt.Sprintf(
-			"rate_limit must be an integer from 1 to %d (deliveries per second), or null for no limit.", store.MaxRateLimit)}
-	}
-	for i, e := range events {
-		if !slices.Contains(store.EventTypes, e) {
-			return &InputError{Param: "events", Message: fmt.Sprintf("Unknown event type %q: see GET /api/v1/event_types.", e)}
-		}
-		if slices.Contains(events[:i], e) {
-			return &InputError{Param: "events", Message: fmt.Sprintf("events names %q twice.", e)}
-		}
-	}
-	return nil
-}
-
 // CreateWebhook stores an endpoint (its URL normalized by the URL rule)
 // and returns it with its signing secret, shown this once.
 func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in store.NewWebhook) (*store.Webhook, string, error) {
-	if bad := checkWebhookFields(&in.Name, &in.APIVersion, in.Events, true, in.RateLimit); bad != nil {
-		return nil, "", bad
+	asked := webhookInput{Name: &in.Name, URL: &in.URL, APIVersion: &in.APIVersion, Events: &in.Events, RateLimit: in.RateLimit,
+		Secret: &in.Signing.Secret}
+	if in.Signing.Algorithm != "" {
+		asked.Algorithm = &in.Signing.Algorithm
 	}
-	if err := o.checkURL(&in.URL); err != nil {
+	if err := o.checkWebhook(asked); err != nil {
 		return nil, "", err
+	}
+	if in.RateLimit != nil && *in.RateLimit == 0 {
+		in.RateLimit = nil
 	}
 	signing, err := newSigning(in.Signing.Algorithm, in.Signing.Secret)
 	if err != nil {
@@ -100,16 +64,13 @@ func newSigning(algorithm, custom string) (store.SigningSecret, error) {
 	if algorithm == "" {
 		algorithm = store.SignatureHMAC
 	}
-	if err := store.CheckCustomSecret(custom); err != nil {
-		return store.SigningSecret{}, err
+	if bad := checkSecret(custom, &algorithm); bad != nil {
+		return store.SigningSecret{}, bad
 	}
 	switch algorithm {
 	case store.SignatureHMAC:
 		return store.SigningSecret{Algorithm: algorithm, Secret: custom}, nil
 	case store.SignatureEd25519:
-		if custom != "" {
-			return store.SigningSecret{}, store.ErrSecretForEd25519
-		}
 		key, public := signature.GenerateSigningKey()
 		return store.SigningSecret{Algorithm: algorithm, Secret: key, PublicKey: public}, nil
 	}
@@ -128,10 +89,11 @@ func shownSecret(w *store.Webhook, secret string) string {
 
 // UpdateWebhook changes what u sets (enabling or disabling it included).
 func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string, u store.WebhookUpdate) (*store.Webhook, error) {
-	if bad := checkWebhookFields(u.Name, u.APIVersion, u.Events, u.Events != nil, u.RateLimit); bad != nil {
-		return nil, bad
+	asked := webhookInput{Name: u.Name, URL: u.URL, APIVersion: u.APIVersion, RateLimit: u.RateLimit}
+	if u.Events != nil {
+		asked.Events = &u.Events
 	}
-	if err := o.checkURL(u.URL); err != nil {
+	if err := o.checkWebhook(asked); err != nil {
 		return nil, err
 	}
 	if err := checkMTLS(u.MTLS, o.Store.Now()); err != nil {
@@ -164,7 +126,11 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 // the old one still signing for SecretRotationOverlap; a new HMAC secret
 // is returned this once.
 func (o *Operations) RotateWebhookSecret(ctx context.Context, who store.Actor, scope store.Scope, id, custom, algorithm string) (*store.Webhook, string, error) {
-	if err := store.CheckCustomSecret(custom); err != nil {
+	asked := webhookInput{Secret: &custom}
+	if algorithm != "" {
+		asked.Algorithm = &algorithm
+	}
+	if err := o.checkWebhook(asked); err != nil {
 		return nil, "", err
 	}
 	if err := o.stepUp(who, false); err != nil {

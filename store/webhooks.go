@@ -36,9 +36,6 @@ var (
 	// ErrSecretReserved: whsk_ begins ed25519 signing keys, which the
 	// service makes itself (a secret of that form would sign as one).
 	ErrSecretReserved = errors.New("store: a custom secret may not begin with whsk_, the form of ed25519 signing keys")
-	// ErrSecretForEd25519: a custom secret is an HMAC secret; an ed25519
-	// webhook's signing key is made by the service.
-	ErrSecretForEd25519 = errors.New("store: a custom secret is for hmac-sha256 webhooks; an ed25519 webhook's key is made by the service")
 )
 
 // CheckCustomSecret checks a secret chosen by the user; empty means

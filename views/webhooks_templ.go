@@ -651,7 +651,7 @@ func WebhookNew(f WebhookForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if f.Errors["api_version"] != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<p role=\"alert\" data-testid=\"api_version-error\" class=\"mt-1 text-sm text-red-700\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<p role=\"alert\" data-testid=\"error-api_version\" class=\"mt-1 text-sm text-red-700\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -790,7 +790,7 @@ func WebhookNew(f WebhookForm) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if f.Errors["signature_algorithm"] != "" {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<p role=\"alert\" data-testid=\"signature_algorithm-error\" class=\"mt-1 text-sm text-red-700\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<p role=\"alert\" data-testid=\"error-signature_algorithm\" class=\"mt-1 text-sm text-red-700\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,7 +41,7 @@ func TestTheDashboardsWebhookFormKeepsTheAPIsRules(t *testing.T) {
 		form.Set("events", "payment.paid")
 		r := b.do("POST", "/dashboard/webhooks", form, nil)
 		require.Equal(t, http.StatusUnprocessableEntity, r.status, "%s: %s", field, r.body)
-		require.NotEmpty(t, r.doc.Find(`[data-testid="`+field+`-error"]`).Text(), field)
+		require.NotEmpty(t, r.doc.Find(`[data-testid="error-`+field+`"]`).Text(), field)
 	}
 	require.Zero(t, webhooks(), "nothing stored")
 
@@ -49,17 +52,56 @@ func TestTheDashboardsWebhookFormKeepsTheAPIsRules(t *testing.T) {
 	require.Zero(t, r.doc.Find(`[data-testid="webhook-form"]`).Length())
 }
 
-// The API refuses what the operation refuses, whoever calls it: no event,
-// an unknown envelope version.
+// Every webhook rule is the operation's: the API and the dashboard refuse
+// the same inputs, naming the same field, and the dashboard shows every
+// refusal of one post at once.
 func TestTheWebhookOperationChecksItsWholeInput(t *testing.T) {
 	t.Parallel()
-	s := webtest.New(t)
-	for param, body := range map[string]map[string]any{
-		"events":      {"url": "https://example.com/a", "events": []string{}},
-		"api_version": {"url": "https://example.com/a", "events": []string{"payment.paid"}, "api_version": "v3"},
+	s := webtest.New(t, webtest.WithoutPrivateNetworks())
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	long := strings.Repeat("n", store.MaxWebhookName+1)
+	for _, c := range []struct {
+		field string
+		api   map[string]any
+		form  url.Values
+	}{
+		{"name", map[string]any{"name": long}, url.Values{"name": {long}}},
+		{"url", map[string]any{"url": "http://10.0.0.1/hook"}, url.Values{"url": {"http://10.0.0.1/hook"}}},
+		{"api_version", map[string]any{"api_version": "v3"}, url.Values{"api_version": {"v3"}}},
+		{"events", map[string]any{"events": []string{}}, url.Values{"events": nil}},
+		{"events", map[string]any{"events": []string{"payment.lost"}}, url.Values{"events": {"payment.lost"}}},
+		{"rate_limit", map[string]any{"rate_limit": store.MaxRateLimit + 1}, url.Values{"rate_limit": {fmt.Sprint(store.MaxRateLimit + 1)}}},
+		{"secret", map[string]any{"secret": "whsk_0123456789abcdefghij"}, url.Values{"secret": {"whsk_0123456789abcdefghij"}}},
+		{"secret", map[string]any{"secret": "a-custom-secret-of-ours", "signature_algorithm": "ed25519"},
+			url.Values{"secret": {"a-custom-secret-of-ours"}, "signature_algorithm": {"ed25519"}}},
+		{"signature_algorithm", map[string]any{"signature_algorithm": "rsa-sha1"}, url.Values{"signature_algorithm": {"rsa-sha1"}}},
 	} {
+		body := map[string]any{"url": "https://example.com/hook", "events": []string{"payment.paid"}}
+		maps.Copy(body, c.api)
 		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: s.TestKey, Body: body})
-		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", param, r.Body)
-		require.Equal(t, param, r.ErrorParam(t))
+		require.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", c.field, r.Body)
+		param, _, _ := strings.Cut(r.ErrorParam(t), "[")
+		require.Equal(t, c.field, param, r.Body)
+
+		form := url.Values{"_csrf": {b.csrf("/dashboard/webhooks/new")}, "url": {"https://example.com/hook"}, "events": {"payment.paid"}}
+		for k, v := range c.form {
+			form[k] = v
+		}
+		page := b.do("POST", "/dashboard/webhooks", form, nil)
+		require.Equal(t, http.StatusUnprocessableEntity, page.status, "%s: %s", c.field, page.body)
+		require.NotEmpty(t, page.doc.Find(`[data-testid="error-`+c.field+`"]`).Text(), "%s: %s", c.field, page.body)
+	}
+	n, err := s.Store.CountWebhooks(context.Background(), s.Account.ID)
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing stored")
+
+	// One post with several mistakes shows each beside its field.
+	page := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {b.csrf("/dashboard/webhooks/new")},
+		"name": {long}, "url": {"ftp://example.com"}, "api_version": {"v3"}, "rate_limit": {"5000"}}, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, page.status)
+	for _, field := range []string{"name", "url", "api_version", "events", "rate_limit"} {
+		require.NotEmpty(t, page.doc.Find(`[data-testid="error-`+field+`"]`).Text(), field)
 	}
 }

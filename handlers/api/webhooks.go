@@ -18,7 +18,7 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	p, apiErr := parseWebhookParams(o, true, a.Ops.Webhooks.AllowPrivateNetworks)
+	p, apiErr := parseWebhookParams(o, true)
 	if apiErr != nil {
 		return apiErr
 	}
@@ -93,7 +93,7 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 	if apiErr != nil {
 		return apiErr
 	}
-	p, apiErr := parseWebhookParams(o, false, a.Ops.Webhooks.AllowPrivateNetworks)
+	p, apiErr := parseWebhookParams(o, false)
 	if apiErr != nil {
 		return apiErr
 	}
@@ -138,14 +138,14 @@ func (a *API) RotateWebhookSecret(c *fiber.Ctx) error {
 		return apiErr
 	}
 	var custom, algorithm string
-	if o.Present("secret") {
-		if custom, apiErr = parseCustomSecret(o); apiErr != nil {
-			return apiErr
-		}
-	}
-	if o.Present("signature_algorithm") {
-		if algorithm, apiErr = parseSignatureAlgorithm(o); apiErr != nil {
-			return apiErr
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"secret", &custom}, {"signature_algorithm", &algorithm}} {
+		if o.Present(f.name) {
+			if *f.dst, apiErr = o.Str(f.name, ruledByTheOperation); apiErr != nil {
+				return apiErr
+			}
 		}
 	}
 	w, secret, err := a.Ops.RotateWebhookSecret(c.UserContext(), request.Actor(c), request.Scope(c), id, custom, algorithm)

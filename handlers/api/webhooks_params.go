@@ -2,10 +2,9 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"slices"
-	"strings"
 
 	"payments/dispatcher"
 	"payments/handlers/reply"
@@ -13,7 +12,7 @@ import (
 	"payments/store"
 )
 
-// webhookParams is a validated create or update body; nil means "not given".
+// webhookParams is a parsed create or update body; nil means "not given".
 type webhookParams struct {
 	Name       *string
 	URL        *string
@@ -34,7 +33,10 @@ type webhookParams struct {
 var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered", "mtls"}
 var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "mtls"}
 
-func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookParams, *reply.Error) {
+// parseWebhookParams reads the fields' types; their rules (lengths, the
+// URL rule, the event catalog, the ranges) are the operation's, which
+// answers with the parameter it refuses.
+func parseWebhookParams(o request.Object, create bool) (webhookParams, *reply.Error) {
 	var p webhookParams
 	if create {
 		for _, required := range []string{"url", "events"} {
@@ -43,37 +45,19 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 			}
 		}
 	}
-	if o.Present("name") {
-		name, apiErr := o.Str("name", store.MaxWebhookName)
+	for _, f := range []struct {
+		name string
+		dst  **string
+	}{{"name", &p.Name}, {"url", &p.URL}, {"api_version", &p.APIVersion}} {
+		name, dst := f.name, f.dst
+		if !o.Present(name) {
+			continue
+		}
+		v, apiErr := o.Str(name, ruledByTheOperation)
 		if apiErr != nil {
 			return p, apiErr
 		}
-		name = strings.TrimSpace(name)
-		if name == "" {
-			name = store.DefaultWebhookName
-		}
-		p.Name = &name
-	}
-	if o.Present("url") {
-		u, apiErr := o.Str("url", store.MaxWebhookURL)
-		if apiErr != nil {
-			return p, apiErr
-		}
-		u, err := dispatcher.CheckURL(u, allowPrivate)
-		if err != nil {
-			return p, reply.InvalidParam("parameter_invalid", "url", "%s", err.Error())
-		}
-		p.URL = &u
-	}
-	if o.Present("api_version") {
-		v, apiErr := o.Str("api_version", 2)
-		if apiErr != nil {
-			return p, apiErr
-		}
-		if !slices.Contains(store.APIVersions, v) {
-			return p, reply.InvalidParam("parameter_invalid", "api_version", "api_version must be v2 (recommended) or v1.")
-		}
-		p.APIVersion = &v
+		*dst = &v
 	}
 	if o.Present("events") {
 		events, apiErr := parseEventTypes(o)
@@ -82,26 +66,30 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		}
 		p.Events = events
 	}
-	if o.Present("enabled") {
-		b, apiErr := o.Bool("enabled")
+	for _, f := range []struct {
+		name string
+		dst  **bool
+	}{{"enabled", &p.Enabled}, {"ordered", &p.Ordered}} {
+		name, dst := f.name, f.dst
+		if !o.Present(name) {
+			continue
+		}
+		b, apiErr := o.Bool(name)
 		if apiErr != nil {
 			return p, apiErr
 		}
-		p.Enabled = &b
-	}
-	if o.Present("ordered") {
-		b, apiErr := o.Bool("ordered")
-		if apiErr != nil {
-			return p, apiErr
-		}
-		p.Ordered = &b
+		*dst = &b
 	}
 	if o.Present("rate_limit") {
-		outOfRange := func() *reply.Error {
+		// 0 is what "no limit" becomes below, so a sent 0 is refused here.
+		notPositive := func() *reply.Error {
 			return reply.InvalidParam("parameter_invalid", "rate_limit",
-				"rate_limit must be an integer from 1 to %d (deliveries per second), or null for no limit.", store.MaxRateLimit)
+				"rate_limit must be a positive integer (deliveries per second), or null for no limit.")
 		}
-		n, apiErr := o.IntegerBounded("rate_limit", 1, store.MaxRateLimit, outOfRange, outOfRange)
+		beyondInt64 := func() *reply.Error {
+			return reply.InvalidParam("parameter_invalid", "rate_limit", "rate_limit is too large.")
+		}
+		n, apiErr := o.IntegerBounded("rate_limit", 1, math.MaxInt64, notPositive, beyondInt64)
 		if apiErr != nil {
 			return p, apiErr
 		}
@@ -112,7 +100,7 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		p.RateLimit = &none
 	}
 	if o.Present("secret") {
-		secret, apiErr := parseCustomSecret(o)
+		secret, apiErr := o.Str("secret", ruledByTheOperation)
 		if apiErr != nil {
 			return p, apiErr
 		}
@@ -128,7 +116,7 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 		p.RemoveMTLS = true
 	}
 	if o.Present("signature_algorithm") {
-		algorithm, apiErr := parseSignatureAlgorithm(o)
+		algorithm, apiErr := o.Str("signature_algorithm", ruledByTheOperation)
 		if apiErr != nil {
 			return p, apiErr
 		}
@@ -136,6 +124,10 @@ func parseWebhookParams(o request.Object, create, allowPrivate bool) (webhookPar
 	}
 	return p, nil
 }
+
+// ruledByTheOperation bounds a string field no more than the body limit
+// does: the operation says how long each may be.
+const ruledByTheOperation = math.MaxInt
 
 // parseMTLS reads mtls: {certificate, private_key, server_ca}, each PEM
 // text (checked by the operation, which says what is wrong in words).
@@ -161,55 +153,18 @@ func parseMTLS(o request.Object) (*store.WebhookMTLS, *reply.Error) {
 	return &out, nil
 }
 
-func parseSignatureAlgorithm(o request.Object) (string, *reply.Error) {
-	v, apiErr := o.Str("signature_algorithm", 16)
-	if apiErr != nil {
-		return "", apiErr
-	}
-	if !slices.Contains(store.SignatureAlgorithms, v) {
-		return "", reply.InvalidParam("parameter_invalid", "signature_algorithm",
-			"signature_algorithm must be hmac-sha256 (the default: a shared secret) or ed25519 (Standard Webhooks' v1a: receivers verify with the public key).")
-	}
-	return v, nil
-}
-
+// parseEventTypes reads events, an array of strings.
 func parseEventTypes(o request.Object) ([]string, *reply.Error) {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(o.Raw("events"), &raw); err != nil {
 		return nil, o.WrongType("events", "an array of event types")
 	}
-	if len(raw) == 0 {
-		return nil, reply.InvalidParam("parameter_invalid", "events", "Subscribe to at least one event type, e.g. payment.paid.")
-	}
-	var events []string
+	events := make([]string, len(raw))
 	for i, r := range raw {
-		param := fmt.Sprintf("events[%d]", i)
-		var e string
-		if err := json.Unmarshal(r, &e); err != nil {
+		if err := json.Unmarshal(r, &events[i]); err != nil {
+			param := fmt.Sprintf("events[%d]", i)
 			return nil, reply.InvalidParam("parameter_invalid_type", param, "%s must be a string.", param)
-		}
-		if !slices.Contains(store.EventTypes, e) {
-			return nil, reply.InvalidParam("parameter_invalid", param, "Unknown event type %q. Known types: %s.", e, strings.Join(store.EventTypes, ", "))
-		}
-		if !slices.Contains(events, e) {
-			events = append(events, e)
 		}
 	}
 	return events, nil
-}
-
-func parseCustomSecret(o request.Object) (string, *reply.Error) {
-	secret, apiErr := o.Str("secret", store.MaxCustomSecret)
-	if apiErr != nil {
-		return "", apiErr
-	}
-	switch err := store.CheckCustomSecret(secret); {
-	case errors.Is(err, store.ErrSecretLength):
-		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret must be %d to %d characters.", store.MinCustomSecret, store.MaxCustomSecret)
-	case errors.Is(err, store.ErrSecretReserved):
-		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret may not begin with whsk_, the form of ed25519 signing keys; for those choose signature_algorithm ed25519.")
-	case err != nil:
-		return "", reply.InvalidParam("parameter_invalid", "secret", "A custom secret may only contain printable ASCII characters without spaces.")
-	}
-	return secret, nil
 }

@@ -101,9 +101,10 @@ func (d *Dashboard) NewWebhook(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.WebhookNew(form))
 }
 
-// readWebhookForm fills form from the posted fields and checks them by the
-// API's rules, leaving errors beside their fields; it returns the secret.
-func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) string {
+// readWebhookForm fills form from the posted fields, leaving beside its
+// field what cannot be read (the rules are the operation's, see
+// refusedFields); it returns the secret and the rate limit (0: none).
+func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) (secret string, rateLimit int) {
 	form.Name = strings.TrimSpace(c.FormValue("name"))
 	form.URL = strings.TrimSpace(c.FormValue("url"))
 	form.APIVersion = c.FormValue("api_version")
@@ -111,15 +112,12 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 	form.Ordered = c.FormValue("ordered") == "true"
 	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
 	form.Signature = c.FormValue("signature_algorithm")
-	switch form.Signature {
-	case "":
-		form.Signature = store.SignatureHMAC
-	case store.SignatureHMAC, store.SignatureEd25519:
-	default:
-		form.Errors["signature_algorithm"] = t(c, "form.signature_unknown")
+	if form.Signature == "" {
 		form.Signature = store.SignatureHMAC
 	}
-	secret := c.FormValue("secret")
+	if form.APIVersion == "" {
+		form.APIVersion = store.APIVersions[0] // as the API: v2 unless asked
+	}
 	form.Events = nil
 	if mf, err := c.MultipartForm(); err == nil { // the form as browsers send it (its PEM files)
 		form.Events = append(form.Events, mf.Value["events"]...)
@@ -128,77 +126,33 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) strin
 			form.Events = append(form.Events, string(e))
 		}
 	}
-	if form.APIVersion == "" {
-		form.APIVersion = store.APIVersions[0] // as the API: v2 unless asked
+	if form.RateLimit != "" {
+		n, err := strconv.Atoi(form.RateLimit)
+		if err != nil || n < 1 { // empty is "no limit": 0 is not a way to say it
+			form.Errors["rate_limit"] = t(c, "form.rate_limit", "Max", store.MaxRateLimit)
+		}
+		rateLimit = n
 	}
-	if !slices.Contains(store.APIVersions, form.APIVersion) {
-		form.Errors["api_version"] = t(c, "form.api_version_unknown")
+	return c.FormValue("secret"), rateLimit
+}
+
+// webhookRefused shows the operation's refusal of the form beside its
+// fields; false when err is no refusal of an input. A choice the service
+// does not have goes back to its default, so the page shows one chosen.
+func webhookRefused(c *fiber.Ctx, err error, form *views.WebhookForm) bool {
+	if certificateProblem(c, err, form) {
+		return true
+	}
+	if !refusedFields(c, err, form.Errors) {
+		return false
+	}
+	if _, bad := form.Errors["api_version"]; bad {
 		form.APIVersion = store.APIVersions[0]
 	}
-	if len([]rune(form.Name)) > store.MaxWebhookName {
-		form.Errors["name"] = t(c, "form.too_long", "Max", store.MaxWebhookName)
+	if _, bad := form.Errors["signature_algorithm"]; bad {
+		form.Signature = store.SignatureHMAC
 	}
-	if form.URL == "" {
-		form.Errors["url"] = t(c, "form.url_missing")
-	} else if u, err := dispatcher.CheckURL(form.URL, d.Ops.Webhooks.AllowPrivateNetworks); err != nil {
-		form.Errors["url"] = urlProblem(c, err, d.Ops.Webhooks.AllowPrivateNetworks)
-	} else {
-		form.URL = u // as it is stored: the API's rule, to the letter
-	}
-	switch err := store.CheckCustomSecret(secret); {
-	case errors.Is(err, store.ErrSecretLength):
-		form.Errors["secret"] = t(c, "form.secret_length", "Min", store.MinCustomSecret, "Max", store.MaxCustomSecret)
-	case errors.Is(err, store.ErrSecretReserved):
-		form.Errors["secret"] = t(c, "form.secret_reserved")
-	case err == nil && secret != "" && form.Signature == store.SignatureEd25519:
-		form.Errors["secret"] = t(c, "form.secret_ed25519")
-	case err != nil:
-		form.Errors["secret"] = t(c, "form.secret_chars")
-	}
-	if _, ok := formRateLimit(form.RateLimit); !ok {
-		form.Errors["rate_limit"] = t(c, "form.rate_limit", "Max", store.MaxRateLimit)
-	}
-	if len(form.Events) == 0 {
-		form.Errors["events"] = t(c, "form.events_missing")
-	}
-	for _, e := range form.Events {
-		if !slices.Contains(store.EventTypes, e) {
-			form.Errors["events"] = t(c, "form.events_unknown")
-		}
-	}
-	if form.Name == "" {
-		form.Name = store.DefaultWebhookName
-	}
-	return secret
-}
-
-// formRateLimit reads the rate limit field: empty is none (0).
-func formRateLimit(v string) (int, bool) {
-	if v == "" {
-		return 0, true
-	}
-	n, err := strconv.Atoi(v)
-	return n, err == nil && n >= 1 && n <= store.MaxRateLimit
-}
-
-// urlProblem says in words why a webhook URL was refused: its scheme (http
-// is allowed only where the development flag is on), its length, or its host.
-func urlProblem(c *fiber.Ctx, err error, allowPrivate bool) string {
-	var problem *dispatcher.URLError
-	if !errors.As(err, &problem) {
-		return t(c, "form.url_invalid")
-	}
-	switch {
-	case problem.Problem == "scheme" && allowPrivate:
-		return t(c, "form.url_scheme_dev")
-	case problem.Problem == "scheme":
-		return t(c, "form.url_scheme")
-	case problem.Problem == "too_long":
-		return t(c, "form.too_long", "Max", dispatcher.MaxURL)
-	case problem.Problem == "host":
-		return t(c, "form.url_host")
-	}
-	return t(c, "form.url_invalid")
+	return true
 }
 
 // CreateWebhook handles POST /dashboard/webhooks: the same rules as the
@@ -208,7 +162,7 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	secret := d.readWebhookForm(c, &form)
+	secret, rate := d.readWebhookForm(c, &form)
 	mtls := readMTLSFiles(c, &form)
 	if len(form.Errors) > 0 || form.AtTheCap {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
@@ -216,16 +170,14 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
 		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, MTLS: mtls,
-	}
-	if n, _ := formRateLimit(form.RateLimit); n > 0 {
-		in.RateLimit = &n
+		RateLimit: &rate,
 	}
 	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
 		form.AtTheCap = true
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
-	if certificateProblem(c, err, &form) {
+	if webhookRefused(c, err, &form) {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
 	if err != nil {
@@ -264,18 +216,19 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	form.EditID = w.ID
-	d.readWebhookForm(c, &form)
+	_, rate := d.readWebhookForm(c, &form)
+	if form.Events == nil {
+		form.Events = []string{} // none ticked: the operation refuses it, where nil would keep the old ones
+	}
 	mtls := readMTLSFiles(c, &form)
-	delete(form.Errors, "secret") // the edit form has no secret: rotation changes it
 	if len(form.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}
-	rate, _ := formRateLimit(form.RateLimit)
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
 		Ordered: &form.Ordered, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
 	})
-	if certificateProblem(c, err, &form) {
+	if webhookRefused(c, err, &form) {
 		form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
 		return reply.Page(c, http.StatusUnprocessableEntity, views.WebhookNew(form))
 	}

@@ -31,7 +31,11 @@ func refusal(err error) *Error {
 	case errors.As(err, &denied):
 		return PermissionDenied(denied)
 	case errors.As(err, &invalid):
-		return InvalidParam("parameter_invalid", invalid.Param, "%s", invalid.Message)
+		code := invalid.Code
+		if code == "" {
+			code = "parameter_invalid"
+		}
+		return InvalidParam(code, invalid.Param, "%s", invalid.Message)
 	case errors.Is(err, operations.ErrLiveModeOff):
 		return LiveModeOff()
 	case errors.Is(err, operations.ErrStepUpRequired):
@@ -43,7 +47,7 @@ func refusal(err error) *Error {
 		return Forbidden("live_mode_not_activated",
 			"This account's live mode is not activated yet: the platform's staff turn it on after reviewing the account. Use test mode (sk_test_...) until then.")
 	case errors.Is(err, operations.ErrTestModeOnly):
-		return TestModeOnly("Only test mode can simulate this: live objects change when the PSP says so.")
+		return TestModeOnly("Test helpers only work with a test mode key (sk_test_...): live objects change only when the PSP says so.")
 	}
 	return nil
 }
@@ -196,9 +200,6 @@ func Webhook(err error, id string) error {
 			Message: fmt.Sprintf("An account can have at most %d webhooks (test and live together). Delete one to add another.", store.MaxWebhooksPerAccount)}
 	case errors.As(err, &certErr):
 		return InvalidParam("parameter_invalid", "mtls."+certErr.Field, "mtls.%s: %s.", certErr.Field, certErr.Problem)
-	case errors.Is(err, store.ErrSecretForEd25519):
-		return InvalidParam("parameter_invalid", "secret",
-			"A custom secret is an HMAC secret (signature_algorithm hmac-sha256); an ed25519 webhook's signing key is made by the service and its public key shown on the webhook.")
 	}
 	return err
 }
