@@ -43,6 +43,36 @@ var (
 	ErrNothingToRefund = errors.New("store: the payment's refunds already add up to its amount")
 )
 
+// Refundable is the refund rule, for the write (CreateRefund, RefundPayment)
+// and for a page that offers a refund alike: what is left to refund of p,
+// whose refunds not failed add up to outstandingCents (OutstandingRefunds),
+// or why nothing may be: a payment not paid (InvalidTransitionError), an
+// open dispute (ErrPaymentDisputed), nothing left (ErrNothingToRefund).
+func Refundable(p *Payment, outstandingCents int64, disputeOpen bool) (int64, error) {
+	switch left := p.ReceivedCents() - outstandingCents; {
+	case p.Status != StatusPaid:
+		return 0, &InvalidTransitionError{Status: p.Status}
+	case disputeOpen:
+		return 0, ErrPaymentDisputed
+	case left <= 0:
+		return 0, ErrNothingToRefund
+	default:
+		return left, nil
+	}
+}
+
+// OutstandingRefunds adds up the refunds that hold money back from being
+// refunded again: every one not failed.
+func OutstandingRefunds(refunds []Refund) int64 {
+	var sum int64
+	for _, r := range refunds {
+		if r.Status != RefundFailed {
+			sum += r.AmountCents
+		}
+	}
+	return sum
+}
+
 // Refund returns (part of) a paid payment's amount to the payer. Its
 // amount leaves the available balance when it is created, with the part of
 // the fee it gives back; a failed refund brings both back.
@@ -117,25 +147,23 @@ func (s *Store) CheckRefund(ctx context.Context, scope Scope, ref string, in New
 }
 
 func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewRefund) (*Refund, error) {
-	if p.Status != StatusPaid {
+	if p.Status != StatusPaid { // before the reads below: nothing else matters then
 		return nil, &InvalidTransitionError{Status: p.Status}
 	}
 	disputed, err := tx.NewSelect().Model((*Dispute)(nil)).Where("payment_id = ? AND status = ?", p.ID, DisputeOpen).Exists(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: open dispute: %w", err)
 	}
-	if disputed {
-		return nil, ErrPaymentDisputed
-	}
 	sums, err := refundSums(ctx, tx, p.ID)
 	if err != nil {
 		return nil, err
 	}
-	left := p.ReceivedCents() - sums.outstanding
+	left, err := Refundable(p, sums.outstanding, disputed)
+	if err != nil {
+		return nil, err
+	}
 	amount := in.AmountCents
 	switch {
-	case left <= 0:
-		return nil, ErrNothingToRefund
 	case amount == 0:
 		amount = left
 	case amount > left:

@@ -116,9 +116,6 @@ func (a *API) GetRefund(c *fiber.Ctx) error {
 
 // TestHelperSucceedRefund handles POST /api/v1/test_helpers/refunds/{id}/succeed.
 func (a *API) TestHelperSucceedRefund(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
 	}
@@ -129,9 +126,6 @@ func (a *API) TestHelperSucceedRefund(c *fiber.Ctx) error {
 // the payer's bank did not take the money back; it returns to the balance.
 // Body (optional): {"failure_reason": "..."}.
 func (a *API) TestHelperFailRefund(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.OptionalBody(c, "failure_reason")
 	if apiErr != nil {
 		return apiErr

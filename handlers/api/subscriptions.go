@@ -237,9 +237,6 @@ func (a *API) TestHelperAuthorize(c *fiber.Ctx) error { return a.answerAuthoriza
 func (a *API) TestHelperReject(c *fiber.Ctx) error { return a.answerAuthorization(c, false) }
 
 func (a *API) answerAuthorization(c *fiber.Ctx, approve bool) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
 	}
@@ -254,9 +251,6 @@ func (a *API) answerAuthorization(c *fiber.Ctx, approve bool) error {
 // TestHelperPayerCancel handles POST /api/v1/test_helpers/subscriptions/{id}/payer_cancel:
 // the payer cancels in their bank.
 func (a *API) TestHelperPayerCancel(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
 	}
@@ -272,9 +266,6 @@ func (a *API) TestHelperPayerCancel(c *fiber.Ctx) error {
 // {"outcome": "pay" | "insufficient_balance"}: the payer's bank settles the
 // open cycle's attempt (making the next cycle first when none is open).
 func (a *API) TestHelperRunCycle(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.OptionalBody(c, "outcome", "amount_cents")
 	if apiErr != nil {
 		return apiErr

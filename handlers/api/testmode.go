@@ -21,9 +21,6 @@ import (
 // "YYYY-MM-DD"}, the day its payer pays (today, Brasília, by default): a
 // due-date charge is paid what it owes that day.
 func (a *API) TestHelperPay(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.OptionalBody(c, "date")
 	if apiErr != nil {
 		return apiErr
@@ -66,9 +63,6 @@ func (a *API) TestHelperExpire(c *fiber.Ctx) error {
 func (a *API) movePayment(c *fiber.Ctx, target string,
 	move func(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error),
 ) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	// It takes no parameters: a body that sends some is refused, not ignored.
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
@@ -88,9 +82,6 @@ func (a *API) movePayment(c *fiber.Ctx, target string,
 // the payer's bank opens a PIX MED claim on a paid payment. Body (optional):
 // {"reason": "fraud" | "operational_failure"}, fraud by default.
 func (a *API) TestHelperDispute(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.OptionalBody(c, "reason")
 	if apiErr != nil {
 		return apiErr
@@ -123,9 +114,6 @@ func (a *API) TestHelperLoseDispute(c *fiber.Ctx) error {
 }
 
 func (a *API) closeDispute(c *fiber.Ctx, status string) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
 	}
@@ -142,9 +130,6 @@ func (a *API) closeDispute(c *fiber.Ctx, status string) error {
 
 // TestHelperCompleteWithdrawal handles POST /api/v1/test_helpers/withdrawals/{id}/complete.
 func (a *API) TestHelperCompleteWithdrawal(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	if _, apiErr := request.OptionalBody(c); apiErr != nil {
 		return apiErr
 	}
@@ -154,9 +139,6 @@ func (a *API) TestHelperCompleteWithdrawal(c *fiber.Ctx) error {
 // TestHelperFailWithdrawal handles POST /api/v1/test_helpers/withdrawals/{id}/fail.
 // Body (optional): {"failure_reason": "..."}.
 func (a *API) TestHelperFailWithdrawal(c *fiber.Ctx) error {
-	if apiErr := requireTestMode(c); apiErr != nil {
-		return apiErr
-	}
 	o, apiErr := request.OptionalBody(c, "failure_reason")
 	if apiErr != nil {
 		return apiErr
@@ -180,12 +162,4 @@ func (a *API) finishWithdrawal(c *fiber.Ctx, res store.WithdrawalResult) error {
 		return reply.Withdrawal(err, id)
 	}
 	return c.JSON(w)
-}
-
-// requireTestMode refuses live keys.
-func requireTestMode(c *fiber.Ctx) *reply.Error {
-	if request.APIKey(c).Livemode {
-		return reply.TestModeOnly("Test helpers only work with a test mode key (sk_test_...).")
-	}
-	return nil
 }

@@ -318,18 +318,14 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 	m.CanSimulate = !p.Livemode && may(c, operations.Payments) && p.BRCode != "" &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
 	m.CanDispute = !p.Livemode && may(c, operations.Disputes) && p.Status == store.StatusPaid && len(m.Disputes) == 0
-	left := p.ReceivedCents()
-	for _, r := range m.RefundsRaw {
-		if r.Status != store.RefundFailed {
-			left -= r.AmountCents
-		}
-	}
-	m.CanRefund = may(c, operations.Refunds) && p.Status == store.StatusPaid && left > 0
-	m.RefundLeft = pix.FormatBRLInput(left)
+	disputeOpen := false
 	for i := range m.Disputes {
 		m.Disputes[i].CanClose = !p.Livemode && may(c, operations.Disputes) && m.Disputes[i].Status == store.DisputeOpen
-		m.CanRefund = m.CanRefund && m.Disputes[i].Status != store.DisputeOpen
+		disputeOpen = disputeOpen || m.Disputes[i].Status == store.DisputeOpen
 	}
+	left, notRefundable := store.Refundable(p, store.OutstandingRefunds(m.RefundsRaw), disputeOpen)
+	m.CanRefund = may(c, operations.Refunds) && notRefundable == nil
+	m.RefundLeft = pix.FormatBRLInput(left)
 	if m.Notice, err = d.takeNotice(c); err != nil {
 		return err
 	}
