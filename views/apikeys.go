@@ -25,6 +25,10 @@ func (p APIKeysPage) Modes() []string {
 
 // APIKeyForm is the restricted key's form.
 type APIKeyForm struct {
+	// QuickName is the name typed in the quick (full key) form; the rest is
+	// the restricted key's form, open when Restricted (or Error) says so.
+	QuickName  string
+	Restricted bool
 	Name       string
 	AllowedIPs string
 	Levels     map[string]string // resource -> "", "read" or "write"

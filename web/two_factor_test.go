@@ -12,6 +12,7 @@ import (
 	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/require"
 
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -130,4 +131,60 @@ func enrollTOTP(t *testing.T, s *webtest.Server, b *browser) string {
 	on := b.do("POST", "/dashboard/security/totp", url.Values{"_csrf": {token}, "code": {code}}, nil)
 	require.Equal(t, http.StatusOK, on.status, on.body)
 	return secret
+}
+
+// Step-up keeps any typed form, not only a withdrawal's: an invitation and
+// a live restricted key whose second factor went stale come back, after
+// the code, as they were typed; nothing was made before it.
+func TestStepUpReturnsToTheFormAsTyped(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	s := webtest.New(t, webtest.WithClock(clock))
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	secret := enrollTOTP(t, s, b)
+	mu.Lock()
+	now = now.Add(6 * time.Minute)
+	mu.Unlock()
+	count := func(table string) int {
+		var n int
+		require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM "+table).Scan(context.Background(), &n))
+		return n
+	}
+	keysBefore, invitationsBefore := count("api_keys"), count("email_tokens")
+	prove := func(page string) {
+		code, err := totp.GenerateCode(secret, clock())
+		require.NoError(t, err)
+		done := b.do("POST", "/dashboard/verify", url.Values{"_csrf": {b.csrf("/dashboard/verify")}, "code": {code}, "next": {page}}, nil)
+		require.Equal(t, page, done.header.Get("Location"))
+	}
+
+	invite := url.Values{"_csrf": {b.csrf("/dashboard/team")}, "email": {"fin@example.com"}, "role": {store.RoleFinance}}
+	ask := b.do("POST", "/dashboard/team/invitations", invite, map[string]string{"Referer": s.URL + "/dashboard/team"})
+	require.Equal(t, "/dashboard/verify?next=%2Fdashboard%2Fteam", ask.header.Get("Location"), ask.body)
+	require.Equal(t, invitationsBefore, count("email_tokens"), "no invitation before the code")
+	prove("/dashboard/team")
+	team := b.do("GET", "/dashboard/team", nil, nil).doc
+	require.Equal(t, "fin@example.com", team.Find(`[data-testid="invite-email"]`).AttrOr("value", ""))
+	require.Equal(t, store.RoleFinance, team.Find(`[data-testid="invite-role"] option[selected]`).AttrOr("value", ""))
+
+	mu.Lock()
+	now = now.Add(6 * time.Minute)
+	mu.Unlock()
+	key := url.Values{"_csrf": {b.csrf("/dashboard/api-keys")}, "restricted": {"1"}, "mode": {"live"}, "name": {"Loja"},
+		"perm_payments": {"write"}, "allowed_ips": {"203.0.113.7"}}
+	ask = b.do("POST", "/dashboard/api-keys", key, map[string]string{"Referer": s.URL + "/dashboard/api-keys"})
+	require.Equal(t, "/dashboard/verify?next=%2Fdashboard%2Fapi-keys", ask.header.Get("Location"), ask.body)
+	require.Equal(t, keysBefore, count("api_keys"), "no key before the code")
+	prove("/dashboard/api-keys")
+	keys := b.do("GET", "/dashboard/api-keys", nil, nil).doc
+	require.True(t, keys.Find(`[data-testid="restricted-key"]`).Is("[open]"), "the restricted form is open")
+	require.Equal(t, "Loja", keys.Find(`[data-testid="rk-name"]`).AttrOr("value", ""))
+	require.Equal(t, "write", keys.Find(`[data-testid="perm-payments"] option[selected]`).AttrOr("value", ""))
+	require.Equal(t, "203.0.113.7", keys.Find(`[data-testid="rk-ips"]`).AttrOr("value", ""))
+	again := b.do("GET", "/dashboard/api-keys", nil, nil).doc
+	require.Equal(t, "", again.Find(`[data-testid="rk-name"]`).AttrOr("value", ""), "once")
 }

@@ -18,7 +18,22 @@ import (
 
 // APIKeys handles GET /dashboard/api-keys.
 func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
-	return d.apiKeysPage(c, http.StatusOK, views.APIKeyForm{})
+	form := views.APIKeyForm{}
+	kept, err := d.keptForm(c, "/dashboard/api-keys")
+	if err != nil {
+		return err
+	}
+	switch {
+	case kept == nil:
+	case kept["restricted"] == "1": // back from proving their second factor
+		form = views.APIKeyForm{Restricted: true, Name: kept["name"], AllowedIPs: kept["allowed_ips"], Levels: map[string]string{}}
+		for _, r := range operations.KeyResources {
+			form.Levels[r] = kept["perm_"+r]
+		}
+	default:
+		form.QuickName = kept["name"]
+	}
+	return d.apiKeysPage(c, http.StatusOK, form)
 }
 
 func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm) error {
@@ -111,7 +126,11 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 		return reply.InvalidParam("parameter_invalid", "name", "%s", err)
 	}
 	if err != nil {
-		return err
+		typed := map[string]string{"name": spec.Name, "restricted": c.FormValue("restricted"), "allowed_ips": c.FormValue("allowed_ips")}
+		for _, r := range operations.KeyResources {
+			typed["perm_"+r] = c.FormValue("perm_" + r)
+		}
+		return d.keepForStepUp(c, err, "/dashboard/api-keys", typed)
 	}
 	if err := d.setFlash(c, "reveal:api-key", secret); err != nil {
 		return err

@@ -17,7 +17,15 @@ import (
 
 // Team handles GET /dashboard/team.
 func (d *Dashboard) Team(c *fiber.Ctx) error {
-	return d.teamPage(c, http.StatusOK, views.InviteForm{Role: store.RoleDeveloper})
+	form := views.InviteForm{Role: store.RoleDeveloper}
+	kept, err := d.keptForm(c, "/dashboard/team")
+	if err != nil {
+		return err
+	}
+	if kept != nil { // back from proving their second factor: the invitation as they typed it
+		form.Email, form.Role = kept["email"], kept["role"]
+	}
+	return d.teamPage(c, http.StatusOK, form)
 }
 
 func (d *Dashboard) teamPage(c *fiber.Ctx, status int, form views.InviteForm) error {
@@ -60,7 +68,7 @@ func (d *Dashboard) Invite(c *fiber.Ctx) error {
 	case errors.Is(err, operations.ErrAlreadyMember):
 		form.Error = t(c, "team.error_member")
 	case err != nil:
-		return reply.Refusal(err)
+		return reply.Refusal(d.keepForStepUp(c, err, "/dashboard/team", map[string]string{"email": form.Email, "role": form.Role}))
 	default:
 		return d.noticeAndGo(c, t(c, "team.invited", "Email", form.Email), "/dashboard/team")
 	}
