@@ -38,10 +38,10 @@ func (o *Operations) ReceivePSPNotice(ctx context.Context, who store.Actor, n PS
 				queued++
 			}
 		}
-		if err := o.Store.WakeCalls(ctx, store.CallDevolucaoCheck, n.Devolucoes); err != nil {
+		if err := o.Store.WakeChecks(ctx, store.CallDevolucaoCheck, n.Devolucoes); err != nil {
 			return err
 		}
-		if err := o.Store.WakeCalls(ctx, store.CallPayoutCheck, n.Payouts); err != nil {
+		if err := o.Store.WakeChecks(ctx, store.CallPayoutCheck, n.Payouts); err != nil {
 			return err
 		}
 		for _, sub := range n.Recurrences {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -101,6 +102,48 @@ func (s *Store) WakeCalls(ctx context.Context, kind string, objectIDs []string) 
 			return fmt.Errorf("store: wake psp calls: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
+			_, err = tx.ExecContext(ctx, "SELECT pg_notify(?, '')", PSPCallsChannel)
+		}
+		return err
+	})
+}
+
+// WakeChecks is WakeCalls for reads (a devolução's or a payout's check)
+// that a callback says have news: a read waiting is made due now; where
+// the read is in flight, it may have asked the PSP before the news, so a
+// read of its own is queued after it (as QueueCheck does for one object).
+func (s *Store) WakeChecks(ctx context.Context, kind string, objectIDs []string) error {
+	if len(objectIDs) == 0 {
+		return nil
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		now := s.Now()
+		var woken []string
+		err := tx.NewRaw(`UPDATE psp_calls SET next_attempt_at = ?
+			WHERE kind = ? AND object_id IN (?) AND status = ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+			RETURNING object_id`, now, kind, bun.List(objectIDs), CallPending, now).Scan(ctx, &woken)
+		if err != nil {
+			return fmt.Errorf("store: wake psp checks: %w", err)
+		}
+		var inFlight []struct {
+			AccountID *string `bun:"account_id"`
+			ObjectID  string  `bun:"object_id"`
+		}
+		err = tx.NewRaw(`SELECT DISTINCT ON (object_id) account_id, object_id FROM psp_calls
+			WHERE kind = ? AND object_id IN (?) AND status = ? AND lease_expires_at > ?`,
+			kind, bun.List(objectIDs), CallPending, now).Scan(ctx, &inFlight)
+		if err != nil {
+			return fmt.Errorf("store: psp checks in flight: %w", err)
+		}
+		for _, c := range inFlight {
+			if slices.Contains(woken, c.ObjectID) {
+				continue // a read after the one in flight already waits, now due
+			}
+			if err := s.queueCall(ctx, tx, c.AccountID, kind, c.ObjectID, time.Time{}); err != nil {
+				return err
+			}
+		}
+		if len(woken) > 0 || len(inFlight) > 0 {
 			_, err = tx.ExecContext(ctx, "SELECT pg_notify(?, '')", PSPCallsChannel)
 		}
 		return err
