@@ -59,6 +59,10 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 	test, live := store.Scope{AccountID: acct.ID}, store.Scope{AccountID: acct.ID, Livemode: true}
 	who := store.ActorUser(owner.ID)
 	who.Name, who.Role, who.IP, who.UserAgent, who.RequestID = owner.Email, store.RoleOwner, "203.0.113.9", "Firefox", "req_1"
+	reader, err := st.CreateUser(ctx, "leitor@example.com", "correct-horse-battery", store.RoleViewer, acct.ID)
+	require.NoError(t, err)
+	viewer := store.ActorUser(reader.ID)
+	viewer.Name, viewer.Role = reader.Email, store.RoleViewer
 
 	var (
 		paid, pending, expiring, disputed *store.Payment
@@ -80,11 +84,6 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			Interval: "monthly", StartDate: calendar.Today(time.Now()), AmountCents: &amount, RetryPolicy: store.RetryNone,
 			Journey: store.JourneyAuthorizationOnly}
 	}
-	newPayment := func(scope store.Scope) *store.Payment {
-		p, _, err := ops.CreatePayment(ctx, who, acct, scope.Livemode, store.NewPayment{AmountCents: 10_000}, "", nil)
-		require.NoError(t, err)
-		return p
-	}
 	type step struct {
 		op      string // the Operations method it calls
 		action  string // the audit row it writes ("": none)
@@ -96,7 +95,10 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			hook, _, err = ops.CreateWebhook(ctx, who, store.NewWebhook{Scope: test, Name: "Loja", APIVersion: store.APIVersions[0], URL: receiver.URL, Events: []string{store.EventPaymentCreated}, Enabled: true})
 			return err
 		}, nil},
-		{"CreatePayment", "payment.created", func() error { pending = newPayment(test); return nil }, nil},
+		{"CreatePayment", "payment.created", func() (err error) {
+			pending, _, err = ops.CreatePayment(ctx, who, acct, false, store.NewPayment{AmountCents: 10_000}, "", nil)
+			return err
+		}, nil},
 		{"SimulatePayment", "payment.paid", func() (err error) {
 			paid, err = ops.SimulatePayment(ctx, who, test, pending.ID.String())
 			return err
@@ -404,9 +406,23 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 	slices.Sort(walked)
 	require.Equal(t, methods, slices.Compact(walked), "every operation has its step")
 
+	refusedToViewer := 0
 	for _, s := range steps {
 		if s.prepare != nil {
 			s.prepare()
+		}
+		// First as a viewer, where the Rulebook refuses them: the operation
+		// itself asks the table (no door did), and its refusal writes nothing.
+		if needs, ruled := operations.Rulebook[s.op]; ruled && !operations.RoleMay(store.RoleViewer, needs) && askedOfPeople(needs) &&
+			!slices.Contains(askedByOthers, s.op) {
+			owner, before := who, everyTable(t, db)
+			who = viewer
+			err := s.changes()
+			who = owner
+			var denied *operations.PermissionError
+			require.ErrorAs(t, err, &denied, "%s refuses a viewer", s.op)
+			refusedToViewer++
+			require.Equal(t, before, everyTable(t, db), "%s: its refusal writes nothing", s.op)
 		}
 		before := auditRows(t, db)
 		require.NoError(t, s.changes(), s.op)
@@ -427,7 +443,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		switch s.op {
 		case "ApplyPSPDispute":
 			require.Equal(t, [2]string{"psp", "psp"}, [2]string{added[0].Actor, added[0].Door}, s.op)
-		case "ReturnTransfer", "ActivateLive", "CreateAccount", "CreateUser", "SetPasswordOf":
+		case "ReturnTransfer", "ActivateLive", "CreateAccount", "CreateUser", "SetPasswordOf": // askedByOthers
 			require.Equal(t, "admin", added[0].Door, s.op)
 		case "AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword":
 			// Who followed the link (or signed up) is the user it was for.
@@ -438,6 +454,31 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			require.Equal(t, [3]string{who.ID, "dashboard", "203.0.113.9"}, [3]string{added[0].Actor, added[0].Door, added[0].IP}, s.op)
 		}
 	}
+	t.Logf("%d operations refused a viewer by themselves", refusedToViewer)
+	require.Greater(t, refusedToViewer, 30, "the refusal pass ran")
+}
+
+// askedByOthers are the steps that ask as the operator, the PSP or a
+// visitor, not as the account's person the walk's who is.
+var askedByOthers = []string{"ApplyPSPDispute", "ReturnTransfer", "ActivateLive", "CreateAccount", "CreateUser", "SetPasswordOf",
+	"AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword", "RequestPasswordReset", "NotifySignInFailures"}
+
+// askedOfPeople says whether a person of an account is who asks for
+// changes that need p: not the platform's, the PSP's or one's own sign-in.
+func askedOfPeople(p operations.Permission) bool {
+	resource, _, _ := strings.Cut(string(p), ":")
+	return !slices.Contains([]string{"platform", string(operations.PSPOnly), string(operations.Anyone), string(operations.Self)}, resource)
+}
+
+// everyTable counts the rows of every table a change writes.
+func everyTable(t *testing.T, db *bun.DB) string {
+	t.Helper()
+	var counts string
+	require.NoError(t, db.NewRaw(`SELECT string_agg(format('%s=%s', c.relname, (xpath('/row/n/text()',
+		query_to_xml(format('SELECT count(*) AS n FROM %I', c.relname), false, true, '')))[1]::text), ' ' ORDER BY c.relname)
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition`).Scan(context.Background(), &counts))
+	return counts
 }
 
 // newPaymentSilently and paidSilently make what a step needs as the
