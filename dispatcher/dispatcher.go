@@ -37,6 +37,12 @@ type Config struct {
 	Workers int
 	// PerWebhook caps one webhook's attempts in flight (8).
 	PerWebhook int
+	// Reserve is how many workers an account alone leaves free for the
+	// next account's deliveries (Workers/8, at least 1); SlowLane, how
+	// many the slow lane's webhooks hold together (Workers/8, at least 1).
+	// See store.ClaimParams.
+	Reserve  int
+	SlowLane int
 	// Lease is how long a claim holds a delivery (60s); it must outlast AttemptTimeout.
 	Lease time.Duration
 	// PollInterval is the backstop when no NOTIFY arrives (1s).
@@ -69,6 +75,12 @@ func (c *Config) defaults() {
 	if c.PerWebhook <= 0 {
 		c.PerWebhook = 8
 	}
+	if c.Reserve <= 0 {
+		c.Reserve = max(c.Workers/8, 1)
+	}
+	if c.SlowLane <= 0 {
+		c.SlowLane = max(c.Workers/8, 1)
+	}
 	if c.Lease <= 0 {
 		c.Lease = 60 * time.Second
 	}
@@ -99,8 +111,12 @@ type Dispatcher struct {
 	log      *slog.Logger
 	slots    chan struct{}
 	wake     chan struct{}
-	wg       sync.WaitGroup
-	svc      service.Service
+	// owner begins the token of every lease this dispatcher takes: its
+	// claims count its own leases by it (the shares are of its workers).
+	owner string
+	lanes *lanes
+	wg    sync.WaitGroup
+	svc   service.Service
 }
 
 // Start delivers in the background until Stop.
@@ -120,8 +136,13 @@ func New(cfg Config, st *store.Store, log *slog.Logger) *Dispatcher {
 			ClientCertificate: cfg.ClientCertificate}),
 		slots: make(chan struct{}, cfg.Workers),
 		wake:  make(chan struct{}, 1),
+		owner: ids.New(ids.PrefixLease) + ":",
+		lanes: newLanes(),
 	}
 }
+
+// leaseToken is a new token for leases this dispatcher takes.
+func (d *Dispatcher) leaseToken() string { return d.owner + ids.New(ids.PrefixLease) }
 
 // Run delivers until ctx is canceled, then stops claiming and waits up to
 // DrainTimeout for attempts in flight before abandoning them to their leases.
@@ -199,9 +220,10 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 // claim leases due deliveries under a token of its own: if the claim's
 // answer is lost, what it may have leased is released by that token.
 func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]store.Delivery, error) {
-	token := ids.New(ids.PrefixLease)
+	token := d.leaseToken()
 	claimed, err := d.store.ClaimDeliveries(ctx, store.ClaimParams{
 		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token, WokenAt: woken,
+		Owner: d.owner, Workers: d.cfg.Workers, Reserve: d.cfg.Reserve, SlowLane: d.cfg.SlowLane,
 	})
 	if err != nil {
 		d.wg.Go(func() { d.release(token) })
@@ -306,6 +328,9 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	}
 	attempt.DeliveryID = &dl.ID
 	attempt.Attempt = dl.Attempts
+	if d.keepLane(dl.Webhook, attempt.result.Duration) {
+		chain = false // a slow webhook's worker goes back to the pool after each attempt
+	}
 	token := ""
 	if dl.LeaseToken != nil {
 		token = *dl.LeaseToken
@@ -317,7 +342,7 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
 			success.Again = f.Err != nil // the failed try may have committed
 			if chain {
-				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: ids.New(ids.PrefixLease)}
+				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.leaseToken()}
 			}
 			f = d.store.FinishSuccess(ctx, success)
 			if f.Err != nil && success.Next != nil {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -32,6 +33,17 @@ type ClaimParams struct {
 	// WokenAt is when the dispatcher was woken for this claim, recorded
 	// with it (the timeline of slow deliveries).
 	WokenAt time.Time
+	// Fair share, when Workers > 0: Owner begins every lease token of the
+	// claiming process (Token too), whose Workers are shared among the
+	// accounts with due deliveries (or leases of its own): while two or
+	// more have, each holds at most Workers / their number; one alone
+	// leaves Reserve free for the next to come. Webhooks in the slow lane
+	// (slow_since) hold at most SlowLane of them together. Workers 0: no
+	// shares (one process's tests, the chain).
+	Owner    string
+	Workers  int
+	Reserve  int
+	SlowLane int
 }
 
 // claimSQL leases due deliveries and returns them with their events. The
@@ -50,8 +62,14 @@ type ClaimParams struct {
 // caller's $1 was read before it waited for the pool and the claim lock, and
 // a claim stamped with that stale time let the next one, in the same real
 // second, see room again); its earliest due deliveries fill the room (one probe
-// of webhook_deliveries_claim_idx per webhook), and the earliest of all those
-// are taken, up to Limit ($3). A limited webhook's claims are stamped in
+// of webhook_deliveries_claim_idx per webhook: due). Of those, each account
+// gets its share of the claiming process's workers less the leases it holds
+// there (mine: this process's leases, by their tokens' Owner prefix, a few
+// rows of webhook_deliveries_leased_idx), and the slow lane its own, and
+// they are taken in turns across accounts, each account's earliest first,
+// up to Limit ($3). Shares per process add up to shares of every process's
+// workers together, with no process needing to know the others. A limited
+// webhook's claims are stamped in
 // rate_claims. Claims run one at a time across every dispatcher process
 // (claimLockSQL before it, in the same transaction), so the room each sees
 // counts every lease and claim made before: the cap and the rate hold
@@ -78,8 +96,12 @@ const claimSQL = `
 			)
 			SELECT webhook_id FROM next WHERE webhook_id IS NOT NULL AND NOT (SELECT yes FROM few)
 		)
+	), mine AS MATERIALIZED (
+		SELECT l.account_id, w.slow_since IS NOT NULL AS slow
+		FROM webhook_deliveries l JOIN webhooks w ON w.id = l.webhook_id
+		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text)
 	), room AS (
-		SELECT busy.webhook_id, w.rate_limit, least($2 - (
+		SELECT busy.webhook_id, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
 			SELECT count(*) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
 		), coalesce(w.rate_limit - (
@@ -87,8 +109,11 @@ const claimSQL = `
 		), $2)) AS n
 		FROM busy JOIN webhooks w ON w.id = busy.webhook_id
 		WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
-	), picked AS (
-		SELECT due.id, room.webhook_id, room.rate_limit FROM room
+	), due AS (
+		SELECT due.id, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit,
+			row_number() OVER (PARTITION BY room.account_id ORDER BY due.next_attempt_at, due.id) AS account_turn,
+			row_number() OVER (PARTITION BY room.slow ORDER BY due.next_attempt_at, due.id) AS lane_turn
+		FROM room
 		CROSS JOIN LATERAL (
 			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
@@ -98,7 +123,14 @@ const claimSQL = `
 			LIMIT greatest(room.n, 0)
 			FOR UPDATE SKIP LOCKED
 		) due
-		ORDER BY due.next_attempt_at, due.id
+	), share AS MATERIALIZED (
+		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
+		FROM (SELECT account_id FROM due UNION SELECT account_id FROM mine) accounts
+	), picked AS (
+		SELECT due.id, due.webhook_id, due.rate_limit FROM due
+		WHERE due.account_turn <= (SELECT n FROM share) - (SELECT count(*) FROM mine WHERE mine.account_id = due.account_id)
+			AND (NOT due.slow OR due.lane_turn <= $10::bigint - (SELECT count(*) FROM mine WHERE mine.slow))
+		ORDER BY due.account_turn, due.next_attempt_at, due.id
 		LIMIT $3
 	), leased AS (
 		UPDATE webhook_deliveries d
@@ -155,8 +187,13 @@ const rateWindowSQL = `interval '1100 milliseconds'`
 // outside any transaction, and a finish only lands while the lease holds.
 func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
 	var out []Delivery
+	workers, reserve, slowLane := p.Workers, p.Reserve, p.SlowLane
+	if workers <= 0 { // no shares: room for every claim, whoever holds leases
+		workers, reserve, slowLane = math.MaxInt32, 0, math.MaxInt32
+	}
 	stmts := []pg.Statement{{SQL: claimLockSQL},
-		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease), p.WokenAt}}}
+		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease), p.WokenAt,
+			p.Owner, workers, reserve, slowLane}}}
 	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt == 0 {
 			return nil

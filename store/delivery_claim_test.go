@@ -67,7 +67,7 @@ func claimBufferHits(t *testing.T, st *store.Store, now time.Time) int {
 		require.NoError(t, err)
 		var raw []byte
 		err = tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+store.ClaimSQL,
-			now, 8, 20, "lease_explain", now.Add(time.Minute), now).Scan(&raw)
+			now, 8, 20, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4).Scan(&raw)
 		require.NoError(t, tx.Rollback())
 		require.NoError(t, err)
 		var plans []struct {

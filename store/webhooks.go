@@ -129,6 +129,9 @@ type Webhook struct {
 	PausedUntil *time.Time `bun:"paused_until"`
 	// Ordered holds each object's deliveries to the order they were queued.
 	Ordered bool `bun:"ordered"`
+	// SlowSince is when its attempts became slow (the slow lane, see
+	// ClaimParams); nil while it answers fast. The dispatcher alone writes it.
+	SlowSince *time.Time `bun:"slow_since"`
 	// Mutual TLS (migration 039, WebhookMTLS): the client certificate
 	// presented, its sealed key, what is shown of it, and the pinned CAs.
 	MTLSCertificate         *string    `bun:"mtls_certificate"`

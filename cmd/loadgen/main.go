@@ -233,7 +233,10 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 		}
 		m.t.add(name, sat, rawCeiling, fmt.Sprintf("raw Go POST to the same receiver, %d in flight", inFlight))
 	}
-	return benchOrderedDrain(ctx, api, pool, st, m, recv, accountID, first, envelope, phase, backlog)
+	if err := benchOrderedDrain(ctx, api, pool, st, m, recv, accountID, first, envelope, phase, backlog); err != nil {
+		return err
+	}
+	return benchNoisyNeighbour(ctx, api, pool, st, m, recv, accountID, first, phase)
 }
 
 // benchOrderedDrain drains the backlog to one ordered webhook (8 in

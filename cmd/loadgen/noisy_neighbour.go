@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"payments/store"
+)
+
+// benchNoisyNeighbour measures one account's webhook latency alone, then
+// beside another account whose five webhooks' receiver never answers (each
+// attempt runs to its timeout) with 400 deliveries queued: B's p50 and p99
+// should barely move (the dispatcher shares its workers among accounts and
+// keeps slow webhooks in a lane of their own). A is the run's account; B is
+// made here.
+func benchNoisyNeighbour(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *store.Store, m *meter, recv *receiver,
+	accountA string, snapshot []byte, phase time.Duration,
+) error {
+	const rate = 50
+	n := rate * int(phase/time.Second)
+	b, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Vizinha", Email: "vizinha-" + randomHex(4) + "@example.com", FeeBPS: store.DefaultFeeBPS})
+	if err != nil {
+		return err
+	}
+	_, keyB, err := st.CreateAPIKey(ctx, b.ID, false, store.NewAPIKey{Name: "loadgen B"})
+	if err != nil {
+		return err
+	}
+	apiB := newAPIClient(api.base, keyB)
+	if _, err := createWebhook(apiB, recv.url+"/b", store.EventPaymentPaid); err != nil {
+		return err
+	}
+	pending := make([]string, 0, 2*n)
+	for range 2 * n {
+		id, _, err := apiB.create("/api/v1/payments", createBody)
+		if err != nil {
+			return err
+		}
+		pending = append(pending, id)
+	}
+
+	settle(ctx, pool)
+	var alone, beside result
+	m.run("noisy neighbour: B alone", func() result { alone, err = benchSteady(apiB, recv, pending[:n], rate, phase); return alone })
+	if err != nil {
+		return err
+	}
+
+	hang, err := startHangingReceiver()
+	if err != nil {
+		return err
+	}
+	defer hang.Close()                    // its connections too: the attempts in flight end at once
+	eventType := store.EventPaymentFailed // no other webhook of the run subscribes to it
+	for range 5 {
+		if _, err := createWebhook(api, hang.url, eventType); err != nil {
+			return err
+		}
+	}
+	events := make([]store.NewEvent, 80)
+	for i := range events {
+		events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountA}, Type: eventType, ObjectID: "noisy", Data: snapshot, At: time.Now()}
+	}
+	if err := st.RecordEvents(ctx, events); err != nil {
+		return fmt.Errorf("noisy neighbour's backlog: %w", err)
+	}
+	time.Sleep(2 * time.Second) // A's attempts take every worker A may have
+	m.run("noisy neighbour: B beside A's hanging webhooks", func() result {
+		beside, err = benchSteady(apiB, recv, pending[n:], rate, phase)
+		return beside
+	})
+	if err != nil {
+		return err
+	}
+	m.t.add("noisy neighbour: B's webhook, 50 events/s, beside A's 5 hanging webhooks (400 queued)", beside, alone, "B alone")
+	return nil
+}
+
+// hangingReceiver accepts webhooks and never answers them (until Close).
+type hangingReceiver struct {
+	*http.Server
+	url string
+}
+
+func startHangingReceiver() (*hangingReceiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	})}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Println("hanging receiver:", err)
+		}
+	}()
+	return &hangingReceiver{Server: srv, url: "http://" + ln.Addr().String() + "/hang"}, nil
+}
