@@ -48,6 +48,8 @@ type HealthView struct {
 	DisabledReason      string
 	// PausedUntil is when the receiver's Retry-After lets deliveries go again.
 	PausedUntil string
+	// SlowSince is when its attempts became slow (the slow lane); "" when fast.
+	SlowSince string
 	// Backlog is the deliveries waiting (Due of them due now); RateLimit
 	// the deliveries per second allowed (0: no limit).
 	Backlog, Due int

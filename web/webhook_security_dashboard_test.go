@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,6 +88,36 @@ func TestDashboardShowsRetryAfterPause(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.status)
 	require.Contains(t, page.doc.Find(`[data-testid="health-paused"]`).Text(), "Retry-After")
 	require.Equal(t, "a pedido do receptor (Retry-After)", page.doc.Find(`[data-testid="delivery-retry-after"]`).Text())
+}
+
+// A webhook whose receiver answers slowly is in the slow lane, and its
+// health panel says so, in words; answering fast brings it back.
+func TestDashboardShowsTheSlowLane(t *testing.T) {
+	t.Parallel()
+	var slow atomic.Bool
+	slow.Store(true)
+	recv := webtest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request) {
+		if slow.Load() {
+			time.Sleep(2100 * time.Millisecond)
+		}
+	})
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	id, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	page := b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
+	require.Contains(t, page.doc.Find(`[data-testid="health-slow"]`).Text(), "as respostas levam 2 s ou mais")
+
+	slow.Store(false)
+	for range 3 { // the average of its attempts comes down under 500 ms
+		s.CreatePayment(map[string]any{"amount_cents": 100})
+		require.Equal(t, 1, s.Dispatcher.RunOnce(context.Background(), 10))
+	}
+	page = b.do("GET", "/dashboard/webhooks/"+id, nil, nil)
+	require.Zero(t, page.doc.Find(`[data-testid="health-slow"]`).Length(), "back in the fast lane")
 }
 
 // postMultipart posts fields and files (name -> content) as the webhook

@@ -337,6 +337,9 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	if w.PublicKey != nil {
 		page.PublicKey = *w.PublicKey
 	}
+	if w.SlowSince != nil {
+		page.Health.SlowSince = when(c, *w.SlowSince)
+	}
 	if w.PausedUntil != nil && w.PausedUntil.After(now) {
 		page.Health.PausedUntil = when(c, *w.PausedUntil)
 	}
