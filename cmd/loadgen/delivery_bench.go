@@ -289,6 +289,11 @@ func warmUp(api *apiClient, recv *receiver, ids []string, rate int) error {
 // d and measures end to end: the event's created_at (its transaction) to the
 // receiver reading it.
 func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d time.Duration) (result, error) {
+	return benchSteadyWithin(api, recv, pending, rate, d, time.Minute)
+}
+
+// benchSteadyWithin is benchSteady waiting up to timeout for the last delivery.
+func benchSteadyWithin(api *apiClient, recv *receiver, pending []string, rate int, d, timeout time.Duration) (result, error) {
 	n := rate * int(d/time.Second)
 	if len(pending) < n {
 		return result{}, fmt.Errorf("need %d pending payments, have %d", n, len(pending))
@@ -298,7 +303,7 @@ func benchSteady(api *apiClient, recv *receiver, pending []string, rate int, d t
 	if err := payAtRate(api, pending[:n], rate); err != nil {
 		return result{}, err
 	}
-	if err := recv.waitFor(int64(n), 60*time.Second); err != nil {
+	if err := recv.waitFor(int64(n), timeout); err != nil {
 		return result{}, err
 	}
 	return recv.drained(n, start), nil

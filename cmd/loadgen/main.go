@@ -155,6 +155,10 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog); err != nil {
 			return err
 		}
+		settle(ctx, pool)
+		if err := benchRiver(ctx, dbURL, m, backlog); err != nil {
+			return err
+		}
 	}
 
 	stopRSS()
