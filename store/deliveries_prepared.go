@@ -62,7 +62,10 @@ type ClaimParams struct {
 // caller's $1 was read before it waited for the pool and the claim lock, and
 // a claim stamped with that stale time let the next one, in the same real
 // second, see room again); its earliest due deliveries fill the room (one probe
-// of webhook_deliveries_claim_idx per webhook: due). Of those, each account
+// of webhook_deliveries_claim_idx per webhook: due; never more than Limit
+// each, which is all a claim takes: a worker freed claims one, and with
+// 1,000 busy webhooks reading 8 of each made a claim sort 8,000 rows to take
+// one). Of those, each account
 // gets its share of the claiming process's workers less the leases it holds
 // there (mine: this process's leases, by their tokens' Owner prefix, a few
 // rows of webhook_deliveries_leased_idx), and the slow lane its own, and
@@ -120,15 +123,18 @@ const claimSQL = `
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
 				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
-			LIMIT greatest(room.n, 0)
+			LIMIT greatest(least(room.n, $3), 0) -- the claim takes no more than $3 of all
 			FOR UPDATE SKIP LOCKED
 		) due
 	), share AS MATERIALIZED (
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
 		FROM (SELECT account_id FROM due UNION SELECT account_id FROM mine) accounts
+	), held AS MATERIALIZED (
+		SELECT account_id, count(*) AS n FROM mine GROUP BY account_id
 	), picked AS (
 		SELECT due.id, due.webhook_id, due.rate_limit FROM due
-		WHERE due.account_turn <= (SELECT n FROM share) - (SELECT count(*) FROM mine WHERE mine.account_id = due.account_id)
+		LEFT JOIN held ON held.account_id = due.account_id
+		WHERE due.account_turn <= (SELECT n FROM share) - coalesce(held.n, 0)
 			AND (NOT due.slow OR due.lane_turn <= $10::bigint - (SELECT count(*) FROM mine WHERE mine.slow))
 		ORDER BY due.account_turn, due.next_attempt_at, due.id
 		LIMIT $3

@@ -30,6 +30,7 @@ func main() {
 	backlog := flag.Int("backlog", 20000, "deliveries queued for the saturation phase")
 	profileDir := flag.String("profile", "", "directory for CPU profiles of the service, one per phase")
 	only := flag.String("only", "", "run one group of phases: create, get or webhooks (payments the others need are made untimed)")
+	growth := flag.Bool("growth", false, "also drain a 10x backlog to four webhooks and a backlog to 1,000 webhooks of 100 accounts (issue 48's cost as work grows)")
 	database := flag.String("database", "", "measure on this existing database (a loaded one: cmd/scalebench), kept with its history, instead of a fresh one")
 	flag.Parse()
 	if *adminURL == "" {
@@ -48,12 +49,12 @@ func main() {
 	default:
 		log.Fatalf("loadgen: -only takes create, get or webhooks, not %q", *only)
 	}
-	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only); err != nil {
+	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only, *growth); err != nil {
 		log.Fatalf("loadgen: %v", err)
 	}
 }
 
-func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string) error {
+func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string, growth bool) error {
 	ctx := context.Background()
 	dbURL, drop, err := database, func() {}, error(nil)
 	var keepHistory []string
@@ -152,7 +153,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 	}
 
 	if runs("webhooks") {
-		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog); err != nil {
+		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog, growth); err != nil {
 			return err
 		}
 		settle(ctx, pool)
@@ -170,7 +171,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 // benchWebhooks measures deliveries to a local receiver: the raw POST
 // ceiling, end-to-end latency at a steady rate, and a backlog's drain.
 func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *store.Store, m *meter, prof *profiler,
-	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int,
+	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int, growth bool,
 ) error {
 	recv, err := startReceiver()
 	if err != nil {
@@ -215,6 +216,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	if err != nil {
 		return err
 	}
+	var fourWebhooks result // the last of the drains below
 	for _, webhooks := range [][]string{{webhookID}, append([]string{webhookID}, more...)} {
 		inFlight := 8 * len(webhooks)
 		rawCeiling := m.run(fmt.Sprintf("raw POST ceiling, %d in flight", inFlight), func() result {
@@ -236,11 +238,18 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 			return err
 		}
 		m.t.add(name, sat, rawCeiling, fmt.Sprintf("raw Go POST to the same receiver, %d in flight", inFlight))
+		fourWebhooks = sat
 	}
 	if err := benchOrderedDrain(ctx, api, pool, st, m, recv, accountID, first, envelope, phase, backlog); err != nil {
 		return err
 	}
-	return benchNoisyNeighbour(ctx, api, pool, st, m, recv, accountID, first, phase)
+	if err := benchNoisyNeighbour(ctx, api, pool, st, m, recv, accountID, first, phase); err != nil {
+		return err
+	}
+	if !growth {
+		return nil
+	}
+	return benchGrowth(ctx, pool, st, m, recv, accountID, paymentID, first, backlog, fourWebhooks)
 }
 
 // benchOrderedDrain drains the backlog to one ordered webhook (8 in

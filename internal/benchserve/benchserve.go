@@ -32,6 +32,10 @@ type Service struct {
 // Start runs binary serve on dbURL, with the benchmarks' settings and env
 // added (later entries win), its output to a temporary log named by
 // logPattern, and waits until it is ready.
+// SecretKeyHex is the service's SECRET_KEY: a load generator that writes
+// what the service unseals (webhook secrets) seals it with the same key.
+const SecretKeyHex = "0000000000000000000000000000000000000000000000000000000000000001"
+
 func Start(binary, dbURL, logPattern string, env ...string) (*Service, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,7 +48,7 @@ func Start(binary, dbURL, logPattern string, env ...string) (*Service, error) {
 		"DATABASE_URL="+dbURL,
 		"LISTEN_ADDR="+addr,
 		"BASE_URL=http://"+addr,
-		"SECRET_KEY=0000000000000000000000000000000000000000000000000000000000000001",
+		"SECRET_KEY="+SecretKeyHex,
 		"RATE_LIMIT_TEST=1000000",
 		"WEBHOOK_ALLOW_PRIVATE_NETWORKS=true",
 		"REDIS_URL=",
