@@ -27,36 +27,55 @@ const (
 	laneWeight = 0.5
 )
 
-// lanes holds the moving average of each webhook's attempt times.
+// lanes holds, per webhook, the moving average of its attempt times and
+// the lane this dispatcher last wrote (a chain's deliveries carry the
+// webhook as its claim read it, so that copy may be behind the table).
 type lanes struct {
-	mu      sync.Mutex
-	average map[string]time.Duration
+	mu    sync.Mutex
+	state map[string]laneState
 }
 
-func newLanes() *lanes { return &lanes{average: map[string]time.Duration{}} }
+type laneState struct {
+	average     time.Duration
+	wrote, slow bool
+}
+
+func newLanes() *lanes { return &lanes{state: map[string]laneState{}} }
 
 // note adds an attempt of w that took took and says which lane w belongs
-// in now; changed when that is not the lane w was claimed in.
+// in now; changed when that is not the lane w is known to be in.
 func (l *lanes) note(w *store.Webhook, took time.Duration) (slow, changed bool) {
 	l.mu.Lock()
-	avg, seen := l.average[w.ID]
+	defer l.mu.Unlock()
+	st, seen := l.state[w.ID]
+	known := w.SlowSince != nil
+	if st.wrote {
+		known = st.slow
+	}
 	if !seen {
-		avg = took
-		if w.SlowSince != nil {
-			avg = max(took, slowAttempts) // a slow webhook comes back on answers, not on one
+		st.average = took
+		if known {
+			st.average = max(took, slowAttempts) // a slow webhook comes back on answers, not on one
 		}
 	}
-	avg = time.Duration(laneWeight*float64(took) + (1-laneWeight)*float64(avg))
-	l.average[w.ID] = avg
-	l.mu.Unlock()
-	wasSlow := w.SlowSince != nil
+	st.average = time.Duration(laneWeight*float64(took) + (1-laneWeight)*float64(st.average))
+	l.state[w.ID] = st
 	switch {
-	case !wasSlow && avg >= slowAttempts:
+	case !known && st.average >= slowAttempts:
 		return true, true
-	case wasSlow && avg <= fastAgain:
+	case known && st.average <= fastAgain:
 		return false, true
 	}
-	return wasSlow, false
+	return known, false
+}
+
+// wrote records that w's lane is now slow (or not) in the table.
+func (l *lanes) wrote(webhookID string, slow bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.state[webhookID]
+	st.wrote, st.slow = true, slow
+	l.state[webhookID] = st
 }
 
 // keepLane records an attempt of w and moves w to the other lane when its
@@ -74,6 +93,7 @@ func (d *Dispatcher) keepLane(w *store.Webhook, took time.Duration) bool {
 		d.log.Warn("dispatcher: webhook lane", "webhook_id", w.ID, "error", err.Error())
 		return slow
 	}
+	d.lanes.wrote(w.ID, slow)
 	d.log.Info("dispatcher: webhook lane", "webhook_id", w.ID, "slow", slow)
 	return slow
 }
