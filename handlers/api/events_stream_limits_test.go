@@ -70,10 +70,14 @@ func TestEventStreamsAreLimitedAndShareOneFeed(t *testing.T) {
 
 	// Six idle streams of two accounts for a second: two feeds polling four
 	// times a second, not six.
-	before := s.MetricValue("payments_event_stream_store_reads_total")
+	// Shared, that is 8 reads a second; one reader per stream would be 24.
+	// The bound sits between (a loaded machine's late ticks catch up in
+	// bursts: 14 were seen in a second of a full suite).
+	before, from := s.MetricValue("payments_event_stream_store_reads_total"), time.Now()
 	time.Sleep(time.Second)
 	reads := s.MetricValue("payments_event_stream_store_reads_total") - before
-	require.LessOrEqual(t, reads, float64(2*6), "store reads in a second of six idle streams")
+	perSecond := reads / time.Since(from).Seconds()
+	require.Less(t, perSecond, float64(6*4)*0.75, "store reads a second of six idle streams (%v in all)", reads)
 
 	// Every stream of the account still sees a new event.
 	s.CreatePayment(map[string]any{"amount_cents": 700})
