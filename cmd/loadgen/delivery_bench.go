@@ -338,16 +338,25 @@ func queueBacklog(ctx context.Context, st *store.Store, recv *receiver, accountI
 	paymentID string, snapshot []byte, n int,
 ) (time.Time, error) {
 	recv.reset()
+	if err := recordBacklog(ctx, st, accountID, types, paymentID, snapshot, n); err != nil {
+		return time.Time{}, err
+	}
+	return time.Now(), nil // the backlog and its NOTIFY become visible at this commit
+}
+
+// recordBacklog records n events of the account's object in one statement
+// and transaction, their types cycling through types.
+func recordBacklog(ctx context.Context, st *store.Store, accountID string, types []string, objectID string, snapshot []byte, n int) error {
 	events := make([]store.NewEvent, n)
 	now := time.Now()
 	for i := range events {
 		events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountID}, Type: types[i%len(types)],
-			ObjectID: paymentID, Data: snapshot, At: now}
+			ObjectID: objectID, Data: snapshot, At: now}
 	}
 	if err := st.RecordEvents(ctx, events); err != nil {
-		return time.Time{}, fmt.Errorf("queue backlog: %w", err)
+		return fmt.Errorf("queue backlog: %w", err)
 	}
-	return time.Now(), nil // the backlog and its NOTIFY become visible at this commit
+	return nil
 }
 
 // drainBacklog times the dispatcher draining the n deliveries queued at start.

@@ -29,13 +29,8 @@ func benchGrowth(ctx context.Context, pool *pgxpool.Pool, st *store.Store, m *me
 		return err
 	}
 	for range 9 {
-		events := make([]store.NewEvent, backlog)
-		for i := range events {
-			events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountID}, Type: backlogTypes[i%len(backlogTypes)],
-				ObjectID: paymentID, Data: snapshot, At: time.Now()}
-		}
-		if err := st.RecordEvents(ctx, events); err != nil {
-			return fmt.Errorf("10x backlog: %w", err)
+		if err := recordBacklog(ctx, st, accountID, backlogTypes, paymentID, snapshot, backlog); err != nil {
+			return err
 		}
 	}
 	name := fmt.Sprintf("webhook deliveries, %d queued to 4 webhook(s) (10x)", n)

@@ -84,11 +84,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 		return err
 	}
 	// An account of its own each run: a database given may hold the runs before.
-	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Bench", Email: "bench-" + randomHex(4) + "@example.com", FeeBPS: store.DefaultFeeBPS})
-	if err != nil {
-		return err
-	}
-	_, key, err := st.CreateAPIKey(ctx, acct.ID, false, store.NewAPIKey{Name: "loadgen"})
+	acct, key, err := newBenchAccount(ctx, st, "Loja Bench", "bench")
 	if err != nil {
 		return err
 	}
@@ -327,6 +323,20 @@ func moreWebhooks(api *apiClient, url string) ([]string, error) {
 func createWebhook(api *apiClient, url, event string) (string, error) {
 	id, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q]}`, url, event))
 	return id, err
+}
+
+// newBenchAccount makes an account of the run's own (its e-mail unique, as
+// a database given may hold earlier runs) and a test key of it.
+func newBenchAccount(ctx context.Context, st *store.Store, name, emailPrefix string) (*store.Account, string, error) {
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: name, Email: emailPrefix + "-" + randomHex(4) + "@example.com", FeeBPS: store.DefaultFeeBPS})
+	if err != nil {
+		return nil, "", err
+	}
+	_, key, err := st.CreateAPIKey(ctx, acct.ID, false, store.NewAPIKey{Name: "loadgen"})
+	if err != nil {
+		return nil, "", err
+	}
+	return acct, key, nil
 }
 
 // createDatabase makes a fresh database for the run and returns its URL and

@@ -24,11 +24,7 @@ func benchNoisyNeighbour(ctx context.Context, api *apiClient, pool *pgxpool.Pool
 ) error {
 	const rate = 50
 	n := rate * int(phase/time.Second)
-	b, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja Vizinha", Email: "vizinha-" + randomHex(4) + "@example.com", FeeBPS: store.DefaultFeeBPS})
-	if err != nil {
-		return err
-	}
-	_, keyB, err := st.CreateAPIKey(ctx, b.ID, false, store.NewAPIKey{Name: "loadgen B"})
+	_, keyB, err := newBenchAccount(ctx, st, "Loja Vizinha", "vizinha")
 	if err != nil {
 		return err
 	}
@@ -63,12 +59,8 @@ func benchNoisyNeighbour(ctx context.Context, api *apiClient, pool *pgxpool.Pool
 			return err
 		}
 	}
-	events := make([]store.NewEvent, 80)
-	for i := range events {
-		events[i] = store.NewEvent{Scope: store.Scope{AccountID: accountA}, Type: eventType, ObjectID: "noisy", Data: snapshot, At: time.Now()}
-	}
-	if err := st.RecordEvents(ctx, events); err != nil {
-		return fmt.Errorf("noisy neighbour's backlog: %w", err)
+	if err := recordBacklog(ctx, st, accountA, []string{eventType}, "noisy", snapshot, 80); err != nil {
+		return err
 	}
 	time.Sleep(2 * time.Second) // A's attempts take every worker A may have
 	m.run("noisy neighbour: B beside A's hanging webhooks", func() result {
