@@ -179,7 +179,21 @@ const fewWebhooks = "16"
 // so waiting for another costs little; without it two claims at once would
 // each see room the other is taking (found: 15 requests in flight on a
 // webhook capped at 8, with two dispatchers).
-const claimLockSQL = `SELECT pg_advisory_xact_lock(7164523876533445997)` // "claiming" as a number
+const claimLockSQL = `SELECT pg_advisory_xact_lock(7164523876533445997), ` + claimPlan // "claiming" as a number
+
+// claimPlan makes each webhook's due deliveries a walk of its claim
+// index that stops at the claim's limit, however many are due. The table
+// is partitioned, so that walk is a Merge Append of each partition's
+// index, and the planner chooses it only while it expects many due rows:
+// with its statistics taken while few were pending (any quiet hour before
+// a receiver's outage), it appended every partition's due rows and sorted
+// them to take a few, and a backlog of 40,000 made every claim read and
+// sort 7,672 rows per webhook, 3 ms a claim (BENCHMARKS.md, "Claims at any
+// backlog"). The claim's other sorts (its turns) have no alternative and
+// stay. A disabled sort adds a huge cost to the plan's estimate, and past
+// jit_above_cost PostgreSQL compiles the plan with LLVM at every execution
+// (1.1 s a claim): the claim is short, so never.
+const claimPlan = `set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`
 
 // rateWindowSQL is the window a webhook's rate limit counts claims in: a
 // second and a margin for the time between a claim and the request

@@ -89,3 +89,6 @@ func Translate(err error) error { return translate(err) }
 
 // ClaimSQL is the claim's statement, for a test to read its plan's buffers.
 const ClaimSQL = claimSQL
+
+// ClaimLockSQL precedes the claim in its transaction, with the settings it is planned under.
+const ClaimLockSQL = claimLockSQL
