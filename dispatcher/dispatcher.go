@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -37,10 +38,13 @@ type Config struct {
 	Workers int
 	// PerWebhook caps one webhook's attempts in flight (8).
 	PerWebhook int
+	// Run is how many of its webhook's next deliveries a worker holds at
+	// most while it attempts one (16; see work).
+	Run int
 	// Reserve is how many workers an account alone leaves free for the
-	// next account's deliveries (Workers/8, at least 1); SlowLane, how
-	// many the slow lane's webhooks hold together (Workers/8, at least 1).
-	// See store.ClaimParams.
+	// next account's deliveries (Workers/8, at least 1, at most all but
+	// one); SlowLane, how many the slow lane's webhooks hold together
+	// (Workers/8, at least 1). See store.ClaimParams.
 	Reserve  int
 	SlowLane int
 	// Lease is how long a claim holds a delivery (60s); it must outlast AttemptTimeout.
@@ -75,9 +79,15 @@ func (c *Config) defaults() {
 	if c.PerWebhook <= 0 {
 		c.PerWebhook = 8
 	}
+	if c.Run <= 0 {
+		c.Run = 16
+	}
 	if c.Reserve <= 0 {
 		c.Reserve = max(c.Workers/8, 1)
 	}
+	// An account alone always has a worker: with one, it keeps it (a
+	// reserve of one worker of one left none, and nothing was delivered).
+	c.Reserve = min(c.Reserve, c.Workers-1)
 	if c.SlowLane <= 0 {
 		c.SlowLane = max(c.Workers/8, 1)
 	}
@@ -115,8 +125,17 @@ type Dispatcher struct {
 	// claims count its own leases by it (the shares are of its workers).
 	owner string
 	lanes *lanes
-	wg    sync.WaitGroup
-	svc   service.Service
+	// failures counts, by webhook id, the attempts this process saw fail
+	// (*atomic.Int64): a worker holding a run of a webhook's deliveries
+	// gives them back when another worker's attempt failed (see work).
+	failures sync.Map
+	// runs numbers the runs workers ask for, for their lease tokens.
+	runs atomic.Int64
+	// frontiers holds, by webhook id, how far into its queue this process
+	// has leased (*frontier): where a worker's next run starts looking.
+	frontiers sync.Map
+	wg        sync.WaitGroup
+	svc       service.Service
 }
 
 // Start delivers in the background until Stop.
@@ -198,15 +217,12 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 			return
 		}
 		for i := range claimed {
+			d.frontier(claimed[i].WebhookID).reach(&claimed[i])
 			d.slots <- struct{}{}
 			d.wg.Add(1)
 			go func(dl *store.Delivery) {
 				defer d.wg.Done()
-				// A worker keeps to its webhook's queue for a while (see
-				// maxChain), then returns to the pool so others get a turn.
-				for i := 0; dl != nil; i++ {
-					dl = d.deliver(attemptCtx, dl, i < maxChain && ctx.Err() == nil)
-				}
+				d.work(attemptCtx, ctx, dl)
 				<-d.slots
 				d.signal() // a free worker may take work a cap held back
 			}(&claimed[i])
@@ -258,7 +274,11 @@ func (d *Dispatcher) RunOnce(ctx context.Context, limit int) int {
 	}
 	var wg sync.WaitGroup
 	for i := range claimed {
-		wg.Go(func() { d.deliver(ctx, &claimed[i], false) })
+		wg.Go(func() {
+			if success, _ := d.attemptOne(ctx, &claimed[i]); success != nil {
+				d.recordSuccess(*success)
+			}
+		})
 	}
 	wg.Wait()
 	return len(claimed)
@@ -297,27 +317,18 @@ func (d *Dispatcher) listen(ctx context.Context) {
 	}
 }
 
-// maxChain is how many deliveries in a row a worker takes from one webhook's
-// queue (finishing one leases the next in the same transaction) before it
-// returns to the pool.
-const maxChain = 64
-
-// deliver makes one attempt and records its outcome: a success with the
-// next batch of successes (store.FinishSuccess), anything else at once. After a success, with
-// chain, it also leases the webhook's next due delivery and returns it: the
-// webhook's leases stay as many as before, so its in-flight cap holds, and a
-// busy webhook's queue flows without a round through the claim per
-// delivery. After anything else the worker goes back to the pool, so a
-// failing receiver gets no more attempts than its claims give it.
-func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool) *store.Delivery {
+// attemptOne makes one attempt of dl. A success is returned to be recorded
+// (recordSuccess), with whether its webhook stays in the fast lane; anything
+// else is recorded here, before it returns nil.
+func (d *Dispatcher) attemptOne(ctx context.Context, dl *store.Delivery) (success *store.Success, fast bool) {
 	now := d.cfg.Now()
 	var span trace.Span // nil when traces are off
 	if d.cfg.Tracer != nil {
 		ctx, span = d.startSpan(ctx, dl)
 		defer span.End()
 	}
-	// The lease was taken just before this attempt; finishing after it ends
-	// is pointless (another dispatcher may have the delivery by then).
+	// The lease was taken before this attempt; finishing after it ends is
+	// pointless (another dispatcher may have the delivery by then).
 	leaseEnd := time.Now().Add(d.cfg.Lease)
 	attempt := d.attempt(ctx, dl.Webhook, dl.Event, now)
 	if span != nil {
@@ -328,32 +339,16 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 	}
 	attempt.DeliveryID = &dl.ID
 	attempt.Attempt = dl.Attempts
-	if d.keepLane(dl.Webhook, attempt.result.Duration) {
-		chain = false // a slow webhook's worker goes back to the pool after each attempt
-	}
+	slow := d.keepLane(dl.Webhook, attempt.result.Duration)
 	token := ""
 	if dl.LeaseToken != nil {
 		token = *dl.LeaseToken
 	}
 	if attempt.result.Success {
 		d.observe(dl, metrics.OutcomeSucceeded, attempt.result.Duration, now)
-		success := store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}
-		var f store.Finished
-		service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
-			success.Again = f.Err != nil // the failed try may have committed
-			if chain {
-				success.Next = &store.ClaimParams{Now: d.cfg.Now(), Lease: d.cfg.Lease, Token: d.leaseToken()}
-			}
-			f = d.store.FinishSuccess(ctx, success)
-			if f.Err != nil && success.Next != nil {
-				next := success.Next.Token // the chain's lease may have been taken
-				d.wg.Go(func() { d.release(next) })
-			}
-			return f.Err
-		})
-		d.logFinish(dl, f.Held, f.Err, "")
-		return f.Next
+		return &store.Success{Delivery: dl, Token: token, Attempt: &attempt.DeliveryAttempt}, !slow
 	}
+	d.failed(dl.WebhookID).Add(1)
 	out := d.outcome(dl, attempt.result, d.cfg.Now())
 	switch {
 	case out.DisableReason != "":
@@ -369,7 +364,36 @@ func (d *Dispatcher) deliver(ctx context.Context, dl *store.Delivery, chain bool
 		return err
 	})
 	d.logFinish(dl, held, err, out.DisableReason)
-	return nil
+	return nil, false
+}
+
+// recordSuccess records a success with whatever others are being recorded
+// at the same time (store.FinishSuccess), and returns the deliveries its
+// Next asked for, leased.
+func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
+	dl := success.Delivery
+	leaseEnd := time.Now().Add(d.cfg.Lease)
+	var f store.Finished
+	service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
+		success.Again = f.Err != nil // the failed try may have committed
+		if success.Next != nil {
+			success.Next.Now = d.cfg.Now()
+		}
+		f = d.store.FinishSuccess(ctx, success)
+		if f.Err != nil && success.Next != nil {
+			next := success.Next.Token // the run's leases may have been taken
+			d.wg.Go(func() { d.release(next) })
+		}
+		return f.Err
+	})
+	d.logFinish(dl, f.Held, f.Err, "")
+	return f.Next
+}
+
+// failed is the count of failed attempts this process saw of a webhook.
+func (d *Dispatcher) failed(webhookID string) *atomic.Int64 {
+	n, _ := d.failures.LoadOrStore(webhookID, new(atomic.Int64))
+	return n.(*atomic.Int64)
 }
 
 // startSpan opens the attempt's span, a child of the span of the request

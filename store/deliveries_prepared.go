@@ -44,6 +44,11 @@ type ClaimParams struct {
 	Workers  int
 	Reserve  int
 	SlowLane int
+	// AfterDue and AfterID, when set, are where a success's run of next
+	// deliveries starts looking (next_attempt_at, id): past what the asking
+	// process already holds of its webhook's queue (see finishSuccessesSQL).
+	AfterDue time.Time
+	AfterID  string
 }
 
 // claimSQL leases due deliveries and returns them with their events. The
@@ -56,7 +61,8 @@ type ClaimParams struct {
 // (BENCHMARKS.md, "Issue 33, third step"). Up to fewWebhooks, it reads
 // them all: finding the busy ones first would cost more probes than it
 // saves (the drain to four webhooks, all busy, was 6% slower for it).
-// Each webhook considered gets room for PerWebhook ($2) leases less those it holds
+// Each webhook considered gets room for PerWebhook ($2) workers less those
+// holding its leases (slots: see leaseSlotSQL)
 // and, when it has a rate limit, for rate_limit claims less those it made in
 // the last rateWindow (by PostgreSQL's clock once the claim runs: the
 // caller's $1 was read before it waited for the pool and the claim lock, and
@@ -66,7 +72,7 @@ type ClaimParams struct {
 // each, which is all a claim takes: a worker freed claims one, and with
 // 1,000 busy webhooks reading 8 of each made a claim sort 8,000 rows to take
 // one). Of those, each account
-// gets its share of the claiming process's workers less the leases it holds
+// gets its share of the claiming process's workers less the slots it holds
 // there (mine: this process's leases, by their tokens' Owner prefix, a few
 // rows of webhook_deliveries_leased_idx), and the slow lane its own, and
 // they are taken in turns across accounts, each account's earliest first,
@@ -100,12 +106,12 @@ const claimSQL = `
 			SELECT webhook_id FROM next WHERE webhook_id IS NOT NULL AND NOT (SELECT yes FROM few)
 		)
 	), mine AS MATERIALIZED (
-		SELECT l.account_id, w.slow_since IS NOT NULL AS slow
+		SELECT l.account_id, ` + leaseSlotSQL + ` AS slot, w.slow_since IS NOT NULL AS slow
 		FROM webhook_deliveries l JOIN webhooks w ON w.id = l.webhook_id
 		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text)
 	), room AS (
 		SELECT busy.webhook_id, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
-			SELECT count(*) FROM webhook_deliveries l
+			SELECT count(DISTINCT ` + leaseSlotSQL + `) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
 		), coalesce(w.rate_limit - (
 			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
@@ -130,19 +136,19 @@ const claimSQL = `
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
 		FROM (SELECT account_id FROM due UNION SELECT account_id FROM mine) accounts
 	), held AS MATERIALIZED (
-		SELECT account_id, count(*) AS n FROM mine GROUP BY account_id
+		SELECT account_id, count(DISTINCT slot) AS n FROM mine GROUP BY account_id
 	), picked AS (
 		SELECT due.id, due.webhook_id, due.rate_limit FROM due
 		LEFT JOIN held ON held.account_id = due.account_id
 		WHERE due.account_turn <= (SELECT n FROM share) - coalesce(held.n, 0)
-			AND (NOT due.slow OR due.lane_turn <= $10::bigint - (SELECT count(*) FROM mine WHERE mine.slow))
+			AND (NOT due.slow OR due.lane_turn <= $10::bigint - (SELECT count(DISTINCT slot) FROM mine WHERE mine.slow))
 		ORDER BY due.account_turn, due.next_attempt_at, due.id
 		LIMIT $3
 	), leased AS (
 		UPDATE webhook_deliveries d
-		SET lease_token = $4, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
+		SET lease_token = $4 || '.' || picked.n, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
 			claimed_at = clock_timestamp(), woken_at = $6
-		FROM picked WHERE d.id = picked.id
+		FROM (SELECT id, row_number() OVER () AS n FROM picked) picked WHERE d.id = picked.id
 		RETURNING d.*
 	), stamped AS (
 		UPDATE webhooks w SET rate_claims = array(
@@ -170,6 +176,17 @@ const claimSQL = `
 // both name the delivery they ask about d.
 const earlierOfItsObjectSQL = `SELECT 1 FROM webhook_deliveries earlier
 				WHERE earlier.order_key = d.order_key AND (earlier.created_at, earlier.id) < (d.created_at, d.id)`
+
+// leaseSlotSQL is the slot (the worker) holding lease l: a claim leases each
+// delivery to a worker of its own, under its token and the delivery's
+// number ("token.3"); what that worker's successes lease after it (a run of
+// its webhook's next deliveries, FinishSuccesses) carries the slot and a
+// suffix ("token.3/x"). A worker attempts its deliveries one after another,
+// so a webhook's requests in flight are at most its slots, and the caps
+// (PerWebhook, the fair shares, the slow lane) count slots, not leased
+// deliveries: a worker may hold the next few of its webhook's deliveries
+// while it attempts one, without taking another worker's room.
+const leaseSlotSQL = `split_part(l.lease_token, '/', 1)`
 
 // fewWebhooks is how many enabled webhooks a claim reads every one of (see claimSQL).
 const fewWebhooks = "16"
@@ -444,27 +461,35 @@ const failureStreakSQL = `UPDATE webhooks AS w SET failing_since = coalesce(w.fa
 // a delivery's database work. finishSuccessesSQL records a batch of
 // concurrent successes (the dispatcher gathers them) in one statement:
 // their attempts, each delivery marked succeeded while its own lease holds,
-// the end of each webhook's failure streak, and (for those chaining) a
-// lease on each one's webhook's next due delivery. One statement for the
-// batch instead of one per success: a drain's PostgreSQL profile had a
+// the end of each webhook's failure streak, and (for those chaining) leases
+// on each one's webhook's next due deliveries, as many as it asks for. One
+// statement for the batch instead of one per success: a drain's PostgreSQL profile had a
 // seventh of its CPU in starting the executor for each success's statement,
 // and pgx a ninth of the dispatcher's in encoding each one's parameters.
 // The successes come as arrays of equal length, one element each, numbered
-// from 1 by ORDINALITY; the statement answers one row per success, led by
-// its number.
+// from 1 by ORDINALITY; the statement answers a row per success, led by its
+// number, and one more per further delivery it leased.
 //
 // Each webhook's next deliveries are picked by one walk of the claim index
-// (the lateral subquery: as many as that webhook's chaining successes, each
-// once, SKIP LOCKED past what others hold) and handed out in due order by
-// row number; a webhook with a rate limit never chains (its every attempt
-// goes through the claim, which counts it). The batch's own deliveries are never picked: the statement
+// (the lateral subquery: as many as that webhook's chaining successes ask
+// for together, each once, SKIP LOCKED past what others hold) and handed
+// out in due order by row number, each success its run; a webhook with a
+// rate limit never chains (its every attempt goes through the claim, which
+// counts it). The batch's own deliveries are never picked: the statement
 // updates them itself, and in the snapshot its CTEs share they are still
 // pending (and due again, if a lease ran out before its success came back).
 //
-// The walk starts after the earliest finished delivery's own place in the
-// queue (after_due, after_id): every finished delivery leaves a dead entry in
+// The walk starts after the earliest place in the queue its successes give
+// (after_due, after_id: the finished delivery's own, or where the asking
+// process has leased its webhook's queue up to, ClaimParams.AfterDue):
+// every finished delivery leaves a dead entry in
 // webhook_deliveries_claim_idx until vacuum, so a walk from the queue's head
-// would step over all of them, and draining a backlog of n would cost O(n²).
+// would step over all of them, and draining a backlog of n would cost O(n²);
+// and the runs the process's other workers hold lie between a finished
+// delivery and that frontier: a walk from the finished one steps over all
+// of them (up to a hundred leased rows a walk, draining to four webhooks).
+// An ordered webhook's walk starts at the finished delivery: the next of
+// its object, held back until now, is right after it.
 // What a chain leaves behind it (a delivery whose lease expired, one a
 // concurrent walk skipped) is the claim query's, which always starts at the
 // head.
@@ -483,10 +508,11 @@ const finishSuccessesHead = `
 	WITH f AS MATERIALIZED (
 		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
 			$8::text[], $9::text[], $10::int[], $11::text[], $12::bytea[], $13::int[], $14::text[], $15::text[],
-			$16::timestamptz[], $17::text[], $18::text[], $19::timestamptz[], $20::boolean[], $21::timestamptz[])
+			$16::timestamptz[], $17::text[], $18::text[], $19::timestamptz[], $20::int[], $21::timestamptz[],
+			$22::text[])
 			WITH ORDINALITY AS f(attempt_id, delivery_id, webhook_id, event_id, event_type, attempt, request_url,
 				request_headers, request_body, response_status, response_headers, response_body, duration_ms,
-				error_class, error_message, at, token, next_token, next_expiry, chain, due, i)
+				error_class, error_message, at, token, next_token, next_expiry, want, after_due, after_id, i)
 	), attempt AS (
 		INSERT INTO delivery_attempts (id, delivery_id, webhook_id, event_id, event_type, attempt, request_url,
 			request_headers, request_body, response_status, response_headers, response_body, duration_ms,
@@ -503,7 +529,11 @@ const finishSuccessesTail = `
 		SET status = 'succeeded', lease_token = NULL, lease_expires_at = NULL, last_status_code = f.response_status,
 			last_error = NULL, updated_at = f.at, completed_at = f.at, order_key = NULL
 		FROM f
-		WHERE d.id = f.delivery_id AND d.lease_token = f.token
+		-- Not "lease_token = f.token": the planner could then read the
+		-- partial index of leased deliveries (implied by it) for each
+		-- success, every lease of the webhook, rather than probe its key
+		-- (5,000 buffers a batch of 32, with the workers' runs leased).
+		WHERE d.id = f.delivery_id AND d.lease_token IS NOT DISTINCT FROM f.token
 		RETURNING f.i
 	), healed AS (
 		-- A success ends a failure streak; a webhook that was not failing is
@@ -512,14 +542,14 @@ const finishSuccessesTail = `
 		WHERE w.id IN (SELECT f.webhook_id FROM f JOIN finished USING (i))
 			AND (w.failing_since IS NOT NULL OR w.failures_since <> 0)
 	), chaining AS (
-		SELECT f.i, f.webhook_id, f.delivery_id, f.next_token, f.next_expiry, f.at, f.due,
-			row_number() OVER (PARTITION BY f.webhook_id ORDER BY f.i) AS rn
+		SELECT f.i, f.webhook_id, f.delivery_id, f.next_token, f.next_expiry, f.at, f.after_due, f.after_id, f.want,
+			sum(f.want) OVER (PARTITION BY f.webhook_id ORDER BY f.i) - f.want AS start
 		FROM f JOIN finished USING (i)
-		WHERE f.chain
+		WHERE f.want > 0
 	), wanted AS (
-		SELECT webhook_id, count(*) AS k, min(at) AS now,
-			(array_agg(due ORDER BY due, delivery_id))[1] AS after_due,
-			(array_agg(delivery_id ORDER BY due, delivery_id))[1] AS after_id
+		SELECT webhook_id, sum(want) AS k, min(at) AS now,
+			(array_agg(after_due ORDER BY after_due, after_id))[1] AS after_due,
+			(array_agg(after_id ORDER BY after_due, after_id))[1] AS after_id
 		FROM chaining
 		GROUP BY webhook_id
 	), picked AS (
@@ -542,17 +572,19 @@ const finishSuccessesTail = `
 		UPDATE webhook_deliveries d
 		SET lease_token = c.next_token, lease_expires_at = c.next_expiry, attempts = d.attempts + 1, updated_at = c.at,
 			claimed_at = clock_timestamp(), woken_at = NULL
-		FROM picked p JOIN chaining c USING (webhook_id, rn)
+		FROM picked p JOIN chaining c ON c.webhook_id = p.webhook_id AND p.rn > c.start AND p.rn <= c.start + c.want
 		WHERE d.id = p.id
 		RETURNING c.i, d.id, d.event_id, d.attempts, d.next_attempt_at
 	)
 	SELECT f.i, finished.i IS NOT NULL, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
 		(SELECT updated_at FROM webhooks WHERE id = f.webhook_id),
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
-	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id`
+	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id
+	ORDER BY f.i, leased.next_attempt_at, leased.id`
 
 // Success is one successful attempt to record; Next, when set, asks for
-// the webhook's next due delivery under a new lease.
+// the webhook's next due deliveries (Next.Limit of them, at least one)
+// under the lease token Next.Token.
 type Success struct {
 	Delivery *Delivery
 	Token    string
@@ -564,10 +596,10 @@ type Success struct {
 }
 
 // Finished is what became of a success: whether its lease still held, and
-// the next delivery leased for it (nil when none was due).
+// the next deliveries leased for it, in due order (none when none was due).
 type Finished struct {
 	Held bool
-	Next *Delivery
+	Next []*Delivery
 	Err  error
 }
 
@@ -577,10 +609,12 @@ type Finished struct {
 // a batch (FinishSuccesses) costs PostgreSQL far less than one per success.
 // The same batcher as payment creations' (pg.Coalescer): nothing waits to
 // fill a batch, a lone success is recorded at once, and no goroutine runs
-// while none is being recorded. One batch at a time: the successes that
-// arrive meanwhile make the next, bigger batch, which cost less CPU per
-// delivery and drained as fast or faster than two at a time
-// (BENCHMARKS.md, "One batcher").
+// while none is being recorded. Two batches at a time: once workers stopped
+// waiting for their successes' records (they hold runs of deliveries), one
+// batch at a time kept the batcher busy 98% of the drain on one core while
+// the other idled; two drained 15–30% faster for 5–10 µs more of PostgreSQL
+// per delivery (BENCHMARKS.md, "Deliveries at queue cost"; one at a time
+// had been as fast and cheaper while each worker waited, "One batcher").
 func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
 	f, err := s.successes.Do(ctx, success)
 	if err != nil && f.Err == nil {
@@ -593,7 +627,7 @@ func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
 type successBatches = pg.Coalescer[Success, Finished]
 
 func newSuccessBatches(s *Store) *successBatches {
-	return &successBatches{MaxInFlight: 1, MaxBatch: 32, Timeout: 10 * time.Second,
+	return &successBatches{MaxInFlight: 2, MaxBatch: 32, Timeout: 10 * time.Second,
 		Serve: func(ctx context.Context, batch []Success) []pg.Outcome[Finished] {
 			finished := s.FinishSuccesses(ctx, batch)
 			outs := make([]pg.Outcome[Finished], len(batch))
@@ -632,24 +666,43 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 		)
 		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
 			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt, &ev.traceparent}
-		return pg.EachAnswer(rows, len(batch), &ordinal, dest, func(i int) {
+		answered := make([]bool, len(batch))
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			if ordinal < 1 || ordinal > int64(len(batch)) {
+				return fmt.Errorf("answer for success %d outside the batch of %d", ordinal, len(batch))
+			}
+			i := int(ordinal - 1)
+			answered[i] = true
 			out := &outs[i]
 			out.Held = held
 			if !held || nextID == nil || ev.data == nil {
-				return
+				continue
 			}
-			d := batch[i].Delivery
-			out.Next = &Delivery{ID: *nextID, WebhookID: d.WebhookID, EventID: *eventID, Attempts: *attempts, LeaseToken: &batch[i].Next.Token,
-				NextAttemptAt: *nextDue, Webhook: d.Webhook, Event: &Event{
+			d, ask := batch[i].Delivery, batch[i].Next
+			expiry := ask.Now.Add(ask.Lease)
+			next := &Delivery{ID: *nextID, WebhookID: d.WebhookID, AccountID: d.AccountID, EventID: *eventID,
+				Attempts: *attempts, LeaseToken: &ask.Token, LeaseExpiresAt: &expiry, NextAttemptAt: *nextDue,
+				Webhook: d.Webhook, Event: &Event{
 					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
-					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt, TraceParent: ev.traceparent,
+					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt, TraceParent: copied(ev.traceparent),
 				}}
 			if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
 				// The webhook changed since it was read (a new URL, a rotated
 				// secret): read again below, outside the batch.
-				out.Next.Webhook = nil
+				next.Webhook = nil
 			}
-		})
+			out.Next = append(out.Next, next)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if i := slices.Index(answered, false); i >= 0 {
+			return fmt.Errorf("no answer for success %d of %d", i+1, len(batch))
+		}
+		return nil
 	})
 	if err != nil {
 		for i := range outs {
@@ -662,8 +715,10 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	// attempted when its lease ends.
 	var stale []string
 	for _, o := range outs {
-		if next := o.Next; next != nil && next.Webhook == nil && !slices.Contains(stale, next.WebhookID) {
-			stale = append(stale, next.WebhookID)
+		for _, next := range o.Next {
+			if next.Webhook == nil && !slices.Contains(stale, next.WebhookID) {
+				stale = append(stale, next.WebhookID)
+			}
 		}
 	}
 	if len(stale) == 0 {
@@ -671,19 +726,34 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	}
 	hooks, err := s.webhooksByID(ctx, stale)
 	for i := range outs {
-		next := outs[i].Next
-		if next == nil || next.Webhook != nil {
+		nexts := outs[i].Next
+		if len(nexts) == 0 || nexts[0].Webhook != nil {
+			continue // a success's run is of one webhook, read once
+		}
+		var wh *Webhook
+		if err == nil {
+			wh = webhookIn(hooks, nexts[0].WebhookID)
+		}
+		if wh == nil {
+			outs[i].Next = nil
+			outs[i].Err = fmt.Errorf("store: leased delivery's webhook: %w", cmp.Or(err, sql.ErrNoRows))
 			continue
 		}
-		if err == nil {
-			if next.Webhook = webhookIn(hooks, next.WebhookID); next.Webhook != nil {
-				continue
-			}
+		for _, next := range nexts {
+			next.Webhook = wh
 		}
-		outs[i].Next = nil
-		outs[i].Err = fmt.Errorf("store: leased delivery's webhook: %w", cmp.Or(err, sql.ErrNoRows))
 	}
 	return outs
+}
+
+// copied is a copy of what p points to: the rows of one answer are scanned
+// into the same variables.
+func copied[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // finishSuccessesArgs are finishSuccessesSQL's parameters: one array per
@@ -697,8 +767,8 @@ func finishSuccessesArgs(batch []Success) []any {
 	requestURLs, requestBodies, tokens, nextTokens := texts(), texts(), texts(), texts()
 	requestHeaders, responseHeaders, errorClasses, errorMessages := nullables(), nullables(), nullables(), nullables()
 	attemptNos, durations, statuses := make([]int32, n), make([]int32, n), make([]*int32, n)
-	bodies, chains := make([][]byte, n), make([]bool, n)
-	ats, nextExpiries, dues := times(), times(), times()
+	bodies, wants := make([][]byte, n), make([]int32, n)
+	ats, nextExpiries, afterDues, afterIDs := times(), times(), times(), texts()
 	for i, b := range batch {
 		a := b.Attempt
 		attemptIDs[i], deliveryIDs[i], webhookIDs[i] = a.ID, b.Delivery.ID, a.WebhookID
@@ -712,31 +782,53 @@ func finishSuccessesArgs(batch []Success) []any {
 			status := int32(*a.ResponseStatus)
 			statuses[i] = &status
 		}
-		bodies[i], ats[i], dues[i] = a.ResponseBody, a.CreatedAt, b.Delivery.NextAttemptAt
+		bodies[i], ats[i] = a.ResponseBody, a.CreatedAt
+		afterDues[i], afterIDs[i] = b.Delivery.NextAttemptAt, b.Delivery.ID
 		if b.Next != nil {
-			chains[i], nextTokens[i], nextExpiries[i] = true, b.Next.Token, b.Next.Now.Add(b.Next.Lease)
+			wants[i], nextTokens[i], nextExpiries[i] = int32(max(b.Next.Limit, 1)), b.Next.Token, b.Next.Now.Add(b.Next.Lease)
+			if b.Next.AfterID != "" {
+				afterDues[i], afterIDs[i] = b.Next.AfterDue, b.Next.AfterID
+			}
 		}
 	}
 	return []any{attemptIDs, deliveryIDs, webhookIDs, eventIDs, eventTypes, attemptNos, requestURLs,
 		requestHeaders, requestBodies, statuses, responseHeaders, bodies, durations, errorClasses, errorMessages,
-		ats, tokens, nextTokens, nextExpiries, chains, dues}
+		ats, tokens, nextTokens, nextExpiries, wants, afterDues, afterIDs}
 }
 
-// ReleaseLeases gives back every delivery leased under token: the leases of
-// a claim or a chain whose answer was lost (the connection broke after the
-// database committed it), which no worker is attempting. Each is due again
-// at once, its attempt count as before the lease.
+// ReleaseLeases gives back every delivery leased under token (a claim's
+// token also covers its deliveries' "token.n"): the leases of a claim or a
+// chain whose answer was lost (the connection broke after the database
+// committed it), which no worker is attempting. Each is due again at once,
+// its attempt count as before the lease.
 func (s *Store) ReleaseLeases(ctx context.Context, token string) (int, error) {
 	return s.releaseLeases(ctx, "webhook_deliveries", token)
 }
 
+// ReleaseDeliveries gives back deliveries a worker holds and will not
+// attempt (it stopped, or its webhook failed or turned slow while they
+// waited), each while its lease is still tokens[i]: due again at once, their
+// attempt count as before the lease.
+func (s *Store) ReleaseDeliveries(ctx context.Context, ids, tokens []string) (int, error) {
+	res, err := s.db.DB.ExecContext(ctx, `UPDATE webhook_deliveries d
+		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(d.attempts - 1, 0)
+		FROM unnest($1::text[], $2::text[]) AS r(id, token)
+		WHERE d.id = r.id AND d.lease_token = r.token AND d.status = 'pending'`, ids, tokens)
+	if err != nil {
+		return 0, fmt.Errorf("store: release deliveries: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
 // releaseLeases gives back the pending rows of an outbound queue (a table
 // with lease_token, lease_expires_at and attempts: webhook_deliveries,
-// psp_calls) leased under token, their attempt uncounted.
+// psp_calls) leased under token or under its numbered parts ("token.n"),
+// their attempt uncounted.
 func (s *Store) releaseLeases(ctx context.Context, table, token string) (int, error) {
 	res, err := s.db.ExecContext(ctx, `UPDATE ?
 		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0)
-		WHERE lease_token = ? AND status = 'pending'`, bun.Ident(table), token)
+		WHERE (lease_token = ? OR starts_with(lease_token, ? || '.')) AND status = 'pending'`, bun.Ident(table), token, token)
 	if err != nil {
 		return 0, fmt.Errorf("store: release %s leases: %w", table, err)
 	}

@@ -313,11 +313,12 @@ func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
 		RequestHeaders: map[string]string{"Content-Type": "application/json"},
 		ResponseStatus: &status, CreatedAt: time.Now().UTC(),
 	}
-	first := st.FinishOne(ctx, d, "lease_one", attempt, false)
+	token := *d.LeaseToken
+	first := st.FinishOne(ctx, d, token, attempt, false)
 	require.NoError(t, first.Err)
 	require.True(t, first.Held)
-	require.Error(t, st.FinishOne(ctx, d, "lease_one", attempt, false).Err, "unmarked, the attempt is inserted again")
-	again := st.FinishOne(ctx, d, "lease_one", attempt, true)
+	require.Error(t, st.FinishOne(ctx, d, token, attempt, false).Err, "unmarked, the attempt is inserted again")
+	again := st.FinishOne(ctx, d, token, attempt, true)
 	require.NoError(t, again.Err)
 	require.False(t, again.Held, "the first try released the lease")
 	n, err := st.DB().NewSelect().Table("delivery_attempts").Where("delivery_id = ?", d.ID).Count(ctx)
@@ -325,8 +326,9 @@ func TestRetriedSuccessFinishRecordsItsAttemptOnce(t *testing.T) {
 	require.EqualValues(t, 1, n)
 }
 
-// The leases of a claim whose answer was lost are given back by its token:
-// due again at once, the attempt uncounted; another token's are kept.
+// The leases of a claim whose answer was lost are given back by its token
+// (each delivery's is the claim's, numbered): due again at once, the
+// attempt uncounted; another token's are kept.
 func TestReleaseLeasesByToken(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -346,7 +348,7 @@ func TestReleaseLeasesByToken(t *testing.T) {
 	for _, d := range rows {
 		if d.LeaseToken != nil {
 			leased++
-			require.Equal(t, "lease_kept", *d.LeaseToken)
+			require.Equal(t, "lease_kept.1", *d.LeaseToken)
 			require.Equal(t, 1, d.Attempts)
 		} else {
 			require.Equal(t, 0, d.Attempts)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/google/uuid"
 )
@@ -27,14 +28,21 @@ func (s *Store) FinishEach(ctx context.Context, ds []*Delivery, token string, at
 ) ([]bool, []*Delivery, error) {
 	batch := make([]Success, len(ds))
 	for i, d := range ds {
-		batch[i] = Success{Delivery: d, Token: token, Attempt: attempts[i], Next: nexts[i]}
+		own := token // a claim leases each delivery under a token of its own (token.n)
+		if d.LeaseToken != nil && strings.HasPrefix(*d.LeaseToken, token) {
+			own = *d.LeaseToken
+		}
+		batch[i] = Success{Delivery: d, Token: own, Attempt: attempts[i], Next: nexts[i]}
 	}
 	held, following := make([]bool, len(ds)), make([]*Delivery, len(ds))
 	for i, out := range s.FinishSuccesses(ctx, batch) {
 		if out.Err != nil {
 			return nil, nil, out.Err
 		}
-		held[i], following[i] = out.Held, out.Next
+		held[i] = out.Held
+		if len(out.Next) > 0 {
+			following[i] = out.Next[0]
+		}
 	}
 	return held, following, nil
 }
