@@ -224,7 +224,7 @@ func newQueueCollector(read func(context.Context) (Queue, error)) *queueCollecto
 	return &queueCollector{read: read,
 		due:      d("payments_webhook_deliveries_due", "Deliveries of enabled webhooks due now and not being attempted."),
 		pending:  d("payments_webhook_deliveries_pending", "Deliveries not finished (due, waiting for a retry, or being attempted)."),
-		leased:   d("payments_webhook_deliveries_leased", "Deliveries being attempted (held by a live lease)."),
+		leased:   d("payments_webhook_deliveries_leased", "Deliveries held by a live lease: being attempted, or next in a worker's run."),
 		oldest:   d("payments_webhook_oldest_due_seconds", "How long the oldest due delivery has waited (0 when none)."),
 		disabled: d("payments_webhooks_disabled", "Webhooks the service disabled (410 Gone, or failing for days)."),
 		pspWait:  d("payments_psp_calls_pending", "PSP calls queued or retrying."),

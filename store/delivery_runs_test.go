@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -91,4 +92,43 @@ func succeeded(d *store.Delivery, wh *store.Webhook) *store.DeliveryAttempt {
 		RequestHeaders: map[string]string{"Content-Type": "application/json"},
 		ResponseStatus: &status, CreatedAt: time.Now().UTC(),
 	}
+}
+
+// A batch's finish probes each finished delivery's key, however many
+// deliveries its webhook has leased: the workers' runs lease dozens of a
+// busy webhook's deliveries at once, and with statistics taken while few
+// were leased, the planner read the partial index of leased deliveries
+// (which "lease_token = token" implies) for each success instead: 5,000
+// buffers a batch of 32.
+func TestTheFinishProbesKeysWhateverIsLeased(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, _ := deliveryQueues(t, 1, 4)
+	wh := webhooks[0]
+	_, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE webhook_deliveries") // none leased
+	require.NoError(t, err)
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: 2 * time.Hour, PerWebhook: 8, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 4)
+	_, err = st.DB().NewRaw(`INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
+			status, attempts, next_attempt_at, created_at, updated_at, lease_token, lease_expires_at)
+		SELECT d.id || '.' || g, d.event_id, d.webhook_id, d.account_id, d.livemode, d.event_type,
+			'pending', 1, d.next_attempt_at, d.created_at, d.updated_at, 'lease_other.' || g % 8 || '/1', ?
+		FROM webhook_deliveries d CROSS JOIN generate_series(1, 2000) g
+		WHERE d.id = ?`, later.Add(time.Hour), claimed[0].ID).Exec(ctx)
+	require.NoError(t, err)
+
+	batch := make([]store.Success, len(claimed))
+	for i := range claimed {
+		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh)}
+	}
+	raw, err := st.FinishPlanJSON(ctx, batch)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &plans))
+	hits := plans[0].Plan.cte("CTE finished").Hits
+	require.Less(t, hits, 100, "buffers the finish of 4 read, with 2,000 other deliveries of their webhook leased")
 }

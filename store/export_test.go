@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
+
+	"payments/store/internal/pg"
 )
 
 // FinishTogether records successes as one batch (one statement), as
@@ -100,3 +103,34 @@ const ClaimSQL = claimSQL
 
 // ClaimLockSQL precedes the claim in its transaction, with the settings it is planned under.
 const ClaimLockSQL = claimLockSQL
+
+// FinishPlanJSON runs the finish of a batch of successes under EXPLAIN
+// (ANALYZE, BUFFERS, FORMAT JSON), as the dispatcher runs it (its settings,
+// the generic plan of its prepared statement), in a transaction rolled back.
+func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, error) {
+	conn, err := s.db.DB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	placeholders := make([]string, 22)
+	for i := range placeholders {
+		placeholders[i] = fmt.Sprintf("$%d", i+1)
+	}
+	if _, err := conn.ExecContext(ctx, "PREPARE finish_explain AS "+finishSuccessesSQL); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(ctx, "DEALLOCATE finish_explain")
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, pg.RelaxedKeyProbePlanSQL); err != nil {
+		return nil, err
+	}
+	var raw []byte
+	err = tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE finish_explain("+
+		strings.Join(placeholders, ", ")+")", finishSuccessesArgs(batch)...).Scan(&raw)
+	return raw, err
+}
