@@ -33,9 +33,11 @@ const leaseMargin = 2 * time.Second
 // per-webhook cap and the fair shares hold as before. It gives back what it
 // holds and returns to the pool after anything but a fast success (a
 // failure, a timeout, a slow answer), when another worker's attempt of its
-// webhook failed (a receiver in trouble, a Retry-After pause, a disabled
-// webhook: none gets more requests than the attempts in flight when it
-// happened), after maxChain deliveries, and when the dispatcher stops.
+// webhook failed in this process (a receiver in trouble, a Retry-After
+// pause, a disabled webhook: this process sends it no more than the
+// attempts in flight when it happened; another dispatcher's workers stop at
+// their own next failure or their run's end, 16 at most), after maxChain
+// deliveries, and when the dispatcher stops.
 func (d *Dispatcher) work(ctx, stopping context.Context, first *store.Delivery) {
 	r := &run{d: d, slot: slotOf(first), queue: []*store.Delivery{first}, refill: make(chan []*store.Delivery, 1)}
 	failures := d.failed(first.WebhookID)
