@@ -374,10 +374,21 @@ func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
 	dl := success.Delivery
 	leaseEnd := time.Now().Add(d.cfg.Lease)
 	var f store.Finished
+	var run string
+	if success.Next != nil {
+		run = success.Next.Token
+	}
+	tries := 0
 	service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
 		success.Again = f.Err != nil // the failed try may have committed
 		if success.Next != nil {
-			success.Next.Now = d.cfg.Now()
+			// Each try leases under a token of its own: a failed try's
+			// leases are released by its token, in the background, and
+			// must not take the next try's with them (they would be sent
+			// by this worker and claimed again by others: the fault suite
+			// saw such a delivery twice, sent as PostgreSQL came back).
+			tries++
+			success.Next.Now, success.Next.Token = d.cfg.Now(), fmt.Sprintf("%s-%d", run, tries)
 		}
 		f = d.store.FinishSuccess(ctx, success)
 		if f.Err != nil && success.Next != nil {
