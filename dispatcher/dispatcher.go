@@ -129,7 +129,8 @@ type Dispatcher struct {
 	// (*atomic.Int64): a worker holding a run of a webhook's deliveries
 	// gives them back when another worker's attempt failed (see work).
 	failures sync.Map
-	// runs numbers the runs workers ask for, for their lease tokens.
+	// runs numbers the runs workers ask for (each try of a record its
+	// own), for their lease tokens.
 	runs atomic.Int64
 	// frontiers holds, by webhook id, how far into its queue this process
 	// has leased (*frontier): where a worker's next run starts looking.
@@ -369,16 +370,12 @@ func (d *Dispatcher) attemptOne(ctx context.Context, dl *store.Delivery) (succes
 
 // recordSuccess records a success with whatever others are being recorded
 // at the same time (store.FinishSuccess), and returns the deliveries its
-// Next asked for, leased.
+// Next asked for, leased under the slot of the success's own lease.
 func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
 	dl := success.Delivery
 	leaseEnd := time.Now().Add(d.cfg.Lease)
 	var f store.Finished
-	var run string
-	if success.Next != nil {
-		run = success.Next.Token
-	}
-	tries := 0
+	slot := slotOf(dl)
 	service.UntilAnswered(leaseEnd, func(ctx context.Context) error {
 		success.Again = f.Err != nil // the failed try may have committed
 		if success.Next != nil {
@@ -387,8 +384,7 @@ func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
 			// must not take the next try's with them (they would be sent
 			// by this worker and claimed again by others: the fault suite
 			// saw such a delivery twice, sent as PostgreSQL came back).
-			tries++
-			success.Next.Now, success.Next.Token = d.cfg.Now(), fmt.Sprintf("%s-%d", run, tries)
+			success.Next.Now, success.Next.Token = d.cfg.Now(), fmt.Sprintf("%s/%d", slot, d.runs.Add(1))
 		}
 		f = d.store.FinishSuccess(ctx, success)
 		if f.Err != nil && success.Next != nil {

@@ -2,7 +2,6 @@ package dispatcher
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -39,7 +38,7 @@ const leaseMargin = 2 * time.Second
 // their own next failure or their run's end, 16 at most), after maxChain
 // deliveries, and when the dispatcher stops.
 func (d *Dispatcher) work(ctx, stopping context.Context, first *store.Delivery) {
-	r := &run{d: d, slot: slotOf(first), queue: []*store.Delivery{first}, refill: make(chan []*store.Delivery, 1)}
+	r := &run{d: d, queue: []*store.Delivery{first}, refill: make(chan []*store.Delivery, 1)}
 	failures := d.failed(first.WebhookID)
 	seen := failures.Load()
 	for sent := 0; ; sent++ {
@@ -69,8 +68,7 @@ func (d *Dispatcher) work(ctx, stopping context.Context, first *store.Delivery) 
 
 // run is what a worker holds of its webhook's deliveries.
 type run struct {
-	d    *Dispatcher
-	slot string // the lease token's slot the worker's leases share
+	d *Dispatcher
 	// queue holds the deliveries leased to the worker, in due order.
 	queue []*store.Delivery
 	// refill answers the one request for more that may be outstanding (asked).
@@ -107,8 +105,9 @@ func (r *run) next() *store.Delivery {
 func (r *run) record(success store.Success, want int) {
 	frontier := r.d.frontier(success.Delivery.WebhookID)
 	if want > 0 {
-		success.Next = &store.ClaimParams{Lease: r.d.cfg.Lease, Limit: want,
-			Token: fmt.Sprintf("%s/%d", r.slot, r.d.runs.Add(1))}
+		// Its token is recordSuccess's, one for each try, under the
+		// worker's slot.
+		success.Next = &store.ClaimParams{Lease: r.d.cfg.Lease, Limit: want}
 		if !success.Delivery.Webhook.Ordered {
 			// An ordered webhook's run starts at the finished delivery: the
 			// next of its object, held until now, is right after it.
@@ -158,8 +157,9 @@ func (d *Dispatcher) leaseLeft(dl *store.Delivery) bool {
 	return dl.LeaseExpiresAt == nil || d.cfg.Now().Add(AttemptTimeout+leaseMargin).Before(*dl.LeaseExpiresAt)
 }
 
-// slotOf is the slot of a claimed delivery's lease token (see store's
-// leaseSlotSQL): the token itself, as a claim gives it.
+// slotOf is the slot of a delivery's lease token (see store's
+// leaseSlotSQL): the token itself as a claim gives it, its part before "/"
+// as a run's.
 func slotOf(dl *store.Delivery) string {
 	if dl.LeaseToken == nil {
 		return ""

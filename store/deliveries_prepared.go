@@ -752,8 +752,7 @@ func copied[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
-	v := *p
-	return &v
+	return ptr(*p)
 }
 
 // finishSuccessesArgs are finishSuccessesSQL's parameters: one array per

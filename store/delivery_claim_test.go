@@ -97,38 +97,17 @@ func TestClaimCostDoesNotGrowWithTheBacklog(t *testing.T) {
 // CTE named.
 func claimBufferHits(t *testing.T, st *store.Store, now time.Time, cte ...string) int {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := st.DB().DB.Conn(ctx)
+	raws, err := st.ExplainGeneric(context.Background(), store.ClaimLockSQL, store.ClaimSQL, 2,
+		now, 8, 20, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4)
 	require.NoError(t, err)
-	defer conn.Close()
-	// The plan the dispatcher runs: its claim is a prepared statement, and
-	// PostgreSQL settles on its generic plan after a few executions.
-	_, err = conn.ExecContext(ctx, "PREPARE claim_explain AS "+store.ClaimSQL)
-	require.NoError(t, err)
-	defer conn.ExecContext(ctx, "DEALLOCATE claim_explain")
-	var hits int
-	for range 2 {
-		tx, err := conn.BeginTx(ctx, nil)
-		require.NoError(t, err)
-		_, err = tx.ExecContext(ctx, store.ClaimLockSQL)
-		require.NoError(t, err)
-		_, err = tx.ExecContext(ctx, "SET LOCAL plan_cache_mode = force_generic_plan")
-		require.NoError(t, err)
-		var raw []byte
-		err = tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE claim_explain($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-			now, 8, 20, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4).Scan(&raw)
-		require.NoError(t, tx.Rollback())
-		require.NoError(t, err)
-		var plans []struct {
-			Plan planNode `json:"Plan"`
-		}
-		require.NoError(t, json.Unmarshal(raw, &plans))
-		hits = plans[0].Plan.Hits
-		if len(cte) > 0 {
-			hits = plans[0].Plan.cte("CTE " + cte[0]).Hits
-		}
+	var plans []struct {
+		Plan planNode `json:"Plan"`
 	}
-	return hits
+	require.NoError(t, json.Unmarshal(raws[1], &plans))
+	if len(cte) > 0 {
+		return plans[0].Plan.cte("CTE " + cte[0]).Hits
+	}
+	return plans[0].Plan.Hits
 }
 
 // planNode is a node of a plan in EXPLAIN's JSON, with its children.

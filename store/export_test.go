@@ -108,29 +108,55 @@ const ClaimLockSQL = claimLockSQL
 // (ANALYZE, BUFFERS, FORMAT JSON), as the dispatcher runs it (its settings,
 // the generic plan of its prepared statement), in a transaction rolled back.
 func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, error) {
+	plans, err := s.ExplainGeneric(ctx, pg.RelaxedKeyProbePlanSQL, finishSuccessesSQL, 1, finishSuccessesArgs(batch)...)
+	if err != nil {
+		return nil, err
+	}
+	return plans[0], nil
+}
+
+// ExplainGeneric prepares query on one connection and runs it runs times
+// under EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) with its generic plan (the
+// plan PostgreSQL settles on for the dispatcher's prepared statements),
+// each in a transaction rolled back after settings (the statement that
+// precedes query in its transaction). The later runs find the connection's
+// caches warm. It returns each run's plan.
+func (s *Store) ExplainGeneric(ctx context.Context, settings, query string, runs int, args ...any) ([][]byte, error) {
 	conn, err := s.db.DB.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	placeholders := make([]string, 22)
+	if _, err := conn.ExecContext(ctx, "PREPARE explained AS "+query); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(ctx, "DEALLOCATE explained")
+	placeholders := make([]string, len(args))
 	for i := range placeholders {
 		placeholders[i] = fmt.Sprintf("$%d", i+1)
 	}
-	if _, err := conn.ExecContext(ctx, "PREPARE finish_explain AS "+finishSuccessesSQL); err != nil {
-		return nil, err
+	explain := "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE explained(" + strings.Join(placeholders, ", ") + ")"
+	var plans [][]byte
+	for range runs {
+		var raw []byte
+		err := func() error {
+			tx, err := conn.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if _, err := tx.ExecContext(ctx, settings); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+				return err
+			}
+			return tx.QueryRowContext(ctx, explain, args...).Scan(&raw)
+		}()
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, raw)
 	}
-	defer conn.ExecContext(ctx, "DEALLOCATE finish_explain")
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, pg.RelaxedKeyProbePlanSQL); err != nil {
-		return nil, err
-	}
-	var raw []byte
-	err = tx.QueryRowContext(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE finish_explain("+
-		strings.Join(placeholders, ", ")+")", finishSuccessesArgs(batch)...).Scan(&raw)
-	return raw, err
+	return plans, nil
 }
