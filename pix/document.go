@@ -11,37 +11,64 @@ const (
 )
 
 // NormalizeDocument strips the usual punctuation (. - /) and spaces and
-// validates the check digits. It returns the digits and the document kind,
-// or ok=false when the value is not a valid CPF or CNPJ.
-func NormalizeDocument(s string) (digits string, kind DocumentKind, ok bool) {
-	digits, ok = DocumentDigits(s)
+// validates the check digits. It returns the document compact (a CPF's 11
+// digits; a CNPJ's 14 characters, letters in upper case) and its kind, or
+// ok=false when the value is not a valid CPF or CNPJ.
+//
+// CNPJs are alphanumeric since July 2026 (IN RFB 2.229/2024): twelve
+// digits or upper-case letters, then two check digits. Digit-only CNPJs
+// are the same numbers as before.
+func NormalizeDocument(s string) (compact string, kind DocumentKind, ok bool) {
+	compact, ok = CompactDocument(s)
 	if !ok {
 		return "", "", false
 	}
-	switch len(digits) {
-	case 11:
-		return digits, CPF, validCPF(digits)
-	case 14:
-		return digits, CNPJ, validCNPJ(digits)
+	switch {
+	case len(compact) == 11 && isDigits(compact):
+		if validCPF(compact) {
+			return compact, CPF, true
+		}
+	case len(compact) == 14 && cnpjShaped(compact):
+		if validCNPJ(compact) {
+			return compact, CNPJ, true
+		}
 	}
 	return "", "", false
 }
 
-// DocumentDigits is a CPF or CNPJ as typed (or any part of one) without
-// its usual punctuation (. - /) and spaces; ok is false when anything else
-// is in it. It checks no length nor check digit: NormalizeDocument does.
-func DocumentDigits(s string) (digits string, ok bool) {
+// CompactDocument is a CPF or CNPJ as typed (or any part of one) without
+// its usual punctuation (. - /) and spaces, letters in upper case (as the
+// Receita writes alphanumeric CNPJs); ok is false when anything else is in
+// it. It checks no length nor check digit: NormalizeDocument does.
+func CompactDocument(s string) (compact string, ok bool) {
 	var b strings.Builder
+	b.Grow(len(s))
 	for _, r := range s {
 		switch {
-		case r >= '0' && r <= '9':
+		case r >= '0' && r <= '9', r >= 'A' && r <= 'Z':
 			b.WriteRune(r)
+		case r >= 'a' && r <= 'z':
+			b.WriteRune(r - 'a' + 'A')
 		case r == '.' || r == '-' || r == '/' || r == ' ':
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
+}
+
+// cnpjShaped is 14 characters as a CNPJ has them: twelve digits or
+// upper-case letters (the root and the branch), then two check digits.
+func cnpjShaped(s string) bool {
+	if len(s) != 14 || !isDigits(s[12:]) {
+		return false
+	}
+	for i := 0; i < 12; i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 func allSame(d string) bool {
@@ -70,6 +97,10 @@ func validCPF(d string) bool {
 	return true
 }
 
+// validCNPJ checks a CNPJ's two check digits (modulo 11, weights 2 to 9
+// from the right). A character counts as its ASCII code minus 48, the
+// Receita's rule for alphanumeric CNPJs: a digit is its value, 'A' is 17,
+// 'Z' is 42.
 func validCNPJ(d string) bool {
 	if allSame(d) {
 		return false

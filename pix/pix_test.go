@@ -104,6 +104,20 @@ func TestNormalizeDocument(t *testing.T) {
 		{"00000000000000", "", "", false},
 		{"1234", "", "", false},
 		{"529.982.247-2x", "", "", false},
+		// Alphanumeric CNPJs (IN RFB 2.229/2024): the Receita's example, in
+		// any case, and others whose check digits were worked out apart.
+		{"12.ABC.345/01DE-35", "12ABC34501DE35", pix.CNPJ, true},
+		{"12.abc.345/01de-35", "12ABC34501DE35", pix.CNPJ, true},
+		{"12ABC34501DE35", "12ABC34501DE35", pix.CNPJ, true},
+		{"A1B2C3D4E5F668", "A1B2C3D4E5F668", pix.CNPJ, true},
+		{"ZZ.ZZZ.ZZZ/0001-91", "ZZZZZZZZ000191", pix.CNPJ, true},
+		{"12ABC34501DE36", "", "", false},
+		{"12ABC34501DE53", "", "", false},
+		{"12ABC34501DF35", "", "", false},
+		{"12ABC34501DE3A", "", "", false},
+		{"12ABC345O1DE35", "", "", false}, // a letter O for the zero
+		{"5299822472A", "", "", false},    // a CPF has digits only
+		{"12.ÀBC.345/01DE-35", "", "", false},
 		{"", "", "", false},
 	}
 	for _, c := range cases {
@@ -134,6 +148,9 @@ func TestNormalizeKey(t *testing.T) {
 	}{
 		{"529.982.247-25", "52998224725", pix.KeyCPF},
 		{"11222333000181", "11222333000181", pix.KeyCNPJ},
+		{"12.ABC.345/01DE-35", "12ABC34501DE35", pix.KeyCNPJ}, // alphanumeric, as the DICT holds it
+		{"12abc34501de35", "12ABC34501DE35", pix.KeyCNPJ},
+		{"12ABC34501DE36", "", ""},
 		{"Ana@Example.com", "ana@example.com", pix.KeyEmail},
 		{"+5561988880000", "+5561988880000", pix.KeyPhone},
 		// Phones as Brazilians write them.

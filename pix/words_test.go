@@ -39,5 +39,8 @@ func TestDocumentsFormattedAndMasked(t *testing.T) {
 	require.Equal(t, "11.222.333/0001-81", pix.FormatDocument("11222333000181"))
 	require.Equal(t, "***.982.247-**", pix.MaskDocument("52998224725"))
 	require.Equal(t, "**.222.333/0001-**", pix.MaskDocument("11222333000181"))
+	require.Equal(t, "12.ABC.345/01DE-35", pix.FormatDocument("12ABC34501DE35"))
+	require.Equal(t, "**.ABC.345/01DE-**", pix.MaskDocument("12ABC34501DE35"))
+	require.Equal(t, "12abc34501de35", pix.FormatDocument("12abc34501de35"), "not a stored document: left as it is")
 	require.Equal(t, "1.234,56", pix.FormatBRLInput(123_456))
 }

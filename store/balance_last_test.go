@@ -11,13 +11,16 @@ import (
 )
 
 // balanceLocked says whether another connection would wait for the scope's
-// balance row now.
+// balance row now. Only this database's locks count: the tests' databases
+// are clones of one template, so another test's balances table in another
+// database has the same oid (a fresh run once failed on one).
 func (f *moneyFixture) balanceLocked() bool {
 	f.t.Helper()
 	var locked bool
 	err := f.db.NewRaw(`SELECT EXISTS (
 		SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-		WHERE c.relname = 'balances' AND l.mode = 'RowExclusiveLock' AND l.granted AND l.pid <> pg_backend_pid())`).
+		WHERE c.relname = 'balances' AND l.mode = 'RowExclusiveLock' AND l.granted AND l.pid <> pg_backend_pid()
+			AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`).
 		Scan(context.Background(), &locked)
 	require.NoError(f.t, err)
 	return locked

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"payments/pix"
 )
 
 // MaxSearch is the longest search term taken; a longer one finds nothing.
@@ -118,12 +120,9 @@ const namedLimit = 1000
 // that is no identifier found may still name payments by their
 // customer's name or description (fuzzy).
 func (s *Store) paymentsNamed(ctx context.Context, term string) (named []uuid.UUID, fuzzy bool, err error) {
-	digits := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(".-/ ", r) {
-			return -1
-		}
-		return r
-	}, term)
+	// Stored documents all have valid check digits: a term without them
+	// names no customer, and may still be an id below.
+	document, _, isDocument := pix.NormalizeDocument(term)
 	byExternalID := `(SELECT id FROM payments WHERE external_id = ?0)`
 	var lookups string
 	switch id, isID := ParsePaymentID(term); {
@@ -135,9 +134,9 @@ func (s *Store) paymentsNamed(ctx context.Context, term string) (named []uuid.UU
 		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND lower(customer ->> 'email') = lower(?0)`) + ` UNION ` + byExternalID
 		named, err = s.lookUp(ctx, lookups, term, nil)
 		return named, false, err
-	case (len(digits) == 11 || len(digits) == 14) && strings.Trim(digits, "0123456789") == "":
+	case isDocument:
 		lookups = newest(`SELECT id FROM payments WHERE customer IS NOT NULL AND customer ->> 'document' = ?1`) + ` UNION ` + byExternalID
-		named, err = s.lookUp(ctx, lookups, term, digits)
+		named, err = s.lookUp(ctx, lookups, term, document)
 		return named, false, err
 	}
 	// Its txid, a transfer's endToEndId, a refund's id or a devolução's.

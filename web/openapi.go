@@ -263,7 +263,7 @@ func subscriptionSchemas() obj {
 			"livemode", boolean(),
 			"status", ref("SubscriptionStatus"),
 			"journey", describe(enum(store.Journeys), "authorization_only: a QR whose scan authorizes (API Pix's jornada 2); authorization_with_first_payment: a QR that pays the first cycle and authorizes (jornada 3); payer_bank_request: a request pushed to the payer's bank (jornada 1)."),
-			"payer", object(o("name", str(), "document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."),
+			"payer", object(o("name", str(), "document", describe(o("type", "string", "pattern", `^(\d{11}|[0-9A-Z]{12}\d{2})$`), "CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits)."),
 				"bank_account", describe(o("oneOf", []any{ref("BankAccount"), o("type", "null")}), "Where payer_bank_request pushes its request; null when not given."))),
 			"contract", describe(str(), "The contract the payer recognizes (API Pix's vinculo.contrato)."),
 			"description", nullableStr(),
@@ -387,7 +387,7 @@ func createWithdrawalBody() obj {
 	return object(o(
 		"amount_cents", o("type", "integer", "minimum", 1, "maximum", int64(store.MaxWithdrawalCents)),
 		"pix_key", describe(o("type", "string", "maxLength", store.MaxPixKeyInput),
-			"CPF or CNPJ (check digits valid; . - / stripped), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it."),
+			"CPF or CNPJ (check digits valid; . - / stripped; an alphanumeric CNPJ's letters in any case, stored in upper case), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it."),
 		"description", nullableStr().with("maxLength", store.MaxWithdrawalDescription),
 		"metadata", metadataInput(),
 	), "amount_cents", "pix_key")
@@ -455,7 +455,7 @@ func paths() obj {
 				"description", "A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).",
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, object(o(
-					"payer", object(o("name", o("type", "string", "maxLength", 140), "document", describe(str(), "CPF or CNPJ with valid check digits; . - / stripped."),
+					"payer", object(o("name", o("type", "string", "maxLength", 140), "document", describe(str(), "CPF or CNPJ with valid check digits (alphanumeric CNPJs too, letters in any case, stored in upper case); . - / stripped."),
 						"bank_account", describe(o("oneOf", []any{ref("BankAccount"), o("type", "null")}), "The payer's account, where payer_bank_request pushes its request: required live for that journey.")),
 						"name", "document"),
 					"contract", o("type", "string", "minLength", 1, "maxLength", store.MaxContract),
@@ -951,13 +951,13 @@ func schemas() obj {
 		"Customer", object(o(
 			"name", o("type", "string", "minLength", 1, "maxLength", store.MaxCustomerName),
 			"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
-			"document", describe(o("type", "string", "pattern", `^(\d{11}|\d{14})$`), "CPF (11) or CNPJ (14) digits."),
+			"document", describe(o("type", "string", "pattern", `^(\d{11}|[0-9A-Z]{12}\d{2})$`), "CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits)."),
 			"phone", nullableStr().with("pattern", store.PhonePattern.String()),
 		)),
 		"CustomerInput", describe(object(o(
 			"name", o("type", "string", "minLength", 1, "maxLength", store.MaxCustomerName),
 			"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
-			"document", describe(str(), "CPF (11 digits) or CNPJ (14) with valid check digits; the punctuation . - / is stripped."),
+			"document", describe(str(), "CPF (11 digits) or CNPJ (14 characters, digits or letters as alphanumeric CNPJs have them, e.g. 12.ABC.345/01DE-35) with valid check digits; the punctuation . - / is stripped and letters are stored in upper case."),
 			"phone", describe(nullableStr(), "8 to 15 digits, optional leading +; spaces, dashes, dots and parentheses are stripped."),
 		), "name", "email", "document"), "The payer, as given when creating a payment."),
 		"PaymentList", listOf("/api/v1/payments", "Payment", 0),

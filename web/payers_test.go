@@ -114,9 +114,21 @@ func TestDashboardPayers(t *testing.T) {
 	require.Equal(t, []row{loja, bruno}, rows)
 	rows, _ = read("/dashboard/customers?since=2026-03-02&until=2026-03-02")
 	require.Equal(t, []row{loja, bruno}, rows)
-	for _, bad := range []string{"?document=abc", "?since=ontem", "?document=123456789012345"} {
+	for _, bad := range []string{"?document=ab%23c", "?document=%C3%A0bc", "?since=ontem", "?document=123456789012345"} {
 		require.Equal(t, http.StatusBadRequest, b.do("GET", "/dashboard/customers"+bad, nil, nil).status, bad)
 	}
+
+	// A company with an alphanumeric CNPJ (the Receita's example), typed in
+	// lower case: stored in upper case, shown as the Receita writes it,
+	// found by its first characters in any case, and its payments by it.
+	charge(s.TestKey, 30_000, "Nova Tech Ltda", "12.abc.345/01de-35", true)
+	nova := row{"12.ABC.345/01DE-35", "Nova Tech Ltda", "1", "1 · R$ 300,00", "04/03/2026 12:00"}
+	rows, _ = read("/dashboard/customers?document=12.abc")
+	require.Equal(t, []row{nova}, rows)
+	rows, _ = read("/dashboard/customers?document=12ABC34501DE35")
+	require.Equal(t, []row{nova}, rows)
+	novaPayments := b.do("GET", "/dashboard/payments?q=12.abc.345%2F01de-35", nil, nil)
+	require.Equal(t, 1, novaPayments.doc.Find(`[data-testid="payment-row"]`).Length(), "%s", novaPayments.body)
 
 	// Paged by cursor, 25 a page, the filter kept.
 	for i := range 26 {

@@ -41,12 +41,12 @@ func TestSignUpVerifyInviteAndReset(t *testing.T) {
 		require.Equal(t, http.StatusUnprocessableEntity, r.status, weak)
 		require.NotEmpty(t, r.doc.Find(`[data-testid="password-error"]`).Text(), weak)
 	}
-	form.Set("document", "11.222.333/0001-80")
+	form.Set("document", "12.ABC.345/01DE-36") // the Receita's alphanumeric example, a check digit off
 	form.Set("password", "pão de queijo quentinho")
 	r := owner.do("POST", "/signup", form, nil)
 	require.Equal(t, http.StatusUnprocessableEntity, r.status)
 	require.Contains(t, r.doc.Find(`[data-testid="document-error"]`).Text(), "CNPJ")
-	form.Set("document", "11.222.333/0001-81")
+	form.Set("document", "12.abc.345/01de-35")
 	r = owner.do("POST", "/signup", form, nil)
 	require.Equal(t, http.StatusSeeOther, r.status, r.body)
 	require.Equal(t, "/signup/sent", r.header.Get("Location"))
@@ -59,7 +59,7 @@ func TestSignUpVerifyInviteAndReset(t *testing.T) {
 	acct, err := s.Store.Account(context.Background(), *user.AccountID)
 	require.NoError(t, err)
 	require.False(t, acct.LiveEnabled(), "live mode waits for the platform's staff")
-	require.Equal(t, "11222333000181", *acct.Document)
+	require.Equal(t, "12ABC34501DE35", *acct.Document, "an alphanumeric CNPJ, stored in upper case")
 
 	verify := s.Mail(ownerEmail, "Confirme seu e-mail")
 	link := verify.Link(t, s.URL+"/verify-email?token=")

@@ -114,6 +114,13 @@ func (sb *sandbox) guard(scope string, apiPix bool, h func(w http.ResponseWriter
 					"The request does not conform to API Pix 2.9.0: "+err.Error())
 				return
 			}
+			if err := checkDocuments(body); err != nil {
+				sb.st.mu.Lock()
+				sb.st.counts["invalid_document"]++
+				sb.st.mu.Unlock()
+				problem(w, http.StatusBadRequest, "RequisicaoInvalida", "Requisição inválida", err.Error())
+				return
+			}
 		}
 		sb.st.mu.Lock()
 		f := sb.st.faults

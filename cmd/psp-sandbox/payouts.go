@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"payments/pix"
 	"payments/pix/apipix"
 )
 
@@ -38,6 +39,10 @@ func (sb *sandbox) putPayout(w http.ResponseWriter, r *http.Request, body []byte
 	case req.Favorecido.Chave == "" || len(req.Favorecido.Chave) > 77:
 		problem(w, http.StatusBadRequest, "RequisicaoInvalida", "Requisição inválida", "favorecido.chave é obrigatória (até 77 caracteres).")
 		return
+	case !dictForm(req.Favorecido.Chave):
+		problem(w, http.StatusBadRequest, "RequisicaoInvalida", "Requisição inválida",
+			"favorecido.chave deve ser uma chave Pix na forma do DICT: CPF ou CNPJ (alfanumérico inclusive) sem pontuação e com dígitos verificadores válidos, e-mail, +55 celular ou chave aleatória.")
+		return
 	}
 	sb.st.mu.Lock()
 	defer sb.st.mu.Unlock()
@@ -58,6 +63,13 @@ func (sb *sandbox) putPayout(w http.ResponseWriter, r *http.Request, body []byte
 	delay, refuse := sb.st.faults.payoutDelay(), sb.st.faults.refusesPayoutTo(req.Favorecido.Chave)
 	time.AfterFunc(delay, func() { sb.settlePayout(id, refuse) })
 	writeJSON(w, http.StatusCreated, p.Payout)
+}
+
+// dictForm is a key written as the DICT holds it (what a PSP's send
+// expects): normalizing it changes nothing.
+func dictForm(chave string) bool {
+	key, _, ok := pix.NormalizeKey(chave)
+	return ok && key == chave
 }
 
 func (sb *sandbox) settlePayout(id string, refuse bool) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"payments/pix"
 )
 
 // The Banco Central's API Pix 2.9.0 (Apache-2.0; testdata/NOTICE): every
@@ -158,6 +161,46 @@ func (v *validator) check(r *http.Request, body []byte) error {
 	})
 	if err != nil {
 		return fmt.Errorf("%s", firstLine(err.Error()))
+	}
+	return nil
+}
+
+// checkDocuments refuses a CPF or CNPJ anywhere in body whose check digits
+// are wrong, as a PSP does: the document's patterns (^\d{11}$ and, since
+// 2.9.0, ^[0-9A-Z]{14}$ for alphanumeric CNPJs) check the shape only, and
+// its own examples carry made-up CPFs.
+func checkDocuments(body []byte) error {
+	if body == nil {
+		return nil
+	}
+	var doc any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil // the schema check has read the body already
+	}
+	return walkDocuments(doc, "")
+}
+
+func walkDocuments(v any, path string) error {
+	switch v := v.(type) {
+	case map[string]any:
+		for name, field := range v {
+			at := strings.TrimPrefix(path+"."+name, ".")
+			if s, ok := field.(string); ok && (name == "cpf" || name == "cnpj") {
+				if compact, kind, valid := pix.NormalizeDocument(s); !valid || compact != s || string(kind) != name {
+					return fmt.Errorf("%s: %q não é um %s válido (dígitos verificadores)", at, s, strings.ToUpper(name))
+				}
+				continue
+			}
+			if err := walkDocuments(field, at); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, item := range v {
+			if err := walkDocuments(item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

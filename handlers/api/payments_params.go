@@ -135,7 +135,7 @@ func parseCustomer(o request.Object) (*store.Customer, *reply.Error) {
 	digits, _, ok := pix.NormalizeDocument(doc)
 	if !ok {
 		return nil, reply.InvalidParam("document_invalid", c.Param("document"),
-			"customer.document must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits.")
+			"customer.document must be a CPF (11 digits) or a CNPJ (14 characters, digits or letters, as in 12.ABC.345/01DE-35) with valid check digits.")
 	}
 	cust.Document = digits
 

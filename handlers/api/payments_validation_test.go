@@ -92,6 +92,8 @@ func TestCreatePaymentValidationRules(t *testing.T) {
 		{"customer document missing", with("customer.document", nil), 400, "parameter_missing", "customer.document"},
 		{"customer CPF check digit", with("customer.document", "529.982.247-24"), 400, "document_invalid", "customer.document"},
 		{"customer CNPJ check digit", with("customer.document", "11.222.333/0001-82"), 400, "document_invalid", "customer.document"},
+		{"alphanumeric CNPJ check digit", with("customer.document", "12.ABC.345/01DE-53"), 400, "document_invalid", "customer.document"},
+		{"alphanumeric CNPJ letter as check digit", with("customer.document", "12.ABC.345/01DE-3E"), 400, "document_invalid", "customer.document"},
 		{"customer document length", with("customer.document", "1234567890"), 400, "document_invalid", "customer.document"},
 		{"customer phone invalid", with("customer.phone", "12-34"), 400, "parameter_invalid", "customer.phone"},
 	}
@@ -124,6 +126,10 @@ func TestCreatePaymentOptionalFieldsAndDefaults(t *testing.T) {
 	cnpjBody["external_id"] = "cnpj"
 	cnpj := s.CreatePayment(cnpjBody)
 	require.Equal(t, "11222333000181", cnpj["customer"].(map[string]any)["document"])
+	alnumBody := with("customer.document", "12.abc.345/01de-35")
+	alnumBody["external_id"] = "cnpj-alfanumerico"
+	alnum := s.CreatePayment(alnumBody)
+	require.Equal(t, "12ABC34501DE35", alnum["customer"].(map[string]any)["document"], "an alphanumeric CNPJ, in upper case")
 	noPhoneBody := with("customer.phone", nil)
 	noPhoneBody["external_id"] = "no-phone"
 	noPhone := s.CreatePayment(noPhoneBody)

@@ -79,7 +79,7 @@ func parseCreateSubscription(o request.Object) (operations.NewSubscription, *rep
 	digits, _, ok := pix.NormalizeDocument(doc)
 	if !ok {
 		return in, reply.InvalidParam("document_invalid", payer.Param("document"),
-			"payer.document must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits.")
+			"payer.document must be a CPF (11 digits) or a CNPJ (14 characters, digits or letters, as in 12.ABC.345/01DE-35) with valid check digits.")
 	}
 	in.Payer.Document = digits
 	if payer.Present("bank_account") {

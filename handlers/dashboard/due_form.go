@@ -151,7 +151,7 @@ func (d *Dashboard) PreviewPayment(c *fiber.Ctx) error {
 // limits (operations.ConsumerWarnings): a fine above 2%, interest above 1%
 // a month.
 func consumerWarnings(c *fiber.Ctx, document string, terms *cobv.Terms, cents int64) []string {
-	if digits, ok := pix.DocumentDigits(document); !ok || len(digits) != 11 {
+	if digits, ok := pix.CompactDocument(document); !ok || len(digits) != 11 {
 		return nil
 	}
 	var out []string

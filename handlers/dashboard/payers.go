@@ -20,7 +20,7 @@ func (d *Dashboard) Payers(c *fiber.Ctx) error {
 	page := views.PayersPage{Nav: d.nav(c, "customers"), Document: c.Query("document"), Since: c.Query("since"), Until: c.Query("until")}
 	p := store.PayerListParams{Scope: dashScope(c), Limit: dashPageSize, StartingAfter: c.Query("starting_after")}
 	if page.Document != "" {
-		digits, ok := pix.DocumentDigits(page.Document)
+		digits, ok := pix.CompactDocument(page.Document)
 		if !ok || digits == "" || len(digits) > 14 {
 			return reply.InvalidParam("parameter_invalid", "document", "document must be a CPF or CNPJ, or its first digits.")
 		}

@@ -1760,7 +1760,7 @@ type BankAccount struct {
 
 // Customer defines model for Customer.
 type Customer struct {
-	// Document CPF (11) or CNPJ (14) digits.
+	// Document CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits).
 	Document string              `json:"document"`
 	Email    openapi_types.Email `json:"email"`
 	Name     string              `json:"name"`
@@ -1769,7 +1769,7 @@ type Customer struct {
 
 // CustomerInput The payer, as given when creating a payment.
 type CustomerInput struct {
-	// Document CPF (11 digits) or CNPJ (14) with valid check digits; the punctuation . - / is stripped.
+	// Document CPF (11 digits) or CNPJ (14 characters, digits or letters as alphanumeric CNPJs have them, e.g. 12.ABC.345/01DE-35) with valid check digits; the punctuation . - / is stripped and letters are stored in upper case.
 	Document string              `json:"document"`
 	Email    openapi_types.Email `json:"email"`
 	Name     string              `json:"name"`
@@ -2400,7 +2400,7 @@ type Subscription struct {
 		// BankAccount Where payer_bank_request pushes its request; null when not given.
 		BankAccount *BankAccount `json:"bank_account"`
 
-		// Document CPF (11) or CNPJ (14) digits.
+		// Document CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits).
 		Document string `json:"document"`
 		Name     string `json:"name"`
 	} `json:"payer"`
@@ -2984,7 +2984,7 @@ type CreateSubscriptionJSONBody struct {
 		// BankAccount The payer's account, where payer_bank_request pushes its request: required live for that journey.
 		BankAccount *BankAccount `json:"bank_account,omitempty"`
 
-		// Document CPF or CNPJ with valid check digits; . - / stripped.
+		// Document CPF or CNPJ with valid check digits (alphanumeric CNPJs too, letters in any case, stored in upper case); . - / stripped.
 		Document string `json:"document"`
 		Name     string `json:"name"`
 	} `json:"payer"`
@@ -3314,7 +3314,7 @@ type CreateWithdrawalJSONBody struct {
 	Description *string            `json:"description,omitempty"`
 	Metadata    *map[string]string `json:"metadata,omitempty"`
 
-	// PixKey CPF or CNPJ (check digits valid; . - / stripped), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it.
+	// PixKey CPF or CNPJ (check digits valid; . - / stripped; an alphanumeric CNPJ's letters in any case, stored in upper case), e-mail (any case), a phone as Brazilians write one (+5561988880000, +55 61 98888-0000, (61) 98888-0000, 61 98888-0000; without a country code it must be a Brazilian number with its area code), or a random key (UUID, any case). Stored as the DICT holds it.
 	PixKey string `json:"pix_key"`
 }
 
