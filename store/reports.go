@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -26,6 +27,12 @@ const (
 	FormatXLSX = "xlsx"
 	FormatOFX  = "ofx"
 
+	// A CSV's dialect: RFC 4180 with decimal points and ISO 8601 (the
+	// API's default), or as Excel in pt-BR reads one (a BOM, ";", decimal
+	// commas, dd/mm/aaaa, Portuguese headers).
+	CSVRFC4180 = "rfc4180"
+	CSVExcelBR = "excel_br"
+
 	ReportPending = "pending"
 	ReportReady   = "ready"
 	ReportFailed  = "failed"
@@ -37,6 +44,7 @@ const (
 var (
 	ReportTypes    = []string{ReportPayments, ReportRefunds, ReportLedger, ReportPayouts}
 	ReportFormats  = []string{FormatCSV, FormatXLSX, FormatOFX}
+	CSVDialects    = []string{CSVRFC4180, CSVExcelBR}
 	ReportStatuses = []string{ReportPending, ReportReady, ReportFailed}
 )
 
@@ -66,6 +74,7 @@ type Report struct {
 	Livemode      bool       `bun:"livemode"`
 	Type          string     `bun:"type"`
 	Format        string     `bun:"format"`
+	CSVDialect    *string    `bun:"csv_dialect"`
 	FromDate      time.Time  `bun:"from_date,type:date"`
 	ToDate        time.Time  `bun:"to_date,type:date"`
 	TimeZone      string     `bun:"time_zone"`
@@ -116,7 +125,7 @@ func (r *Report) FileName() string {
 // file is there to serve.
 func (r *Report) MarshalJSON() ([]byte, error) {
 	out := apimodel.Report{
-		ID: r.ID, Object: "report", Livemode: r.Livemode, Type: r.Type, Format: r.Format, Status: r.Status,
+		ID: r.ID, Object: "report", Livemode: r.Livemode, Type: r.Type, Format: r.Format, CSVDialect: r.CSVDialect, Status: r.Status,
 		From: r.FromDate.Format(time.DateOnly), To: r.ToDate.Format(time.DateOnly), TimeZone: r.TimeZone,
 		PeriodStart: jsonw.FormatTime(r.PeriodStart), PeriodEnd: jsonw.FormatTime(r.PeriodEnd), Scheduled: r.Scheduled,
 		RowCount: r.RowCount, SizeBytes: r.SizeBytes, SHA256: r.SHA256, FailureReason: r.FailureReason,
@@ -132,11 +141,13 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 // NewReport is what a report is asked for with: its days (dates at
 // midnight UTC, both included) in the time zone named.
 type NewReport struct {
-	Scope    Scope
-	Type     string
-	Format   string
-	From, To time.Time
-	TimeZone string
+	Scope  Scope
+	Type   string
+	Format string
+	// CSVDialect is a CSV's (CSVRFC4180 when empty); other formats have none.
+	CSVDialect string
+	From, To   time.Time
+	TimeZone   string
 }
 
 // reportPeriod is the instants [start, end) the days from..to cover in
@@ -170,8 +181,12 @@ func (s *Store) newReport(in NewReport, scheduled bool) (*Report, error) {
 	now := s.Now()
 	id := ids.New(ids.PrefixReport)
 	start, end := reportPeriod(in.From, in.To, zone, now)
+	var dialect *string
+	if in.Format == FormatCSV {
+		dialect = ptr(cmp.Or(in.CSVDialect, CSVRFC4180))
+	}
 	return &Report{
-		ID: id, AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode, Type: in.Type, Format: in.Format,
+		ID: id, AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode, Type: in.Type, Format: in.Format, CSVDialect: dialect,
 		FromDate: in.From, ToDate: in.To, TimeZone: in.TimeZone, PeriodStart: start, PeriodEnd: end,
 		Scheduled: scheduled, Status: ReportPending, FileURL: s.charges.BaseURL + "/api/v1/reports/" + id + "/file",
 		CreatedAt: now, UpdatedAt: now,

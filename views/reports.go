@@ -23,13 +23,18 @@ type ReportsPage struct {
 // ReportForm is a report asked for, as typed, with what is wrong with it.
 type ReportForm struct {
 	Type, Format, From, To string
-	Error                  string
-	ErrorField             string
+	// CSVDialect is a CSV's dialect (store.CSVDialects): excel_br by
+	// default in Portuguese, rfc4180 in English.
+	CSVDialect string
+	Error      string
+	ErrorField string
 }
 
 // ReportRow is one report.
 type ReportRow struct {
 	ID, Type, Format, Status string
+	// FormatLabel is the format in words, a CSV's dialect with it.
+	FormatLabel              string
 	Period, CreatedAt        string
 	Scheduled                bool
 	// FileURL is the dashboard's download, while the file is kept.
@@ -45,6 +50,7 @@ type ReportRow struct {
 var (
 	ReportTypes   = []string{"payments", "refunds", "ledger", "payouts"}
 	ReportFormats = []string{"csv", "xlsx", "ofx"}
+	CSVDialects   = []string{"excel_br", "rfc4180"}
 )
 
 // ExportURL is the Relatórios form filled for a list's type and days.

@@ -631,11 +631,12 @@ func paths() obj {
 				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
 		"/api/v1/reports", o(
 			"post", op("createReport", "Ask for a report: a file of payments, refunds, the ledger or payouts over days", "Reports",
-				"description", "A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as \"R$\" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).",
+				"description", "A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as \"R$\" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).",
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(true, object(o(
 					"type", ref("ReportType"),
 					"format", ref("ReportFormat"),
+					"csv_dialect", describe(ref("CSVDialect"), "A CSV's dialect (csv only; rfc4180 when left out)."),
 					"from", describe(o("type", "string", "format", "date"), "The first day, YYYY-MM-DD in the account's time zone."),
 					"to", describe(o("type", "string", "format", "date"), "The last day, included, not after today."),
 				), "type", "format", "from", "to")),
@@ -880,6 +881,7 @@ func schemas() obj {
 		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*)."),
 		"ReportType", describe(enum(store.ReportTypes), "payments, refunds and payouts (withdrawals) by the day they were created; ledger: every balance movement, with running balances."),
 		"ReportFormat", describe(enum(store.ReportFormats), "ofx is the ledger's only."),
+		"CSVDialect", describe(enum(store.CSVDialects), "rfc4180: commas, decimal points, ISO 8601, column keys as the header. excel_br: a BOM, semicolons, decimal commas, dd/mm/aaaa, Portuguese titles as the header."),
 		"ReportStatus", describe(enum(store.ReportStatuses), "pending -> ready | failed."),
 		"Report", object(o(
 			"id", o("type", "string", "pattern", "^rpt_[0-9A-Za-z]{22}$"),
@@ -887,6 +889,7 @@ func schemas() obj {
 			"livemode", boolean(),
 			"type", ref("ReportType"),
 			"format", ref("ReportFormat"),
+			"csv_dialect", describe(o("oneOf", []any{ref("CSVDialect"), o("type", "null")}), "A CSV's dialect; null for xlsx and ofx."),
 			"status", ref("ReportStatus"),
 			"from", o("type", "string", "format", "date"),
 			"to", o("type", "string", "format", "date"),

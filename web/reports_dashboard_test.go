@@ -40,6 +40,8 @@ func TestDashboardReports(t *testing.T) {
 	require.Equal(t, "refunds", form.doc.Find(`#report-type option[selected]`).AttrOr("value", ""))
 	require.Equal(t, "2026-03-02", form.doc.Find(`#report-from`).AttrOr("value", ""))
 	require.Equal(t, "2026-03-03", form.doc.Find(`#report-to`).AttrOr("value", ""))
+	dialect := form.doc.Find(`#report-csv-dialect option[selected]`).AttrOr("value", "")
+	require.Equal(t, "excel_br", dialect, "in Portuguese, the CSV Excel opens")
 	token := form.doc.Find(`input[name="_csrf"]`).First().AttrOr("value", "")
 
 	refused := b.do("POST", "/dashboard/reports", url.Values{"_csrf": {token}, "type": {"refunds"}, "format": {"ofx"},
@@ -48,7 +50,7 @@ func TestDashboardReports(t *testing.T) {
 	require.Contains(t, refused.doc.Find(`[data-testid="report-error"]`).Text(), "OFX é um extrato bancário")
 
 	asked := b.do("POST", "/dashboard/reports", url.Values{"_csrf": {token}, "type": {"ledger"}, "format": {"csv"},
-		"from": {"2026-03-02"}, "to": {"2026-03-03"}}, nil)
+		"csv_dialect": {dialect}, "from": {"2026-03-02"}, "to": {"2026-03-03"}}, nil)
 	require.Equal(t, http.StatusSeeOther, asked.status, "%s", asked.body)
 	pending := b.do("GET", "/dashboard/reports", nil, nil)
 	require.Contains(t, pending.doc.Find(`[data-testid="notice"]`).Text(), "Relatório pedido")
@@ -71,8 +73,11 @@ func TestDashboardReports(t *testing.T) {
 	require.Equal(t, "text/csv; charset=utf-8", file.header.Get("Content-Type"))
 	viaAPI := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/reports/" + id + "/file", Key: s.TestKey})
 	require.Equal(t, string(viaAPI.Body), file.body, "the dashboard serves the API's file")
-	_, rows := readCSV(t, []byte(file.body))
-	require.NotEmpty(t, rows)
+	require.True(t, strings.HasPrefix(file.body, "\ufeffID do lançamento;Data;"), "excel_br: %.40q", file.body)
+	require.Contains(t, row.Find(`[data-testid="report-download"]`).Text(), "CSV (Excel)")
+	// The same request through the API gives the same file.
+	_, sameAsked := f.reportAsked(map[string]any{"type": "ledger", "format": "csv", "csv_dialect": "excel_br", "from": "2026-03-02", "to": "2026-03-03"})
+	require.Equal(t, file.body, string(sameAsked), "the API and the dashboard make the same file of the same request")
 
 	// A browser following the file_url (an e-mail, a webhook's payload)
 	// gets to the dashboard's copy; without a session, to the sign-in.

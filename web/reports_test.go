@@ -90,7 +90,15 @@ func (f *reportFixture) build() {
 // report asks for a report, builds it and returns it with its file.
 func (f *reportFixture) report(typ, format, from, to string) (map[string]any, []byte) {
 	f.t.Helper()
-	r := f.api("POST", "/api/v1/reports", map[string]any{"type": typ, "format": format, "from": from, "to": to}, http.StatusCreated)
+	return f.reportAsked(map[string]any{"type": typ, "format": format, "from": from, "to": to})
+}
+
+// reportAsked asks for the report body describes (type, format, from, to
+// and what else the API takes), builds it and returns it with its file.
+func (f *reportFixture) reportAsked(body map[string]any) (map[string]any, []byte) {
+	f.t.Helper()
+	typ, format, from, to := body["type"].(string), body["format"].(string), body["from"].(string), body["to"].(string)
+	r := f.api("POST", "/api/v1/reports", body, http.StatusCreated)
 	require.Equal(f.t, "pending", r["status"])
 	require.Nil(f.t, r["file_url"], "no file before it is built")
 	f.build()
@@ -172,7 +180,7 @@ func TestReportsCSVMatchTheDatabase(t *testing.T) {
 	require.Equal(t, []string{"id", "created_at", "status", "external_id", "txid", "end_to_end_id", "description",
 		"amount_cents", "amount", "amount_paid_cents", "amount_paid", "fee_cents", "fee", "amount_refunded_cents", "amount_refunded",
 		"fee_refunded_cents", "fee_refunded", "net_cents", "net", "payer_name", "payer_document", "paid_at", "expires_at",
-		"subscription_id"}, header)
+		"subscription_id", "due_date"}, header)
 	var ids []string
 	for _, r := range rows {
 		ids = append(ids, r["id"])
@@ -195,8 +203,12 @@ func TestReportsCSVMatchTheDatabase(t *testing.T) {
 		require.Equal(t, strconv.FormatInt(want.Amount, 10), r["amount_cents"])
 		require.Equal(t, fmt.Sprintf("%d.%02d", want.Amount/100, want.Amount%100), r["amount"])
 		require.Equal(t, want.CreatedAt.In(brasilia(t)).Format("2006-01-02T15:04:05.000-07:00"), r["created_at"])
+		api := f.api("GET", "/api/v1/payments/"+r["id"], nil, http.StatusOK)
+		require.Equal(t, []string{fmt.Sprint(api["fee_cents"]), fmt.Sprint(api["net_cents"])}, []string{r["fee_cents"], r["net_cents"]},
+			"fee and net are the API's, pending or not")
 		if want.PaidAt == nil {
-			require.Equal(t, []string{"0", "0", "0", ""}, []string{r["amount_paid_cents"], r["fee_cents"], r["net_cents"], r["paid_at"]})
+			require.Equal(t, []string{"0", strconv.FormatInt(want.Fee, 10), strconv.FormatInt(want.Amount-want.Fee, 10), ""},
+				[]string{r["amount_paid_cents"], r["fee_cents"], r["net_cents"], r["paid_at"]})
 			continue
 		}
 		net := want.Amount - want.Fee - want.Refunded + want.FeeRefunded
@@ -300,7 +312,8 @@ func TestReportsXLSXReadByExcelJS(t *testing.T) {
 	for i, v := range got.Rows[0] {
 		title[v.(string)] = i
 	}
-	for _, name := range []string{"ID do pagamento", "Criado em", "Valor cobrado (centavos)", "Valor cobrado (R$)", "Tarifa (R$)", "Líquido (R$)", "ID fim a fim (E2E)"} {
+	for _, name := range []string{"ID do pagamento", "Criado em", "Valor cobrado (centavos)", "Valor cobrado (R$)", "Tarifa (R$)", "Líquido (R$)", "ID fim a fim (E2E)",
+		"Expira em", "Vencimento"} {
 		require.Contains(t, title, name)
 	}
 	require.Contains(t, *got.Formats[title["Valor cobrado (R$)"]], `"R$" #,##0.00`)
@@ -474,4 +487,88 @@ func TestReportsWriteFormulasAsText(t *testing.T) {
 	}
 	require.Equal(t, "=1+2*3", got.Rows[1][title["Descrição"]], "a string cell, not {formula: …}")
 	require.Equal(t, "@SUM(1+1)", got.Rows[1][title["Pagador"]])
+}
+
+// The excel_br CSV, read by exceljs set as a spreadsheet in Portuguese
+// (Brazil) reads one (";" between fields, a decimal comma): a BOM,
+// Portuguese titles, dates as dd/mm/aaaa, and amounts whose totals are the
+// API's, row by row equal to the rfc4180 CSV of the same days.
+func TestReportsExcelBRCSVReadWithSemicolonsAndDecimalCommas(t *testing.T) {
+	t.Parallel()
+	f := newReportFixture(t)
+	f.makeMoney()
+	due := f.api("POST", "/api/v1/payments", map[string]any{"amount_cents": 123_456, "description": "Mensalidade de março",
+		"due_date": "2026-03-20", "customer": map[string]any{"name": "Nova Tech Ltda", "email": "f@novatech.example", "document": "12ABC34501DE35"}},
+		http.StatusCreated)
+	days := map[string]any{"type": "payments", "format": "csv", "from": "2026-03-02", "to": "2026-03-05"}
+	_, plain := f.reportAsked(days)
+	_, want := readCSV(t, plain)
+	days["csv_dialect"] = "excel_br"
+	r, file := f.reportAsked(days)
+	require.Equal(t, "excel_br", r["csv_dialect"])
+	require.True(t, bytes.HasPrefix(file, []byte("\xef\xbb\xbfID do pagamento;Criado em;")), "a BOM, then the titles: %q", file[:min(60, len(file))])
+	require.Contains(t, string(file), ";Mensalidade de março;", "UTF-8 as written")
+	require.Equal(t, bytes.Count(file, []byte("\n")), bytes.Count(file, []byte("\r\n")), "CRLF lines, as Excel writes them")
+
+	var got [][]any
+	runNode(t, "read_csv_br.mjs", file, &got)
+	require.Len(t, got, 1+len(want))
+	title := map[string]int{}
+	for i, v := range got[0] {
+		title[v.(string)] = i
+	}
+	for _, name := range []string{"ID do pagamento", "Criado em", "Valor cobrado (R$)", "Tarifa (R$)", "Líquido (R$)", "CPF/CNPJ do pagador",
+		"Expira em", "Vencimento"} {
+		require.Contains(t, title, name)
+	}
+	require.NotContains(t, title, "Vence em", "the expiry is no due date")
+	reais := func(row []any, name string) int64 {
+		v, ok := row[title[name]].(float64)
+		require.True(t, ok, "%s is a number with a decimal comma: %v", name, row[title[name]])
+		return int64(math.Round(v * 100))
+	}
+	var amount, fee, net int64
+	var apiAmount, apiFee, apiNet int64
+	for i, row := range got[1:] {
+		w := want[i]
+		require.Equal(t, w["id"], row[title["ID do pagamento"]])
+		created, err := time.Parse(time.RFC3339, w["created_at"])
+		require.NoError(t, err)
+		require.Equal(t, created.In(brasilia(t)).Format("02/01/2006 15:04:05"), row[title["Criado em"]])
+		for _, col := range []string{"amount", "fee", "net", "amount_refunded"} {
+			c, err := strconv.ParseInt(w[col+"_cents"], 10, 64)
+			require.NoError(t, err)
+			require.Equal(t, c, reais(row, map[string]string{"amount": "Valor cobrado (R$)", "fee": "Tarifa (R$)", "net": "Líquido (R$)",
+				"amount_refunded": "Devolvido (R$)"}[col]), "%s of %s", col, w["id"])
+		}
+		amount, fee, net = amount+reais(row, "Valor cobrado (R$)"), fee+reais(row, "Tarifa (R$)"), net+reais(row, "Líquido (R$)")
+		api := f.api("GET", "/api/v1/payments/"+w["id"], nil, http.StatusOK)
+		apiAmount += int64(api["amount_cents"].(float64))
+		apiFee += int64(api["fee_cents"].(float64))
+		apiNet += int64(api["net_cents"].(float64))
+		if w["id"] == due["id"] {
+			require.Equal(t, "20/03/2026", row[title["Vencimento"]])
+			require.Equal(t, "2026-03-20", w["due_date"])
+			require.Equal(t, "12.ABC.345/01DE-35", row[title["CPF/CNPJ do pagador"]], "formatted: Excel keeps it as text")
+			require.Equal(t, "Mensalidade de março", row[title["Descrição"]])
+		} else {
+			require.Equal(t, "", row[title["Vencimento"]])
+		}
+		if w["payer_document"] == "52998224725" {
+			require.Equal(t, "529.982.247-25", row[title["CPF/CNPJ do pagador"]])
+		}
+	}
+	require.Equal(t, []int64{apiAmount, apiFee, apiNet}, []int64{amount, fee, net}, "the file's totals are the API's")
+	require.Equal(t, due["id"], got[len(got)-1][title["ID do pagamento"]])
+
+	for _, bad := range []map[string]any{{"csv_dialect": "excel"}, {"csv_dialect": "excel_br", "format": "xlsx"}} {
+		body := map[string]any{"type": "payments", "format": "csv", "from": "2026-03-02", "to": "2026-03-05"}
+		for k, v := range bad {
+			body[k] = v
+		}
+		e := f.api("POST", "/api/v1/reports", body, http.StatusBadRequest)["error"].(map[string]any)
+		require.Equal(t, []any{"parameter_invalid", "csv_dialect"}, []any{e["code"], e["param"]}, "%v", bad)
+	}
+	x := f.api("POST", "/api/v1/reports", map[string]any{"type": "payments", "format": "xlsx", "from": "2026-03-02", "to": "2026-03-05"}, http.StatusCreated)
+	require.Nil(t, x["csv_dialect"])
 }

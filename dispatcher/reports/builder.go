@@ -148,7 +148,7 @@ func (b *Builder) write(ctx context.Context, r *store.Report, w io.Writer) (int6
 	if !ok {
 		return 0, fmt.Errorf("reports: unknown type %q", r.Type)
 	}
-	s, err := newSheet(r.Format, w, src.table, zone)
+	s, err := newSheet(r, w, src.table, zone)
 	if err != nil {
 		return 0, err
 	}
@@ -170,14 +170,18 @@ var sources = map[string]struct {
 	store.ReportPayouts:  {payoutsTable, readPayouts},
 }
 
-func newSheet(format string, w io.Writer, t table, zone *time.Location) (sheet, error) {
-	switch format {
+func newSheet(r *store.Report, w io.Writer, t table, zone *time.Location) (sheet, error) {
+	switch r.Format {
 	case store.FormatCSV:
-		return newCSV(w, t, zone)
+		dialect := store.CSVRFC4180
+		if r.CSVDialect != nil {
+			dialect = *r.CSVDialect
+		}
+		return newCSV(w, t, zone, dialect)
 	case store.FormatXLSX:
 		return newXLSX(w, t, zone)
 	}
-	return nil, fmt.Errorf("reports: %s is not a format of this report", format)
+	return nil, fmt.Errorf("reports: %s is not a format of this report", r.Format)
 }
 
 func (b *Builder) writeLedger(ctx context.Context, r *store.Report, w io.Writer, zone *time.Location) (int64, error) {
@@ -200,7 +204,7 @@ func (b *Builder) writeLedger(ctx context.Context, r *store.Report, w io.Writer,
 		}
 		return o.count, o.close()
 	}
-	s, err := newSheet(r.Format, w, ledgerTable, zone)
+	s, err := newSheet(r, w, ledgerTable, zone)
 	if err != nil {
 		return 0, err
 	}

@@ -19,6 +19,8 @@ const (
 	integer             // an int64: cents, counts
 	money               // an int64 of cents, written in reais
 	instant             // a *time.Time, in the report's zone; nil is empty
+	day                 // a *time.Time holding a calendar date (a due date); nil is empty
+	document            // a string that may be a CPF or CNPJ (a payer's, a Pix key): text that looks like a number
 )
 
 type column struct {
@@ -61,25 +63,28 @@ var paymentsTable = table{sheet: "Pagamentos", columns: cols(
 		{"description", "Descrição", text}},
 	twice("amount", "Valor cobrado"), twice("amount_paid", "Valor recebido"), twice("fee", "Tarifa"),
 	twice("amount_refunded", "Devolvido"), twice("fee_refunded", "Tarifa devolvida"), twice("net", "Líquido"),
-	[]column{{"payer_name", "Pagador", text}, {"payer_document", "CPF/CNPJ do pagador", text},
-		{"paid_at", "Pago em", instant}, {"expires_at", "Vence em", instant}, {"subscription_id", "Assinatura", text}},
+	[]column{{"payer_name", "Pagador", text}, {"payer_document", "CPF/CNPJ do pagador", document},
+		{"paid_at", "Pago em", instant}, {"expires_at", "Expira em", instant}, {"subscription_id", "Assinatura", text},
+		// Added after the columns above: a CSV read by position keeps them.
+		{"due_date", "Vencimento", day}},
 )}
 
-// paymentCells: what a payment received, its fee and its refunds count
-// only once it was paid; net is what it left in the balance.
+// paymentCells: what a payment received counts once it was paid; its fee
+// and net are the API's (fee_cents and net_cents: what it costs and leaves
+// the merchant, before it is paid too).
 func paymentCells(p *store.PaymentReportRow) []any {
-	var paid, fee int64
+	var paid int64
 	if p.PaidAt != nil {
-		paid, fee = p.ReceivedCents(), p.FeeCents
+		paid = p.ReceivedCents()
 	}
-	net := paid - fee - p.AmountRefundedCents + p.FeeRefundedCents
+	net := p.NetCents()
 	var payer, document string
 	if p.Customer != nil {
 		payer, document = p.Customer.Name, p.Customer.Document
 	}
 	return []any{p.ID.String(), &p.CreatedAt, p.Status, str(p.ExternalID), p.CorrelationID, str(p.EndToEndID), str(p.Description),
-		p.AmountCents, p.AmountCents, paid, paid, fee, fee, p.AmountRefundedCents, p.AmountRefundedCents,
-		p.FeeRefundedCents, p.FeeRefundedCents, net, net, payer, document, p.PaidAt, &p.ExpiresAt, str(p.SubscriptionID)}
+		p.AmountCents, p.AmountCents, paid, paid, p.FeeCents, p.FeeCents, p.AmountRefundedCents, p.AmountRefundedCents,
+		p.FeeRefundedCents, p.FeeRefundedCents, net, net, payer, document, p.PaidAt, &p.ExpiresAt, str(p.SubscriptionID), p.DueDate}
 }
 
 func readPayments(ctx context.Context, st *store.Store, r *store.Report, out emit) (int64, error) {
@@ -111,7 +116,7 @@ func readRefunds(ctx context.Context, st *store.Store, r *store.Report, out emit
 var payoutsTable = table{sheet: "Saques", columns: cols(
 	[]column{{"id", "ID do saque", text}, {"created_at", "Criado em", instant}, {"status", "Status", text}},
 	twice("amount", "Valor"),
-	[]column{{"pix_key", "Chave Pix", text}, {"pix_key_type", "Tipo da chave", text}, {"end_to_end_id", "ID fim a fim (E2E)", text},
+	[]column{{"pix_key", "Chave Pix", document}, {"pix_key_type", "Tipo da chave", text}, {"end_to_end_id", "ID fim a fim (E2E)", text},
 		{"description", "Descrição", text}, {"completed_at", "Concluído em", instant}, {"failed_at", "Falhou em", instant},
 		{"failure_reason", "Motivo da falha", text}},
 )}
@@ -155,7 +160,7 @@ var ledgerTable = table{sheet: "Extrato", columns: cols(
 	twice("amount", "Valor"), twice("running_balance", "Saldo após"),
 	[]column{{"source_id", "Origem", text}, {"payment_id", "ID do pagamento", text}, {"external_id", "ID externo", text},
 		{"txid", "txid", text}, {"end_to_end_id", "ID fim a fim (E2E)", text}, {"description", "Descrição", text},
-		{"pix_key", "Chave Pix do saque", text}},
+		{"pix_key", "Chave Pix do saque", document}},
 )}
 
 // ledgerLine is an entry of the report's period with the running balance

@@ -35,7 +35,7 @@ func newXLSX(w io.Writer, t table, zone *time.Location) (*xlsxSheet, error) {
 		return nil, err
 	}
 	x := &xlsxSheet{f: f, t: t, zone: zone, w: w, line: 1, styles: map[kind]int{}, cells: make([]any, len(t.columns))}
-	for k, format := range map[kind]string{money: `"R$" #,##0.00;-"R$" #,##0.00`, instant: "dd/mm/yyyy hh:mm:ss", integer: "0"} {
+	for k, format := range map[kind]string{money: `"R$" #,##0.00;-"R$" #,##0.00`, instant: "dd/mm/yyyy hh:mm:ss", day: "dd/mm/yyyy", integer: "0"} {
 		style, err := f.NewStyle(&excelize.Style{CustomNumFmt: &format})
 		if err != nil {
 			return nil, err
@@ -51,7 +51,7 @@ func newXLSX(w io.Writer, t table, zone *time.Location) (*xlsxSheet, error) {
 	}
 	for i, col := range t.columns {
 		width := 16.0
-		if col.kind == text {
+		if col.kind == text || col.kind == document {
 			width = 24
 		}
 		if err := x.sw.SetColWidth(i+1, i+1, width); err != nil {
@@ -88,6 +88,11 @@ func (x *xlsxSheet) row(cells []any) error {
 				wall := time.Date(local.Year(), local.Month(), local.Day(), local.Hour(), local.Minute(), local.Second(),
 					local.Nanosecond(), time.UTC)
 				x.cells[i] = excelize.Cell{StyleID: x.styles[instant], Value: wall}
+			}
+		case day:
+			x.cells[i] = nil
+			if d := cells[i].(*time.Time); d != nil {
+				x.cells[i] = excelize.Cell{StyleID: x.styles[day], Value: *d}
 			}
 		default:
 			x.cells[i] = cells[i]

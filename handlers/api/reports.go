@@ -11,7 +11,7 @@ import (
 	"payments/store"
 )
 
-var createReportFields = []string{"type", "format", "from", "to"}
+var createReportFields = []string{"type", "format", "csv_dialect", "from", "to"}
 
 // CreateReport handles POST /api/v1/reports: a report of the key's
 // account and mode over days of the account's time zone, built in the
@@ -22,7 +22,8 @@ func (a *API) CreateReport(c *fiber.Ctx) error {
 		return apiErr
 	}
 	var asked request.ReportAsked
-	for name, into := range map[string]*string{"type": &asked.Type, "format": &asked.Format, "from": &asked.From, "to": &asked.To} {
+	for name, into := range map[string]*string{"type": &asked.Type, "format": &asked.Format,
+		"csv_dialect": &asked.CSVDialect, "from": &asked.From, "to": &asked.To} {
 		if o.Present(name) {
 			if *into, apiErr = o.Str(name, 64); apiErr != nil {
 				return apiErr

@@ -27,7 +27,7 @@ func (d *Dashboard) Reports(c *fiber.Ctx) error {
 		return err
 	}
 	form := views.ReportForm{Type: c.Query("type", store.ReportPayments), Format: c.Query("format", store.FormatCSV),
-		From: c.Query("from"), To: c.Query("to")}
+		CSVDialect: c.Query("csv_dialect", defaultCSVDialect(c)), From: c.Query("from"), To: c.Query("to")}
 	return d.renderReports(c, http.StatusOK, form, notice)
 }
 
@@ -49,8 +49,11 @@ func (d *Dashboard) renderReports(c *fiber.Ctx, status int, form views.ReportFor
 		TimeZone: views.LocaleOf(ctx).TZ.String()}
 	for i := range reports {
 		r := &reports[i]
-		row := views.ReportRow{ID: r.ID, Type: r.Type, Format: r.Format, Status: r.Status, Scheduled: r.Scheduled,
+		row := views.ReportRow{ID: r.ID, Type: r.Type, Format: r.Format, FormatLabel: t(c, "report_format."+r.Format), Status: r.Status, Scheduled: r.Scheduled,
 			Period: reportPeriodLabel(c, r), CreatedAt: when(c, r.CreatedAt), Expired: r.Status == store.ReportReady && r.Expired(now)}
+		if r.CSVDialect != nil {
+			row.FormatLabel = t(c, "report_format.csv_"+*r.CSVDialect)
+		}
 		if r.Status == store.ReportReady && !row.Expired {
 			row.FileURL = "/dashboard/reports/" + r.ID + "/file"
 			row.RowCount = views.FormatInt(ctx, derefInt(r.RowCount))
@@ -86,15 +89,28 @@ func reportPeriodLabel(c *fiber.Ctx, r *store.Report) string {
 	return from + " – " + to
 }
 
+// defaultCSVDialect is the CSV a person reading the page opens best: Excel
+// in Portuguese reads excel_br as columns, and rfc4180 is everyone else's.
+func defaultCSVDialect(c *fiber.Ctx) string {
+	if views.LocaleOf(c.UserContext()).Lang == views.LangEN {
+		return store.CSVRFC4180
+	}
+	return store.CSVExcelBR
+}
+
 // CreateReport handles POST /dashboard/reports: the report asked for in
 // the form, built in the background (the list shows it pending, then its
 // file).
 func (d *Dashboard) CreateReport(c *fiber.Ctx) error {
-	form := views.ReportForm{Type: c.FormValue("type"), Format: c.FormValue("format"), From: c.FormValue("from"), To: c.FormValue("to")}
+	form := views.ReportForm{Type: c.FormValue("type"), Format: c.FormValue("format"), CSVDialect: c.FormValue("csv_dialect", defaultCSVDialect(c)),
+		From: c.FormValue("from"), To: c.FormValue("to")}
+	asked := request.ReportAsked{Type: form.Type, Format: form.Format, From: form.From, To: form.To}
+	if form.Format == store.FormatCSV {
+		asked.CSVDialect = form.CSVDialect // the form always sends one; it is a CSV's only
+	}
 	scope := dashScope(c)
 	zone := views.LocaleOf(c.UserContext()).TZ.String()
-	in, apiErr := request.Report(request.ReportAsked{Type: form.Type, Format: form.Format, From: form.From, To: form.To},
-		scope, zone, d.Store.Now())
+	in, apiErr := request.Report(asked, scope, zone, d.Store.Now())
 	if apiErr != nil {
 		form.Error, form.ErrorField = views.ErrorText(c.UserContext(), apiErr.Code), apiErr.Param
 		return d.renderReports(c, http.StatusUnprocessableEntity, form, views.Notice{})

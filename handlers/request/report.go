@@ -9,10 +9,11 @@ import (
 )
 
 // ReportAsked is what a report is asked for with, as the API's body and
-// the dashboard's form give it: type, format, and the days from and to
-// (YYYY-MM-DD, both included) in the account's time zone.
+// the dashboard's form give it: type, format, a CSV's dialect (the API's
+// default rfc4180 when empty), and the days from and to (YYYY-MM-DD, both
+// included) in the account's time zone.
 type ReportAsked struct {
-	Type, Format, From, To string
+	Type, Format, CSVDialect, From, To string
 }
 
 // Report checks a report asked for scope, whose account's time zone is
@@ -20,7 +21,7 @@ type ReportAsked struct {
 // dates in order, at most store.MaxReportDays apart, none after today
 // there.
 func Report(a ReportAsked, scope store.Scope, zone string, now time.Time) (store.NewReport, *reply.Error) {
-	in := store.NewReport{Scope: scope, Type: a.Type, Format: a.Format, TimeZone: zone}
+	in := store.NewReport{Scope: scope, Type: a.Type, Format: a.Format, CSVDialect: a.CSVDialect, TimeZone: zone}
 	switch {
 	case a.Type == "":
 		return in, reply.InvalidParam("parameter_missing", "type", "type is required: one of %v.", store.ReportTypes)
@@ -32,6 +33,10 @@ func Report(a ReportAsked, scope store.Scope, zone string, now time.Time) (store
 		return in, reply.InvalidParam("parameter_invalid", "format", "format must be one of %v.", store.ReportFormats)
 	case a.Format == store.FormatOFX && a.Type != store.ReportLedger:
 		return in, reply.InvalidParam("format_unsupported", "format", "OFX is a bank statement: only the ledger report has it. Use csv or xlsx for %s.", a.Type)
+	case a.CSVDialect != "" && !slices.Contains(store.CSVDialects, a.CSVDialect):
+		return in, reply.InvalidParam("parameter_invalid", "csv_dialect", "csv_dialect must be one of %v.", store.CSVDialects)
+	case a.CSVDialect != "" && a.Format != store.FormatCSV:
+		return in, reply.InvalidParam("parameter_invalid", "csv_dialect", "csv_dialect is a CSV's: leave it out for %s.", a.Format)
 	}
 	var apiErr *reply.Error
 	if in.From, apiErr = reportDate("from", a.From); apiErr != nil {

@@ -7,6 +7,7 @@ type Report struct {
 	Livemode      bool    `json:"livemode"`
 	Type          string  `json:"type"`
 	Format        string  `json:"format"`
+	CSVDialect    *string `json:"csv_dialect"`
 	Status        string  `json:"status"`
 	From          string  `json:"from"`
 	To            string  `json:"to"`

@@ -78,6 +78,24 @@ func (e BalanceObject) Valid() bool {
 	}
 }
 
+// Defines values for CSVDialect.
+const (
+	ExcelBr CSVDialect = "excel_br"
+	Rfc4180 CSVDialect = "rfc4180"
+)
+
+// Valid indicates whether the value is a known member of the CSVDialect enum.
+func (e CSVDialect) Valid() bool {
+	switch e {
+	case ExcelBr:
+		return true
+	case Rfc4180:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CycleRetryPolicy.
 const (
 	CycleRetryPolicyNone             CycleRetryPolicy = "none"
@@ -1758,6 +1776,9 @@ type BankAccount struct {
 	Number string `json:"number"`
 }
 
+// CSVDialect rfc4180: commas, decimal points, ISO 8601, column keys as the header. excel_br: a BOM, semicolons, decimal commas, dd/mm/aaaa, Portuguese titles as the header.
+type CSVDialect string
+
 // Customer defines model for Customer.
 type Customer struct {
 	// Document CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits).
@@ -2292,6 +2313,9 @@ type RefundStatus string
 type Report struct {
 	CompletedAt *time.Time `json:"completed_at"`
 	CreatedAt   time.Time  `json:"created_at"`
+
+	// CsvDialect A CSV's dialect; null for xlsx and ofx.
+	CsvDialect *CSVDialect `json:"csv_dialect"`
 
 	// ExpiresAt When the file stops being served.
 	ExpiresAt     *time.Time `json:"expires_at"`
@@ -2938,6 +2962,9 @@ type ListReportsParams struct {
 
 // CreateReportJSONBody defines parameters for CreateReport.
 type CreateReportJSONBody struct {
+	// CsvDialect A CSV's dialect (csv only; rfc4180 when left out).
+	CsvDialect *CSVDialect `json:"csv_dialect,omitempty"`
+
 	// Format ofx is the ledger's only.
 	Format ReportFormat `json:"format"`
 
@@ -4099,7 +4126,7 @@ type ClientInterface interface {
 
 	// CreateReportWithBody Ask for a report: a file of payments, refunds, the ledger or payouts over days
 	//
-	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4108,7 +4135,7 @@ type ClientInterface interface {
 
 	// CreateReport Ask for a report: a file of payments, refunds, the ledger or payouts over days
 	//
-	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5138,7 +5165,7 @@ func (c *Client) ListReports(ctx context.Context, params *ListReportsParams, req
 
 // CreateReportWithBody Ask for a report: a file of payments, refunds, the ledger or payouts over days
 //
-// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 //
 // Takes any type of body and a specified content type.
 //
@@ -5157,7 +5184,7 @@ func (c *Client) CreateReportWithBody(ctx context.Context, params *CreateReportP
 
 // CreateReport Ask for a report: a file of payments, refunds, the ledger or payouts over days
 //
-// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10420,7 +10447,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateReportWithBodyWithResponse Ask for a report: a file of payments, refunds, the ledger or payouts over days
 	//
-	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10429,7 +10456,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateReportWithResponse Ask for a report: a file of payments, refunds, the ledger or payouts over days
 	//
-	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+	// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23146,7 +23173,7 @@ func (c *ClientWithResponses) ListReportsWithResponse(ctx context.Context, param
 
 // CreateReportWithBodyWithResponse Ask for a report: a file of payments, refunds, the ledger or payouts over days
 //
-// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23161,7 +23188,7 @@ func (c *ClientWithResponses) CreateReportWithBodyWithResponse(ctx context.Conte
 
 // CreateReportWithResponse Ask for a report: a file of payments, refunds, the ledger or payouts over days
 //
-// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv: UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, each amount in cents and in reais (1234.56). xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
+// A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as "R$" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
