@@ -34,9 +34,9 @@ type ReportForm struct {
 type ReportRow struct {
 	ID, Type, Format, Status string
 	// FormatLabel is the format in words, a CSV's dialect with it.
-	FormatLabel              string
-	Period, CreatedAt        string
-	Scheduled                bool
+	FormatLabel       string
+	Period, CreatedAt string
+	Scheduled         bool
 	// FileURL is the dashboard's download, while the file is kept.
 	FileURL      string
 	Expired      bool

@@ -15,12 +15,12 @@ import (
 type kind int
 
 const (
-	text    kind = iota // a string; nil is empty
-	integer             // an int64: cents, counts
-	money               // an int64 of cents, written in reais
-	instant             // a *time.Time, in the report's zone; nil is empty
-	day                 // a *time.Time holding a calendar date (a due date); nil is empty
-	document            // a string that may be a CPF or CNPJ (a payer's, a Pix key): text that looks like a number
+	text     kind = iota // a string; nil is empty
+	integer              // an int64: cents, counts
+	money                // an int64 of cents, written in reais
+	instant              // a *time.Time, in the report's zone; nil is empty
+	day                  // a *time.Time holding a calendar date (a due date); nil is empty
+	document             // a string that may be a CPF or CNPJ (a payer's, a Pix key): text that looks like a number
 )
 
 type column struct {
