@@ -46,7 +46,8 @@ const outboxCTEs = `event AS (
 
 // rollupCTE appends a row to rollup_deltas (migration 034) for each event
 // that moves the overview's figures: a charge created (with its payer),
-// paid (its amount, fee, time to pay and payer), expired or canceled; a
+// paid (its amount, fee, time to pay and payer), expired (a subscription's
+// cycle whose attempts all failed, payment.failed, included) or canceled; a
 // refund that succeeded; a dispute opened. FoldRollups moves them into
 // overview_hours and customers; appending, rather than updating an
 // account's row, keeps concurrent changes of one account apart.
@@ -57,7 +58,7 @@ const rollupCTE = `rolled AS (
 			(type = '` + EventPaymentCreated + `')::int, (type = '` + EventPaymentPaid + `')::int,
 			CASE WHEN type = '` + EventPaymentPaid + `' THEN coalesce((doc->>'amount_paid_cents')::bigint, (doc->>'amount_cents')::bigint, 0) ELSE 0 END,
 			CASE WHEN type = '` + EventPaymentPaid + `' THEN coalesce((doc->>'fee_cents')::bigint, 0) ELSE 0 END,
-			(type = '` + EventPaymentExpired + `')::int, (type = '` + EventPaymentCanceled + `')::int,
+			(type IN ('` + EventPaymentExpired + `', '` + EventPaymentFailed + `'))::int, (type = '` + EventPaymentCanceled + `')::int,
 			(type = '` + EventRefundSucceeded + `')::int,
 			CASE WHEN type = '` + EventRefundSucceeded + `' THEN coalesce((doc->>'amount_cents')::bigint, 0) ELSE 0 END,
 			(type = '` + EventDisputeOpened + `')::int,
@@ -73,7 +74,7 @@ const rollupCTE = `rolled AS (
 					AND coalesce(doc->'customer'->>'document', '') <> '' THEN doc->'customer' END AS payer
 			FROM (SELECT account_id, livemode, type, created_at, data::jsonb AS doc FROM source
 				WHERE type IN ('` + EventPaymentCreated + `', '` + EventPaymentPaid + `', '` + EventPaymentExpired + `',
-					'` + EventPaymentCanceled + `', '` + EventRefundSucceeded + `', '` + EventDisputeOpened + `')
+					'` + EventPaymentFailed + `', '` + EventPaymentCanceled + `', '` + EventRefundSucceeded + `', '` + EventDisputeOpened + `')
 				OFFSET 0) parsed
 		) rolled_events
 	)`

@@ -113,6 +113,9 @@ type Payment struct {
 	// AmountPaidCents is what the payer paid, 0 until paid: the amount,
 	// or a due-date charge's amount due on the day it was paid.
 	AmountPaidCents int64 `bun:"amount_paid_cents"`
+	// PaidOn is the day (Brasília) a due-date charge was paid for: its
+	// amount due that day is AmountPaidCents, its parts DueTerms.On that day.
+	PaidOn *time.Time `bun:"paid_on,type:date"`
 	// SubscriptionID and Cycle make the payment a cycle of a subscription
 	// (Pix Automático): its number, due date, status and attempts.
 	SubscriptionID *string `bun:"subscription_id"`
@@ -126,6 +129,17 @@ func (p *Payment) ReceivedCents() int64 {
 		return p.AmountPaidCents
 	}
 	return p.AmountCents
+}
+
+// PaidParts is what a paid due-date charge's payer paid, part by part (its
+// terms on the day it was paid for); ok is false for other payments and for
+// due-date charges paid before that day was kept.
+func (p *Payment) PaidParts() (b cobv.Breakdown, ok bool) {
+	if p.DueTerms == nil || p.PaidOn == nil || p.PaidAt == nil {
+		return cobv.Breakdown{}, false
+	}
+	on := calendar.FromTime(*p.PaidOn)
+	return p.DueTerms.On(p.AmountCents, on), true
 }
 
 // AmountDue is what the payer owes on date: a due-date charge's

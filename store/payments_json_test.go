@@ -18,32 +18,32 @@ import (
 // referencePayment is the payment's public shape as encoding/json writes it
 // by reflection: the hand-written encoder must match it byte for byte.
 type referencePayment struct {
-	ID            string            `json:"id"`
-	Object        string            `json:"object"`
-	Livemode      bool              `json:"livemode"`
-	Status        string            `json:"status"`
-	AmountCents   int64             `json:"amount_cents"`
-	AmountLabel   string            `json:"amount_label"`
-	Currency      string            `json:"currency"`
-	PaymentMethod string            `json:"payment_method"`
-	ExternalID    *string           `json:"external_id"`
-	Description   *string           `json:"description"`
-	Customer      *Customer         `json:"customer"`
-	Metadata      map[string]string `json:"metadata"`
-	CorrelationID string            `json:"correlation_id"`
-	FeeCents      int64             `json:"fee_cents"`
-	Refunded      int64             `json:"amount_refunded_cents"`
-	Net           int64             `json:"net_cents"`
-	AmountDue     int64             `json:"amount_due_cents"`
-	AmountPaid    *int64            `json:"amount_paid_cents"`
-	DueDate       *string           `json:"due_date"`
-	DaysAfterDue  *int              `json:"days_after_due"`
-	Fine          *cobv.Value       `json:"fine"`
-	Interest      *cobv.Interest    `json:"interest"`
-	Discounts     *cobv.Discounts   `json:"discounts"`
-	Abatement     *cobv.Value       `json:"abatement"`
-	Subscription  *string           `json:"subscription"`
-	Cycle         *Cycle            `json:"cycle"`
+	ID            string             `json:"id"`
+	Object        string             `json:"object"`
+	Livemode      bool               `json:"livemode"`
+	Status        string             `json:"status"`
+	AmountCents   int64              `json:"amount_cents"`
+	AmountLabel   string             `json:"amount_label"`
+	Currency      string             `json:"currency"`
+	PaymentMethod string             `json:"payment_method"`
+	ExternalID    *string            `json:"external_id"`
+	Description   *string            `json:"description"`
+	Customer      *referenceCustomer `json:"customer"`
+	Metadata      map[string]string  `json:"metadata"`
+	CorrelationID string             `json:"correlation_id"`
+	FeeCents      int64              `json:"fee_cents"`
+	Refunded      int64              `json:"amount_refunded_cents"`
+	Net           int64              `json:"net_cents"`
+	AmountDue     int64              `json:"amount_due_cents"`
+	AmountPaid    *int64             `json:"amount_paid_cents"`
+	DueDate       *string            `json:"due_date"`
+	DaysAfterDue  *int               `json:"days_after_due"`
+	Fine          *cobv.Value        `json:"fine"`
+	Interest      *cobv.Interest     `json:"interest"`
+	Discounts     *cobv.Discounts    `json:"discounts"`
+	Abatement     *cobv.Value        `json:"abatement"`
+	Subscription  *string            `json:"subscription"`
+	Cycle         *Cycle             `json:"cycle"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -58,17 +58,32 @@ type referencePayment struct {
 	RefundedAt  *string `json:"refunded_at"`
 }
 
+// referenceCustomer is the customer as the API shows it: a subscriber
+// (a cycle's customer) has no e-mail, null.
+type referenceCustomer struct {
+	Name     string  `json:"name"`
+	Email    *string `json:"email"`
+	Document string  `json:"document"`
+	Phone    *string `json:"phone"`
+}
+
 func referenceJSON(t *testing.T, p *Payment) []byte {
 	t.Helper()
 	ref := referencePayment{
 		ID: p.ID.String(), Object: "payment", Livemode: p.Livemode, Status: p.Status,
 		AmountCents: p.AmountCents, AmountLabel: pix.FormatBRL(p.AmountCents), Currency: p.Currency,
 		PaymentMethod: p.PaymentMethod, ExternalID: p.ExternalID, Description: p.Description,
-		Customer: p.Customer, Metadata: p.Metadata, CorrelationID: p.CorrelationID, FeeCents: p.FeeCents,
+		Metadata: p.Metadata, CorrelationID: p.CorrelationID, FeeCents: p.FeeCents,
 		Refunded: p.AmountRefundedCents, Net: p.AmountCents - p.FeeCents - p.AmountRefundedCents + p.FeeRefundedCents,
 		CheckoutURL: p.CheckoutURL, CreatedAt: jsonw.FormatTime(p.CreatedAt), UpdatedAt: jsonw.FormatTime(p.UpdatedAt),
 		PaidAt: jsonw.FormatTimePtr(p.PaidAt), ExpiresAt: jsonw.FormatTimePtr(&p.ExpiresAt), CanceledAt: jsonw.FormatTimePtr(p.CanceledAt),
 		ExpiredAt: jsonw.FormatTimePtr(p.ExpiredAt), RefundedAt: jsonw.FormatTimePtr(p.RefundedAt),
+	}
+	if c := p.Customer; c != nil {
+		ref.Customer = &referenceCustomer{Name: c.Name, Document: c.Document, Phone: c.Phone}
+		if c.Email != "" {
+			ref.Customer.Email = &c.Email
+		}
 	}
 	ref.AmountDue = p.AmountDueToday(time.Now())
 	if p.PaidAt != nil {

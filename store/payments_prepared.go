@@ -32,7 +32,7 @@ import (
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
 	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
-	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle`
+	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle, paid_on`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
@@ -48,7 +48,7 @@ func (r *paymentRow) dest() []any {
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
 		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents,
-		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle}
+		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle, &p.PaidOn}
 }
 
 // payment decodes the JSON columns and returns the payment.
@@ -498,9 +498,14 @@ func updatePaymentStatusStatement(p *Payment) pg.Statement {
 		c := string(b)
 		cycle = &c
 	}
+	var paidOn *string
+	if p.PaidOn != nil {
+		on := p.PaidOn.Format(time.DateOnly)
+		paidOn = &on
+	}
 	return pg.Statement{SQL: `UPDATE payments SET status = $2, updated_at = $3, paid_at = $4,
-		canceled_at = $5, expired_at = $6, refunded_at = $7, amount_paid_cents = $8, cycle = $9::jsonb WHERE id = $1`,
-		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt, p.AmountPaidCents, cycle}}
+		canceled_at = $5, expired_at = $6, refunded_at = $7, amount_paid_cents = $8, cycle = $9::jsonb, paid_on = $10::date WHERE id = $1`,
+		Args: []any{pg.UUID(p.ID), p.Status, p.UpdatedAt, p.PaidAt, p.CanceledAt, p.ExpiredAt, p.RefundedAt, p.AmountPaidCents, cycle, paidOn}}
 }
 
 // CancelPayment cancels a pending payment. Canceling a canceled payment
@@ -560,7 +565,7 @@ func (s *Store) MarkPaymentPaidOn(ctx context.Context, scope Scope, ref string, 
 			if !b.Payable {
 				return "", ErrNotPayableOn
 			}
-			p.AmountPaidCents = b.AmountDueCents
+			p.AmountPaidCents, p.PaidOn = b.AmountDueCents, ptr(date.Time())
 		}
 		return markPaid(p, now)
 	})

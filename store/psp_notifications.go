@@ -109,6 +109,9 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 		default:
 			n.Outcome, n.PaymentID = PixPaid, &p.ID
 			p.AmountPaidCents = n.AmountCents
+			if p.DueTerms != nil {
+				p.PaidOn = ptr(settledOn(n, s.Now()).Time())
+			}
 			before := p.Status
 			if _, err := s.apply(ctx, tx, p, markPaid); err != nil {
 				return err

@@ -12,7 +12,8 @@ const foldBatch = 10_000
 // foldRollupsSQL moves up to foldBatch rows of rollup_deltas into
 // overview_hours and customers in one statement, so that a reader sees
 // each event's figures in one of the two places, never both nor neither.
-// Rows are written in key order: two folders (two dispatchers) lock them
+// A payer's e-mail is the latest charge's that has one (a subscription's
+// cycles have none). Rows are written in key order: two folders (two dispatchers) lock them
 // in the same order. A delta another folder took meanwhile is not
 // returned by this one's DELETE.
 const foldRollupsSQL = `WITH moved AS (
@@ -43,12 +44,12 @@ const foldRollupsSQL = `WITH moved AS (
 		INSERT INTO customers AS c (account_id, livemode, document, name, email, payments, paid, paid_cents,
 			first_charge_at, last_charge_at)
 		SELECT account_id, livemode, document, (array_agg(name ORDER BY charged_at DESC))[1],
-			(array_agg(email ORDER BY charged_at DESC))[1], sum(created), sum(paid), sum(gross_cents),
+			coalesce((array_agg(email ORDER BY charged_at DESC) FILTER (WHERE email <> ''))[1], ''), sum(created), sum(paid), sum(gross_cents),
 			min(charged_at), max(charged_at)
 		FROM moved WHERE document IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 		ON CONFLICT (account_id, livemode, document) DO UPDATE SET
 			name = CASE WHEN excluded.last_charge_at >= c.last_charge_at THEN excluded.name ELSE c.name END,
-			email = CASE WHEN excluded.last_charge_at >= c.last_charge_at THEN excluded.email ELSE c.email END,
+			email = CASE WHEN excluded.last_charge_at >= c.last_charge_at AND excluded.email <> '' THEN excluded.email ELSE c.email END,
 			payments = c.payments + excluded.payments, paid = c.paid + excluded.paid,
 			paid_cents = c.paid_cents + excluded.paid_cents,
 			first_charge_at = least(c.first_charge_at, excluded.first_charge_at),

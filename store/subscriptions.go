@@ -579,13 +579,18 @@ func (s *Store) SubscriptionCycles(ctx context.Context, scope Scope, subID strin
 }
 
 // BuildCycle builds a cycle's payment of amount for sub, by the one
-// builder, its contract (and description) as the payment's description.
+// builder, its contract (and description) as the payment's description and
+// its payer as the payment's customer.
 func (s *Store) BuildCycle(acct *Account, sub *Subscription, amount int64) (*Payment, error) {
 	description := sub.Contract
 	if sub.Description != nil {
 		description = *sub.Description + " (" + sub.Contract + ")"
 	}
-	return s.BuildPayment(acct, sub.Livemode, NewPayment{AmountCents: amount, Description: &description, Metadata: map[string]string{}})
+	// The subscriber is the cycle's customer, as a charge's payer is (no
+	// e-mail: a subscription takes none).
+	payer := &Customer{Name: sub.Payer.Name, Document: sub.Payer.Document}
+	return s.BuildPayment(acct, sub.Livemode, NewPayment{AmountCents: amount, Description: &description, Metadata: map[string]string{},
+		Customer: payer})
 }
 
 // MakeDueCycles makes the next cycle of up to limit active fixed-amount

@@ -17,8 +17,6 @@ type DueView struct {
 	LastPayable string
 	Terms       []KV
 	Today       []AmountLine
-	// PaidLabel is what the payer paid, once paid.
-	PaidLabel string
 }
 
 // PercentLabel is a percent the Brazilian way: 2,50%.

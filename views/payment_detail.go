@@ -10,11 +10,13 @@ type PaymentDetail struct {
 	// Standing is the state a person reads (PaymentStanding): partly
 	// refunded and disputed are shown apart from plain paid.
 	Standing    string
-	AmountLabel string
-	FeeLabel    string
-	NetLabel    string
-	// RefundedLabel is what refunds gave back, empty when nothing was.
-	RefundedLabel string
+	// AmountLabel is the charge's amount; HeadlineLabel what the page is
+	// headed with: what was paid, once paid (a due-date charge paid late
+	// or early paid another amount), else the amount.
+	AmountLabel   string
+	HeadlineLabel string
+	// Money is every part of its money in lines that add up.
+	Money []MoneyLine
 	ExternalID    string
 	Description   string
 	Customer      *CustomerView

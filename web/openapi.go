@@ -953,7 +953,8 @@ func schemas() obj {
 		)),
 		"Customer", object(o(
 			"name", o("type", "string", "minLength", 1, "maxLength", store.MaxCustomerName),
-			"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
+			"email", describe(o("type", []string{"string", "null"}, "format", "email", "maxLength", store.MaxEmail),
+				"null on a subscription's cycle: its customer is the subscriber, and a subscription takes no e-mail."),
 			"document", describe(o("type", "string", "pattern", `^(\d{11}|[0-9A-Z]{12}\d{2})$`), "CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits)."),
 			"phone", nullableStr().with("pattern", store.PhonePattern.String()),
 		)),

@@ -2,14 +2,17 @@ package api_test
 
 import (
 	"context"
+	"io/fs"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher/maintenance"
 	"payments/pix"
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -128,6 +131,28 @@ func TestSubscriptionCycleFailsAfterItsRetries(t *testing.T) {
 	require.Equal(t, []string{"payment.created", "payment.retry_scheduled", "payment.retry_scheduled", "payment.retry_scheduled", "payment.failed"},
 		s.EventTypes(cycle["id"].(string)))
 
+	// The cycle's customer is its subscriber (a subscription takes no
+	// e-mail): Clientes lists them, and the overview counts the cycle
+	// that failed for good among the expired.
+	require.Equal(t, map[string]any{"name": "Ana Lima", "email": nil, "document": "52998224725", "phone": nil}, last["customer"])
+	ctx := t.Context()
+	_, err := s.Store.FoldRollups(ctx)
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: s.Account.ID}
+	payers, _, err := s.Store.ListPayers(ctx, store.PayerListParams{Scope: scope, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, payers, 1)
+	require.Equal(t, []any{"52998224725", "Ana Lima", "", int64(1), int64(0)},
+		[]any{payers[0].Document, payers[0].Name, payers[0].Email, payers[0].Payments, payers[0].Paid})
+	points, err := s.Store.OverviewSeries(ctx, scope, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC),
+		store.StepDay, time.UTC)
+	require.NoError(t, err)
+	var expired int64
+	for _, p := range points {
+		expired += p.Expired
+	}
+	require.EqualValues(t, 1, expired, "the cycle that failed for good expired")
+
 	// The receiver cancels; canceling again answers the same.
 	for range 2 {
 		r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + id + "/cancel", Key: s.TestKey})
@@ -238,4 +263,47 @@ func TestUnsettledCycleExpiresFailed(t *testing.T) {
 	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions/" + id + "/cycles", Key: s.TestKey})
 	require.Equal(t, http.StatusCreated, r.Status, "the next cycle: %s", r.Body)
 	require.Equal(t, "2026-04-10", r.JSON(t)["cycle"].(map[string]any)["due_date"])
+}
+
+// Cycles made before cycles carried their subscriber get them from
+// migration 046, and count for them in Clientes, as the fold counts new
+// ones: the migration's statements, run on cycles as they were.
+func TestMigrationGivesOldCyclesTheirSubscriber(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(noonOf("2026-03-02")))
+	ctx := t.Context()
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subscriptionBody(nil)})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+	require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + id + "/authorize", Key: s.TestKey}).Status)
+	require.Equal(t, http.StatusOK, s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/subscriptions/" + id + "/run_cycle", Key: s.TestKey,
+		Body: map[string]any{"outcome": "pay"}}).Status)
+	_, err := s.Store.FoldRollups(ctx)
+	require.NoError(t, err)
+	scope := store.Scope{AccountID: s.Account.ID}
+	payers := func() []store.Payer {
+		t.Helper()
+		list, _, err := s.Store.ListPayers(ctx, store.PayerListParams{Scope: scope, Limit: 10})
+		require.NoError(t, err)
+		return list
+	}
+	folded := payers()
+	require.Len(t, folded, 1)
+
+	// As they were: no customer, so no payer.
+	_, err = s.DB.ExecContext(ctx, `UPDATE payments SET customer = NULL WHERE subscription_id = ?`, id)
+	require.NoError(t, err)
+	_, err = s.DB.ExecContext(ctx, `DELETE FROM customers WHERE account_id = ?`, s.Account.ID)
+	require.NoError(t, err)
+	migration, err := fs.ReadFile(store.MigrationFiles(), "migrations/046_cycles_carry_their_subscriber.tx.up.sql")
+	require.NoError(t, err)
+	_, err = s.DB.ExecContext(ctx, string(migration))
+	require.NoError(t, err)
+
+	require.Equal(t, folded, payers(), "the migration counts them as the fold did")
+	list := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments?subscription=" + id, Key: s.TestKey}).JSON(t)["data"].([]any)
+	require.Len(t, list, 2)
+	for _, p := range list {
+		require.Equal(t, map[string]any{"name": "Ana Lima", "email": nil, "document": "52998224725", "phone": nil}, p.(map[string]any)["customer"])
+	}
 }

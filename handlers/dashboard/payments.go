@@ -99,7 +99,10 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 			row.Description = *p.Description
 		}
 		if p.Customer != nil {
-			row.Customer = p.Customer.Name + " · " + p.Customer.Email
+			row.Customer = p.Customer.Name
+			if p.Customer.Email != "" {
+				row.Customer += " · " + p.Customer.Email
+			}
 		}
 		if p.DueTerms != nil {
 			row.DueLabel, row.DueBadge = views.Day(p.DueTerms.Due()), dueBadge(p, today)
@@ -382,16 +385,28 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	}
 	m := views.PaymentDetail{
 		Nav: d.nav(c, "payments"), ID: p.ID.String(), Status: p.Status, AmountLabel: pix.FormatBRL(p.AmountCents),
-		FeeLabel: pix.FormatBRL(p.FeeCents), NetLabel: pix.FormatBRL(p.NetCents()), TxID: p.CorrelationID,
+		HeadlineLabel: pix.FormatBRL(p.AmountCents), TxID: p.CorrelationID,
 		BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
 		CreatedAt: when(c, p.CreatedAt),
 		Payable:   p.Payable(), Preparing: p.Status == store.StatusPending && p.BRCode == "",
 	}
 	disputed := slices.ContainsFunc(disputes, func(d store.Dispute) bool { return d.Status == store.DisputeOpen })
 	m.Standing = views.PaymentStanding(p.Status, p.AmountRefundedCents, disputed)
-	if p.AmountRefundedCents > 0 {
-		m.RefundedLabel = pix.FormatBRL(p.AmountRefundedCents)
+	money := views.PaymentMoney{AmountCents: p.AmountCents, Paid: p.PaidAt != nil, FeeCents: p.FeeCents,
+		FeeRefundedCents: p.FeeRefundedCents, RefundedCents: p.AmountRefundedCents, NetCents: p.NetCents()}
+	if money.Paid {
+		money.ReceivedCents = p.ReceivedCents()
+		m.HeadlineLabel = pix.FormatBRL(money.ReceivedCents)
+		if parts, ok := p.PaidParts(); ok {
+			money.Parts = &parts
+		}
 	}
+	for _, dsp := range disputes {
+		if dsp.Status == store.DisputeOpen {
+			money.HeldCents += dsp.AmountCents
+		}
+	}
+	m.Money = views.PaymentMoneyLines(ctx, money)
 	if p.PaidAt != nil {
 		m.PaidAt = when(c, *p.PaidAt)
 	}
@@ -408,9 +423,6 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 	}
 	if t := p.DueTerms; t != nil {
 		m.Due = &views.DueView{DueDate: views.Day(t.Due()), LastPayable: views.Day(t.LastPayableDay()), Terms: views.DueTerms(ctx, t)}
-		if p.PaidAt != nil {
-			m.Due.PaidLabel = pix.FormatBRL(p.ReceivedCents())
-		}
 		if p.Status == store.StatusPending {
 			m.Due.Today = views.AmountLines(ctx, t, p.AmountDue(calendar.Today(d.Store.Now())))
 		}

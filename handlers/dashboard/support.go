@@ -71,7 +71,10 @@ func (d *Dashboard) Support(c *fiber.Ctx) error {
 			row.ExternalID = *p.ExternalID
 		}
 		if p.Customer != nil {
-			row.Customer = p.Customer.Name + " · " + p.Customer.Email
+			row.Customer = p.Customer.Name
+			if p.Customer.Email != "" {
+				row.Customer += " · " + p.Customer.Email
+			}
 			row.Document = pix.MaskDocument(p.Customer.Document)
 		}
 		page.Results = append(page.Results, row)

@@ -51,7 +51,9 @@ type Payment struct {
 	RefundedAt   *time.Time
 }
 
-// Customer is the payer as the API shows them; document holds digits only.
+// Customer is the payer as the API shows them; document is compact (a
+// CPF's digits, a CNPJ's characters); Email "" is shown as null (a
+// subscription cycle's customer, its subscriber, has none).
 type Customer struct {
 	Name     string
 	Email    string
@@ -155,7 +157,11 @@ func AppendCustomer(b []byte, c *Customer) []byte {
 	b = append(b, `{"name":`...)
 	b = jsonw.AppendString(b, c.Name)
 	b = append(b, `,"email":`...)
-	b = jsonw.AppendString(b, c.Email)
+	if c.Email == "" {
+		b = append(b, "null"...) // a subscriber: a subscription takes no e-mail
+	} else {
+		b = jsonw.AppendString(b, c.Email)
+	}
 	b = append(b, `,"document":`...)
 	b = jsonw.AppendString(b, c.Document)
 	b = append(b, `,"phone":`...)

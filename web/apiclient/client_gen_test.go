@@ -1782,10 +1782,12 @@ type CSVDialect string
 // Customer defines model for Customer.
 type Customer struct {
 	// Document CPF (11 digits) or CNPJ (14 characters: 12 digits or upper-case letters, as alphanumeric CNPJs have since July 2026, then 2 check digits).
-	Document string              `json:"document"`
-	Email    openapi_types.Email `json:"email"`
-	Name     string              `json:"name"`
-	Phone    *string             `json:"phone"`
+	Document string `json:"document"`
+
+	// Email null on a subscription's cycle: its customer is the subscriber, and a subscription takes no e-mail.
+	Email *openapi_types.Email `json:"email"`
+	Name  string               `json:"name"`
+	Phone *string              `json:"phone"`
 }
 
 // CustomerInput The payer, as given when creating a payment.
