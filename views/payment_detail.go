@@ -9,24 +9,24 @@ type PaymentDetail struct {
 	Status  string
 	// Standing is the state a person reads (PaymentStanding): partly
 	// refunded and disputed are shown apart from plain paid.
-	Standing    string
+	Standing string
 	// AmountLabel is the charge's amount; HeadlineLabel what the page is
 	// headed with: what was paid, once paid (a due-date charge paid late
 	// or early paid another amount), else the amount.
 	AmountLabel   string
 	HeadlineLabel string
 	// Money is every part of its money in lines that add up.
-	Money []MoneyLine
-	ExternalID    string
-	Description   string
-	Customer      *CustomerView
-	Metadata      []KV
-	TxID          string
-	BRCode        string
-	QRCodeURL     string
-	CheckoutURL   string
-	CreatedAt     string
-	PaidAt        string
+	Money       []MoneyLine
+	ExternalID  string
+	Description string
+	Customer    *CustomerView
+	Metadata    []KV
+	TxID        string
+	BRCode      string
+	QRCodeURL   string
+	CheckoutURL string
+	CreatedAt   string
+	PaidAt      string
 	// ExpiresAt is shown while the charge can still be paid, and the
 	// payment link with it (ShowLink).
 	ExpiresAt string
