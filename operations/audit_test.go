@@ -179,9 +179,14 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			return err
 		}, nil},
 		{"SimulateDispute", "dispute.created", func() (err error) {
-			dispute, err = ops.SimulateDispute(ctx, who, test, disputed.ID.String(), "fraud")
+			dispute, err = ops.SimulateDispute(ctx, who, test, disputed.ID.String(), store.DisputeReport{Reason: "fraud"})
 			return err
 		}, func() { disputed = paidSilently(t, ops, acct, test) }},
+		{"DefendDispute", "dispute.defended", func() error {
+			_, err := ops.DefendDispute(ctx, who, test, dispute.ID, operations.DefenseInput{Text: "O pagador autorizou.",
+				Files: []operations.EvidenceInput{{Name: "comprovante.pdf", Content: []byte("%PDF-1.7 comprovante")}}})
+			return err
+		}, nil},
 		{"SimulateDisputeOutcome", "dispute.closed", func() error {
 			_, err := ops.SimulateDisputeOutcome(ctx, who, test, dispute.ID, store.DisputeWon)
 			return err

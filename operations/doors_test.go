@@ -19,7 +19,7 @@ import (
 var doorReads = []string{
 	"APIKeyBySecret", "APIKeys", "Account", "AccountByEmail", "AccountsAwaitingLive", "Attempts", "AuditActions", "AuditActors",
 	"AuditTrail", "Backlog", "Balance", "CallsForObjects", "CountWebhooks", "CountWebhooksByMode", "DecoyPasswordHash", "Deliveries",
-	"DeliveriesForEvents", "Delivery", "DeliveryByID", "DeliveryConsole", "Dispute", "DisputesForPayment", "EmailTokenFor",
+	"DeliveriesForEvents", "Delivery", "DeliveryByID", "DeliveryConsole", "Dispute", "DisputesForPayment", "EmailTokenFor", "Evidence",
 	"EventByID", "EventDeliveries", "EventsForObjects", "LastDeliveries", "LedgerEntries", "ListDisputes", "ListEvents",
 	"ListPayers", "ListPaymentBatches", "ListPayments", "ListRefunds", "ListReports", "ListSubscriptions", "ListWithdrawals",
 	"LiveCycleByTxID", "LiveSubscriptionByRecID", "Members", "MembershipsOf", "Now", "OverviewSeries", "Passkeys", "Payment",

@@ -50,6 +50,7 @@ var Rulebook = map[string]Permission{
 	// Disputes.
 	"SimulateDispute":        Write(Disputes),
 	"SimulateDisputeOutcome": Write(Disputes),
+	"DefendDispute":          Write(Disputes),
 	"ApplyPSPDispute":        PSPOnly,
 	"ReceivePSPNotice":       PSPOnly,
 

@@ -43,7 +43,7 @@ var readmeRows = map[string][]string{
 		"SimulateCycle", "SimulatePayerCancel", "HurryCharge"},
 	"**money out**: refunds, withdrawals, returns of a received Pix": {"RefundPayment", "CheckRefund", "CreateRefund", "SimulateRefundEnd",
 		"ReturnTransfer", "CreateWithdrawal", "CheckWithdrawal", "SimulateWithdrawalEnd"},
-	"test-mode disputes": {"SimulateDispute", "SimulateDisputeOutcome"},
+	"disputes: answer (defense and evidence), test-mode disputes": {"DefendDispute", "SimulateDispute", "SimulateDisputeOutcome"},
 	"webhooks (create, edit, rotate, test, resend, recover, delete)": {"CreateWebhook", "UpdateWebhook", "DeleteWebhook",
 		"RotateWebhookSecret", "SendTest", "ResendDelivery", "ResendFailedSince", "RecoverEvents", "ResendEvent"},
 	"API keys (create, revoke)":    {"CreateAPIKey", "RevokeAPIKey"},

@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,8 +27,43 @@ const (
 // DisputeStatuses lists every dispute status.
 var DisputeStatuses = []string{DisputeOpen, DisputeWon, DisputeLost}
 
-// DisputeReasons are the grounds PIX MED accepts for claiming a transfer back.
-var DisputeReasons = []string{"fraud", "operational_failure"}
+// DisputeReasons are the grounds MED 2.0 accepts for claiming a transfer
+// back: fraud, coercion and an institution's operational failure (never a
+// commercial disagreement).
+var DisputeReasons = []string{"fraud", "coercion", "operational_failure"}
+
+// A dispute's stage, beside its status: the money blocked, the
+// institutions analysing (once the merchant answered, or its deadline
+// passed), decided (won or lost).
+const (
+	StageBlocked     = "blocked"
+	StageUnderReview = "under_review"
+	StageDecided     = "decided"
+)
+
+// DisputeStages lists every stage, in order.
+var DisputeStages = []string{StageBlocked, StageUnderReview, StageDecided}
+
+// MED 2.0's clock from the report: the merchant answers within
+// DisputeRespondWithin (so its PSP can weigh the answer), the institutions
+// analyse within 7 days and return what they decide within 11.
+const (
+	DisputeRespondWithin  = 3 * 24 * time.Hour
+	DisputeAnalysisWithin = 7 * 24 * time.Hour
+	DisputeReturnWithin   = 11 * 24 * time.Hour
+)
+
+// A defense's bounds: its text, and its evidence files (PDF, PNG or JPEG;
+// the whole request is also bound by the service's body limit).
+const (
+	MaxDefenseText   = 5000
+	MaxEvidenceFiles = 5
+	MaxEvidenceBytes = 2 << 20
+	MaxEvidenceName  = 120
+)
+
+// EvidenceTypes are the evidence files taken, by their content.
+var EvidenceTypes = []string{"application/pdf", "image/png", "image/jpeg"}
 
 // Dispute is a PIX MED claim on a paid payment. It holds, in the pending
 // balance, what is still the merchant's of the payment: its amount less
@@ -36,52 +74,114 @@ var DisputeReasons = []string{"fraud", "operational_failure"}
 type Dispute struct {
 	bun.BaseModel `bun:"table:disputes"`
 
-	ID           string     `bun:"id,pk"`
-	AccountID    string     `bun:"account_id"`
-	Livemode     bool       `bun:"livemode"`
-	PaymentID    uuid.UUID  `bun:"payment_id,type:uuid"`
-	AmountCents  int64      `bun:"amount_cents"`
-	Reason       string     `bun:"reason"`
-	Status       string     `bun:"status"`
-	PSPReference *string    `bun:"psp_reference"`
-	CreatedAt    time.Time  `bun:"created_at"`
-	UpdatedAt    time.Time  `bun:"updated_at"`
-	ClosedAt     *time.Time `bun:"closed_at"`
+	ID        string    `bun:"id,pk"`
+	AccountID string    `bun:"account_id"`
+	Livemode  bool      `bun:"livemode"`
+	PaymentID uuid.UUID `bun:"payment_id,type:uuid"`
+	// AmountCents is what it holds; AmountReportedCents what the payer's
+	// bank reported (it holds no more than was still the merchant's).
+	AmountCents         int64  `bun:"amount_cents"`
+	AmountReportedCents int64  `bun:"amount_reported_cents"`
+	Reason              string `bun:"reason"`
+	Status              string `bun:"status"`
+	Stage               string `bun:"stage"`
+	// PSPReference is the PSP's id of the infração (idInfracao).
+	PSPReference     *string    `bun:"psp_reference"`
+	RespondBy        time.Time  `bun:"respond_by"`
+	AnalysisDeadline time.Time  `bun:"analysis_deadline"`
+	ReturnDeadline   time.Time  `bun:"return_deadline"`
+	DefenseText      *string    `bun:"defense_text"`
+	DefendedAt       *time.Time `bun:"defended_at"`
+	RemindedAt       *time.Time `bun:"reminded_at"`
+	CreatedAt        time.Time  `bun:"created_at"`
+	UpdatedAt        time.Time  `bun:"updated_at"`
+	ClosedAt         *time.Time `bun:"closed_at"`
+	// Evidence is the defense's files (without their bytes), read with it.
+	Evidence []DisputeEvidence `bun:"-"`
+}
+
+// DisputeEvidence is one file of a defense.
+type DisputeEvidence struct {
+	bun.BaseModel `bun:"table:dispute_evidence"`
+
+	ID          string    `bun:"id,pk"`
+	DisputeID   string    `bun:"dispute_id"`
+	AccountID   string    `bun:"account_id"`
+	Livemode    bool      `bun:"livemode"`
+	FileName    string    `bun:"file_name"`
+	ContentType string    `bun:"content_type"`
+	SizeBytes   int       `bun:"size_bytes"`
+	SHA256      string    `bun:"sha256"`
+	Content     []byte    `bun:"content"`
+	CreatedAt   time.Time `bun:"created_at"`
 }
 
 // Scope is the account and mode the dispute belongs to.
 func (d *Dispute) Scope() Scope { return Scope{AccountID: d.AccountID, Livemode: d.Livemode} }
 
-// OpenDispute opens a dispute on the paid payment ref (the test helper's path).
-// A payment in another status is an InvalidTransitionError; a payment that
-// was disputed before is a ConflictError.
-func (s *Store) OpenDispute(ctx context.Context, scope Scope, ref, reason string) (*Dispute, error) {
+// DisputeReport is what a payer's bank reports: its grounds, the amount it
+// claims (0: all that was received) and, through a PSP, the PSP's id of it
+// and the merchant's deadline (nil: DisputeRespondWithin from now).
+type DisputeReport struct {
+	Reason       string
+	AmountCents  int64
+	PSPReference *string
+	RespondBy    *time.Time
+}
+
+// ErrDisputeAmount is a report claiming more than the payment received,
+// or less than a cent.
+var ErrDisputeAmount = errors.New("store: a dispute claims between 1 cent and what the payment received")
+
+// OpenDispute opens a dispute on the paid payment ref (the test helper's
+// path). A payment in another status is an InvalidTransitionError. A
+// payment may have several.
+func (s *Store) OpenDispute(ctx context.Context, scope Scope, ref string, report DisputeReport) (*Dispute, error) {
 	var d *Dispute
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		p, err := lockPayment(ctx, tx, scope, ref)
 		if err != nil {
 			return err
 		}
-		d, err = s.openDispute(ctx, tx, p, reason, nil)
+		d, err = s.openDispute(ctx, tx, p, report)
 		return err
 	})
 	return d, err
 }
 
-// openDispute holds, under a new dispute, what is still the merchant's of
-// the locked payment p.
-func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, reason string, pspRef *string) (*Dispute, error) {
+// openDispute holds, under a new dispute, what it claims of what is still
+// the merchant's of the locked payment p: received, less what refunds
+// returned or are returning, less what other open disputes hold.
+func (s *Store) openDispute(ctx context.Context, tx bun.Tx, p *Payment, report DisputeReport) (*Dispute, error) {
 	if p.Status != StatusPaid {
 		return nil, &InvalidTransitionError{Status: p.Status}
+	}
+	reported := report.AmountCents
+	if reported == 0 {
+		reported = p.ReceivedCents()
+	}
+	if reported < 1 || reported > p.ReceivedCents() {
+		return nil, ErrDisputeAmount
 	}
 	sums, err := refundSums(ctx, tx, p.ID)
 	if err != nil {
 		return nil, err
 	}
+	var heldByOthers int64
+	if err := tx.NewRaw(`SELECT coalesce(sum(amount_cents), 0) FROM disputes WHERE payment_id = ? AND status = ?`,
+		p.ID, DisputeOpen).Scan(ctx, &heldByOthers); err != nil {
+		return nil, fmt.Errorf("store: what open disputes hold: %w", err)
+	}
 	now := s.Now()
+	respondBy := now.Add(DisputeRespondWithin)
+	if report.RespondBy != nil {
+		respondBy = *report.RespondBy
+	}
 	d := &Dispute{
 		ID: ids.New(ids.PrefixDispute), AccountID: p.AccountID, Livemode: p.Livemode, PaymentID: p.ID,
-		AmountCents: max(p.ReceivedCents()-sums.outstanding, 0), Reason: reason, Status: DisputeOpen, PSPReference: pspRef,
+		AmountCents: max(min(reported, p.ReceivedCents()-sums.outstanding-heldByOthers), 0), AmountReportedCents: reported,
+		Reason: report.Reason, Status: DisputeOpen, Stage: StageBlocked, PSPReference: report.PSPReference,
+		RespondBy: respondBy, AnalysisDeadline: now.Add(DisputeAnalysisWithin), ReturnDeadline: now.Add(DisputeReturnWithin),
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {
@@ -144,8 +244,8 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Paym
 		return &InvalidTransitionError{Object: "dispute", Status: d.Status}
 	}
 	now := s.Now()
-	d.Status, d.UpdatedAt, d.ClosedAt = status, now, &now
-	if _, err := tx.NewUpdate().Model(d).Column("status", "updated_at", "closed_at").WherePK().Exec(ctx); err != nil {
+	d.Status, d.Stage, d.UpdatedAt, d.ClosedAt = status, StageDecided, now, &now
+	if _, err := tx.NewUpdate().Model(d).Column("status", "stage", "updated_at", "closed_at").WherePK().Exec(ctx); err != nil {
 		return fmt.Errorf("store: close dispute: %w", err)
 	}
 	if status == DisputeWon {
@@ -186,12 +286,17 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Paym
 }
 
 // PSPDispute is the PSP's word on a dispute: its own reference, the PIX
-// transfer disputed (endToEndId), the reason and the status now.
+// transfer disputed (endToEndId), the reason and the status now; and, when
+// it says (MED 2.0), the amount the payer's bank claims (0: all), the
+// merchant's deadline and the stage.
 type PSPDispute struct {
-	Reference  string
-	EndToEndID string
-	Reason     string
-	Status     string
+	Reference   string
+	EndToEndID  string
+	Reason      string
+	Status      string
+	AmountCents int64
+	RespondBy   *time.Time
+	Stage       string
 }
 
 // ApplyPSPDispute brings the dispute the PSP names up to the status it
@@ -215,24 +320,25 @@ func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute,
 			// while this one waited for the payment.
 			err = tx.NewSelect().Model(d).Where("psp_reference = ?", in.Reference).For("UPDATE").Scan(ctx)
 			if err == nil {
-				return s.applyPSPStatus(ctx, tx, d, p, in.Status, &duplicate)
+				return s.applyPSPStatus(ctx, tx, d, p, in, &duplicate)
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("store: dispute by reference: %w", err)
 			}
-			opened, err := s.openDispute(ctx, tx, p, in.Reason, &in.Reference)
+			opened, err := s.openDispute(ctx, tx, p, DisputeReport{Reason: in.Reason, AmountCents: in.AmountCents,
+				PSPReference: &in.Reference, RespondBy: in.RespondBy})
 			if err != nil {
 				return err
 			}
 			*d = *opened
 			if in.Status == DisputeOpen {
-				return nil
+				return s.moveStage(ctx, tx, d, in.Stage)
 			}
 			return s.closeDispute(ctx, tx, d, p, in.Status)
 		case err != nil:
 			return fmt.Errorf("store: dispute by reference: %w", err)
 		}
-		return s.applyPSPStatus(ctx, tx, d, p, in.Status, &duplicate)
+		return s.applyPSPStatus(ctx, tx, d, p, in, &duplicate)
 	})
 	if err != nil {
 		return nil, false, err
@@ -241,16 +347,37 @@ func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute,
 }
 
 // applyPSPStatus moves the locked dispute d of the locked payment p to the
-// status the PSP reports; the status it has already is a duplicate.
-func (s *Store) applyPSPStatus(ctx context.Context, tx bun.Tx, d *Dispute, p *Payment, status string, duplicate *bool) error {
+// status (and, open, the stage) the PSP reports; what it has already is a
+// duplicate.
+func (s *Store) applyPSPStatus(ctx context.Context, tx bun.Tx, d *Dispute, p *Payment, in PSPDispute, duplicate *bool) error {
 	switch {
-	case d.Status == status:
+	case d.Status == in.Status && (in.Status != DisputeOpen || in.Stage == "" || in.Stage == d.Stage):
 		*duplicate = true
 		return nil
-	case status == DisputeOpen:
+	case d.Status == in.Status:
+		return s.moveStage(ctx, tx, d, in.Stage)
+	case in.Status == DisputeOpen:
 		return &InvalidTransitionError{Object: "dispute", Status: d.Status} // a closed dispute never reopens
 	}
-	return s.closeDispute(ctx, tx, d, p, status)
+	return s.closeDispute(ctx, tx, d, p, in.Status)
+}
+
+// moveStage moves the locked open dispute d to stage (blocked to
+// under_review: the institutions analyse), with dispute.updated; the stage
+// it has, or none, changes nothing. Decided comes with won or lost.
+func (s *Store) moveStage(ctx context.Context, tx bun.Tx, d *Dispute, stage string) error {
+	if stage == "" || stage == d.Stage {
+		return nil
+	}
+	if d.Status != DisputeOpen || stage == StageDecided || !slices.Contains(DisputeStages, stage) {
+		return &InvalidTransitionError{Object: "dispute", Status: d.Status}
+	}
+	now := s.Now()
+	d.Stage, d.UpdatedAt = stage, now
+	if _, err := tx.NewUpdate().Model(d).Column("stage", "updated_at").WherePK().Exec(ctx); err != nil {
+		return fmt.Errorf("store: dispute stage: %w", err)
+	}
+	return s.recordEvent(ctx, tx, EventDisputeUpdated, d.AccountID, d.Livemode, d.ID, d, now)
 }
 
 // Dispute returns one of the scope's disputes.
@@ -261,16 +388,20 @@ func (s *Store) Dispute(ctx context.Context, scope Scope, id string) (*Dispute, 
 	if err != nil {
 		return nil, fmt.Errorf("store: dispute: %w", translate(err))
 	}
-	return d, nil
+	one := []Dispute{*d}
+	if err := s.withEvidence(ctx, one); err != nil {
+		return nil, err
+	}
+	return &one[0], nil
 }
 
-// DisputesForPayment lists a payment's disputes (at most one).
+// DisputesForPayment lists a payment's disputes, oldest first.
 func (s *Store) DisputesForPayment(ctx context.Context, scope Scope, paymentID uuid.UUID) ([]Dispute, error) {
 	out, err := ofPayment[Dispute](ctx, s.idb(ctx), scope, paymentID, "id")
 	if err != nil {
 		return nil, fmt.Errorf("store: disputes of payment: %w", err)
 	}
-	return out, nil
+	return out, s.withEvidence(ctx, out)
 }
 
 // UnderOpenDispute returns which of the scope's payments ids have an open
@@ -300,5 +431,112 @@ func (s *Store) ListDisputes(ctx context.Context, p IDListParams) ([]Dispute, bo
 	if err != nil {
 		return nil, false, fmt.Errorf("store: list disputes: %w", err)
 	}
-	return out, hasMore, nil
+	return out, hasMore, s.withEvidence(ctx, out)
+}
+
+// DisputeDefense is the merchant's answer to a dispute: its account of the
+// transfer and its evidence files.
+type DisputeDefense struct {
+	Text     string
+	Evidence []EvidenceFile
+}
+
+// EvidenceFile is one file of a defense, its type read from its content.
+type EvidenceFile struct {
+	Name        string
+	ContentType string
+	Content     []byte
+}
+
+// ErrDisputeDefended is a second defense: a dispute takes one.
+// ErrDefenseTooLate is a defense after the merchant's deadline.
+var (
+	ErrDisputeDefended = errors.New("store: the dispute has its defense already")
+	ErrDefenseTooLate  = errors.New("store: the deadline to answer the dispute has passed")
+)
+
+// DefendDispute stores the merchant's defense of the scope's open dispute
+// id, checked by the caller, and moves it under review (dispute.updated):
+// its text, when, and its evidence files. A closed dispute is an
+// InvalidTransitionError; one defended already ErrDisputeDefended; past
+// its deadline ErrDefenseTooLate.
+func (s *Store) DefendDispute(ctx context.Context, scope Scope, id string, def DisputeDefense) (*Dispute, error) {
+	d := new(Dispute)
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := lockDisputed(ctx, tx, d, "id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode); err != nil {
+			return err
+		}
+		now := s.Now()
+		switch {
+		case d.Status != DisputeOpen:
+			return &InvalidTransitionError{Object: "dispute", Status: d.Status}
+		case d.DefendedAt != nil:
+			return ErrDisputeDefended
+		case now.After(d.RespondBy):
+			return ErrDefenseTooLate
+		}
+		for _, f := range def.Evidence {
+			sum := sha256.Sum256(f.Content)
+			e := DisputeEvidence{ID: ids.New(ids.PrefixEvidence), DisputeID: d.ID, AccountID: d.AccountID, Livemode: d.Livemode,
+				FileName: f.Name, ContentType: f.ContentType, SizeBytes: len(f.Content), SHA256: hex.EncodeToString(sum[:]),
+				Content: f.Content, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(&e).Exec(ctx); err != nil {
+				return fmt.Errorf("store: insert evidence: %w", err)
+			}
+			e.Content = nil
+			d.Evidence = append(d.Evidence, e)
+		}
+		d.DefenseText, d.DefendedAt, d.Stage, d.UpdatedAt = &def.Text, &now, StageUnderReview, now
+		if _, err := tx.NewUpdate().Model(d).Column("defense_text", "defended_at", "stage", "updated_at").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("store: dispute defense: %w", err)
+		}
+		if d.Livemode && d.PSPReference != nil {
+			// The PSP weighs it: sent by its worker, from the rows above.
+			if err := s.queueCall(ctx, tx, &d.AccountID, CallInfracaoDefesa, d.ID, time.Time{}); err != nil {
+				return err
+			}
+		}
+		return s.recordEvent(ctx, tx, EventDisputeUpdated, d.AccountID, d.Livemode, d.ID, d, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// evidenceColumns are an evidence row without its bytes.
+var evidenceColumns = []string{"id", "dispute_id", "account_id", "livemode", "file_name", "content_type", "size_bytes", "sha256", "created_at"}
+
+// withEvidence reads the evidence (without its bytes) of disputes, in the
+// order it was given.
+func (s *Store) withEvidence(ctx context.Context, disputes []Dispute) error {
+	if len(disputes) == 0 {
+		return nil
+	}
+	byID := make(map[string]*Dispute, len(disputes))
+	keys := make([]string, len(disputes))
+	for i := range disputes {
+		byID[disputes[i].ID], keys[i] = &disputes[i], disputes[i].ID
+	}
+	var files []DisputeEvidence
+	if err := s.idb(ctx).NewSelect().Model(&files).Column(evidenceColumns...).
+		Where("dispute_id IN (?)", bun.List(keys)).Order("dispute_id", "id").Scan(ctx); err != nil {
+		return fmt.Errorf("store: dispute evidence: %w", err)
+	}
+	for _, f := range files {
+		d := byID[f.DisputeID]
+		d.Evidence = append(d.Evidence, f)
+	}
+	return nil
+}
+
+// Evidence returns one file of a defense, its bytes with it.
+func (s *Store) Evidence(ctx context.Context, scope Scope, disputeID, id string) (*DisputeEvidence, error) {
+	e := new(DisputeEvidence)
+	err := s.idb(ctx).NewSelect().Model(e).
+		Where("id = ? AND dispute_id = ? AND account_id = ? AND livemode = ?", id, disputeID, scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: evidence: %w", translate(err))
+	}
+	return e, nil
 }

@@ -19,6 +19,7 @@ const (
 	EventRefundSucceeded     = "refund.succeeded"
 	EventRefundFailed        = "refund.failed"
 	EventDisputeOpened       = "dispute.opened"
+	EventDisputeUpdated      = "dispute.updated"
 	EventDisputeWon          = "dispute.won"
 	EventDisputeLost         = "dispute.lost"
 	EventWithdrawalCompleted = "withdrawal.completed"
@@ -36,7 +37,7 @@ const (
 // EventTypes is the catalog webhooks subscribe to, in display order.
 var EventTypes = []string{
 	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
-	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
+	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeUpdated, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
 	EventSubscriptionCreated, EventSubscriptionActivated, EventSubscriptionRejected, EventSubscriptionCanceled, EventSubscriptionExpired,
 	EventPaymentRetryScheduled, EventPaymentFailed, EventReportReady, EventReportFailed,
 }

@@ -42,7 +42,7 @@ func newMoneyMachine(t require.TestingT, st *store.Store, livemode bool) *moneyM
 // refusals are the documented answers an operation may give instead of
 // doing it; each maps to a 4xx.
 var refusals = []error{store.ErrInvalidTransition, store.ErrConflict, store.ErrPaymentDisputed, store.ErrRefundTooLarge,
-	store.ErrNothingToRefund, store.ErrBalanceInsufficient}
+	store.ErrNothingToRefund, store.ErrBalanceInsufficient, store.ErrDisputeAmount}
 
 func (m *moneyMachine) did(t require.TestingT, step string, err error) bool {
 	if err == nil {
@@ -118,9 +118,11 @@ func (m *moneyMachine) SettleRefund(t require.TestingT, j int, succeeded bool) {
 	m.refunds = slices.Delete(m.refunds, j, j+1)
 }
 
-func (m *moneyMachine) OpenDispute(t require.TestingT, i int) {
-	d, err := m.st.OpenDispute(context.Background(), m.scope, m.payments[i].ID.String(), "fraud")
-	if m.did(t, fmt.Sprintf("open dispute p%d", i), err) {
+// OpenDispute reports payment i as the payer's bank would, claiming
+// amount of it (0: all it received); a payment may have several.
+func (m *moneyMachine) OpenDispute(t require.TestingT, i int, amount int64) {
+	d, err := m.st.OpenDispute(context.Background(), m.scope, m.payments[i].ID.String(), store.DisputeReport{Reason: "fraud", AmountCents: amount})
+	if m.did(t, fmt.Sprintf("open dispute p%d claiming %d", i, amount), err) {
 		m.disputes = append(m.disputes, d.ID)
 	}
 }
@@ -189,7 +191,11 @@ func (m *moneyMachine) actions() map[string]func(*rapid.T) {
 			}
 			m.SettleRefund(t, rapid.IntRange(0, len(m.refunds)-1).Draw(t, "refund"), rapid.Bool().Draw(t, "succeeded"))
 		},
-		"open dispute": func(t *rapid.T) { needPayments(t); m.OpenDispute(t, payment(t)) },
+		"open dispute": func(t *rapid.T) {
+			needPayments(t)
+			i := payment(t)
+			m.OpenDispute(t, i, rapid.Int64Range(0, m.payments[i].AmountCents+1).Draw(t, "claimed"))
+		},
 		"close dispute": func(t *rapid.T) {
 			if len(m.disputes) == 0 {
 				t.Skip("no open dispute")
@@ -244,7 +250,7 @@ func TestMoneyModelRegressions(t *testing.T) {
 			m.Refund(t, 0, 4_000)
 			m.SettleRefund(t, 0, true)
 			m.Check(t)
-			m.OpenDispute(t, 0)
+			m.OpenDispute(t, 0, 0)
 			m.Check(t)
 			m.CloseDispute(t, 0, false)
 		}},
@@ -252,17 +258,31 @@ func TestMoneyModelRegressions(t *testing.T) {
 			m.Create(t, 10_000)
 			m.Pay(t, 0)
 			m.Refund(t, 0, 0)
-			m.OpenDispute(t, 0)
+			m.OpenDispute(t, 0, 0)
 			m.Check(t)
 			m.SettleRefund(t, 0, true)
 			m.Check(t)
 			m.CloseDispute(t, 0, false)
 		}},
+		{"two disputes on one payment hold what each claims of what is left, and a failed refund joins the one with room", true,
+			func(t *testing.T, m *moneyMachine) {
+				m.Create(t, 10_000)
+				m.Pay(t, 0)
+				m.Refund(t, 0, 3_000)
+				m.OpenDispute(t, 0, 4_000)
+				m.OpenDispute(t, 0, 0)
+				m.Check(t)
+				m.SettleRefund(t, 0, false)
+				m.Check(t)
+				m.CloseDispute(t, 1, false)
+				m.Check(t)
+				m.CloseDispute(t, 0, true)
+			}},
 		{"a refund failing while a dispute is open joins the hold", true, func(t *testing.T, m *moneyMachine) {
 			m.Create(t, 10_000)
 			m.Pay(t, 0)
 			m.Refund(t, 0, 3_000)
-			m.OpenDispute(t, 0)
+			m.OpenDispute(t, 0, 0)
 			m.SettleRefund(t, 0, false)
 			m.Check(t)
 			m.CloseDispute(t, 0, false)

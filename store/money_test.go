@@ -195,7 +195,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	won := f.paidPayment(5_000)
 	var d *store.Dispute
 	f.step("dispute opened", []string{"dispute.opened"}, []string{"dispute_hold available -5000", "dispute_hold pending 5000"}, func() error {
-		d, err = f.st.OpenDispute(ctx, s, won.ID.String(), "fraud")
+		d, err = f.st.OpenDispute(ctx, s, won.ID.String(), store.DisputeReport{Reason: "fraud"})
 		return err
 	})
 	f.checkBalance(4_950-5_000, 5_000)
@@ -215,10 +215,10 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	f.checkBalance(4_950, 0)
 
 	lost := f.paidPayment(2_000)
-	d, err = f.st.OpenDispute(ctx, s, lost.ID.String(), "operational_failure")
+	d, err = f.st.OpenDispute(ctx, s, lost.ID.String(), store.DisputeReport{Reason: "operational_failure"})
 	require.NoError(t, err)
-	f.refused("second dispute", store.ErrConflict, func() error {
-		_, err := f.st.OpenDispute(ctx, s, lost.ID.String(), "fraud")
+	f.refused("a claim above what was received", store.ErrDisputeAmount, func() error {
+		_, err := f.st.OpenDispute(ctx, s, lost.ID.String(), store.DisputeReport{Reason: "fraud", AmountCents: 2_001})
 		return err
 	})
 	f.step("dispute lost", []string{"dispute.lost", "payment.refunded"}, []string{"dispute_loss pending -2000", "fee_refund available 20"}, func() error {
@@ -277,7 +277,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 		return err
 	})
 	f.refused("dispute an expired payment", store.ErrInvalidTransition, func() error {
-		_, err := f.st.OpenDispute(ctx, s, expiring.ID.String(), "fraud")
+		_, err := f.st.OpenDispute(ctx, s, expiring.ID.String(), store.DisputeReport{Reason: "fraud"})
 		return err
 	})
 	f.step("a real transfer never pays a test charge", nil, nil, func() error {
@@ -442,7 +442,7 @@ func TestRandomizedMoneyMovementKeepsTheLedger(t *testing.T) {
 			if m == nil {
 				continue
 			}
-			d, err := f.st.OpenDispute(ctx, s, m.p.ID.String(), "fraud")
+			d, err := f.st.OpenDispute(ctx, s, m.p.ID.String(), store.DisputeReport{Reason: "fraud"})
 			require.NoError(t, err)
 			m.dispute, m.disputed = d, true
 			available -= m.p.AmountCents

@@ -30,12 +30,14 @@ const (
 	CallCobRCreate      = "cobr.create"      // register a cycle's recurring charge (PUT /cobr/{txid})
 	CallCobRCheck       = "cobr.check"       // learn how its attempts went (GET /cobr/{txid})
 	CallCobRRetry       = "cobr.retry"       // ask for another attempt (POST /cobr/{txid}/retentativa/{data})
+	CallInfracaoDefesa  = "infracao.defesa"  // send a dispute's defense (POST /v2/gn/infracoes/{id}/defesa)
+	CallInfracaoCheck   = "infracao.check"   // read an infração the PSP says changed (GET /v2/gn/infracoes/{id})
 )
 
 // CallKinds lists every kind of call.
 var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck,
 	CallTransferReturn, CallLoteCobVCreate, CallLoteCobVCheck, CallRecCreate, CallRecCheck, CallRecCancel, CallCobRCreate, CallCobRCheck,
-	CallCobRRetry}
+	CallCobRRetry, CallInfracaoDefesa, CallInfracaoCheck}
 
 // Statuses of a call.
 const (

@@ -96,11 +96,24 @@ func (r *Refund) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON renders the public representation.
 func (d *Dispute) MarshalJSON() ([]byte, error) {
-	return json.Marshal(apimodel.Dispute{
+	out := apimodel.Dispute{
 		ID: d.ID, Object: "dispute", Livemode: d.Livemode, Status: d.Status, PaymentID: d.PaymentID.String(),
 		AmountCents: d.AmountCents, AmountLabel: pix.FormatBRL(d.AmountCents), Currency: "BRL", Reason: d.Reason,
 		CreatedAt: jsonw.FormatTime(d.CreatedAt), UpdatedAt: jsonw.FormatTime(d.UpdatedAt), ClosedAt: jsonw.FormatTimePtr(d.ClosedAt),
-	})
+		AmountReportedCents: d.AmountReportedCents, AmountHeldCents: d.AmountCents, InfractionID: d.PSPReference, Stage: d.Stage,
+		RespondBy: jsonw.FormatTime(d.RespondBy), AnalysisDeadline: jsonw.FormatTime(d.AnalysisDeadline),
+		ReturnDeadline: jsonw.FormatTime(d.ReturnDeadline),
+	}
+	if d.DefendedAt != nil {
+		out.Defense = &apimodel.DisputeDefense{Text: *d.DefenseText, SubmittedAt: jsonw.FormatTime(*d.DefendedAt),
+			Evidence: []apimodel.DisputeEvidence{}}
+		for _, e := range d.Evidence {
+			out.Defense.Evidence = append(out.Defense.Evidence, apimodel.DisputeEvidence{ID: e.ID, Object: "dispute_evidence",
+				FileName: e.FileName, ContentType: e.ContentType, SizeBytes: e.SizeBytes, SHA256: e.SHA256,
+				URL: "/api/v1/disputes/" + d.ID + "/evidence/" + e.ID, CreatedAt: jsonw.FormatTime(e.CreatedAt)})
+		}
+	}
+	return json.Marshal(out)
 }
 
 // MarshalJSON renders the public representation.

@@ -330,14 +330,21 @@ func addRefunded(ctx context.Context, tx bun.Tx, p *Payment, r *Refund) error {
 // reverseRefund brings a failed refund's amount back, and takes back the
 // part of the fee it returned. While a dispute is open on the payment the
 // amount is the merchant's again and so under the payer's claim: it joins
-// the dispute's hold, in pending, instead of the available balance.
+// the dispute's hold (up to what the dispute claims), in pending, instead
+// of the available balance.
 func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now time.Time) error {
-	var disputeID string
-	err := tx.NewRaw(`UPDATE disputes SET amount_cents = amount_cents + ?, updated_at = ?
-		WHERE payment_id = ? AND status = ? RETURNING id`, r.AmountCents, now, r.PaymentID, DisputeOpen).Scan(ctx, &disputeID)
+	// The oldest open dispute that holds less than it claims takes what it
+	// can of the amount back (a payment may have several).
+	var grown int64
+	err := tx.NewRaw(`WITH d AS (
+			SELECT id, least(?, amount_reported_cents - amount_cents) AS grow FROM disputes
+			WHERE payment_id = ? AND status = ? AND amount_cents < amount_reported_cents ORDER BY id LIMIT 1 FOR UPDATE
+		)
+		UPDATE disputes SET amount_cents = amount_cents + d.grow, updated_at = ? FROM d WHERE disputes.id = d.id
+		RETURNING d.grow`, r.AmountCents, r.PaymentID, DisputeOpen, now).Scan(ctx, &grown)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		disputeID = ""
+		grown = 0
 	case err != nil:
 		return fmt.Errorf("store: grow the dispute's hold: %w", err)
 	}
@@ -345,9 +352,9 @@ func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now tim
 		{BalanceAvailable, EntryRefundReversal, r.AmountCents},
 		{BalanceAvailable, EntryFeeRefundReversal, -r.FeeCents},
 	}
-	if disputeID != "" {
-		lines = append(lines, movement{BalanceAvailable, EntryDisputeHold, -r.AmountCents},
-			movement{BalancePending, EntryDisputeHold, r.AmountCents})
+	if grown > 0 {
+		lines = append(lines, movement{BalanceAvailable, EntryDisputeHold, -grown},
+			movement{BalancePending, EntryDisputeHold, grown})
 	}
 	return s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, lines: lines})
 }

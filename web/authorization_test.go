@@ -66,6 +66,7 @@ func (f authzFixture) apiDoors() []door {
 		{"CreateWithdrawal", "POST", "/api/v1/withdrawals", map[string]any{"amount_cents": 100, "pix_key": "ana@example.com"}},
 		{"SimulateWithdrawalEnd", "POST", "/api/v1/test_helpers/withdrawals/" + f.withdrawal + "/complete", nil},
 		{"SimulateDispute", "POST", "/api/v1/test_helpers/payments/" + f.paid + "/dispute", map[string]any{"reason": "fraud"}},
+		{"DefendDispute", "POST", "/api/v1/disputes/" + f.dispute + "/defense", map[string]any{"text": "O pagador autorizou."}},
 		{"SimulateDisputeOutcome", "POST", "/api/v1/test_helpers/disputes/" + f.dispute + "/win", nil},
 		{"CreateSubscription", "POST", "/api/v1/subscriptions", map[string]any{"payer": map[string]any{"name": "Bia", "document": "529.982.247-25"},
 			"contract": "C-2", "interval": "monthly", "start_date": "2099-01-10", "amount_cents": 100, "retry_policy": "none", "journey": "authorization_only"}},

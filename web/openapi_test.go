@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"os/exec"
@@ -163,7 +165,28 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/pay", Key: s.TestKey}, 200)
 	dsp := do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey,
 		Body: map[string]any{"reason": "operational_failure"}}, 201).JSON(t)
-	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey}, 409)
+	// A second report holds what is left; the first is answered with a file.
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey,
+		Body: map[string]any{"amount_cents": 100}}, 201)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/payments/" + paid["id"].(string) + "/dispute", Key: s.TestKey,
+		Body: map[string]any{"amount_cents": 5001}}, 400)
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	_ = mw.WriteField("text", "O pagador autorizou a compra.")
+	part, _ := mw.CreateFormFile("evidence", "tela.png")
+	_, _ = part.Write([]byte("\x89PNG\r\n\x1a\n tela"))
+	_ = mw.Close()
+	defended := do(webtest.Request{Method: "POST", Path: "/api/v1/disputes/" + dsp["id"].(string) + "/defense", Key: s.TestKey, Body: form.Bytes(),
+		Headers: map[string]string{"Content-Type": mw.FormDataContentType()}}, 200).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/disputes/" + dsp["id"].(string) + "/defense", Key: s.TestKey,
+		Body: map[string]any{"text": "De novo."}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/disputes/" + dsp["id"].(string) + "/defense", Key: s.TestKey, Body: "text=x",
+		Headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}}, 415)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/disputes/dsp_nope/defense", Key: s.TestKey, Body: map[string]any{"text": "x"}}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/disputes/" + dsp["id"].(string) + "/defense", Key: s.TestKey, Body: map[string]any{}}, 400)
+	evidenceURL := defended["defense"].(map[string]any)["evidence"].([]any)[0].(map[string]any)["url"].(string)
+	do(webtest.Request{Method: "GET", Path: evidenceURL, Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes/" + dsp["id"].(string) + "/evidence/file_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes?limit=1", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes?starting_after=dsp_nope", Key: s.TestKey}, 400)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/disputes/" + dsp["id"].(string), Key: s.TestKey}, 200)

@@ -109,6 +109,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/balance", needs(read(operations.Balance)), a.GetBalance)
 	v1.Get("/disputes", needs(read(operations.Disputes)), a.ListDisputes)
 	v1.Get("/disputes/:id", needs(read(operations.Disputes)), a.GetDispute)
+	v1.Post("/disputes/:id/defense", ruled("DefendDispute"), a.DefendDispute)
+	v1.Get("/disputes/:id/evidence/:file", needs(read(operations.Disputes)), a.DisputeEvidence)
 	v1.Post("/withdrawals", ruled("CreateWithdrawal"), a.CreateWithdrawal)
 	v1.Get("/withdrawals", needs(read(operations.Withdrawals)), a.ListWithdrawals)
 	v1.Get("/withdrawals/:id", needs(read(operations.Withdrawals)), a.GetWithdrawal)

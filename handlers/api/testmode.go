@@ -79,16 +79,28 @@ func (a *API) movePayment(c *fiber.Ctx, target string,
 }
 
 // TestHelperDispute handles POST /api/v1/test_helpers/payments/{id}/dispute:
-// the payer's bank opens a PIX MED claim on a paid payment. Body (optional):
-// {"reason": "fraud" | "operational_failure"}, fraud by default.
+// the payer's bank reports an infração (MED 2.0) on a paid payment. Body
+// (optional): {"reason": "fraud" | "coercion" | "operational_failure",
+// "amount_cents": what it claims (all that was received by default)}.
 func (a *API) TestHelperDispute(c *fiber.Ctx) error {
-	o, apiErr := request.OptionalBody(c, "reason")
+	o, apiErr := request.OptionalBody(c, "reason", "amount_cents")
 	if apiErr != nil {
 		return apiErr
 	}
-	reason := store.DisputeReasons[0]
+	report := store.DisputeReport{Reason: store.DisputeReasons[0]}
 	if o.Present("reason") {
-		if reason, apiErr = o.Enum("reason", store.DisputeReasons); apiErr != nil {
+		if report.Reason, apiErr = o.Enum("reason", store.DisputeReasons); apiErr != nil {
+			return apiErr
+		}
+	}
+	if o.Present("amount_cents") {
+		if report.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents,
+			func() *reply.Error {
+				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at least 1.")
+			},
+			func() *reply.Error {
+				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at most %d.", int64(store.MaxAmountCents))
+			}); apiErr != nil {
 			return apiErr
 		}
 	}
@@ -96,7 +108,7 @@ func (a *API) TestHelperDispute(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.Ops.SimulateDispute(c.UserContext(), request.Actor(c), request.Scope(c), ref, reason)
+	d, err := a.Ops.SimulateDispute(c.UserContext(), request.Actor(c), request.Scope(c), ref, report)
 	if err != nil {
 		return reply.OpenDispute(err, ref)
 	}

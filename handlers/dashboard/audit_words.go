@@ -104,6 +104,10 @@ func valueWords(ctx context.Context, kind, field string, v any) (text string, da
 			return views.Label(ctx, "role", v), false
 		case field == "mode":
 			return views.Label(ctx, "mode", v), false
+		case field == "stage":
+			return views.Label(ctx, "dispute_stage", v), false
+		case field == "reason" && kind == "dispute":
+			return views.Label(ctx, "dispute_reason", v), false
 		case field == "events" || field == "event_type":
 			return views.Label(ctx, "event", v), false
 		case v == "(changed)" || v == "(set)":

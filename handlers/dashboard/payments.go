@@ -613,7 +613,7 @@ func orderSuffix(p *store.Payment) string {
 func (d *Dashboard) SimulateDispute(c *fiber.Ctx) error {
 	scope := dashScope(c)
 	ref := pathParam(c, "id")
-	if _, err := d.Ops.SimulateDispute(c.UserContext(), request.Actor(c), scope, ref, store.DisputeReasons[0]); err != nil {
+	if _, err := d.Ops.SimulateDispute(c.UserContext(), request.Actor(c), scope, ref, store.DisputeReport{Reason: store.DisputeReasons[0]}); err != nil {
 		if errors.Is(err, operations.ErrTestModeOnly) {
 			return reply.Refusal(err) // no page offers it: a forged request
 		}

@@ -153,6 +153,25 @@ func Dispute(err error, id string) error {
 	return err
 }
 
+// DefendDispute maps a refused defense of dispute id.
+func DefendDispute(err error, id string) error {
+	switch {
+	case errors.Is(err, store.ErrDisputeDefended):
+		return InvalidRequest(http.StatusConflict, "dispute_defended", "This dispute has its defense already: a dispute takes one.")
+	case errors.Is(err, store.ErrDefenseTooLate):
+		return InvalidRequest(http.StatusConflict, "dispute_deadline_passed", "The deadline to answer this dispute (respond_by) has passed.")
+	}
+	return Dispute(err, id)
+}
+
+// Evidence maps the store's answer about evidence file id.
+func Evidence(err error, id string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return NoSuch("dispute_evidence", "file", id)
+	}
+	return err
+}
+
 // OpenDispute maps a refused dispute on payment ref.
 func OpenDispute(err error, ref string) error {
 	if r := refusal(err); r != nil {
@@ -165,8 +184,8 @@ func OpenDispute(err error, ref string) error {
 	case errors.As(err, &invalid):
 		return &Error{Status: http.StatusConflict, Type: TypeInvalidRequest, Code: "payment_invalid_state",
 			Message: fmt.Sprintf("This payment is %s; only paid payments can be disputed.", invalid.Status)}
-	case errors.Is(err, store.ErrConflict):
-		return InvalidRequest(http.StatusConflict, "dispute_exists", "This payment has been disputed already.")
+	case errors.Is(err, store.ErrDisputeAmount):
+		return InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be between 1 and what the payment received.")
 	}
 	return err
 }

@@ -27,6 +27,7 @@ const (
 	PrefixAttempt      = "dlv"
 	PrefixRefund       = "re"
 	PrefixDispute      = "dsp"
+	PrefixEvidence     = "file"
 	PrefixWithdrawal   = "wd"
 	PrefixBatch        = "pbat"
 	PrefixSubscription = "sub"

@@ -15,7 +15,8 @@ import (
 //
 //  1. Per payment: refunds that succeeded (lost disputes included) never add
 //     up to more than was received; neither do the refunds that did not fail
-//     (returned or being returned) plus what an open dispute holds.
+//     (returned or being returned) plus what its open disputes hold (a
+//     payment may have several; each holds no more than it claims).
 //  2. The fee comes back at most once and pro rata: the fee shares of the
 //     refunds that did not fail are each at least zero, never add up to more
 //     than the fee, add up to the whole fee once the whole amount is
@@ -49,7 +50,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 			FROM payments WHERE account_id = ?0 AND livemode = ?1
 		UNION ALL SELECT 'refund', payment_id::text, status, amount_cents, fee_cents, reason, 0, 0
 			FROM refunds WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, 0, '', 0, 0
+		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, amount_reported_cents, '', 0, 0
 			FROM disputes WHERE account_id = ?0 AND livemode = ?1
 		UNION ALL SELECT 'withdrawal', '', status, amount_cents, 0, '', 0, 0
 			FROM withdrawals WHERE account_id = ?0 AND livemode = ?1
@@ -120,8 +121,8 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 	for _, d := range disputes {
 		p := payments[d.PaymentID]
 		p.disputes++
-		if d.Amount < 0 {
-			bad("payment %s: dispute holds %d", d.PaymentID, d.Amount)
+		if d.Amount < 0 || d.Amount > d.Fee {
+			bad("payment %s: dispute holds %d of the %d it claims", d.PaymentID, d.Amount, d.Fee)
 		}
 		if d.Status == store.DisputeOpen {
 			p.held += d.Amount
@@ -140,14 +141,12 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		switch {
 		case !wasPaid && (p.outstanding > 0 || p.disputes > 0):
 			bad("payment %s is %s but has refunds (%d) or disputes (%d)", id, p.status, p.outstanding, p.disputes)
-		case p.disputes > 1:
-			bad("payment %s has %d disputes", id, p.disputes)
 		}
 		if p.succeeded > p.amount {
 			bad("payment %s: refunds that succeeded add up to %d of %d received", id, p.succeeded, p.amount)
 		}
 		if p.outstanding+p.held > p.amount {
-			bad("payment %s: refunds returned or returning %d and its open dispute holds %d, of %d received", id, p.outstanding, p.held, p.amount)
+			bad("payment %s: refunds returned or returning %d and its open disputes hold %d, of %d received", id, p.outstanding, p.held, p.amount)
 		}
 		if p.keptRefunded != p.succeeded || p.keptFee != p.feeBackSucceeded {
 			bad("payment %s says %d refunded (fee %d) but its refunds that succeeded add up to %d (fee %d)",

@@ -252,6 +252,42 @@ func (e DisputeObject) Valid() bool {
 	}
 }
 
+// Defines values for DisputeEvidenceContentType.
+const (
+	Applicationpdf DisputeEvidenceContentType = "application/pdf"
+	Imagejpeg      DisputeEvidenceContentType = "image/jpeg"
+	Imagepng       DisputeEvidenceContentType = "image/png"
+)
+
+// Valid indicates whether the value is a known member of the DisputeEvidenceContentType enum.
+func (e DisputeEvidenceContentType) Valid() bool {
+	switch e {
+	case Applicationpdf:
+		return true
+	case Imagejpeg:
+		return true
+	case Imagepng:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeEvidenceObject.
+const (
+	DisputeEvidenceObjectDisputeEvidence DisputeEvidenceObject = "dispute_evidence"
+)
+
+// Valid indicates whether the value is a known member of the DisputeEvidenceObject enum.
+func (e DisputeEvidenceObject) Valid() bool {
+	switch e {
+	case DisputeEvidenceObjectDisputeEvidence:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DisputeListObject.
 const (
 	DisputeListObjectList DisputeListObject = "list"
@@ -284,6 +320,7 @@ func (e DisputeListUrl) Valid() bool {
 
 // Defines values for DisputeReason.
 const (
+	Coercion           DisputeReason = "coercion"
 	Fraud              DisputeReason = "fraud"
 	OperationalFailure DisputeReason = "operational_failure"
 )
@@ -291,9 +328,32 @@ const (
 // Valid indicates whether the value is a known member of the DisputeReason enum.
 func (e DisputeReason) Valid() bool {
 	switch e {
+	case Coercion:
+		return true
 	case Fraud:
 		return true
 	case OperationalFailure:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DisputeStage.
+const (
+	Blocked     DisputeStage = "blocked"
+	Decided     DisputeStage = "decided"
+	UnderReview DisputeStage = "under_review"
+)
+
+// Valid indicates whether the value is a known member of the DisputeStage enum.
+func (e DisputeStage) Valid() bool {
+	switch e {
+	case Blocked:
+		return true
+	case Decided:
+		return true
+	case UnderReview:
 		return true
 	default:
 		return false
@@ -415,6 +475,7 @@ func (e EventListUrl) Valid() bool {
 const (
 	EventTypeDisputeLost           EventType = "dispute.lost"
 	EventTypeDisputeOpened         EventType = "dispute.opened"
+	EventTypeDisputeUpdated        EventType = "dispute.updated"
 	EventTypeDisputeWon            EventType = "dispute.won"
 	EventTypePaymentCanceled       EventType = "payment.canceled"
 	EventTypePaymentCreated        EventType = "payment.created"
@@ -442,6 +503,8 @@ func (e EventType) Valid() bool {
 	case EventTypeDisputeLost:
 		return true
 	case EventTypeDisputeOpened:
+		return true
+	case EventTypeDisputeUpdated:
 		return true
 	case EventTypeDisputeWon:
 		return true
@@ -1879,20 +1942,43 @@ type DeliveryStatus string
 
 // Dispute defines model for Dispute.
 type Dispute struct {
+	// AmountCents What it holds (as amount_held_cents).
 	AmountCents int `json:"amount_cents"`
 
-	// AmountLabel Examples: R$ 1.234,56
-	AmountLabel string             `json:"amount_label"`
-	ClosedAt    *time.Time         `json:"closed_at"`
-	CreatedAt   time.Time          `json:"created_at"`
-	Currency    DisputeCurrency    `json:"currency"`
-	Id          string             `json:"id"`
-	Livemode    bool               `json:"livemode"`
-	Object      DisputeObject      `json:"object"`
-	PaymentId   openapi_types.UUID `json:"payment_id"`
+	// AmountHeldCents What it holds in the pending balance: what it claims of what was still the merchant's.
+	AmountHeldCents int `json:"amount_held_cents"`
 
-	// Reason The PIX MED grounds.
+	// AmountLabel Examples: R$ 1.234,56
+	AmountLabel string `json:"amount_label"`
+
+	// AmountReportedCents What the payer's bank claims.
+	AmountReportedCents int `json:"amount_reported_cents"`
+
+	// AnalysisDeadline When the institutions must have analysed it (7 days from the report).
+	AnalysisDeadline time.Time       `json:"analysis_deadline"`
+	ClosedAt         *time.Time      `json:"closed_at"`
+	CreatedAt        time.Time       `json:"created_at"`
+	Currency         DisputeCurrency `json:"currency"`
+	Defense          *DisputeDefense `json:"defense"`
+	Id               string          `json:"id"`
+
+	// InfractionId The PSP's id of the infração (live); null in test mode.
+	InfractionId *string            `json:"infraction_id"`
+	Livemode     bool               `json:"livemode"`
+	Object       DisputeObject      `json:"object"`
+	PaymentId    openapi_types.UUID `json:"payment_id"`
+
+	// Reason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
 	Reason DisputeReason `json:"reason"`
+
+	// RespondBy The merchant's deadline to answer (POST .../defense).
+	RespondBy time.Time `json:"respond_by"`
+
+	// ReturnDeadline When what they decide must have been returned (11 days from the report).
+	ReturnDeadline time.Time `json:"return_deadline"`
+
+	// Stage blocked (the money held, the merchant may answer) -> under_review (the institutions analyse) -> decided (with won or lost).
+	Stage DisputeStage `json:"stage"`
 
 	// Status open -> won | lost.
 	Status    DisputeStatus `json:"status"`
@@ -1904,6 +1990,33 @@ type DisputeCurrency string
 
 // DisputeObject defines model for Dispute.Object.
 type DisputeObject string
+
+// DisputeDefense defines model for DisputeDefense.
+type DisputeDefense struct {
+	Evidence    []DisputeEvidence `json:"evidence"`
+	SubmittedAt time.Time         `json:"submitted_at"`
+	Text        string            `json:"text"`
+}
+
+// DisputeEvidence defines model for DisputeEvidence.
+type DisputeEvidence struct {
+	ContentType DisputeEvidenceContentType `json:"content_type"`
+	CreatedAt   time.Time                  `json:"created_at"`
+	FileName    string                     `json:"file_name"`
+	Id          string                     `json:"id"`
+	Object      DisputeEvidenceObject      `json:"object"`
+	Sha256      string                     `json:"sha256"`
+	SizeBytes   int                        `json:"size_bytes"`
+
+	// Url Where the file is served, a path of this service (GET, with a key of the account).
+	Url string `json:"url"`
+}
+
+// DisputeEvidenceContentType defines model for DisputeEvidence.ContentType.
+type DisputeEvidenceContentType string
+
+// DisputeEvidenceObject defines model for DisputeEvidence.Object.
+type DisputeEvidenceObject string
 
 // DisputeList One page, newest first; has_more says whether older objects follow.
 type DisputeList struct {
@@ -1919,8 +2032,11 @@ type DisputeListObject string
 // DisputeListUrl defines model for DisputeList.Url.
 type DisputeListUrl string
 
-// DisputeReason The PIX MED grounds.
+// DisputeReason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
 type DisputeReason string
+
+// DisputeStage blocked (the money held, the merchant may answer) -> under_review (the institutions analyse) -> decided (with won or lost).
+type DisputeStage string
 
 // DisputeStatus open -> won | lost.
 type DisputeStatus string
@@ -2745,6 +2861,23 @@ type ListDisputesParams struct {
 	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
 }
 
+// DefendDisputeJSONBody defines parameters for DefendDispute.
+type DefendDisputeJSONBody struct {
+	Text string `json:"text"`
+}
+
+// DefendDisputeMultipartBody defines parameters for DefendDispute.
+type DefendDisputeMultipartBody struct {
+	Evidence *[]openapi_types.File `json:"evidence,omitempty"`
+	Text     string                `json:"text"`
+}
+
+// DefendDisputeParams defines parameters for DefendDispute.
+type DefendDisputeParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -3078,7 +3211,10 @@ type TestHelperWinDisputeParams struct {
 
 // TestHelperDisputePaymentJSONBody defines parameters for TestHelperDisputePayment.
 type TestHelperDisputePaymentJSONBody struct {
-	// Reason The PIX MED grounds.
+	// AmountCents What the payer's bank claims (MED 2.0): all that was received by default. The dispute holds what it claims of what is still the merchant's (received, less refunds, less what other open disputes hold).
+	AmountCents *int `json:"amount_cents,omitempty"`
+
+	// Reason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
 	Reason *DisputeReason `json:"reason,omitempty"`
 }
 
@@ -3361,7 +3497,7 @@ type PspDisputeNotificationJSONBody struct {
 	// Id The PSP's id for the dispute.
 	Id string `json:"id"`
 
-	// Reason The PIX MED grounds.
+	// Reason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
 	Reason DisputeReason `json:"reason"`
 
 	// Status open -> won | lost.
@@ -3433,6 +3569,12 @@ type PspRecCallbackWithTokenJSONBody struct {
 		Status *string `json:"status,omitempty"`
 	} `json:"recs"`
 }
+
+// DefendDisputeJSONRequestBody defines body for DefendDispute for application/json ContentType.
+type DefendDisputeJSONRequestBody DefendDisputeJSONBody
+
+// DefendDisputeMultipartRequestBody defines body for DefendDispute for multipart/form-data ContentType.
+type DefendDisputeMultipartRequestBody DefendDisputeMultipartBody
 
 // ResendEventJSONRequestBody defines body for ResendEvent for application/json ContentType.
 type ResendEventJSONRequestBody ResendEventJSONBody
@@ -3962,6 +4104,31 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 	GetDispute(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DefendDisputeWithBody Answer a dispute (MED 2.0): the merchant's account and its evidence
+	//
+	// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+	DefendDisputeWithBody(ctx context.Context, id string, params *DefendDisputeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DefendDispute Answer a dispute (MED 2.0): the merchant's account and its evidence
+	//
+	// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+	DefendDispute(ctx context.Context, id string, params *DefendDisputeParams, body DefendDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDisputeEvidence Download a defense's evidence file
+	//
+	// The file as it was sent, as an attachment (Content-Disposition names it), never cached.
+	//
+	// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
+	GetDisputeEvidence(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListEvents List events, newest first
 	//
 	// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
@@ -4258,7 +4425,7 @@ type ClientInterface interface {
 
 	// TestHelperDisputePaymentWithBody Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 	//
-	// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+	// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4267,7 +4434,7 @@ type ClientInterface interface {
 
 	// TestHelperDisputePayment Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 	//
-	// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+	// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4771,6 +4938,61 @@ func (c *Client) ListDisputes(ctx context.Context, params *ListDisputesParams, r
 // Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 func (c *Client) GetDispute(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDisputeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DefendDisputeWithBody Answer a dispute (MED 2.0): the merchant's account and its evidence
+//
+// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+func (c *Client) DefendDisputeWithBody(ctx context.Context, id string, params *DefendDisputeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDefendDisputeRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DefendDispute Answer a dispute (MED 2.0): the merchant's account and its evidence
+//
+// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+func (c *Client) DefendDispute(ctx context.Context, id string, params *DefendDisputeParams, body DefendDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDefendDisputeRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDisputeEvidence Download a defense's evidence file
+//
+// The file as it was sent, as an attachment (Content-Disposition names it), never cached.
+//
+// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
+func (c *Client) GetDisputeEvidence(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDisputeEvidenceRequest(c.Server, id, file)
 	if err != nil {
 		return nil, err
 	}
@@ -5457,7 +5679,7 @@ func (c *Client) TestHelperWinDispute(ctx context.Context, id string, params *Te
 
 // TestHelperDisputePaymentWithBody Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 //
-// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5476,7 +5698,7 @@ func (c *Client) TestHelperDisputePaymentWithBody(ctx context.Context, idOrExter
 
 // TestHelperDisputePayment Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 //
-// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6664,6 +6886,109 @@ func NewGetDisputeRequest(server string, id string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/disputes/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDefendDisputeRequest calls the generic DefendDispute builder with application/json body
+func NewDefendDisputeRequest(server string, id string, params *DefendDisputeParams, body DefendDisputeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDefendDisputeRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewDefendDisputeRequestWithBody constructs an http.Request for the DefendDispute method, with any body, and a specified content type
+func NewDefendDisputeRequestWithBody(server string, id string, params *DefendDisputeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/disputes/%s/defense", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetDisputeEvidenceRequest constructs an http.Request for the GetDisputeEvidence method
+func NewGetDisputeEvidenceRequest(server string, id string, file string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "file", file, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/disputes/%s/evidence/%s", pathParam0, pathParam1)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -10259,6 +10584,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/disputes/{id} (the `GetDispute` operationId).
 	GetDisputeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetDisputeResponse, error)
 
+	// DefendDisputeWithBodyWithResponse Answer a dispute (MED 2.0): the merchant's account and its evidence
+	//
+	// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+	DefendDisputeWithBodyWithResponse(ctx context.Context, id string, params *DefendDisputeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DefendDisputeResponse, error)
+
+	// DefendDisputeWithResponse Answer a dispute (MED 2.0): the merchant's account and its evidence
+	//
+	// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+	DefendDisputeWithResponse(ctx context.Context, id string, params *DefendDisputeParams, body DefendDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*DefendDisputeResponse, error)
+
+	// GetDisputeEvidenceWithResponse Download a defense's evidence file
+	//
+	// The file as it was sent, as an attachment (Content-Disposition names it), never cached.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
+	GetDisputeEvidenceWithResponse(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*GetDisputeEvidenceResponse, error)
+
 	// ListEventsWithResponse List events, newest first
 	//
 	// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
@@ -10587,7 +10939,7 @@ type ClientWithResponsesInterface interface {
 
 	// TestHelperDisputePaymentWithBodyWithResponse Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 	//
-	// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+	// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10596,7 +10948,7 @@ type ClientWithResponsesInterface interface {
 
 	// TestHelperDisputePaymentWithResponse Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 	//
-	// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+	// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11566,6 +11918,376 @@ func (r GetDisputeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DefendDisputeResponse200Headers the declared response headers of an HTTP 200 response for DefendDispute
+type DefendDisputeResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DefendDisputeResponse400Headers the declared response headers of an HTTP 400 response for DefendDispute
+type DefendDisputeResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse401Headers the declared response headers of an HTTP 401 response for DefendDispute
+type DefendDisputeResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse403Headers the declared response headers of an HTTP 403 response for DefendDispute
+type DefendDisputeResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse404Headers the declared response headers of an HTTP 404 response for DefendDispute
+type DefendDisputeResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse409Headers the declared response headers of an HTTP 409 response for DefendDispute
+type DefendDisputeResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse413Headers the declared response headers of an HTTP 413 response for DefendDispute
+type DefendDisputeResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse415Headers the declared response headers of an HTTP 415 response for DefendDispute
+type DefendDisputeResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse422Headers the declared response headers of an HTTP 422 response for DefendDispute
+type DefendDisputeResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse429Headers the declared response headers of an HTTP 429 response for DefendDispute
+type DefendDisputeResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse500Headers the declared response headers of an HTTP 500 response for DefendDispute
+type DefendDisputeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DefendDisputeResponse503Headers the declared response headers of an HTTP 503 response for DefendDispute
+type DefendDisputeResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type DefendDisputeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Dispute
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DefendDisputeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DefendDisputeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DefendDisputeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DefendDisputeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DefendDisputeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DefendDisputeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DefendDisputeResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DefendDisputeResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DefendDisputeResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DefendDisputeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DefendDisputeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DefendDisputeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DefendDisputeResponse) GetJSON200() *Dispute {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DefendDisputeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DefendDisputeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DefendDisputeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DefendDisputeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DefendDisputeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DefendDisputeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DefendDisputeResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DefendDisputeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DefendDisputeResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DefendDisputeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DefendDisputeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DefendDisputeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DefendDisputeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DefendDisputeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DefendDisputeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDisputeEvidenceResponse400Headers the declared response headers of an HTTP 400 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse401Headers the declared response headers of an HTTP 401 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse403Headers the declared response headers of an HTTP 403 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse404Headers the declared response headers of an HTTP 404 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse413Headers the declared response headers of an HTTP 413 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse429Headers the declared response headers of an HTTP 429 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse500Headers the declared response headers of an HTTP 500 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetDisputeEvidenceResponse503Headers the declared response headers of an HTTP 503 response for GetDisputeEvidence
+type GetDisputeEvidenceResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetDisputeEvidenceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetDisputeEvidenceResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetDisputeEvidenceResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetDisputeEvidenceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetDisputeEvidenceResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetDisputeEvidenceResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDisputeEvidenceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetDisputeEvidenceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDisputeEvidenceResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetDisputeEvidenceResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDisputeEvidenceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDisputeEvidenceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDisputeEvidenceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDisputeEvidenceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22853,6 +23575,51 @@ func (c *ClientWithResponses) GetDisputeWithResponse(ctx context.Context, id str
 	return ParseGetDisputeResponse(rsp)
 }
 
+// DefendDisputeWithBodyWithResponse Answer a dispute (MED 2.0): the merchant's account and its evidence
+//
+// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+func (c *ClientWithResponses) DefendDisputeWithBodyWithResponse(ctx context.Context, id string, params *DefendDisputeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DefendDisputeResponse, error) {
+	rsp, err := c.DefendDisputeWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDefendDisputeResponse(rsp)
+}
+
+// DefendDisputeWithResponse Answer a dispute (MED 2.0): the merchant's account and its evidence
+//
+// Once, before respond_by, while the dispute is open: multipart/form-data with a text field (1 to 5000 characters) and up to 5 evidence files (each at most 2097152 bytes, a PDF, PNG or JPEG by its content; the whole request at most 4 MiB), or JSON {"text": ...} without files. The dispute goes under_review and dispute.updated is sent; live, the defense goes to the PSP. The files are listed under defense.evidence and served at their url. A second defense is 409 dispute_defended; after respond_by, 409 dispute_deadline_passed; a closed dispute, 409 dispute_invalid_state.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/disputes/{id}/defense (the `DefendDispute` operationId).
+func (c *ClientWithResponses) DefendDisputeWithResponse(ctx context.Context, id string, params *DefendDisputeParams, body DefendDisputeJSONRequestBody, reqEditors ...RequestEditorFn) (*DefendDisputeResponse, error) {
+	rsp, err := c.DefendDispute(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDefendDisputeResponse(rsp)
+}
+
+// GetDisputeEvidenceWithResponse Download a defense's evidence file
+//
+// The file as it was sent, as an attachment (Content-Disposition names it), never cached.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
+func (c *ClientWithResponses) GetDisputeEvidenceWithResponse(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*GetDisputeEvidenceResponse, error) {
+	rsp, err := c.GetDisputeEvidence(ctx, id, file, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDisputeEvidenceResponse(rsp)
+}
+
 // ListEventsWithResponse List events, newest first
 //
 // Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
@@ -23409,7 +24176,7 @@ func (c *ClientWithResponses) TestHelperWinDisputeWithResponse(ctx context.Conte
 
 // TestHelperDisputePaymentWithBodyWithResponse Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 //
-// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23424,7 +24191,7 @@ func (c *ClientWithResponses) TestHelperDisputePaymentWithBodyWithResponse(ctx c
 
 // TestHelperDisputePaymentWithResponse Test mode: the payer's bank opens a PIX MED dispute on a paid payment
 //
-// The payment's amount moves from available to pending until the dispute closes; dispute.opened is sent.
+// What the dispute holds moves from available to pending until it closes; dispute.opened is sent. A payment may have several disputes (the payer's bank may report several). The dispute is blocked, answerable until respond_by (3 days), analysed within 7 days and returned within 11.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24964,6 +25731,544 @@ func ParseGetDisputeResponse(rsp *http.Response) (*GetDisputeResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetDisputeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDefendDisputeResponse parses an HTTP response from a DefendDisputeWithResponse call
+func ParseDefendDisputeResponse(rsp *http.Response) (*DefendDisputeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DefendDisputeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Dispute
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DefendDisputeResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DefendDisputeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DefendDisputeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DefendDisputeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DefendDisputeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DefendDisputeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DefendDisputeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DefendDisputeResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers DefendDisputeResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DefendDisputeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DefendDisputeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DefendDisputeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDisputeEvidenceResponse parses an HTTP response from a GetDisputeEvidenceWithResponse call
+func ParseGetDisputeEvidenceResponse(rsp *http.Response) (*GetDisputeEvidenceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDisputeEvidenceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers GetDisputeEvidenceResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetDisputeEvidenceResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetDisputeEvidenceResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetDisputeEvidenceResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetDisputeEvidenceResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetDisputeEvidenceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetDisputeEvidenceResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDisputeEvidenceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
