@@ -40,15 +40,7 @@ func (o *Operations) SimulateDisputeOutcome(ctx context.Context, who store.Actor
 // store.ApplyPSPDispute), recorded as the PSP's doing. A repeated notice
 // changes nothing and is not audited.
 func (o *Operations) ApplyPSPDispute(ctx context.Context, in store.PSPDispute) (d *store.Dispute, duplicate bool, err error) {
-	ctx = store.WithActor(ctx, store.ActorPSP)
-	err = o.Store.InTx(ctx, func(ctx context.Context) error {
-		if d, duplicate, err = o.Store.ApplyPSPDispute(ctx, in); err != nil || duplicate {
-			return err
-		}
-		return o.Store.Audit(ctx, store.AuditRecord{Scope: d.Scope(), Action: "dispute.updated", ObjectID: d.ID,
-			Changes: store.Changes{"status": {nil, d.Status}}})
-	})
-	return d, duplicate, err
+	return o.Store.ApplyPSPDisputeAudited(store.WithActor(ctx, store.ActorPSP), in)
 }
 
 // DefenseInput is a merchant's defense as sent: its text and its files,

@@ -16,6 +16,7 @@ type PSPNotice struct {
 	Payouts     []string
 	Recurrences []store.Subscription // live subscriptions whose recurrence changed
 	Cycles      []store.Payment      // live cycles whose recurring charge changed
+	Infracoes   []string             // infrações (MED 2.0) opened or moved on, by the PSP's id
 }
 
 // ReceivePSPNotice queues, in one transaction, the reads a PSP callback
@@ -51,6 +52,12 @@ func (o *Operations) ReceivePSPNotice(ctx context.Context, who store.Actor, n PS
 		}
 		for _, cycle := range n.Cycles {
 			if err := o.Store.QueueCheck(ctx, &cycle.AccountID, store.CallCobRCheck, cycle.ID.String()); err != nil {
+				return err
+			}
+		}
+		for _, id := range n.Infracoes {
+			// Whose it is is known once it is read (its Pix names the charge).
+			if err := o.Store.QueueCheck(ctx, nil, store.CallInfracaoCheck, id); err != nil {
 				return err
 			}
 		}

@@ -346,12 +346,28 @@ func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute,
 	return d, duplicate, nil
 }
 
+// ApplyPSPDisputeAudited is ApplyPSPDispute recorded in the audit trail as
+// ctx's actor (the PSP, its callback or its worker's read), in the same
+// transaction; a duplicate is not recorded.
+func (s *Store) ApplyPSPDisputeAudited(ctx context.Context, in PSPDispute) (d *Dispute, duplicate bool, err error) {
+	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if d, duplicate, err = s.ApplyPSPDispute(ctx, in); err != nil || duplicate {
+			return err
+		}
+		return s.auditOn(ctx, tx, AuditRecord{Scope: d.Scope(), Action: "dispute.updated", ObjectID: d.ID,
+			Changes: Changes{"status": {nil, d.Status}, "stage": {nil, d.Stage}}})
+	})
+	return d, duplicate, err
+}
+
 // applyPSPStatus moves the locked dispute d of the locked payment p to the
 // status (and, open, the stage) the PSP reports; what it has already is a
 // duplicate.
 func (s *Store) applyPSPStatus(ctx context.Context, tx bun.Tx, d *Dispute, p *Payment, in PSPDispute, duplicate *bool) error {
 	switch {
-	case d.Status == in.Status && (in.Status != DisputeOpen || in.Stage == "" || in.Stage == d.Stage):
+	case d.Status == in.Status && (in.Status != DisputeOpen || slices.Index(DisputeStages, in.Stage) <= slices.Index(DisputeStages, d.Stage)):
+		// The same word again, or an older one (the PSP had not yet
+		// weighed the defense sent): a stage never moves back.
 		*duplicate = true
 		return nil
 	case d.Status == in.Status:
@@ -539,4 +555,18 @@ func (s *Store) Evidence(ctx context.Context, scope Scope, disputeID, id string)
 		return nil, fmt.Errorf("store: evidence: %w", translate(err))
 	}
 	return e, nil
+}
+
+// LiveDispute returns one of the account's live disputes with its
+// evidence, bytes and all: what its defense's call sends to the PSP.
+func (s *Store) LiveDispute(ctx context.Context, accountID, id string) (*Dispute, error) {
+	d, err := s.Dispute(ctx, Scope{AccountID: accountID, Livemode: true}, id)
+	if err != nil {
+		return nil, err
+	}
+	d.Evidence = d.Evidence[:0]
+	if err := s.idb(ctx).NewSelect().Model(&d.Evidence).Where("dispute_id = ?", id).Order("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store: dispute evidence: %w", err)
+	}
+	return d, nil
 }

@@ -840,6 +840,19 @@ func paths() obj {
 				"security", []any{},
 				"requestBody", body(true, cobrCallbackBody()),
 				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/infracoes", o(
+			"post", op("pspInfracaoCallback", "PSP callbacks of MED 2.0's infrações (mutual TLS)", "PSP",
+				"description", infracaoCallbackDescription+" The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, infracaoCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/{token}/infracoes", o(
+			"parameters", []any{pathParam("token", "PSP_CALLBACK_TOKEN: the unguessable token in the registered webhookUrl.", str())},
+			"post", op("pspInfracaoCallbackWithToken", "PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS", "PSP",
+				"description", infracaoCallbackDescription+" A wrong token is 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, infracaoCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
 		"/psp/disputes", o(
 			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
 				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
@@ -1205,14 +1218,21 @@ func document() obj {
 }
 
 const (
-	recCallbackDescription  = "API Pix's webhookrec callback, {\"recs\": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field."
-	cobrCallbackDescription = "API Pix's webhookcobr callback, {\"cobsr\": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored."
+	recCallbackDescription      = "API Pix's webhookrec callback, {\"recs\": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field."
+	infracaoCallbackDescription = "The PSP's MED 2.0 callback (modelled on Efí's infrações), {\"infracoes\": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored."
+	cobrCallbackDescription     = "API Pix's webhookcobr callback, {\"cobsr\": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored."
 )
 
 func recCallbackBody() obj {
 	return o("type", "object", "required", []string{"recs"}, "properties", o("recs", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
 		"items", o("type", "object", "required", []string{"idRec"}, "properties", o(
 			"idRec", o("type", "string", "pattern", psp.RecIDPattern.String()), "status", str())))))
+}
+
+func infracaoCallbackBody() obj {
+	return o("type", "object", "required", []string{"infracoes"}, "properties", o("infracoes", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+		"items", o("type", "object", "required", []string{"idInfracao"}, "properties", o(
+			"idInfracao", o("type", "string", "pattern", psp.InfracaoIDPattern.String()), "situacao", str())))))
 }
 
 func cobrCallbackBody() obj {

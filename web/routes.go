@@ -62,6 +62,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Post("/psp/webhook/:token/rec", callbacks.RecCallbackWithToken)
 	app.Post("/psp/webhook/cobr", callbacks.CobRCallback)
 	app.Post("/psp/webhook/:token/cobr", callbacks.CobRCallbackWithToken)
+	app.Post("/psp/webhook/infracoes", callbacks.InfracaoCallback)
+	app.Post("/psp/webhook/:token/infracoes", callbacks.InfracaoCallbackWithToken)
 	app.Post("/psp/disputes", callbacks.NotifyDispute)
 
 	var counter rateCounter = newMemoryCounter()

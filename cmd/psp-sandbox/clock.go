@@ -35,6 +35,8 @@ func (sb *sandbox) setClock(w http.ResponseWriter, r *http.Request) {
 	}
 	// The payer's bank debits what came due on the new date.
 	sb.runDueDebits()
+	// And the infrações' deadlines pass.
+	sb.runInfracaoDeadlines()
 	sb.getClock(w, r)
 }
 

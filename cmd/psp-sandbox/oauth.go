@@ -31,7 +31,7 @@ type issued struct {
 // allScopes are the scopes the sandbox grants.
 var allScopes = []string{"cob.write", "cob.read", "cobv.write", "cobv.read", "lotecobv.write", "lotecobv.read", "rec.write", "rec.read", "cobr.write", "cobr.read", "solicrec.write", "solicrec.read", "payloadlocationrec.write", "payloadlocationrec.read",
 	"webhookrec.write", "webhookrec.read", "webhookcobr.write", "webhookcobr.read", "pix.write", "pix.read", "webhook.write", "webhook.read",
-	"pix.send", "gn.pix.send.read"}
+	"pix.send", "gn.pix.send.read", "gn.infracoes.read", "gn.infracoes.write"}
 
 // token handles POST /oauth/token.
 func (is *issuer) token(w http.ResponseWriter, r *http.Request) {

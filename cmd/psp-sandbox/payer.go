@@ -36,6 +36,8 @@ func (sb *sandbox) payerRoutes() http.Handler {
 	mux.HandleFunc("POST /sandbox/rec/{idRec}/{action}", sb.answerRec)
 	mux.HandleFunc("POST /sandbox/balance", sb.setBalance)
 	mux.HandleFunc("POST /sandbox/cobr/{txid}/debit", sb.debitCobR)
+	mux.HandleFunc("POST /sandbox/infracoes", sb.reportInfracao)
+	mux.HandleFunc("POST /sandbox/infracoes/{id}/decisao", sb.decideInfracao)
 	return mux
 }
 
@@ -273,12 +275,16 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 		Counts        map[string]int    `json:"counts"`
 		TokenRequests int               `json:"token_requests"`
 		Callbacks     map[string]int64  `json:"callbacks"`
-	}{Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
+		Infracoes     []apipix.Infracao `json:"infracoes"`
+	}{Infracoes: []apipix.Infracao{}, Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
 		Webhooks: sb.st.webhooks, WebhookRec: sb.st.webhookRec, WebhookCobR: sb.st.webhookCobR, Recs: map[string]string{},
 		CobRs: map[string]string{}, SolicRecs: map[string]string{}, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
 		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
 	for txid, c := range sb.st.cobs {
 		out.Cobs[txid] = c.Status
+	}
+	for _, inf := range sb.st.infracoes {
+		out.Infracoes = append(out.Infracoes, inf.Infracao)
 	}
 	for txid, c := range sb.st.cobvs {
 		out.Cobs[txid] = c.Status

@@ -244,7 +244,8 @@ var waitedOnSchedule = []time.Duration{
 func retryDelay(kind string, attempt int) time.Duration {
 	schedule := retrySchedule
 	switch kind {
-	case store.CallCobCreate, store.CallPixConfirm, store.CallLoteCobVCreate, store.CallLoteCobVCheck, store.CallRecCreate, store.CallRecCheck:
+	case store.CallCobCreate, store.CallPixConfirm, store.CallLoteCobVCreate, store.CallLoteCobVCheck, store.CallRecCreate, store.CallRecCheck,
+		store.CallInfracaoCheck:
 		schedule = waitedOnSchedule
 	}
 	base := schedule[min(max(attempt, 1), len(schedule))-1]
@@ -369,6 +370,10 @@ func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
 		return w.checkCobR(ctx, c)
 	case store.CallCobRRetry:
 		return w.retryCobR(ctx, c)
+	case store.CallInfracaoCheck:
+		return w.checkInfracao(ctx, c)
+	case store.CallInfracaoDefesa:
+		return w.sendDefesa(ctx, c)
 	}
 	return result{status: store.CallFailed, err: errUnknownKind}
 }

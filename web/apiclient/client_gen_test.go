@@ -3513,6 +3513,14 @@ type PspCobRCallbackJSONBody struct {
 	} `json:"cobsr"`
 }
 
+// PspInfracaoCallbackJSONBody defines parameters for PspInfracaoCallback.
+type PspInfracaoCallbackJSONBody struct {
+	Infracoes []struct {
+		IdInfracao string  `json:"idInfracao"`
+		Situacao   *string `json:"situacao,omitempty"`
+	} `json:"infracoes"`
+}
+
 // PspCallbackJSONBody defines parameters for PspCallback.
 type PspCallbackJSONBody struct {
 	Pix []struct {
@@ -3544,6 +3552,14 @@ type PspCobRCallbackWithTokenJSONBody struct {
 		Status *string `json:"status,omitempty"`
 		Txid   string  `json:"txid"`
 	} `json:"cobsr"`
+}
+
+// PspInfracaoCallbackWithTokenJSONBody defines parameters for PspInfracaoCallbackWithToken.
+type PspInfracaoCallbackWithTokenJSONBody struct {
+	Infracoes []struct {
+		IdInfracao string  `json:"idInfracao"`
+		Situacao   *string `json:"situacao,omitempty"`
+	} `json:"infracoes"`
 }
 
 // PspCallbackWithTokenJSONBody defines parameters for PspCallbackWithToken.
@@ -3666,6 +3682,9 @@ type PspDisputeNotificationJSONRequestBody PspDisputeNotificationJSONBody
 // PspCobRCallbackJSONRequestBody defines body for PspCobRCallback for application/json ContentType.
 type PspCobRCallbackJSONRequestBody PspCobRCallbackJSONBody
 
+// PspInfracaoCallbackJSONRequestBody defines body for PspInfracaoCallback for application/json ContentType.
+type PspInfracaoCallbackJSONRequestBody PspInfracaoCallbackJSONBody
+
 // PspCallbackJSONRequestBody defines body for PspCallback for application/json ContentType.
 type PspCallbackJSONRequestBody PspCallbackJSONBody
 
@@ -3674,6 +3693,9 @@ type PspRecCallbackJSONRequestBody PspRecCallbackJSONBody
 
 // PspCobRCallbackWithTokenJSONRequestBody defines body for PspCobRCallbackWithToken for application/json ContentType.
 type PspCobRCallbackWithTokenJSONRequestBody PspCobRCallbackWithTokenJSONBody
+
+// PspInfracaoCallbackWithTokenJSONRequestBody defines body for PspInfracaoCallbackWithToken for application/json ContentType.
+type PspInfracaoCallbackWithTokenJSONRequestBody PspInfracaoCallbackWithTokenJSONBody
 
 // PspCallbackWithTokenJSONRequestBody defines body for PspCallbackWithToken for application/json ContentType.
 type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
@@ -4805,6 +4827,24 @@ type ClientInterface interface {
 	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
 	PspCobRCallback(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PspInfracaoCallbackWithBody PSP callbacks of MED 2.0's infrações (mutual TLS)
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+	PspInfracaoCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspInfracaoCallback PSP callbacks of MED 2.0's infrações (mutual TLS)
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+	PspInfracaoCallback(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -4858,6 +4898,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
 	PspCobRCallbackWithToken(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspInfracaoCallbackWithTokenWithBody PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+	PspInfracaoCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspInfracaoCallbackWithToken PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+	PspInfracaoCallbackWithToken(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
@@ -6559,6 +6617,44 @@ func (c *Client) PspCobRCallback(ctx context.Context, body PspCobRCallbackJSONRe
 	return c.Client.Do(req)
 }
 
+// PspInfracaoCallbackWithBody PSP callbacks of MED 2.0's infrações (mutual TLS)
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+func (c *Client) PspInfracaoCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspInfracaoCallbackRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspInfracaoCallback PSP callbacks of MED 2.0's infrações (mutual TLS)
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+func (c *Client) PspInfracaoCallback(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspInfracaoCallbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -6663,6 +6759,44 @@ func (c *Client) PspCobRCallbackWithTokenWithBody(ctx context.Context, token str
 // Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
 func (c *Client) PspCobRCallbackWithToken(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPspCobRCallbackWithTokenRequest(c.Server, token, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspInfracaoCallbackWithTokenWithBody PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+func (c *Client) PspInfracaoCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspInfracaoCallbackWithTokenRequestWithBody(c.Server, token, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspInfracaoCallbackWithToken PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+func (c *Client) PspInfracaoCallbackWithToken(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspInfracaoCallbackWithTokenRequest(c.Server, token, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10269,6 +10403,46 @@ func NewPspCobRCallbackRequestWithBody(server string, contentType string, body i
 	return req, nil
 }
 
+// NewPspInfracaoCallbackRequest calls the generic PspInfracaoCallback builder with application/json body
+func NewPspInfracaoCallbackRequest(server string, body PspInfracaoCallbackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspInfracaoCallbackRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPspInfracaoCallbackRequestWithBody constructs an http.Request for the PspInfracaoCallback method, with any body, and a specified content type
+func NewPspInfracaoCallbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/infracoes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPspCallbackRequest calls the generic PspCallback builder with application/json body
 func NewPspCallbackRequest(server string, body PspCallbackJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10377,6 +10551,53 @@ func NewPspCobRCallbackWithTokenRequestWithBody(server string, token string, con
 	}
 
 	operationPath := fmt.Sprintf("/psp/webhook/%s/cobr", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPspInfracaoCallbackWithTokenRequest calls the generic PspInfracaoCallbackWithToken builder with application/json body
+func NewPspInfracaoCallbackWithTokenRequest(server string, token string, body PspInfracaoCallbackWithTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspInfracaoCallbackWithTokenRequestWithBody(server, token, "application/json", bodyReader)
+}
+
+// NewPspInfracaoCallbackWithTokenRequestWithBody constructs an http.Request for the PspInfracaoCallbackWithToken method, with any body, and a specified content type
+func NewPspInfracaoCallbackWithTokenRequestWithBody(server string, token string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/%s/infracoes", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11343,6 +11564,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /psp/webhook/cobr (the `PspCobRCallback` operationId).
 	PspCobRCallbackWithResponse(ctx context.Context, body PspCobRCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackResponse, error)
 
+	// PspInfracaoCallbackWithBodyWithResponse PSP callbacks of MED 2.0's infrações (mutual TLS)
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+	PspInfracaoCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackResponse, error)
+
+	// PspInfracaoCallbackWithResponse PSP callbacks of MED 2.0's infrações (mutual TLS)
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+	PspInfracaoCallbackWithResponse(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackResponse, error)
+
 	// PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -11396,6 +11635,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/cobr (the `PspCobRCallbackWithToken` operationId).
 	PspCobRCallbackWithTokenWithResponse(ctx context.Context, token string, body PspCobRCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspCobRCallbackWithTokenResponse, error)
+
+	// PspInfracaoCallbackWithTokenWithBodyWithResponse PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+	PspInfracaoCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackWithTokenResponse, error)
+
+	// PspInfracaoCallbackWithTokenWithResponse PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+	PspInfracaoCallbackWithTokenWithResponse(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackWithTokenResponse, error)
 
 	// PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
@@ -22891,6 +23148,122 @@ func (r PspCobRCallbackResponse) ContentType() string {
 	return ""
 }
 
+// PspInfracaoCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspInfracaoCallback
+type PspInfracaoCallbackResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspInfracaoCallback
+type PspInfracaoCallbackResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspInfracaoCallback
+type PspInfracaoCallbackResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspInfracaoCallback
+type PspInfracaoCallbackResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspInfracaoCallback
+type PspInfracaoCallbackResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspInfracaoCallbackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspInfracaoCallbackResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspInfracaoCallbackResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspInfracaoCallbackResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspInfracaoCallbackResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspInfracaoCallbackResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspInfracaoCallbackResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspInfracaoCallbackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspInfracaoCallbackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspInfracaoCallbackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspInfracaoCallbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PspCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCallback
 type PspCallbackResponse400Headers struct {
 	RetryAfter *int
@@ -23233,6 +23606,122 @@ func (r PspCobRCallbackWithTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PspCobRCallbackWithTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PspInfracaoCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspInfracaoCallbackWithToken
+type PspInfracaoCallbackWithTokenResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspInfracaoCallbackWithToken
+type PspInfracaoCallbackWithTokenResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspInfracaoCallbackWithToken
+type PspInfracaoCallbackWithTokenResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspInfracaoCallbackWithToken
+type PspInfracaoCallbackWithTokenResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspInfracaoCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspInfracaoCallbackWithToken
+type PspInfracaoCallbackWithTokenResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspInfracaoCallbackWithTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspInfracaoCallbackWithTokenResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspInfracaoCallbackWithTokenResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspInfracaoCallbackWithTokenResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspInfracaoCallbackWithTokenResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspInfracaoCallbackWithTokenResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspInfracaoCallbackWithTokenResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspInfracaoCallbackWithTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspInfracaoCallbackWithTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspInfracaoCallbackWithTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspInfracaoCallbackWithTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24880,6 +25369,36 @@ func (c *ClientWithResponses) PspCobRCallbackWithResponse(ctx context.Context, b
 	return ParsePspCobRCallbackResponse(rsp)
 }
 
+// PspInfracaoCallbackWithBodyWithResponse PSP callbacks of MED 2.0's infrações (mutual TLS)
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+func (c *ClientWithResponses) PspInfracaoCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackResponse, error) {
+	rsp, err := c.PspInfracaoCallbackWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspInfracaoCallbackResponse(rsp)
+}
+
+// PspInfracaoCallbackWithResponse PSP callbacks of MED 2.0's infrações (mutual TLS)
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
+func (c *ClientWithResponses) PspInfracaoCallbackWithResponse(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackResponse, error) {
+	rsp, err := c.PspInfracaoCallback(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspInfracaoCallbackResponse(rsp)
+}
+
 // PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -24968,6 +25487,36 @@ func (c *ClientWithResponses) PspCobRCallbackWithTokenWithResponse(ctx context.C
 		return nil, err
 	}
 	return ParsePspCobRCallbackWithTokenResponse(rsp)
+}
+
+// PspInfracaoCallbackWithTokenWithBodyWithResponse PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspInfracaoCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackWithTokenResponse, error) {
+	rsp, err := c.PspInfracaoCallbackWithTokenWithBody(ctx, token, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspInfracaoCallbackWithTokenResponse(rsp)
+}
+
+// PspInfracaoCallbackWithTokenWithResponse PSP callbacks of infrações behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's MED 2.0 callback (modelled on Efí's infrações), {"infracoes": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspInfracaoCallbackWithTokenWithResponse(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackWithTokenResponse, error) {
+	rsp, err := c.PspInfracaoCallbackWithToken(ctx, token, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspInfracaoCallbackWithTokenResponse(rsp)
 }
 
 // PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
@@ -42120,6 +42669,155 @@ func ParsePspCobRCallbackResponse(rsp *http.Response) (*PspCobRCallbackResponse,
 	return response, nil
 }
 
+// ParsePspInfracaoCallbackResponse parses an HTTP response from a PspInfracaoCallbackWithResponse call
+func ParsePspInfracaoCallbackResponse(rsp *http.Response) (*PspInfracaoCallbackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspInfracaoCallbackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspInfracaoCallbackResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspInfracaoCallbackResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspInfracaoCallbackResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspInfracaoCallbackResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspInfracaoCallbackResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePspCallbackResponse parses an HTTP response from a PspCallbackWithResponse call
 func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -42547,6 +43245,155 @@ func ParsePspCobRCallbackWithTokenResponse(rsp *http.Response) (*PspCobRCallback
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspCobRCallbackWithTokenResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePspInfracaoCallbackWithTokenResponse parses an HTTP response from a PspInfracaoCallbackWithTokenWithResponse call
+func ParsePspInfracaoCallbackWithTokenResponse(rsp *http.Response) (*PspInfracaoCallbackWithTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspInfracaoCallbackWithTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspInfracaoCallbackWithTokenResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspInfracaoCallbackWithTokenResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspInfracaoCallbackWithTokenResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspInfracaoCallbackWithTokenResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspInfracaoCallbackWithTokenResponse500Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

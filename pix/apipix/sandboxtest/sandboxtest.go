@@ -190,6 +190,8 @@ type State struct {
 	Counts        map[string]int    `json:"counts"`
 	TokenRequests int               `json:"token_requests"`
 	Callbacks     map[string]int64  `json:"callbacks"`
+	// Infracoes are MED 2.0's infrações, in no order.
+	Infracoes []apipix.Infracao `json:"infracoes"`
 }
 
 // State reads the sandbox's bank.
@@ -273,4 +275,22 @@ func (sb *Sandbox) DebitCobR(txid string) apipix.CobR {
 	var c apipix.CobR
 	sb.post("/sandbox/cobr/"+txid+"/debit", map[string]any{}, &c)
 	return c
+}
+
+// ReportInfracao is a payer's bank reporting the Pix e2eid received here
+// (MED 2.0) for motivo, claiming valor ("" for all of it).
+func (sb *Sandbox) ReportInfracao(e2eid, motivo, valor string) apipix.Infracao {
+	sb.t.Helper()
+	var inf apipix.Infracao
+	sb.post("/sandbox/infracoes", map[string]string{"endToEndId": e2eid, "motivo": motivo, "valor": valor}, &inf)
+	return inf
+}
+
+// DecideInfracao is the institutions deciding the infração id now:
+// apipix.ResultadoDevolver or apipix.ResultadoManter.
+func (sb *Sandbox) DecideInfracao(id, resultado string) apipix.Infracao {
+	sb.t.Helper()
+	var inf apipix.Infracao
+	sb.post("/sandbox/infracoes/"+id+"/decisao", map[string]string{"resultado": resultado}, &inf)
+	return inf
 }
