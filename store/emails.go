@@ -25,6 +25,9 @@ const (
 	MailWebhookDisabled = "webhook_disabled"
 	// MailCertificateExpiring: a webhook's client certificate ends within 30 days.
 	MailCertificateExpiring = "certificate_expiring"
+	// MailDisputeDefenseDue: a dispute's deadline to answer is near and it
+	// has no defense.
+	MailDisputeDefenseDue = "dispute_defense_due"
 )
 
 // Email is one message of the outbox.

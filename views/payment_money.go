@@ -21,12 +21,41 @@ type RefundView struct {
 type DisputeView struct {
 	ID          string
 	Status      string
+	Stage       string
 	Reason      string
 	AmountLabel string
-	OpenedAt    string
-	ClosedAt    string
+	// ReportedLabel is what the payer's bank claims (AmountLabel: what it
+	// holds).
+	ReportedLabel string
+	InfractionID  string
+	OpenedAt      string
+	ClosedAt      string
+	// RespondBy is the merchant's deadline to answer, AnalysisDeadline and
+	// ReturnDeadline the institutions'.
+	RespondBy        string
+	AnalysisDeadline string
+	ReturnDeadline   string
 	// CanClose offers win/lose buttons (test mode, owner, open).
 	CanClose bool
+	// CanDefend offers the defense form: open, unanswered, before its
+	// deadline, to whom may answer disputes.
+	CanDefend bool
+	// Defense is the merchant's answer, once given.
+	Defense *DefenseView
+}
+
+// DefenseView is a dispute's defense as its page shows it.
+type DefenseView struct {
+	Text        string
+	SubmittedAt string
+	Files       []EvidenceLink
+}
+
+// EvidenceLink is one file of a defense, downloadable.
+type EvidenceLink struct {
+	Name      string
+	URL       string
+	SizeLabel string
 }
 
 // TransferView is one PIX transfer the PSP reported for a payment.

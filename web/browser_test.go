@@ -154,13 +154,14 @@ var (
 
 // checkPortuguese fails if the page's visible text, outside what is data
 // or protocol (ids, URLs, payloads, typed values: code, pre, inputs,
-// monospace), has an English word or a raw code.
+// monospace, and what people wrote, marked translate="no"), has an English
+// word or a raw code.
 func checkPortuguese(t *testing.T, ctx context.Context, page string) {
 	t.Helper()
 	var text, lang string
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Evaluate(`(() => { const b = document.body.cloneNode(true);
-			b.querySelectorAll('code, pre, input, textarea, option[lang], script, style, .font-mono, [data-testid="user-email"], .sr-only').forEach(e => e.remove());
+			b.querySelectorAll('code, pre, input, textarea, option[lang], script, style, .font-mono, [data-testid="user-email"], [translate="no"], .sr-only').forEach(e => e.remove());
 			return b.innerText; })()`, &text),
 		chromedp.Evaluate(`document.documentElement.lang`, &lang),
 	), page)

@@ -154,6 +154,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("", dash.Home)
 	signedIn.Get("/support", dashboard.RequireSupport, dash.Support)
 	signedIn.Get("/support/payments/:id", dashboard.RequireSupport, dash.SupportPayment)
+	signedIn.Get("/support/disputes/:id/evidence/:file", dashboard.RequireSupport, dash.SupportDisputeEvidence)
 	signedIn.Get("/support/deliveries/:id", dashboard.RequireSupport, dash.SupportDelivery)
 	signedIn.Post("/support/accounts/:id/activate-live", dashboard.RequireSupport, dash.ActivateLive)
 	// An account's pages are its members'; what each may change the
@@ -217,6 +218,9 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/payments/:id/refund", member, ruled("RefundPayment"), dash.RefundPayment)
 	signedIn.Post("/payments/:id/transfers/:e2e/return", member, ruled("ReturnTransfer"), dash.ReturnTransfer)
 	signedIn.Post("/payments/:id/dispute", member, ruled("SimulateDispute"), dash.SimulateDispute)
+	// Before /disputes/:id/:outcome, which would take "defense" for an outcome.
+	signedIn.Post("/disputes/:id/defense", member, ruled("DefendDispute"), dash.DefendDispute)
+	signedIn.Get("/disputes/:id/evidence/:file", member, dash.DisputeEvidence)
 	signedIn.Post("/disputes/:id/:outcome", member, ruled("SimulateDisputeOutcome"), dash.SimulateDisputeOutcome)
 	signedIn.Get("/balance", member, dash.Balance)
 	signedIn.Get("/refunds", member, dash.Refunds)

@@ -154,6 +154,11 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: cobrPath, Body: map[string]any{"cobsr": []any{map[string]any{"txid": live["correlation_id"]}}}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/cobr", Body: map[string]any{"cobsr": []any{map[string]any{"txid": live["correlation_id"]}}}}, 401)
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/cobr", Body: map[string]any{"cobsr": []any{}}}, 401)
+	infracoesPath := strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/infracoes"
+	do(webtest.Request{Method: "POST", Path: infracoesPath, Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "INF1", "situacao": "BLOQUEADA"}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: infracoesPath, Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "not/an/id"}}}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/infracoes", Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "INF1"}}}}, 401)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/infracoes", Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "INF1"}}}}, 401)
 	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
 		"id": "MED-1", "endToEndId": payE2E, "reason": "fraud", "status": "won"}}, 200)

@@ -64,6 +64,7 @@ func (j *Jobs) Run(ctx context.Context) {
 			MakeDueCycles(ctx, st, log)
 			ScheduleDailyReports(ctx, st, log)
 			NoticeExpiringCertificates(ctx, st, log)
+			RemindDisputesAwaitingDefense(ctx, st, log)
 		})
 	})
 	jobs.Go(func() {
@@ -118,6 +119,14 @@ func ScheduleDailyReports(ctx context.Context, st *store.Store, log *slog.Logger
 func NoticeExpiringCertificates(ctx context.Context, st *store.Store, log *slog.Logger) int {
 	return inBatches(ctx, log, "noticed expiring client certificates", func() (int, error) {
 		return st.NoticeExpiringCertificates(ctx, batchSize)
+	})
+}
+
+// RemindDisputesAwaitingDefense e-mails the owners and admins of disputes
+// whose deadline to answer is within a day, without a defense, once each.
+func RemindDisputesAwaitingDefense(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "reminded disputes awaiting a defense", func() (int, error) {
+		return st.RemindDisputesAwaitingDefense(ctx, batchSize)
 	})
 }
 

@@ -1,10 +1,6 @@
 package api
 
 import (
-	"mime"
-	"net/http"
-	"strconv"
-
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
@@ -41,17 +37,5 @@ func (a *API) DisputeEvidence(c *fiber.Ctx) error {
 	if err != nil {
 		return reply.Evidence(err, fileID)
 	}
-	return SendEvidence(c, e.FileName, e.ContentType, e.Content)
-}
-
-// SendEvidence answers with an evidence file for download: never shown
-// inline nor sniffed as anything else, never cached.
-func SendEvidence(c *fiber.Ctx, name, contentType string, content []byte) error {
-	c.Set(fiber.HeaderContentType, contentType)
-	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	c.Set(fiber.HeaderContentLength, strconv.Itoa(len(content)))
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	c.Set("X-Content-Type-Options", "nosniff")
-	c.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	return c.Status(http.StatusOK).Send(content)
+	return reply.EvidenceFile(c, e.FileName, e.ContentType, e.Content)
 }

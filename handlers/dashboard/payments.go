@@ -445,12 +445,7 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		m.Events = append(m.Events, views.EventView{ID: e.ID, Type: e.Type, At: when(c, e.CreatedAt), Deliveries: byEvent[e.ID]})
 	}
 	for _, dsp := range disputes {
-		v := views.DisputeView{ID: dsp.ID, Status: dsp.Status, Reason: dsp.Reason, AmountLabel: pix.FormatBRL(dsp.AmountCents),
-			OpenedAt: when(c, dsp.CreatedAt)}
-		if dsp.ClosedAt != nil {
-			v.ClosedAt = when(c, *dsp.ClosedAt)
-		}
-		m.Disputes = append(m.Disputes, v)
+		m.Disputes = append(m.Disputes, d.disputeView(c, &dsp, support))
 	}
 	for _, r := range refunds {
 		v := views.RefundView{ID: r.ID, AmountLabel: pix.FormatBRL(r.AmountCents), Reason: r.Reason, Status: r.Status,
@@ -486,6 +481,35 @@ func (d *Dashboard) paymentDetail(c *fiber.Ctx, p *store.Payment, support bool) 
 		slices.ContainsFunc(refunds, func(r store.Refund) bool { return r.Status == store.RefundPending }) ||
 		slices.ContainsFunc(m.PSPSteps, func(s views.PSPStep) bool { return s.Status == store.CallPending })
 	return paymentModel{PaymentDetail: m, RefundsRaw: refunds}, nil
+}
+
+// disputeView is dsp as its payment's page shows it: its money, stage and
+// deadlines, its defense with its files (support staff download them from
+// the console), and the defense form to whom may answer it while it can be.
+func (d *Dashboard) disputeView(c *fiber.Ctx, dsp *store.Dispute, support bool) views.DisputeView {
+	v := views.DisputeView{ID: dsp.ID, Status: dsp.Status, Stage: dsp.Stage, Reason: dsp.Reason, AmountLabel: pix.FormatBRL(dsp.AmountCents),
+		ReportedLabel: pix.FormatBRL(dsp.AmountReportedCents), OpenedAt: when(c, dsp.CreatedAt), RespondBy: when(c, dsp.RespondBy),
+		AnalysisDeadline: when(c, dsp.AnalysisDeadline), ReturnDeadline: when(c, dsp.ReturnDeadline)}
+	if dsp.PSPReference != nil {
+		v.InfractionID = *dsp.PSPReference
+	}
+	if dsp.ClosedAt != nil {
+		v.ClosedAt = when(c, *dsp.ClosedAt)
+	}
+	if dsp.DefendedAt != nil {
+		v.Defense = &views.DefenseView{Text: *dsp.DefenseText, SubmittedAt: when(c, *dsp.DefendedAt)}
+		base := "/dashboard/disputes/"
+		if support {
+			base = "/dashboard/support/disputes/"
+		}
+		for _, e := range dsp.Evidence {
+			v.Defense.Files = append(v.Defense.Files, views.EvidenceLink{Name: e.FileName, URL: base + dsp.ID + "/evidence/" + e.ID,
+				SizeLabel: byteSize(int64(e.SizeBytes))})
+		}
+	}
+	v.CanDefend = !support && may(c, operations.Disputes) && dsp.Status == store.DisputeOpen && dsp.DefendedAt == nil &&
+		!d.Store.Now().After(dsp.RespondBy)
+	return v
 }
 
 // RefundPayment handles POST /dashboard/payments/{id}/refund: the amount
@@ -654,4 +678,48 @@ func (d *Dashboard) SimulatePayment(c *fiber.Ctx) error {
 		return reply.PaymentTransition(err, ref, store.StatusPaid)
 	}
 	return c.Redirect("/dashboard/payments/"+p.ID.String(), http.StatusSeeOther)
+}
+
+// DefendDispute handles POST /dashboard/disputes/{id}/defense: the
+// merchant's answer from the dispute's payment page, its text and files,
+// by the operation the API uses; back to the page with what became of it.
+func (d *Dashboard) DefendDispute(c *fiber.Ctx) error {
+	scope := dashScope(c)
+	id := pathParam(c, "id")
+	dsp, err := d.Store.Dispute(c.UserContext(), scope, id)
+	if err != nil {
+		return reply.Dispute(err, id)
+	}
+	back := "/dashboard/payments/" + dsp.PaymentID.String()
+	in, apiErr := request.Defense(c)
+	if apiErr != nil {
+		return d.noticeOrErr(c, back, apiErr)
+	}
+	if _, err := d.Ops.DefendDispute(c.UserContext(), request.Actor(c), scope, id, in); err != nil {
+		// What the form got wrong, in the page's words, every one of it.
+		if fields := map[string]string{}; refusedFields(c, err, fields) {
+			var said []string
+			for _, field := range []string{"text", "evidence"} {
+				if words, ok := fields[field]; ok {
+					said = append(said, words)
+				}
+			}
+			return d.show(c, outcome{Notice: strings.Join(said, " "), Error: true, Location: back + "#dispute-" + id})
+		}
+		return d.noticeOrErr(c, back, reply.DefendDispute(err, id))
+	}
+	if err := d.setFlash(c, flashNotice, t(c, "dispute.defended")); err != nil {
+		return err
+	}
+	return c.Redirect(back+"#dispute-"+id, http.StatusSeeOther)
+}
+
+// DisputeEvidence handles GET /dashboard/disputes/{id}/evidence/{file}:
+// one file of the account's dispute's defense.
+func (d *Dashboard) DisputeEvidence(c *fiber.Ctx) error {
+	e, err := d.Store.Evidence(c.UserContext(), dashScope(c), pathParam(c, "id"), pathParam(c, "file"))
+	if err != nil {
+		return reply.Evidence(err, pathParam(c, "file"))
+	}
+	return reply.EvidenceFile(c, e.FileName, e.ContentType, e.Content)
 }

@@ -123,6 +123,17 @@ func (d *Dashboard) SupportPayment(c *fiber.Ctx) error {
 	return reply.Page(c, http.StatusOK, views.PaymentDetailPage(m.PaymentDetail))
 }
 
+// SupportDisputeEvidence handles GET
+// /dashboard/support/disputes/{id}/evidence/{file}: any account's defense
+// file, for support staff.
+func (d *Dashboard) SupportDisputeEvidence(c *fiber.Ctx) error {
+	e, err := d.Store.AnyEvidence(c.UserContext(), pathParam(c, "id"), pathParam(c, "file"))
+	if err != nil {
+		return reply.Evidence(err, pathParam(c, "file"))
+	}
+	return reply.EvidenceFile(c, e.FileName, e.ContentType, e.Content)
+}
+
 // SupportDelivery handles GET /dashboard/support/deliveries/{id}: any
 // account's delivery with every attempt, read-only.
 func (d *Dashboard) SupportDelivery(c *fiber.Ctx) error {
