@@ -622,7 +622,7 @@ func (s *Store) RemindDisputesAwaitingDefense(ctx context.Context, limit int) (i
 				err := s.queueEmailOn(ctx, tx, NewEmail{AccountID: d.AccountID, To: p.Email, Kind: MailDisputeDefenseDue, Locale: p.Locale,
 					Data: map[string]string{"account": account, "amount": pix.FormatBRL(d.AmountCents), "reason": words[d.Reason],
 						"respond_by": d.RespondBy.UTC().Format("2006-01-02 15:04 UTC"),
-						"link": s.charges.BaseURL + "/dashboard/payments/" + d.PaymentID.String() + "#dispute-" + d.ID}})
+						"link":       s.charges.BaseURL + "/dashboard/payments/" + d.PaymentID.String() + "#dispute-" + d.ID}})
 				if err != nil {
 					return err
 				}
