@@ -202,6 +202,14 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.SimulateWithdrawalEnd(ctx, who, test, withdrawal.ID, store.WithdrawalResult{Status: store.WithdrawalCompleted})
 			return err
 		}, nil},
+		{"ContestWithdrawal", "withdrawal.contested", func() error {
+			_, err := ops.ContestWithdrawal(ctx, who, test, withdrawal.ID, operations.ContestInput{Reason: "fraud", Description: "Golpe."})
+			return err
+		}, nil},
+		{"SimulateContestResult", "withdrawal.contest_resolved", func() error {
+			_, err := ops.SimulateContestResult(ctx, who, test, withdrawal.ID, 200)
+			return err
+		}, nil},
 		{"ApplyPSPDispute", "dispute.updated", func() error {
 			_, _, err := ops.ApplyPSPDispute(ctx, store.PSPDispute{Reference: "med-1", EndToEndID: "E00000000202611261200000000001",
 				Reason: "fraud", Status: store.DisputeOpen})

@@ -17,6 +17,7 @@ type PSPNotice struct {
 	Recurrences []store.Subscription // live subscriptions whose recurrence changed
 	Cycles      []store.Payment      // live cycles whose recurring charge changed
 	Infracoes   []string             // infrações (MED 2.0) opened or moved on, by the PSP's id
+	Contests    []string             // contested withdrawals whose request for a return moved on
 }
 
 // ReceivePSPNotice queues, in one transaction, the reads a PSP callback
@@ -43,6 +44,9 @@ func (o *Operations) ReceivePSPNotice(ctx context.Context, who store.Actor, n PS
 			return err
 		}
 		if err := o.Store.WakeChecks(ctx, store.CallPayoutCheck, n.Payouts); err != nil {
+			return err
+		}
+		if err := o.Store.WakeChecks(ctx, store.CallMEDCheck, n.Contests); err != nil {
 			return err
 		}
 		for _, sub := range n.Recurrences {

@@ -46,6 +46,8 @@ var Rulebook = map[string]Permission{
 	"CreateWithdrawal":        Write(Withdrawals),
 	"CheckWithdrawal":         Write(Withdrawals),
 	"SimulateWithdrawalEnd":   Write(Withdrawals),
+	"ContestWithdrawal":       Write(Withdrawals),
+	"SimulateContestResult":   Write(Withdrawals),
 
 	// Disputes.
 	"SimulateDispute":        Write(Disputes),

@@ -24,6 +24,11 @@ const (
 	EventDisputeLost         = "dispute.lost"
 	EventWithdrawalCompleted = "withdrawal.completed"
 	EventWithdrawalFailed    = "withdrawal.failed"
+	// A contested withdrawal (MED 2.0 for money sent): contested, then its
+	// money returned (in whole or in part) or the contest refused.
+	EventWithdrawalContested       = "withdrawal.contested"
+	EventWithdrawalContestReturned = "withdrawal.contest_returned"
+	EventWithdrawalContestRefused  = "withdrawal.contest_refused"
 	// A subscription's (Pix Automático) life, and its cycles' retries.
 	EventSubscriptionCreated   = "subscription.created"
 	EventSubscriptionActivated = "subscription.activated"
@@ -37,7 +42,8 @@ const (
 // EventTypes is the catalog webhooks subscribe to, in display order.
 var EventTypes = []string{
 	EventPaymentCreated, EventPaymentPaid, EventPaymentExpired, EventPaymentCanceled, EventPaymentRefunded,
-	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeUpdated, EventDisputeWon, EventDisputeLost, EventWithdrawalCompleted, EventWithdrawalFailed,
+	EventRefundSucceeded, EventRefundFailed, EventDisputeOpened, EventDisputeUpdated, EventDisputeWon, EventDisputeLost,
+	EventWithdrawalCompleted, EventWithdrawalFailed, EventWithdrawalContested, EventWithdrawalContestReturned, EventWithdrawalContestRefused,
 	EventSubscriptionCreated, EventSubscriptionActivated, EventSubscriptionRejected, EventSubscriptionCanceled, EventSubscriptionExpired,
 	EventPaymentRetryScheduled, EventPaymentFailed, EventReportReady, EventReportFailed,
 }

@@ -30,11 +30,12 @@ const (
 	EntryDisputeLoss        = "dispute_loss"        // a lost dispute returns it to the payer
 	EntryWithdrawal         = "withdrawal"          // a payout leaves the available balance
 	EntryWithdrawalReversal = "withdrawal_reversal" // a failed payout comes back
+	EntryContestReturn      = "contest_return"      // a contested withdrawal's money returned (MED 2.0)
 )
 
 // LedgerEntryTypes lists every kind of ledger entry.
 var LedgerEntryTypes = []string{EntryPayment, EntryFee, EntryRefund, EntryFeeRefund, EntryRefundReversal, EntryFeeRefundReversal,
-	EntryDisputeHold, EntryDisputeRelease, EntryDisputeLoss, EntryWithdrawal, EntryWithdrawalReversal}
+	EntryDisputeHold, EntryDisputeRelease, EntryDisputeLoss, EntryWithdrawal, EntryWithdrawalReversal, EntryContestReturn}
 
 // LedgerEntry is one signed movement of money in one balance.
 type LedgerEntry struct {

@@ -32,12 +32,14 @@ const (
 	CallCobRRetry       = "cobr.retry"       // ask for another attempt (POST /cobr/{txid}/retentativa/{data})
 	CallInfracaoDefesa  = "infracao.defesa"  // send a dispute's defense (POST /v2/gn/infracoes/{id}/defesa)
 	CallInfracaoCheck   = "infracao.check"   // read an infração the PSP says changed (GET /v2/gn/infracoes/{id})
+	CallMEDRequest      = "med.request"      // contest a withdrawal (PUT /v2/gn/med/{id})
+	CallMEDCheck        = "med.check"        // learn how the contest ended (GET /v2/gn/med/{id})
 )
 
 // CallKinds lists every kind of call.
 var CallKinds = []string{CallCobCreate, CallCobRemove, CallPixConfirm, CallDevolucaoCreate, CallDevolucaoCheck, CallPayoutCreate, CallPayoutCheck,
 	CallTransferReturn, CallLoteCobVCreate, CallLoteCobVCheck, CallRecCreate, CallRecCheck, CallRecCancel, CallCobRCreate, CallCobRCheck,
-	CallCobRRetry, CallInfracaoDefesa, CallInfracaoCheck}
+	CallCobRRetry, CallInfracaoDefesa, CallInfracaoCheck, CallMEDRequest, CallMEDCheck}
 
 // Statuses of a call.
 const (

@@ -131,13 +131,19 @@ func (w *Withdrawal) MarshalJSON() ([]byte, error) {
 	if metadata == nil {
 		metadata = map[string]string{}
 	}
-	return json.Marshal(apimodel.Withdrawal{
+	out := apimodel.Withdrawal{
 		ID: w.ID, Object: "withdrawal", Livemode: w.Livemode, Status: w.Status, AmountCents: w.AmountCents,
 		AmountLabel: pix.FormatBRL(w.AmountCents), Currency: "BRL", PixKey: w.PixKey, PixKeyType: w.PixKeyType,
 		Description: w.Description, Metadata: metadata, EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
 		CreatedAt: jsonw.FormatTime(w.CreatedAt), UpdatedAt: jsonw.FormatTime(w.UpdatedAt),
 		CompletedAt: jsonw.FormatTimePtr(w.CompletedAt), FailedAt: jsonw.FormatTimePtr(w.FailedAt),
-	})
+	}
+	if w.ContestStatus != nil {
+		out.Contest = &apimodel.WithdrawalContest{Status: *w.ContestStatus, Reason: *w.ContestReason, Description: *w.ContestDescription,
+			AmountReturnedCents: w.ContestReturnedCents, Reference: w.ContestReference, CreatedAt: jsonw.FormatTime(*w.ContestedAt),
+			ResolvedAt: jsonw.FormatTimePtr(w.ContestResolvedAt)}
+	}
+	return json.Marshal(out)
 }
 
 // JSON is w's public shape at now (a rotation's end shows only while it lasts).

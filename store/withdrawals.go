@@ -53,6 +53,14 @@ type Withdrawal struct {
 	UpdatedAt     time.Time         `bun:"updated_at"`
 	CompletedAt   *time.Time        `bun:"completed_at"`
 	FailedAt      *time.Time        `bun:"failed_at"`
+	// A contest (MED 2.0 for money sent), once made.
+	ContestStatus        *string    `bun:"contest_status"`
+	ContestReason        *string    `bun:"contest_reason"`
+	ContestDescription   *string    `bun:"contest_description"`
+	ContestedAt          *time.Time `bun:"contested_at"`
+	ContestReturnedCents *int64     `bun:"contest_returned_cents"`
+	ContestResolvedAt    *time.Time `bun:"contest_resolved_at"`
+	ContestReference     *string    `bun:"contest_reference"`
 }
 
 // Scope is the account and mode the withdrawal belongs to.
@@ -61,6 +69,9 @@ func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemo
 // PayoutID is the withdrawal's id at the PSP's payout port (idEnvio), which
 // allows letters and digits only: the id without its prefix.
 func (w *Withdrawal) PayoutID() string { return strings.TrimPrefix(w.ID, ids.PrefixWithdrawal+"_") }
+
+// WithdrawalIDOfPayout is the withdrawal whose payout's id is payoutID.
+func WithdrawalIDOfPayout(payoutID string) string { return ids.PrefixWithdrawal + "_" + payoutID }
 
 // CheckWithdrawal says whether CreateWithdrawal would make w now (nil: it
 // would), by making a copy of it in a transaction that is rolled back.

@@ -37,7 +37,16 @@ type WithdrawalRow struct {
 	PixKeyType    string
 	FailureReason string
 	CreatedAt     string
+	// ContestStatus is its contest's (MED 2.0), "" when never contested;
+	// ContestReturnedLabel what came back; CanContest offers the contest
+	// (completed, within 80 days, to whom may move money out).
+	ContestStatus        string
+	ContestReturnedLabel string
+	CanContest           bool
 }
+
+// ContestReasons are the contest form's grounds, in order.
+var ContestReasons = []string{"fraud", "coercion", "operational_failure"}
 
 // LedgerRow is one ledger entry on the Balance page, named by what a
 // person recognizes: the order (external_id or description) of the payment

@@ -102,7 +102,7 @@ func TestEveryMessageAndCodeIsTranslated(t *testing.T) {
 		"status.subscription": store.SubscriptionStatuses, "interval": store.Intervals, "status.cycle": store.CycleStatuses,
 		"journey": store.Journeys, "canceled_by": {store.CanceledByReceiver, store.CanceledByPayer},
 		"status.call": {store.CallPending, store.CallSucceeded, store.CallFailed}, "status.transfer": store.PixOutcomes,
-		"dispute_reason": store.DisputeReasons, "dispute_stage": store.DisputeStages, "refund_reason": {store.RefundRequested, store.RefundDisputeLost},
+		"dispute_reason": store.DisputeReasons, "dispute_stage": store.DisputeStages, "status.contest": store.ContestStatuses, "refund_reason": {store.RefundRequested, store.RefundDisputeLost},
 		"event": store.EventTypes, "event_desc": store.EventTypes, "ledger": store.LedgerEntryTypes,
 		"balance_kind": {store.BalanceAvailable, store.BalancePending}, "psp_call": store.CallKinds,
 		"attempt_error": dispatcher.ErrorClasses, "disabled_reason": store.DisabledReasons, "tz": views.TimeZones,

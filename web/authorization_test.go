@@ -65,6 +65,8 @@ func (f authzFixture) apiDoors() []door {
 		{"SimulateRefundEnd", "POST", "/api/v1/test_helpers/refunds/" + f.refund + "/succeed", nil},
 		{"CreateWithdrawal", "POST", "/api/v1/withdrawals", map[string]any{"amount_cents": 100, "pix_key": "ana@example.com"}},
 		{"SimulateWithdrawalEnd", "POST", "/api/v1/test_helpers/withdrawals/" + f.withdrawal + "/complete", nil},
+		{"ContestWithdrawal", "POST", "/api/v1/withdrawals/" + f.withdrawal + "/contest", map[string]any{"reason": "fraud", "description": "Golpe."}},
+		{"SimulateContestResult", "POST", "/api/v1/test_helpers/withdrawals/" + f.withdrawal + "/contest_result", map[string]any{"amount_returned_cents": 0}},
 		{"SimulateDispute", "POST", "/api/v1/test_helpers/payments/" + f.paid + "/dispute", map[string]any{"reason": "fraud"}},
 		{"DefendDispute", "POST", "/api/v1/disputes/" + f.dispute + "/defense", map[string]any{"text": "O pagador autorizou."}},
 		{"SimulateDisputeOutcome", "POST", "/api/v1/test_helpers/disputes/" + f.dispute + "/win", nil},

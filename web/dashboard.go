@@ -233,6 +233,9 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/reports/daily", member, ruled("SetDailyReport"), dash.SetDailyReport)
 	signedIn.Get("/reports/:id/file", member, dash.ReportFile)
 	signedIn.Post("/balance/withdrawals", member, ruled("CreateWithdrawal"), dash.CreateWithdrawal)
+	// Before /balance/withdrawals/:id/:outcome, which would take "contest" for an outcome.
+	signedIn.Post("/balance/withdrawals/:id/contest", member, ruled("ContestWithdrawal"), dash.ContestWithdrawal)
+	signedIn.Post("/balance/withdrawals/:id/contest_result/:result", member, ruled("SimulateContestResult"), dash.SimulateContestResult)
 	signedIn.Post("/balance/withdrawals/:id/:outcome", member, ruled("SimulateWithdrawalEnd"), dash.SimulateWithdrawal)
 	signedIn.Post("/webhooks", member, ruled("CreateWebhook"), dash.CreateWebhook)
 	signedIn.Post("/webhooks/:id/edit", member, ruled("UpdateWebhook"), dash.UpdateWebhook)

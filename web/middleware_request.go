@@ -94,7 +94,7 @@ func appendAccessLine(b []byte, c *fiber.Ctx, start, now time.Time) []byte {
 // path token is a secret, so it is replaced.
 func loggedPath(c *fiber.Ctx) string {
 	path := c.Path()
-	if rest, ok := strings.CutPrefix(path, "/psp/webhook/"); ok && rest != "pix" && rest != "rec" && rest != "cobr" && rest != "infracoes" {
+	if rest, ok := strings.CutPrefix(path, "/psp/webhook/"); ok && rest != "pix" && rest != "rec" && rest != "cobr" && rest != "infracoes" && rest != "med" {
 		kind := rest[strings.LastIndexByte(rest, '/')+1:]
 		return "/psp/webhook/{token}/" + kind
 	}

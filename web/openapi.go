@@ -574,6 +574,13 @@ func paths() obj {
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(false, object(o("failure_reason", o("type", "string", "maxLength", store.MaxFailureReason)), optional...)),
 				"responses", responses(200, posted("The failed withdrawal.", "Withdrawal"), with(postErrors, 403, 404, 415)...))),
+		"/api/v1/test_helpers/withdrawals/{id}/contest_result", o(
+			"parameters", []any{withdrawalID},
+			"post", op("testHelperContestResult", "Test mode: a contested withdrawal's request for a return ends", "Test helpers",
+				"description", "amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o("amount_returned_cents", o("type", "integer", "minimum", 0)))),
+				"responses", responses(200, posted("The withdrawal, its contest ended.", "Withdrawal"), with(postErrors, 403, 404, 409, 415)...))),
 		"/api/v1/test_helpers/refunds/{id}/succeed", o(
 			"parameters", []any{refundID},
 			"post", op("testHelperSucceedRefund", "Test mode: the payer's bank took a pending refund back", "Test helpers",
@@ -653,6 +660,15 @@ func paths() obj {
 			"parameters", []any{withdrawalID},
 			"get", op("getWithdrawal", "Retrieve a withdrawal", "Withdrawals",
 				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
+		"/api/v1/withdrawals/{id}/contest", o(
+			"parameters", []any{withdrawalID},
+			"post", op("contestWithdrawal", "Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure", "Withdrawals",
+				"description", fmt.Sprintf("A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to %d characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).", store.MaxContestDescription),
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"reason", ref("DisputeReason"),
+					"description", o("type", "string", "minLength", 1, "maxLength", store.MaxContestDescription)))),
+				"responses", responses(200, ok("The withdrawal, its contest pending.", "Withdrawal"), with(postErrors, 403, 404, 409, 415)...))),
 		"/api/v1/reports", o(
 			"post", op("createReport", "Ask for a report: a file of payments, refunds, the ledger or payouts over days", "Reports",
 				"description", "A report covers the days from..to (both included, at most 366) in the account's time zone (Settings), never after today there; a period that includes today stops at the report's creation. It is built in the background: pending, then ready (report.ready, with file_url) or failed (report.failed). Rows are oldest first and key by what an accountant matches on: payment id, external_id, txid, the end-to-end id of the Pix, fees, net, dates. csv, csv_dialect rfc4180 (the default): UTF-8 with a header of column names, times in ISO 8601 with the zone's offset, dates YYYY-MM-DD, each amount in cents and in reais (1234.56). csv, csv_dialect excel_br (the dashboard's default in Portuguese): what Excel in pt-BR opens as columns: a UTF-8 BOM, ';' between fields, CRLF lines, the Portuguese titles as the header, amounts with a decimal comma (1234,56), times dd/mm/aaaa hh:mm:ss and dates dd/mm/aaaa; the same rows and values. Fee and net are the API's fee_cents and net_cents, pending rows included. xlsx: one sheet, Portuguese titles, typed cells (numbers, dates in the account's time zone, money as \"R$\" #,##0.00). ofx: the ledger only, an OFX 2.2 bank statement of the available balance (LEDGERBAL and AVAILBAL at the period's end; FITID the ledger entry's id). Who asks needs read permission on what it holds: payments (payments), refunds (refunds), ledger (balance), payouts (withdrawals).",
@@ -852,6 +868,19 @@ func paths() obj {
 				"description", infracaoCallbackDescription+" A wrong token is 401 psp_callback_unauthenticated.",
 				"security", []any{},
 				"requestBody", body(true, infracaoCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/med", o(
+			"post", op("pspMEDCallback", "PSP callbacks of contested withdrawals' requests for a return (mutual TLS)", "PSP",
+				"description", medCallbackDescription+" The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, medCallbackBody()),
+				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
+		"/psp/webhook/{token}/med", o(
+			"parameters", []any{pathParam("token", "PSP_CALLBACK_TOKEN: the unguessable token in the registered webhookUrl.", str())},
+			"post", op("pspMEDCallbackWithToken", "PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS", "PSP",
+				"description", medCallbackDescription+" A wrong token is 401 psp_callback_unauthenticated.",
+				"security", []any{},
+				"requestBody", body(true, medCallbackBody()),
 				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
 		"/psp/disputes", o(
 			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
@@ -1070,6 +1099,16 @@ func schemas() obj {
 			"end_to_end_id", describe(nullableStr(), "The PIX transfer's id, once the PSP reports it."),
 			"failure_reason", nullableStr(),
 			"created_at", timestamp(), "updated_at", timestamp(), "completed_at", nullableTimestamp(), "failed_at", nullableTimestamp(),
+			"contest", o("oneOf", []any{ref("WithdrawalContest"), o("type", "null")}),
+		)),
+		"WithdrawalContest", object(o(
+			"status", describe(enum(store.ContestStatuses), "pending -> returned | partially_returned | refused."),
+			"reason", ref("DisputeReason"),
+			"description", str(),
+			"amount_returned_cents", describe(o("type", []string{"integer", "null"}, "minimum", 0), "What came back, once it ended."),
+			"reference", describe(nullableStr(), "The PSP's id of the request (live)."),
+			"created_at", timestamp(),
+			"resolved_at", nullableTimestamp(),
 		)),
 		"WithdrawalList", listOf("/api/v1/withdrawals", "Withdrawal", 0),
 		"Balance", object(o(
@@ -1219,6 +1258,7 @@ func document() obj {
 
 const (
 	recCallbackDescription      = "API Pix's webhookrec callback, {\"recs\": [...]}: each item names a recurrence whose status changed, a hint, never proof. A recurrence that is one of the service's live subscriptions is read from the PSP (GET /rec/{idRec}) and the subscription follows what the PSP says (activated, rejected, canceled by the payer, expired); others are ignored. Items may carry any other API Pix field."
+	medCallbackDescription      = "The PSP's callback for contested withdrawals (MED 2.0 for money sent), {\"med\": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited."
 	infracaoCallbackDescription = "The PSP's MED 2.0 callback (modelled on Efí's infrações), {\"infracoes\": [...]}: each item names an infração a payer's bank reported, or one that moved on (under analysis, decided), a hint, never proof. Each is read from the PSP (GET /v2/gn/infracoes/{id}): on a Pix that paid one of the service's charges, its dispute opens (holding what it claims of what is left), moves to its stage, or closes as decided (DEVOLVER: lost, MANTER: won). Others are ignored."
 	cobrCallbackDescription     = "API Pix's webhookcobr callback, {\"cobsr\": [...]}: each item names a recurring charge that changed, a hint, never proof. A charge that is one of the service's live cycles is read from the PSP (GET /cobr/{txid}): a paid attempt's Pix is credited once, refused attempts are counted (retried within the policy, or the cycle failed). Others are ignored."
 )
@@ -1227,6 +1267,12 @@ func recCallbackBody() obj {
 	return o("type", "object", "required", []string{"recs"}, "properties", o("recs", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
 		"items", o("type", "object", "required", []string{"idRec"}, "properties", o(
 			"idRec", o("type", "string", "pattern", psp.RecIDPattern.String()), "status", str())))))
+}
+
+func medCallbackBody() obj {
+	return o("type", "object", "required", []string{"med"}, "properties", o("med", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
+		"items", o("type", "object", "required", []string{"idSolicitacao"}, "properties", o(
+			"idSolicitacao", o("type", "string", "pattern", psp.InfracaoIDPattern.String()), "situacao", str())))))
 }
 
 func infracaoCallbackBody() obj {

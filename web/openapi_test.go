@@ -159,6 +159,11 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: infracoesPath, Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "not/an/id"}}}}, 400)
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/infracoes", Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "INF1"}}}}, 401)
 	do(webtest.Request{Method: "POST", Path: "/psp/webhook/infracoes", Body: map[string]any{"infracoes": []any{map[string]any{"idInfracao": "INF1"}}}}, 401)
+	medPath := strings.TrimPrefix(s.PSP.CallbackURL, s.URL) + "/med"
+	do(webtest.Request{Method: "POST", Path: medPath, Body: map[string]any{"med": []any{map[string]any{"idSolicitacao": "0355abc", "situacao": "DEVOLVIDA"}}}}, 200)
+	do(webtest.Request{Method: "POST", Path: medPath, Body: map[string]any{"med": []any{}}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/nope/med", Body: map[string]any{"med": []any{map[string]any{"idSolicitacao": "x"}}}}, 401)
+	do(webtest.Request{Method: "POST", Path: "/psp/webhook/med", Body: map[string]any{"med": []any{map[string]any{"idSolicitacao": "x"}}}}, 401)
 	psp := map[string]string{"Authorization": "Bearer " + webtest.PSPToken}
 	do(webtest.Request{Method: "POST", Path: "/psp/disputes", Headers: psp, Body: map[string]any{
 		"id": "MED-1", "endToEndId": payE2E, "reason": "fraud", "status": "won"}}, 200)
@@ -208,6 +213,17 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/wd_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/complete", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/fail", Key: s.TestKey}, 409)
+	contestPath := "/api/v1/withdrawals/" + wd["id"].(string) + "/contest"
+	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud"}}, 400)
+	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "Golpe."}}, 200)
+	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "Golpe."}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals/wd_nope/contest", Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "x"}}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/contest_result", Key: s.TestKey,
+		Body: map[string]any{"amount_returned_cents": 100}}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/contest_result", Key: s.TestKey,
+		Body: map[string]any{"amount_returned_cents": 0}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/contest_result", Key: s.TestKey,
+		Body: map[string]any{}}, 400)
 	wd2 := do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals", Key: s.TestKey, Body: map[string]any{"amount_cents": 100, "pix_key": "+5561988880000"}}, 201).JSON(t)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd2["id"].(string) + "/fail", Key: s.TestKey,
 		Body: map[string]any{"failure_reason": "Key not found"}}, 200)

@@ -80,6 +80,8 @@ func (sb *sandbox) routes() http.Handler {
 	mux.Handle("GET /v2/gn/pix/enviados/id-envio/{idEnvio}", sb.guard("gn.pix.send.read", false, sb.getPayout))
 	mux.Handle("GET /v2/gn/infracoes/{id}", sb.guard(apipix.ScopeInfracaoRead, false, sb.getInfracao))
 	mux.Handle("POST /v2/gn/infracoes/{id}/defesa", sb.guard(apipix.ScopeInfracaoWrite, false, sb.postDefesa))
+	mux.Handle("PUT /v2/gn/med/{id}", sb.guard(apipix.ScopeInfracaoWrite, false, sb.putMED))
+	mux.Handle("GET /v2/gn/med/{id}", sb.guard(apipix.ScopeInfracaoRead, false, sb.getMED))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusNotFound, "NaoEncontrado", "Not found", "No such route in this sandbox.")
 	})

@@ -37,6 +37,7 @@ func (sb *sandbox) setClock(w http.ResponseWriter, r *http.Request) {
 	sb.runDueDebits()
 	// And the infrações' deadlines pass.
 	sb.runInfracaoDeadlines()
+	sb.runMEDDeadlines()
 	sb.getClock(w, r)
 }
 

@@ -38,6 +38,7 @@ func (sb *sandbox) payerRoutes() http.Handler {
 	mux.HandleFunc("POST /sandbox/cobr/{txid}/debit", sb.debitCobR)
 	mux.HandleFunc("POST /sandbox/infracoes", sb.reportInfracao)
 	mux.HandleFunc("POST /sandbox/infracoes/{id}/decisao", sb.decideInfracao)
+	mux.HandleFunc("POST /sandbox/med/{id}/resultado", sb.decideMED)
 	return mux
 }
 
@@ -262,21 +263,22 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 		apipix.Devolucao
 	}
 	out := struct {
-		Cobs          map[string]string `json:"cobs"` // txid -> status
-		Pix           []apipix.Pix      `json:"pix"`
-		Devolucoes    []devolucaoState  `json:"devolucoes"`
-		Payouts       []apipix.Payout   `json:"payouts"`
-		Webhooks      map[string]string `json:"webhooks"`
-		WebhookRec    string            `json:"webhook_rec"`
-		WebhookCobR   string            `json:"webhook_cobr"`
-		Recs          map[string]string `json:"recs"`      // idRec -> status
-		SolicRecs     map[string]string `json:"solicrecs"` // idSolicRec -> status
-		CobRs         map[string]string `json:"cobrs"`     // txid -> status
-		Counts        map[string]int    `json:"counts"`
-		TokenRequests int               `json:"token_requests"`
-		Callbacks     map[string]int64  `json:"callbacks"`
-		Infracoes     []apipix.Infracao `json:"infracoes"`
-	}{Infracoes: []apipix.Infracao{}, Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
+		Cobs          map[string]string       `json:"cobs"` // txid -> status
+		Pix           []apipix.Pix            `json:"pix"`
+		Devolucoes    []devolucaoState        `json:"devolucoes"`
+		Payouts       []apipix.Payout         `json:"payouts"`
+		Webhooks      map[string]string       `json:"webhooks"`
+		WebhookRec    string                  `json:"webhook_rec"`
+		WebhookCobR   string                  `json:"webhook_cobr"`
+		Recs          map[string]string       `json:"recs"`      // idRec -> status
+		SolicRecs     map[string]string       `json:"solicrecs"` // idSolicRec -> status
+		CobRs         map[string]string       `json:"cobrs"`     // txid -> status
+		Counts        map[string]int          `json:"counts"`
+		TokenRequests int                     `json:"token_requests"`
+		Callbacks     map[string]int64        `json:"callbacks"`
+		Infracoes     []apipix.Infracao       `json:"infracoes"`
+		MED           []apipix.MEDSolicitacao `json:"med"`
+	}{Infracoes: []apipix.Infracao{}, MED: []apipix.MEDSolicitacao{}, Cobs: map[string]string{}, Pix: []apipix.Pix{}, Devolucoes: []devolucaoState{}, Payouts: []apipix.Payout{},
 		Webhooks: sb.st.webhooks, WebhookRec: sb.st.webhookRec, WebhookCobR: sb.st.webhookCobR, Recs: map[string]string{},
 		CobRs: map[string]string{}, SolicRecs: map[string]string{}, Counts: sb.st.counts, TokenRequests: sb.auth.tokenRequests(),
 		Callbacks: map[string]int64{"sent": sb.callbacks.sent.Load(), "dropped": sb.callbacks.dropped.Load()}}
@@ -285,6 +287,9 @@ func (sb *sandbox) stateJSON(w http.ResponseWriter, _ *http.Request) {
 	}
 	for _, inf := range sb.st.infracoes {
 		out.Infracoes = append(out.Infracoes, inf.Infracao)
+	}
+	for _, m := range sb.st.med {
+		out.MED = append(out.MED, m.MEDSolicitacao)
 	}
 	for txid, c := range sb.st.cobvs {
 		out.Cobs[txid] = c.Status

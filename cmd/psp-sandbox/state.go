@@ -30,12 +30,13 @@ type state struct {
 	webhookRec, webhookCobR string
 	// balanceShort makes the payer's balance fall short of every debit.
 	balanceShort bool
-	pix          map[string]*pixIn    // by endToEndId
-	webhooks     map[string]string    // chave -> webhookUrl
-	payouts      map[string]*payout   // by idEnvio
-	infracoes    map[string]*infracao // MED 2.0's infrações, by idInfracao
-	order        []string             // endToEndIds in arrival order, for GET /pix
-	counts       map[string]int       // requests that changed something, by kind
+	pix          map[string]*pixIn      // by endToEndId
+	webhooks     map[string]string      // chave -> webhookUrl
+	payouts      map[string]*payout     // by idEnvio
+	infracoes    map[string]*infracao   // MED 2.0's infrações, by idInfracao
+	med          map[string]*medRequest // MED 2.0's requests for a return of a Pix sent, by idSolicitacao
+	order        []string               // endToEndIds in arrival order, for GET /pix
+	counts       map[string]int         // requests that changed something, by kind
 	faults       faults
 }
 
@@ -68,7 +69,7 @@ func newState() *state {
 	return &state{cobs: map[string]*cob{}, byLoc: map[string]*cob{}, cobvs: map[string]*dueCob{}, cobvByLoc: map[string]*dueCob{},
 		lotes: map[int64]*lote{}, recs: map[string]*recState{}, cobrs: map[string]*cobrState{}, locrecs: map[int64]*apipix.LocRec{},
 		solicrecs: map[string]*apipix.SolicRec{}, pix: map[string]*pixIn{},
-		webhooks: map[string]string{}, payouts: map[string]*payout{}, infracoes: map[string]*infracao{}, counts: map[string]int{}}
+		webhooks: map[string]string{}, payouts: map[string]*payout{}, infracoes: map[string]*infracao{}, med: map[string]*medRequest{}, counts: map[string]int{}}
 }
 
 const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

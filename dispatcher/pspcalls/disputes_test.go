@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"payments/pix/apipix"
 	"payments/pix/calendar"
+	"payments/store/storetest"
 	"payments/web/webtest"
 )
 
@@ -106,9 +108,73 @@ func TestLiveDisputeFromReportToDecision(t *testing.T) {
 	st := s.PSP.State()
 	require.Zero(t, st.Counts["nonconforming"], "%s", s.PSP.Logs())
 	s.LedgerMatchesBalance(liveScope(s))
+	broken, err := storetest.MoneyViolations(t.Context(), s.DB, liveScope(s))
+	require.NoError(t, err)
+	require.Empty(t, broken, "the money model holds")
 }
 
 func balancePending(t *testing.T, s *webtest.Server) float64 {
 	t.Helper()
 	return s.Do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.LiveKey}).JSON(t)["pending_cents"].(float64)
+}
+
+// MED 2.0 for money sent, live through the PSP sandbox: a completed
+// payout contested goes to the PSP as a request for a return, with its
+// grounds and account; the receiving institution returns part of it
+// (credited, withdrawal.contest_returned). Another, never answered, comes
+// back whole when the clock passes its analysis.
+func TestLiveContestedWithdrawalIsFollowedToItsEnd(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}), webtest.WithRunningDispatcher())
+	recv := liveWebhook(t, s, "withdrawal.contested", "withdrawal.contest_returned", "withdrawal.contest_refused")
+	t.Cleanup(func() { s.PSP.SetDate("") })
+	livePaid(t, s, 50_000)
+	contest := func(cents int64, description string) map[string]any {
+		t.Helper()
+		wd := withdraw(t, s, cents, "12.ABC.345/01DE-35")
+		waitForWithdrawal(t, s, wd["id"].(string), "completed")
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/withdrawals/" + wd["id"].(string) + "/contest", Key: s.LiveKey,
+			Body: map[string]any{"reason": "fraud", "description": description}})
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+		return r.JSON(t)
+	}
+	partly := contest(10_000, "Boleto falso de fornecedor pago por Pix.")
+	id := partly["id"].(string)
+	var requestID string
+	eventually(t, 15*time.Second, func() bool {
+		for _, m := range s.PSP.State().MED {
+			if m.Descricao == "Boleto falso de fornecedor pago por Pix." {
+				require.Equal(t, []string{apipix.MotivoFraude, "100.00", apipix.MEDEmAnalise}, []string{m.Motivo, m.Valor, m.Situacao})
+				requestID = m.IDSolicitacao
+				return true
+			}
+		}
+		return false
+	}, func() string { return dumpCalls(t, s) })
+	before := balance(t, s)
+	s.PSP.DecideMED(requestID, "61.50")
+	var got map[string]any
+	eventually(t, 15*time.Second, func() bool {
+		got = s.Do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/" + id, Key: s.LiveKey}).JSON(t)["contest"].(map[string]any)
+		return got["status"] != "pending"
+	}, func() string { return dumpCalls(t, s) })
+	require.Equal(t, []any{"partially_returned", 6_150.0, requestID}, []any{got["status"], got["amount_returned_cents"], got["reference"]})
+	require.Equal(t, before+6_150, balance(t, s), "what came back is available")
+
+	whole := contest(3_000, "Coagido a transferir.")
+	eventually(t, 15*time.Second, func() bool { // the request is at the PSP before its days pass
+		return slices.ContainsFunc(s.PSP.State().MED, func(m apipix.MEDSolicitacao) bool { return m.Descricao == "Coagido a transferir." })
+	}, func() string { return dumpCalls(t, s) })
+	s.PSP.SetDate(calendar.Today(time.Now()).AddDays(8).String())
+	eventually(t, 15*time.Second, func() bool {
+		c := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/" + whole["id"].(string), Key: s.LiveKey}).JSON(t)["contest"].(map[string]any)
+		return c["status"] == "returned" && c["amount_returned_cents"] == 3_000.0
+	}, func() string { return dumpCalls(t, s) })
+	require.ElementsMatch(t, []string{"withdrawal.contested", "withdrawal.contest_returned", "withdrawal.contested", "withdrawal.contest_returned"},
+		eventTypes(t, recv.WaitFor(4, 10*time.Second)))
+	require.Zero(t, s.PSP.State().Counts["nonconforming"], "%s", s.PSP.Logs())
+	s.LedgerMatchesBalance(liveScope(s))
+	broken, err := storetest.MoneyViolations(t.Context(), s.DB, liveScope(s))
+	require.NoError(t, err)
+	require.Empty(t, broken, "the money model holds, what the contests brought back included")
 }

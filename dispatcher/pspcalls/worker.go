@@ -374,6 +374,10 @@ func (w *Worker) attempt(ctx context.Context, c *store.PSPCall) result {
 		return w.checkInfracao(ctx, c)
 	case store.CallInfracaoDefesa:
 		return w.sendDefesa(ctx, c)
+	case store.CallMEDRequest:
+		return w.requestMED(ctx, c)
+	case store.CallMEDCheck:
+		return w.checkMED(ctx, c)
 	}
 	return result{status: store.CallFailed, err: errUnknownKind}
 }

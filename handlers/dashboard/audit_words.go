@@ -98,6 +98,8 @@ func valueWords(ctx context.Context, kind, field string, v any) (text string, da
 		return views.FormatInt(ctx, int64(v)), false
 	case string:
 		switch {
+		case field == "contest_status":
+			return views.Label(ctx, "status.contest", v), false
 		case field == "status" || strings.HasSuffix(field, "_status"):
 			return views.Label(ctx, "status."+kind, v), false
 		case field == "role":
@@ -106,7 +108,7 @@ func valueWords(ctx context.Context, kind, field string, v any) (text string, da
 			return views.Label(ctx, "mode", v), false
 		case field == "stage":
 			return views.Label(ctx, "dispute_stage", v), false
-		case field == "reason" && kind == "dispute":
+		case field == "reason" && (kind == "dispute" || kind == "withdrawal"):
 			return views.Label(ctx, "dispute_reason", v), false
 		case field == "events" || field == "event_type":
 			return views.Label(ctx, "event", v), false

@@ -72,6 +72,7 @@ func (d *Dashboard) renderBalance(c *fiber.Ctx, status int, form views.WithdrawF
 		if w.FailureReason != nil {
 			row.FailureReason = *w.FailureReason
 		}
+		d.contestRow(c, &row, &w)
 		m.Withdrawals = append(m.Withdrawals, row)
 	}
 	for _, e := range entries {

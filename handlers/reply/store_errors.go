@@ -205,6 +205,23 @@ func Withdrawal(err error, id string) error {
 	return err
 }
 
+// Contest maps a refused contest of withdrawal id, or its result.
+func Contest(err error, id string) error {
+	switch {
+	case errors.Is(err, store.ErrContested):
+		return InvalidRequest(http.StatusConflict, "withdrawal_contested", "This withdrawal is contested already.")
+	case errors.Is(err, store.ErrContestTooLate):
+		return InvalidRequest(http.StatusConflict, "contest_window_passed", "MED takes a contest within 80 days of the transfer: this withdrawal is older.")
+	case errors.Is(err, store.ErrContestReturn):
+		return InvalidParam("parameter_invalid", "amount_returned_cents", "amount_returned_cents is at most what the withdrawal sent.")
+	}
+	var invalid *store.InvalidTransitionError
+	if errors.As(err, &invalid) && invalid.Object == "withdrawal contest" {
+		return InvalidRequest(http.StatusConflict, "contest_invalid_state", "This withdrawal's contest is %s.", invalid.Status)
+	}
+	return Withdrawal(err, id)
+}
+
 // Webhook maps the store's answer about webhook id.
 func Webhook(err error, id string) error {
 	if r := refusal(err); r != nil {

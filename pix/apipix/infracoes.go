@@ -105,3 +105,61 @@ func (c *Client) PostDefesa(ctx context.Context, id string, req DefesaRequest) (
 	return &out, c.do(ctx, http.MethodPost, c.payout("/v2/gn/infracoes/"+url.PathEscape(id)+"/defesa"), ScopeInfracaoWrite, req, &out,
 		"post defesa")
 }
+
+// MED 2.0 for money sent: the payer's PSP asks the receiving institution
+// to block and return a Pix its client was defrauded or coerced into
+// (PUT /v2/gn/med/{idSolicitacao}, idempotent by its id), and follows it
+// (GET, and a callback at the webhook + "/med").
+
+// Where a request for a return stands.
+const (
+	MEDEmAnalise             = "EM_ANALISE"
+	MEDDevolvida             = "DEVOLVIDA"
+	MEDParcialmenteDevolvida = "PARCIALMENTE_DEVOLVIDA"
+	MEDRecusada              = "RECUSADA"
+)
+
+// MEDRequest asks for a Pix sent to be returned.
+type MEDRequest struct {
+	EndToEndID string `json:"endToEndId"`
+	Motivo     string `json:"motivo"`
+	Descricao  string `json:"descricao"`
+}
+
+// MEDSolicitacao is a request for a return as the PSP keeps it: once
+// decided, what came back (ValorDevolvido, credited to the account).
+type MEDSolicitacao struct {
+	IDSolicitacao  string `json:"idSolicitacao"`
+	EndToEndID     string `json:"endToEndId"`
+	Motivo         string `json:"motivo"`
+	Descricao      string `json:"descricao"`
+	Valor          string `json:"valor"`
+	Situacao       string `json:"situacao"`
+	ValorDevolvido string `json:"valorDevolvido,omitempty"`
+	Criacao        string `json:"criacao"`
+	Conclusao      string `json:"conclusao,omitempty"`
+}
+
+// MEDCallback is what the PSP posts to the webhook + "/med".
+type MEDCallback struct {
+	MED []MEDNotification `json:"med"`
+}
+
+// MEDNotification says a request for a return moved on: read it.
+type MEDNotification struct {
+	IDSolicitacao string `json:"idSolicitacao"`
+	Situacao      string `json:"situacao"`
+}
+
+// PutMED asks for the return of a Pix sent; the same id again is the same
+// request.
+func (c *Client) PutMED(ctx context.Context, id string, req MEDRequest) (*MEDSolicitacao, error) {
+	var out MEDSolicitacao
+	return &out, c.do(ctx, http.MethodPut, c.payout("/v2/gn/med/"+url.PathEscape(id)), ScopeInfracaoWrite, req, &out, "put med")
+}
+
+// GetMED reads the request for a return id.
+func (c *Client) GetMED(ctx context.Context, id string) (*MEDSolicitacao, error) {
+	var out MEDSolicitacao
+	return &out, c.do(ctx, http.MethodGet, c.payout("/v2/gn/med/"+url.PathEscape(id)), ScopeInfracaoRead, nil, &out, "get med")
+}

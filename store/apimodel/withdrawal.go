@@ -19,4 +19,18 @@ type Withdrawal struct {
 	UpdatedAt     string            `json:"updated_at"`
 	CompletedAt   *string           `json:"completed_at"`
 	FailedAt      *string           `json:"failed_at"`
+	// Contest is its contest (MED 2.0 for money sent), null until made.
+	Contest *WithdrawalContest `json:"contest"`
+}
+
+// WithdrawalContest is a withdrawal's contest: why, where it stands and
+// what came back.
+type WithdrawalContest struct {
+	Status              string  `json:"status"`
+	Reason              string  `json:"reason"`
+	Description         string  `json:"description"`
+	AmountReturnedCents *int64  `json:"amount_returned_cents"`
+	Reference           *string `json:"reference"`
+	CreatedAt           string  `json:"created_at"`
+	ResolvedAt          *string `json:"resolved_at"`
 }

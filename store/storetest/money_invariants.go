@@ -27,8 +27,8 @@ import (
 //  4. The balance row equals the sum of its ledger entries, and both equal
 //     what the objects say: available is what paid payments brought in, less
 //     refunds that did not fail (net of the fee they give back), what open
-//     disputes hold and withdrawals that did not fail; pending is what open
-//     disputes hold.
+//     disputes hold and withdrawals that did not fail (less what their
+//     contests brought back); pending is what open disputes hold.
 //  5. Available is never below zero but for what disputes took (the holds of
 //     disputes not won): refunds and withdrawals need it covered.
 func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]string, error) {
@@ -52,7 +52,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 			FROM refunds WHERE account_id = ?0 AND livemode = ?1
 		UNION ALL SELECT 'dispute', payment_id::text, status, amount_cents, amount_reported_cents, '', 0, 0
 			FROM disputes WHERE account_id = ?0 AND livemode = ?1
-		UNION ALL SELECT 'withdrawal', '', status, amount_cents, 0, '', 0, 0
+		UNION ALL SELECT 'withdrawal', '', status, amount_cents, coalesce(contest_returned_cents, 0), '', 0, 0
 			FROM withdrawals WHERE account_id = ?0 AND livemode = ?1
 		UNION ALL SELECT 'ledger_' || balance, '', '', coalesce(sum(amount_cents), 0), count(*), '', 0, 0
 			FROM ledger_entries WHERE account_id = ?0 AND livemode = ?1 GROUP BY balance
@@ -87,7 +87,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 			disputes = append(disputes, r)
 		case "withdrawal":
 			if r.Status != store.WithdrawalFailed {
-				withdrawn += r.Amount
+				withdrawn += r.Amount - r.Fee // what a contest brought back is the merchant's again
 			}
 		case "ledger_" + store.BalanceAvailable:
 			ledgerAvailable = r.Amount

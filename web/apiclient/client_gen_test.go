@@ -473,28 +473,31 @@ func (e EventListUrl) Valid() bool {
 
 // Defines values for EventType.
 const (
-	EventTypeDisputeLost           EventType = "dispute.lost"
-	EventTypeDisputeOpened         EventType = "dispute.opened"
-	EventTypeDisputeUpdated        EventType = "dispute.updated"
-	EventTypeDisputeWon            EventType = "dispute.won"
-	EventTypePaymentCanceled       EventType = "payment.canceled"
-	EventTypePaymentCreated        EventType = "payment.created"
-	EventTypePaymentExpired        EventType = "payment.expired"
-	EventTypePaymentFailed         EventType = "payment.failed"
-	EventTypePaymentPaid           EventType = "payment.paid"
-	EventTypePaymentRefunded       EventType = "payment.refunded"
-	EventTypePaymentRetryScheduled EventType = "payment.retry_scheduled"
-	EventTypeRefundFailed          EventType = "refund.failed"
-	EventTypeRefundSucceeded       EventType = "refund.succeeded"
-	EventTypeReportFailed          EventType = "report.failed"
-	EventTypeReportReady           EventType = "report.ready"
-	EventTypeSubscriptionActivated EventType = "subscription.activated"
-	EventTypeSubscriptionCanceled  EventType = "subscription.canceled"
-	EventTypeSubscriptionCreated   EventType = "subscription.created"
-	EventTypeSubscriptionExpired   EventType = "subscription.expired"
-	EventTypeSubscriptionRejected  EventType = "subscription.rejected"
-	EventTypeWithdrawalCompleted   EventType = "withdrawal.completed"
-	EventTypeWithdrawalFailed      EventType = "withdrawal.failed"
+	EventTypeDisputeLost               EventType = "dispute.lost"
+	EventTypeDisputeOpened             EventType = "dispute.opened"
+	EventTypeDisputeUpdated            EventType = "dispute.updated"
+	EventTypeDisputeWon                EventType = "dispute.won"
+	EventTypePaymentCanceled           EventType = "payment.canceled"
+	EventTypePaymentCreated            EventType = "payment.created"
+	EventTypePaymentExpired            EventType = "payment.expired"
+	EventTypePaymentFailed             EventType = "payment.failed"
+	EventTypePaymentPaid               EventType = "payment.paid"
+	EventTypePaymentRefunded           EventType = "payment.refunded"
+	EventTypePaymentRetryScheduled     EventType = "payment.retry_scheduled"
+	EventTypeRefundFailed              EventType = "refund.failed"
+	EventTypeRefundSucceeded           EventType = "refund.succeeded"
+	EventTypeReportFailed              EventType = "report.failed"
+	EventTypeReportReady               EventType = "report.ready"
+	EventTypeSubscriptionActivated     EventType = "subscription.activated"
+	EventTypeSubscriptionCanceled      EventType = "subscription.canceled"
+	EventTypeSubscriptionCreated       EventType = "subscription.created"
+	EventTypeSubscriptionExpired       EventType = "subscription.expired"
+	EventTypeSubscriptionRejected      EventType = "subscription.rejected"
+	EventTypeWithdrawalCompleted       EventType = "withdrawal.completed"
+	EventTypeWithdrawalContestRefused  EventType = "withdrawal.contest_refused"
+	EventTypeWithdrawalContestReturned EventType = "withdrawal.contest_returned"
+	EventTypeWithdrawalContested       EventType = "withdrawal.contested"
+	EventTypeWithdrawalFailed          EventType = "withdrawal.failed"
 )
 
 // Valid indicates whether the value is a known member of the EventType enum.
@@ -541,6 +544,12 @@ func (e EventType) Valid() bool {
 	case EventTypeSubscriptionRejected:
 		return true
 	case EventTypeWithdrawalCompleted:
+		return true
+	case EventTypeWithdrawalContestRefused:
+		return true
+	case EventTypeWithdrawalContestReturned:
+		return true
+	case EventTypeWithdrawalContested:
 		return true
 	case EventTypeWithdrawalFailed:
 		return true
@@ -1491,6 +1500,30 @@ func (e WithdrawalPixKeyType) Valid() bool {
 	case Evp:
 		return true
 	case Phone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WithdrawalContestStatus.
+const (
+	WithdrawalContestStatusPartiallyReturned WithdrawalContestStatus = "partially_returned"
+	WithdrawalContestStatusPending           WithdrawalContestStatus = "pending"
+	WithdrawalContestStatusRefused           WithdrawalContestStatus = "refused"
+	WithdrawalContestStatusReturned          WithdrawalContestStatus = "returned"
+)
+
+// Valid indicates whether the value is a known member of the WithdrawalContestStatus enum.
+func (e WithdrawalContestStatus) Valid() bool {
+	switch e {
+	case WithdrawalContestStatusPartiallyReturned:
+		return true
+	case WithdrawalContestStatusPending:
+		return true
+	case WithdrawalContestStatusRefused:
+		return true
+	case WithdrawalContestStatusReturned:
 		return true
 	default:
 		return false
@@ -2801,6 +2834,7 @@ type Withdrawal struct {
 	// AmountLabel Examples: R$ 1.234,56
 	AmountLabel string             `json:"amount_label"`
 	CompletedAt *time.Time         `json:"completed_at"`
+	Contest     *WithdrawalContest `json:"contest"`
 	CreatedAt   time.Time          `json:"created_at"`
 	Currency    WithdrawalCurrency `json:"currency"`
 	Description *string            `json:"description"`
@@ -2831,6 +2865,27 @@ type WithdrawalObject string
 
 // WithdrawalPixKeyType defines model for Withdrawal.PixKeyType.
 type WithdrawalPixKeyType string
+
+// WithdrawalContest defines model for WithdrawalContest.
+type WithdrawalContest struct {
+	// AmountReturnedCents What came back, once it ended.
+	AmountReturnedCents *int      `json:"amount_returned_cents"`
+	CreatedAt           time.Time `json:"created_at"`
+	Description         string    `json:"description"`
+
+	// Reason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
+	Reason DisputeReason `json:"reason"`
+
+	// Reference The PSP's id of the request (live).
+	Reference  *string    `json:"reference"`
+	ResolvedAt *time.Time `json:"resolved_at"`
+
+	// Status pending -> returned | partially_returned | refused.
+	Status WithdrawalContestStatus `json:"status"`
+}
+
+// WithdrawalContestStatus pending -> returned | partially_returned | refused.
+type WithdrawalContestStatus string
 
 // WithdrawalList One page, newest first; has_more says whether older objects follow.
 type WithdrawalList struct {
@@ -3312,6 +3367,17 @@ type TestHelperCompleteWithdrawalParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// TestHelperContestResultJSONBody defines parameters for TestHelperContestResult.
+type TestHelperContestResultJSONBody struct {
+	AmountReturnedCents int `json:"amount_returned_cents"`
+}
+
+// TestHelperContestResultParams defines parameters for TestHelperContestResult.
+type TestHelperContestResultParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // TestHelperFailWithdrawalJSONBody defines parameters for TestHelperFailWithdrawal.
 type TestHelperFailWithdrawalJSONBody struct {
 	FailureReason *string `json:"failure_reason,omitempty"`
@@ -3489,6 +3555,20 @@ type CreateWithdrawalParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ContestWithdrawalJSONBody defines parameters for ContestWithdrawal.
+type ContestWithdrawalJSONBody struct {
+	Description string `json:"description"`
+
+	// Reason MED 2.0's grounds: fraud, coercion, or an institution's operational failure (never a commercial disagreement).
+	Reason DisputeReason `json:"reason"`
+}
+
+// ContestWithdrawalParams defines parameters for ContestWithdrawal.
+type ContestWithdrawalParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // PspDisputeNotificationJSONBody defines parameters for PspDisputeNotification.
 type PspDisputeNotificationJSONBody struct {
 	// EndToEndId The disputed PIX transfer.
@@ -3519,6 +3599,14 @@ type PspInfracaoCallbackJSONBody struct {
 		IdInfracao string  `json:"idInfracao"`
 		Situacao   *string `json:"situacao,omitempty"`
 	} `json:"infracoes"`
+}
+
+// PspMEDCallbackJSONBody defines parameters for PspMEDCallback.
+type PspMEDCallbackJSONBody struct {
+	Med []struct {
+		IdSolicitacao string  `json:"idSolicitacao"`
+		Situacao      *string `json:"situacao,omitempty"`
+	} `json:"med"`
 }
 
 // PspCallbackJSONBody defines parameters for PspCallback.
@@ -3560,6 +3648,14 @@ type PspInfracaoCallbackWithTokenJSONBody struct {
 		IdInfracao string  `json:"idInfracao"`
 		Situacao   *string `json:"situacao,omitempty"`
 	} `json:"infracoes"`
+}
+
+// PspMEDCallbackWithTokenJSONBody defines parameters for PspMEDCallbackWithToken.
+type PspMEDCallbackWithTokenJSONBody struct {
+	Med []struct {
+		IdSolicitacao string  `json:"idSolicitacao"`
+		Situacao      *string `json:"situacao,omitempty"`
+	} `json:"med"`
 }
 
 // PspCallbackWithTokenJSONBody defines parameters for PspCallbackWithToken.
@@ -3652,6 +3748,9 @@ type TestHelperRunCycleJSONRequestBody TestHelperRunCycleJSONBody
 // TestHelperCompleteWithdrawalJSONRequestBody defines body for TestHelperCompleteWithdrawal for application/json ContentType.
 type TestHelperCompleteWithdrawalJSONRequestBody = TestHelperCompleteWithdrawalJSONBody
 
+// TestHelperContestResultJSONRequestBody defines body for TestHelperContestResult for application/json ContentType.
+type TestHelperContestResultJSONRequestBody TestHelperContestResultJSONBody
+
 // TestHelperFailWithdrawalJSONRequestBody defines body for TestHelperFailWithdrawal for application/json ContentType.
 type TestHelperFailWithdrawalJSONRequestBody TestHelperFailWithdrawalJSONBody
 
@@ -3676,6 +3775,9 @@ type TestWebhookJSONRequestBody TestWebhookJSONBody
 // CreateWithdrawalJSONRequestBody defines body for CreateWithdrawal for application/json ContentType.
 type CreateWithdrawalJSONRequestBody CreateWithdrawalJSONBody
 
+// ContestWithdrawalJSONRequestBody defines body for ContestWithdrawal for application/json ContentType.
+type ContestWithdrawalJSONRequestBody ContestWithdrawalJSONBody
+
 // PspDisputeNotificationJSONRequestBody defines body for PspDisputeNotification for application/json ContentType.
 type PspDisputeNotificationJSONRequestBody PspDisputeNotificationJSONBody
 
@@ -3684,6 +3786,9 @@ type PspCobRCallbackJSONRequestBody PspCobRCallbackJSONBody
 
 // PspInfracaoCallbackJSONRequestBody defines body for PspInfracaoCallback for application/json ContentType.
 type PspInfracaoCallbackJSONRequestBody PspInfracaoCallbackJSONBody
+
+// PspMEDCallbackJSONRequestBody defines body for PspMEDCallback for application/json ContentType.
+type PspMEDCallbackJSONRequestBody PspMEDCallbackJSONBody
 
 // PspCallbackJSONRequestBody defines body for PspCallback for application/json ContentType.
 type PspCallbackJSONRequestBody PspCallbackJSONBody
@@ -3696,6 +3801,9 @@ type PspCobRCallbackWithTokenJSONRequestBody PspCobRCallbackWithTokenJSONBody
 
 // PspInfracaoCallbackWithTokenJSONRequestBody defines body for PspInfracaoCallbackWithToken for application/json ContentType.
 type PspInfracaoCallbackWithTokenJSONRequestBody PspInfracaoCallbackWithTokenJSONBody
+
+// PspMEDCallbackWithTokenJSONRequestBody defines body for PspMEDCallbackWithToken for application/json ContentType.
+type PspMEDCallbackWithTokenJSONRequestBody PspMEDCallbackWithTokenJSONBody
 
 // PspCallbackWithTokenJSONRequestBody defines body for PspCallbackWithToken for application/json ContentType.
 type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
@@ -4600,6 +4708,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/complete (the `TestHelperCompleteWithdrawal` operationId).
 	TestHelperCompleteWithdrawal(ctx context.Context, id string, params *TestHelperCompleteWithdrawalParams, body TestHelperCompleteWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// TestHelperContestResultWithBody Test mode: a contested withdrawal's request for a return ends
+	//
+	// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+	TestHelperContestResultWithBody(ctx context.Context, id string, params *TestHelperContestResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperContestResult Test mode: a contested withdrawal's request for a return ends
+	//
+	// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+	TestHelperContestResult(ctx context.Context, id string, params *TestHelperContestResultParams, body TestHelperContestResultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// TestHelperFailWithdrawalWithBody Test mode: the PSP reports a withdrawal failed; its amount returns to available
 	//
 	// Takes any type of body and a specified content type.
@@ -4772,6 +4898,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/withdrawals/{id} (the `GetWithdrawal` operationId).
 	GetWithdrawal(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ContestWithdrawalWithBody Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+	//
+	// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+	ContestWithdrawalWithBody(ctx context.Context, id string, params *ContestWithdrawalParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ContestWithdrawal Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+	//
+	// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+	ContestWithdrawal(ctx context.Context, id string, params *ContestWithdrawalParams, body ContestWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Healthz Liveness
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
@@ -4845,6 +4989,24 @@ type ClientInterface interface {
 	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
 	PspInfracaoCallback(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PspMEDCallbackWithBody PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+	PspMEDCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspMEDCallback PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+	PspMEDCallback(ctx context.Context, body PspMEDCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -4916,6 +5078,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
 	PspInfracaoCallbackWithToken(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspMEDCallbackWithTokenWithBody PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+	PspMEDCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PspMEDCallbackWithToken PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+	PspMEDCallbackWithToken(ctx context.Context, token string, body PspMEDCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PspCallbackWithTokenWithBody PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
@@ -6080,6 +6260,44 @@ func (c *Client) TestHelperCompleteWithdrawal(ctx context.Context, id string, pa
 	return c.Client.Do(req)
 }
 
+// TestHelperContestResultWithBody Test mode: a contested withdrawal's request for a return ends
+//
+// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+func (c *Client) TestHelperContestResultWithBody(ctx context.Context, id string, params *TestHelperContestResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperContestResultRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperContestResult Test mode: a contested withdrawal's request for a return ends
+//
+// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+func (c *Client) TestHelperContestResult(ctx context.Context, id string, params *TestHelperContestResultParams, body TestHelperContestResultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperContestResultRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // TestHelperFailWithdrawalWithBody Test mode: the PSP reports a withdrawal failed; its amount returns to available
 //
 // Takes any type of body and a specified content type.
@@ -6492,6 +6710,44 @@ func (c *Client) GetWithdrawal(ctx context.Context, id string, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
+// ContestWithdrawalWithBody Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+//
+// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+func (c *Client) ContestWithdrawalWithBody(ctx context.Context, id string, params *ContestWithdrawalParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewContestWithdrawalRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ContestWithdrawal Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+//
+// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+func (c *Client) ContestWithdrawal(ctx context.Context, id string, params *ContestWithdrawalParams, body ContestWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewContestWithdrawalRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Healthz Liveness
 //
 // Corresponds with GET /healthz (the `Healthz` operationId).
@@ -6655,6 +6911,44 @@ func (c *Client) PspInfracaoCallback(ctx context.Context, body PspInfracaoCallba
 	return c.Client.Do(req)
 }
 
+// PspMEDCallbackWithBody PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+func (c *Client) PspMEDCallbackWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspMEDCallbackRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspMEDCallback PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+func (c *Client) PspMEDCallback(ctx context.Context, body PspMEDCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspMEDCallbackRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PspCallbackWithBody PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -6797,6 +7091,44 @@ func (c *Client) PspInfracaoCallbackWithTokenWithBody(ctx context.Context, token
 // Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
 func (c *Client) PspInfracaoCallbackWithToken(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPspInfracaoCallbackWithTokenRequest(c.Server, token, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspMEDCallbackWithTokenWithBody PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+func (c *Client) PspMEDCallbackWithTokenWithBody(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspMEDCallbackWithTokenRequestWithBody(c.Server, token, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PspMEDCallbackWithToken PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+func (c *Client) PspMEDCallbackWithToken(ctx context.Context, token string, body PspMEDCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPspMEDCallbackWithTokenRequest(c.Server, token, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9357,6 +9689,68 @@ func NewTestHelperCompleteWithdrawalRequestWithBody(server string, id string, pa
 	return req, nil
 }
 
+// NewTestHelperContestResultRequest calls the generic TestHelperContestResult builder with application/json body
+func NewTestHelperContestResultRequest(server string, id string, params *TestHelperContestResultParams, body TestHelperContestResultJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperContestResultRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperContestResultRequestWithBody constructs an http.Request for the TestHelperContestResult method, with any body, and a specified content type
+func NewTestHelperContestResultRequestWithBody(server string, id string, params *TestHelperContestResultParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/withdrawals/%s/contest_result", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewTestHelperFailWithdrawalRequest calls the generic TestHelperFailWithdrawal builder with application/json body
 func NewTestHelperFailWithdrawalRequest(server string, id string, params *TestHelperFailWithdrawalParams, body TestHelperFailWithdrawalJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10228,6 +10622,68 @@ func NewGetWithdrawalRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewContestWithdrawalRequest calls the generic ContestWithdrawal builder with application/json body
+func NewContestWithdrawalRequest(server string, id string, params *ContestWithdrawalParams, body ContestWithdrawalJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewContestWithdrawalRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewContestWithdrawalRequestWithBody constructs an http.Request for the ContestWithdrawal method, with any body, and a specified content type
+func NewContestWithdrawalRequestWithBody(server string, id string, params *ContestWithdrawalParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/withdrawals/%s/contest", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewHealthzRequest constructs an http.Request for the Healthz method
 func NewHealthzRequest(server string) (*http.Request, error) {
 	var err error
@@ -10443,6 +10899,46 @@ func NewPspInfracaoCallbackRequestWithBody(server string, contentType string, bo
 	return req, nil
 }
 
+// NewPspMEDCallbackRequest calls the generic PspMEDCallback builder with application/json body
+func NewPspMEDCallbackRequest(server string, body PspMEDCallbackJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspMEDCallbackRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPspMEDCallbackRequestWithBody constructs an http.Request for the PspMEDCallback method, with any body, and a specified content type
+func NewPspMEDCallbackRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/med")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPspCallbackRequest calls the generic PspCallback builder with application/json body
 func NewPspCallbackRequest(server string, body PspCallbackJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10598,6 +11094,53 @@ func NewPspInfracaoCallbackWithTokenRequestWithBody(server string, token string,
 	}
 
 	operationPath := fmt.Sprintf("/psp/webhook/%s/infracoes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPspMEDCallbackWithTokenRequest calls the generic PspMEDCallbackWithToken builder with application/json body
+func NewPspMEDCallbackWithTokenRequest(server string, token string, body PspMEDCallbackWithTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPspMEDCallbackWithTokenRequestWithBody(server, token, "application/json", bodyReader)
+}
+
+// NewPspMEDCallbackWithTokenRequestWithBody constructs an http.Request for the PspMEDCallbackWithToken method, with any body, and a specified content type
+func NewPspMEDCallbackWithTokenRequestWithBody(server string, token string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token", token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/psp/webhook/%s/med", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -11315,6 +11858,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/complete (the `TestHelperCompleteWithdrawal` operationId).
 	TestHelperCompleteWithdrawalWithResponse(ctx context.Context, id string, params *TestHelperCompleteWithdrawalParams, body TestHelperCompleteWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperCompleteWithdrawalResponse, error)
 
+	// TestHelperContestResultWithBodyWithResponse Test mode: a contested withdrawal's request for a return ends
+	//
+	// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+	TestHelperContestResultWithBodyWithResponse(ctx context.Context, id string, params *TestHelperContestResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperContestResultResponse, error)
+
+	// TestHelperContestResultWithResponse Test mode: a contested withdrawal's request for a return ends
+	//
+	// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+	TestHelperContestResultWithResponse(ctx context.Context, id string, params *TestHelperContestResultParams, body TestHelperContestResultJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperContestResultResponse, error)
+
 	// TestHelperFailWithdrawalWithBodyWithResponse Test mode: the PSP reports a withdrawal failed; its amount returns to available
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -11503,6 +12064,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/withdrawals/{id} (the `GetWithdrawal` operationId).
 	GetWithdrawalWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetWithdrawalResponse, error)
 
+	// ContestWithdrawalWithBodyWithResponse Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+	//
+	// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+	ContestWithdrawalWithBodyWithResponse(ctx context.Context, id string, params *ContestWithdrawalParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ContestWithdrawalResponse, error)
+
+	// ContestWithdrawalWithResponse Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+	//
+	// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+	ContestWithdrawalWithResponse(ctx context.Context, id string, params *ContestWithdrawalParams, body ContestWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*ContestWithdrawalResponse, error)
+
 	// HealthzWithResponse Liveness
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -11582,6 +12161,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /psp/webhook/infracoes (the `PspInfracaoCallback` operationId).
 	PspInfracaoCallbackWithResponse(ctx context.Context, body PspInfracaoCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackResponse, error)
 
+	// PspMEDCallbackWithBodyWithResponse PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+	PspMEDCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspMEDCallbackResponse, error)
+
+	// PspMEDCallbackWithResponse PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+	PspMEDCallbackWithResponse(ctx context.Context, body PspMEDCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspMEDCallbackResponse, error)
+
 	// PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 	//
 	// Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -11653,6 +12250,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /psp/webhook/{token}/infracoes (the `PspInfracaoCallbackWithToken` operationId).
 	PspInfracaoCallbackWithTokenWithResponse(ctx context.Context, token string, body PspInfracaoCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspInfracaoCallbackWithTokenResponse, error)
+
+	// PspMEDCallbackWithTokenWithBodyWithResponse PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+	PspMEDCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspMEDCallbackWithTokenResponse, error)
+
+	// PspMEDCallbackWithTokenWithResponse PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+	//
+	// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+	PspMEDCallbackWithTokenWithResponse(ctx context.Context, token string, body PspMEDCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspMEDCallbackWithTokenResponse, error)
 
 	// PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
 	//
@@ -19626,6 +20241,223 @@ func (r TestHelperCompleteWithdrawalResponse) ContentType() string {
 	return ""
 }
 
+// TestHelperContestResultResponse200Headers the declared response headers of an HTTP 200 response for TestHelperContestResult
+type TestHelperContestResultResponse200Headers struct {
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperContestResultResponse400Headers the declared response headers of an HTTP 400 response for TestHelperContestResult
+type TestHelperContestResultResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse401Headers the declared response headers of an HTTP 401 response for TestHelperContestResult
+type TestHelperContestResultResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse403Headers the declared response headers of an HTTP 403 response for TestHelperContestResult
+type TestHelperContestResultResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse404Headers the declared response headers of an HTTP 404 response for TestHelperContestResult
+type TestHelperContestResultResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse409Headers the declared response headers of an HTTP 409 response for TestHelperContestResult
+type TestHelperContestResultResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse413Headers the declared response headers of an HTTP 413 response for TestHelperContestResult
+type TestHelperContestResultResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse415Headers the declared response headers of an HTTP 415 response for TestHelperContestResult
+type TestHelperContestResultResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse422Headers the declared response headers of an HTTP 422 response for TestHelperContestResult
+type TestHelperContestResultResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse429Headers the declared response headers of an HTTP 429 response for TestHelperContestResult
+type TestHelperContestResultResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse500Headers the declared response headers of an HTTP 500 response for TestHelperContestResult
+type TestHelperContestResultResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperContestResultResponse503Headers the declared response headers of an HTTP 503 response for TestHelperContestResult
+type TestHelperContestResultResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperContestResultResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Withdrawal
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestHelperContestResultResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperContestResultResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperContestResultResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperContestResultResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperContestResultResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperContestResultResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperContestResultResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperContestResultResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperContestResultResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperContestResultResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperContestResultResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperContestResultResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON200() *Withdrawal {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperContestResultResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperContestResultResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperContestResultResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperContestResultResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperContestResultResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // TestHelperFailWithdrawalResponse200Headers the declared response headers of an HTTP 200 response for TestHelperFailWithdrawal
 type TestHelperFailWithdrawalResponse200Headers struct {
 	IdempotentReplayed *string
@@ -22702,6 +23534,222 @@ func (r GetWithdrawalResponse) ContentType() string {
 	return ""
 }
 
+// ContestWithdrawalResponse200Headers the declared response headers of an HTTP 200 response for ContestWithdrawal
+type ContestWithdrawalResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ContestWithdrawalResponse400Headers the declared response headers of an HTTP 400 response for ContestWithdrawal
+type ContestWithdrawalResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse401Headers the declared response headers of an HTTP 401 response for ContestWithdrawal
+type ContestWithdrawalResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse403Headers the declared response headers of an HTTP 403 response for ContestWithdrawal
+type ContestWithdrawalResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse404Headers the declared response headers of an HTTP 404 response for ContestWithdrawal
+type ContestWithdrawalResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse409Headers the declared response headers of an HTTP 409 response for ContestWithdrawal
+type ContestWithdrawalResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse413Headers the declared response headers of an HTTP 413 response for ContestWithdrawal
+type ContestWithdrawalResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse415Headers the declared response headers of an HTTP 415 response for ContestWithdrawal
+type ContestWithdrawalResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse422Headers the declared response headers of an HTTP 422 response for ContestWithdrawal
+type ContestWithdrawalResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse429Headers the declared response headers of an HTTP 429 response for ContestWithdrawal
+type ContestWithdrawalResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse500Headers the declared response headers of an HTTP 500 response for ContestWithdrawal
+type ContestWithdrawalResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ContestWithdrawalResponse503Headers the declared response headers of an HTTP 503 response for ContestWithdrawal
+type ContestWithdrawalResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type ContestWithdrawalResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Withdrawal
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ContestWithdrawalResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ContestWithdrawalResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ContestWithdrawalResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ContestWithdrawalResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ContestWithdrawalResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ContestWithdrawalResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ContestWithdrawalResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *ContestWithdrawalResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ContestWithdrawalResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ContestWithdrawalResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ContestWithdrawalResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ContestWithdrawalResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON200() *Withdrawal {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ContestWithdrawalResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ContestWithdrawalResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ContestWithdrawalResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ContestWithdrawalResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ContestWithdrawalResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // HealthzResponse413Headers the declared response headers of an HTTP 413 response for Healthz
 type HealthzResponse413Headers struct {
 	RetryAfter *int
@@ -23264,6 +24312,122 @@ func (r PspInfracaoCallbackResponse) ContentType() string {
 	return ""
 }
 
+// PspMEDCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspMEDCallback
+type PspMEDCallbackResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackResponse401Headers the declared response headers of an HTTP 401 response for PspMEDCallback
+type PspMEDCallbackResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackResponse413Headers the declared response headers of an HTTP 413 response for PspMEDCallback
+type PspMEDCallbackResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackResponse415Headers the declared response headers of an HTTP 415 response for PspMEDCallback
+type PspMEDCallbackResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackResponse500Headers the declared response headers of an HTTP 500 response for PspMEDCallback
+type PspMEDCallbackResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspMEDCallbackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspMEDCallbackResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspMEDCallbackResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspMEDCallbackResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspMEDCallbackResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspMEDCallbackResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspMEDCallbackResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspMEDCallbackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspMEDCallbackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspMEDCallbackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspMEDCallbackResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PspCallbackResponse400Headers the declared response headers of an HTTP 400 response for PspCallback
 type PspCallbackResponse400Headers struct {
 	RetryAfter *int
@@ -23722,6 +24886,122 @@ func (r PspInfracaoCallbackWithTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PspInfracaoCallbackWithTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PspMEDCallbackWithTokenResponse400Headers the declared response headers of an HTTP 400 response for PspMEDCallbackWithToken
+type PspMEDCallbackWithTokenResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackWithTokenResponse401Headers the declared response headers of an HTTP 401 response for PspMEDCallbackWithToken
+type PspMEDCallbackWithTokenResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackWithTokenResponse413Headers the declared response headers of an HTTP 413 response for PspMEDCallbackWithToken
+type PspMEDCallbackWithTokenResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackWithTokenResponse415Headers the declared response headers of an HTTP 415 response for PspMEDCallbackWithToken
+type PspMEDCallbackWithTokenResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// PspMEDCallbackWithTokenResponse500Headers the declared response headers of an HTTP 500 response for PspMEDCallbackWithToken
+type PspMEDCallbackWithTokenResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type PspMEDCallbackWithTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PSPCallbackResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PspMEDCallbackWithTokenResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PspMEDCallbackWithTokenResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PspMEDCallbackWithTokenResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PspMEDCallbackWithTokenResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PspMEDCallbackWithTokenResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON200() *PSPCallbackResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PspMEDCallbackWithTokenResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PspMEDCallbackWithTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PspMEDCallbackWithTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PspMEDCallbackWithTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PspMEDCallbackWithTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24934,6 +26214,36 @@ func (c *ClientWithResponses) TestHelperCompleteWithdrawalWithResponse(ctx conte
 	return ParseTestHelperCompleteWithdrawalResponse(rsp)
 }
 
+// TestHelperContestResultWithBodyWithResponse Test mode: a contested withdrawal's request for a return ends
+//
+// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+func (c *ClientWithResponses) TestHelperContestResultWithBodyWithResponse(ctx context.Context, id string, params *TestHelperContestResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperContestResultResponse, error) {
+	rsp, err := c.TestHelperContestResultWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperContestResultResponse(rsp)
+}
+
+// TestHelperContestResultWithResponse Test mode: a contested withdrawal's request for a return ends
+//
+// amount_returned_cents came back: all of it (returned), part (partially_returned) or 0 (refused). What came back is credited to the available balance.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/withdrawals/{id}/contest_result (the `TestHelperContestResult` operationId).
+func (c *ClientWithResponses) TestHelperContestResultWithResponse(ctx context.Context, id string, params *TestHelperContestResultParams, body TestHelperContestResultJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperContestResultResponse, error) {
+	rsp, err := c.TestHelperContestResult(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperContestResultResponse(rsp)
+}
+
 // TestHelperFailWithdrawalWithBodyWithResponse Test mode: the PSP reports a withdrawal failed; its amount returns to available
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -25266,6 +26576,36 @@ func (c *ClientWithResponses) GetWithdrawalWithResponse(ctx context.Context, id 
 	return ParseGetWithdrawalResponse(rsp)
 }
 
+// ContestWithdrawalWithBodyWithResponse Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+//
+// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+func (c *ClientWithResponses) ContestWithdrawalWithBodyWithResponse(ctx context.Context, id string, params *ContestWithdrawalParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ContestWithdrawalResponse, error) {
+	rsp, err := c.ContestWithdrawalWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseContestWithdrawalResponse(rsp)
+}
+
+// ContestWithdrawalWithResponse Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure
+//
+// A completed withdrawal, within 80 days of the transfer, once: contest.status pending and withdrawal.contested. Live, the PSP asks the receiving institution to block and return the money, and the contest ends returned (in whole), partially_returned or refused; what comes back is credited to the available balance (withdrawal.contest_returned), or withdrawal.contest_refused. Who needs the money-out permission (withdrawals:write); a person with a second factor confirms it as for a withdrawal. description: 1 to 2000 characters. 409 withdrawal_contested (contested already), contest_window_passed (older than 80 days), withdrawal_invalid_state (not completed).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/withdrawals/{id}/contest (the `ContestWithdrawal` operationId).
+func (c *ClientWithResponses) ContestWithdrawalWithResponse(ctx context.Context, id string, params *ContestWithdrawalParams, body ContestWithdrawalJSONRequestBody, reqEditors ...RequestEditorFn) (*ContestWithdrawalResponse, error) {
+	rsp, err := c.ContestWithdrawal(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseContestWithdrawalResponse(rsp)
+}
+
 // HealthzWithResponse Liveness
 //
 // Returns a wrapper object for the known response body format(s).
@@ -25399,6 +26739,36 @@ func (c *ClientWithResponses) PspInfracaoCallbackWithResponse(ctx context.Contex
 	return ParsePspInfracaoCallbackResponse(rsp)
 }
 
+// PspMEDCallbackWithBodyWithResponse PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+func (c *ClientWithResponses) PspMEDCallbackWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspMEDCallbackResponse, error) {
+	rsp, err := c.PspMEDCallbackWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspMEDCallbackResponse(rsp)
+}
+
+// PspMEDCallbackWithResponse PSP callbacks of contested withdrawals' requests for a return (mutual TLS)
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. The caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/med (the `PspMEDCallback` operationId).
+func (c *ClientWithResponses) PspMEDCallbackWithResponse(ctx context.Context, body PspMEDCallbackJSONRequestBody, reqEditors ...RequestEditorFn) (*PspMEDCallbackResponse, error) {
+	rsp, err := c.PspMEDCallback(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspMEDCallbackResponse(rsp)
+}
+
 // PspCallbackWithBodyWithResponse PSP callbacks (API Pix webhook, mutual TLS)
 //
 // Where the PSP posts when the service terminates TLS itself: the caller must present a client certificate of PSP_CALLBACK_CA_FILE, else 401 psp_callback_unauthenticated. The body is API Pix's callback, {"pix": [...]}: each item is a hint, never proof. A received Pix (endToEndId) is queued for confirmation with the PSP (GET /pix/{e2eid}) before anything is credited, and its devoluções are checked; a payout (idEnvio) is checked with the PSP. A forged or replayed callback credits nothing. Items may carry any other API Pix field.
@@ -25517,6 +26887,36 @@ func (c *ClientWithResponses) PspInfracaoCallbackWithTokenWithResponse(ctx conte
 		return nil, err
 	}
 	return ParsePspInfracaoCallbackWithTokenResponse(rsp)
+}
+
+// PspMEDCallbackWithTokenWithBodyWithResponse PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspMEDCallbackWithTokenWithBodyWithResponse(ctx context.Context, token string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PspMEDCallbackWithTokenResponse, error) {
+	rsp, err := c.PspMEDCallbackWithTokenWithBody(ctx, token, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspMEDCallbackWithTokenResponse(rsp)
+}
+
+// PspMEDCallbackWithTokenWithResponse PSP callbacks of requests for a return behind a reverse proxy that terminates mutual TLS
+//
+// The PSP's callback for contested withdrawals (MED 2.0 for money sent), {"med": [...]}: each item names a request for a return (its idSolicitacao is the withdrawal's payout id) that moved on, a hint, never proof. Its withdrawal's check is read from the PSP now (GET /v2/gn/med/{id}): a decided request ends the contest, what came back credited. A wrong token is 401 psp_callback_unauthenticated.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /psp/webhook/{token}/med (the `PspMEDCallbackWithToken` operationId).
+func (c *ClientWithResponses) PspMEDCallbackWithTokenWithResponse(ctx context.Context, token string, body PspMEDCallbackWithTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*PspMEDCallbackWithTokenResponse, error) {
+	rsp, err := c.PspMEDCallbackWithToken(ctx, token, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePspMEDCallbackWithTokenResponse(rsp)
 }
 
 // PspCallbackWithTokenWithBodyWithResponse PSP callbacks behind a reverse proxy that terminates mutual TLS
@@ -37500,6 +38900,337 @@ func ParseTestHelperCompleteWithdrawalResponse(rsp *http.Response) (*TestHelperC
 	return response, nil
 }
 
+// ParseTestHelperContestResultResponse parses an HTTP response from a TestHelperContestResultWithResponse call
+func ParseTestHelperContestResultResponse(rsp *http.Response) (*TestHelperContestResultResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperContestResultResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Withdrawal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestHelperContestResultResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperContestResultResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperContestResultResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperContestResultResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperContestResultResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperContestResultResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperContestResultResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperContestResultResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperContestResultResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperContestResultResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperContestResultResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperContestResultResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseTestHelperFailWithdrawalResponse parses an HTTP response from a TestHelperFailWithdrawalWithResponse call
 func ParseTestHelperFailWithdrawalResponse(rsp *http.Response) (*TestHelperFailWithdrawalResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -42130,6 +43861,330 @@ func ParseGetWithdrawalResponse(rsp *http.Response) (*GetWithdrawalResponse, err
 	return response, nil
 }
 
+// ParseContestWithdrawalResponse parses an HTTP response from a ContestWithdrawalWithResponse call
+func ParseContestWithdrawalResponse(rsp *http.Response) (*ContestWithdrawalResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ContestWithdrawalResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Withdrawal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ContestWithdrawalResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ContestWithdrawalResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ContestWithdrawalResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ContestWithdrawalResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ContestWithdrawalResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ContestWithdrawalResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers ContestWithdrawalResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers ContestWithdrawalResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers ContestWithdrawalResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ContestWithdrawalResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ContestWithdrawalResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ContestWithdrawalResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseHealthzResponse parses an HTTP response from a HealthzWithResponse call
 func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -42818,6 +44873,155 @@ func ParsePspInfracaoCallbackResponse(rsp *http.Response) (*PspInfracaoCallbackR
 	return response, nil
 }
 
+// ParsePspMEDCallbackResponse parses an HTTP response from a PspMEDCallbackWithResponse call
+func ParsePspMEDCallbackResponse(rsp *http.Response) (*PspMEDCallbackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspMEDCallbackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspMEDCallbackResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspMEDCallbackResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspMEDCallbackResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspMEDCallbackResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspMEDCallbackResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePspCallbackResponse parses an HTTP response from a PspCallbackWithResponse call
 func ParsePspCallbackResponse(rsp *http.Response) (*PspCallbackResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -43394,6 +45598,155 @@ func ParsePspInfracaoCallbackWithTokenResponse(rsp *http.Response) (*PspInfracao
 		response.Headers415 = &headers
 	case rsp.StatusCode == 500:
 		var headers PspInfracaoCallbackWithTokenResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePspMEDCallbackWithTokenResponse parses an HTTP response from a PspMEDCallbackWithTokenWithResponse call
+func ParsePspMEDCallbackWithTokenResponse(rsp *http.Response) (*PspMEDCallbackWithTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PspMEDCallbackWithTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PSPCallbackResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 400:
+		var headers PspMEDCallbackWithTokenResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PspMEDCallbackWithTokenResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers PspMEDCallbackWithTokenResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PspMEDCallbackWithTokenResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers PspMEDCallbackWithTokenResponse500Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

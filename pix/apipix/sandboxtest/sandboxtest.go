@@ -192,6 +192,8 @@ type State struct {
 	Callbacks     map[string]int64  `json:"callbacks"`
 	// Infracoes are MED 2.0's infrações, in no order.
 	Infracoes []apipix.Infracao `json:"infracoes"`
+	// MED are the requests for a return of a Pix sent, in no order.
+	MED []apipix.MEDSolicitacao `json:"med"`
 }
 
 // State reads the sandbox's bank.
@@ -293,4 +295,13 @@ func (sb *Sandbox) DecideInfracao(id, resultado string) apipix.Infracao {
 	var inf apipix.Infracao
 	sb.post("/sandbox/infracoes/"+id+"/decisao", map[string]string{"resultado": resultado}, &inf)
 	return inf
+}
+
+// DecideMED is the receiving institution answering the request id for a
+// return: valorDevolvido comes back ("0.00": refused).
+func (sb *Sandbox) DecideMED(id, valorDevolvido string) apipix.MEDSolicitacao {
+	sb.t.Helper()
+	var m apipix.MEDSolicitacao
+	sb.post("/sandbox/med/"+id+"/resultado", map[string]string{"valorDevolvido": valorDevolvido}, &m)
+	return m
 }
