@@ -884,13 +884,15 @@ func paths() obj {
 				"responses", responses(200, jsonResponse("What was queued.", ref("PSPCallbackResult"), nil), 400, 401, 413, 415, 500))),
 		"/psp/disputes", o(
 			"post", op("pspDisputeNotification", "PSP dispute (PIX MED) notifications", "PSP",
-				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
+				"description", "Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).",
 				"security", pspSecurity,
 				"requestBody", body(true, object(o(
 					"id", describe(o("type", "string", "pattern", psp.ReferencePattern.String()), "The PSP's id for the dispute."),
 					"endToEndId", describe(o("type", "string", "pattern", psp.EndToEndIDPattern.String()), "The disputed PIX transfer."),
 					"reason", ref("DisputeReason"),
-					"status", ref("DisputeStatus")))),
+					"status", ref("DisputeStatus"),
+					"amount_cents", describe(o("type", "integer", "minimum", 1), "What the payer's bank claims (MED 2.0); all that was received when absent.")),
+					"id", "endToEndId", "reason", "status")),
 				"responses", responses(200, jsonResponse("What the notification did.", ref("PSPResult"), nil), pspErrors...))),
 		"/pay/{id}/qr.png", o(
 			"get", op("getPaymentQRCode", "The payment's BR Code as a QR image (public, for the payer)", "Payer", "security", []any{},

@@ -55,7 +55,10 @@ type liveMoneyMachine struct {
 	faults   sandboxtest.Faults
 }
 
-type livePayment struct{ id, e2e string }
+type livePayment struct {
+	id, e2e string
+	amount  int64
+}
 
 // refusedKey is the payout key the sandbox refuses when faults say so.
 const refusedKey = "recusada@example.com"
@@ -119,7 +122,7 @@ func (m *liveMoneyMachine) createAndPay(t *rapid.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	m.paid = append(m.paid, livePayment{id: id, e2e: pixPaid.EndToEndID})
+	m.paid = append(m.paid, livePayment{id: id, e2e: pixPaid.EndToEndID, amount: amount})
 	m.log = append(m.log, fmt.Sprintf("pay p%d", len(m.paid)-1))
 }
 
@@ -154,15 +157,22 @@ func (m *liveMoneyMachine) setFaults(t *rapid.T) {
 	m.log = append(m.log, fmt.Sprintf("faults %+v", m.faults))
 }
 
-func (m *liveMoneyMachine) dispute(t *rapid.T, ref, e2e, status string) answer {
-	return m.call(t, "POST", "/psp/disputes", webtest.PSPToken, map[string]any{"id": ref, "endToEndId": e2e, "reason": "fraud", "status": status})
+func (m *liveMoneyMachine) dispute(t *rapid.T, ref, e2e, status string, claimed int64) answer {
+	body := map[string]any{"id": ref, "endToEndId": e2e, "reason": "fraud", "status": status}
+	if claimed > 0 {
+		body["amount_cents"] = claimed
+	}
+	return m.call(t, "POST", "/psp/disputes", webtest.PSPToken, body)
 }
 
+// openDispute reports a payment as the payer's bank would, claiming all
+// of it or part (MED 2.0); a payment may have several.
 func (m *liveMoneyMachine) openDispute(t *rapid.T) {
 	i, p := m.payment(t)
 	ref := "MED-" + pix.RandomBase62(12)
-	if m.expect(t, fmt.Sprintf("open dispute p%d", i), m.dispute(t, ref, p.e2e, store.DisputeOpen), http.StatusOK,
-		"payment_invalid_state", "dispute_exists") {
+	claimed := rapid.Int64Range(0, p.amount).Draw(t, "claimed")
+	if m.expect(t, fmt.Sprintf("open dispute p%d claiming %d", i, claimed), m.dispute(t, ref, p.e2e, store.DisputeOpen, claimed), http.StatusOK,
+		"payment_invalid_state") {
 		m.disputes = append(m.disputes, ref+" "+p.e2e)
 	}
 }
@@ -174,7 +184,7 @@ func (m *liveMoneyMachine) closeDispute(t *rapid.T) {
 	j := rapid.IntRange(0, len(m.disputes)-1).Draw(t, "dispute")
 	status := rapid.SampledFrom([]string{store.DisputeWon, store.DisputeLost}).Draw(t, "status")
 	ref, e2e, _ := strings.Cut(m.disputes[j], " ")
-	m.expect(t, fmt.Sprintf("dispute %s %s", ref, status), m.dispute(t, ref, e2e, status), http.StatusOK)
+	m.expect(t, fmt.Sprintf("dispute %s %s", ref, status), m.dispute(t, ref, e2e, status, 0), http.StatusOK)
 	m.disputes = slices.Delete(m.disputes, j, j+1)
 }
 

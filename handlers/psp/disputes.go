@@ -17,15 +17,26 @@ import (
 var ReferencePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 
 // NotifyDispute handles POST /psp/disputes: the PSP reports a PIX MED claim
-// as it stands, {"id","endToEndId","reason","status"}. An unknown id opens a
-// dispute on the payment the transfer paid; a known one moves to the status
-// reported; the same status again changes nothing.
+// as it stands, {"id","endToEndId","reason","status"} and optionally the
+// amount the payer's bank claims ("amount_cents", all that was received
+// when absent). An unknown id opens a dispute on the payment the transfer
+// paid; a known one moves to the status reported; the same status again
+// changes nothing.
 func (p *PSP) NotifyDispute(c *fiber.Ctx) error {
-	o, apiErr := p.body(c, "id", "endToEndId", "reason", "status")
+	o, apiErr := p.body(c, "id", "endToEndId", "reason", "status", "amount_cents")
 	if apiErr != nil {
 		return apiErr
 	}
 	var in store.PSPDispute
+	if o.Present("amount_cents") {
+		if in.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents,
+			func() *reply.Error { return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at least 1.") },
+			func() *reply.Error {
+				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at most %d.", int64(store.MaxAmountCents))
+			}); apiErr != nil {
+			return apiErr
+		}
+	}
 	for _, f := range []struct {
 		name string
 		dst  *string

@@ -3571,6 +3571,9 @@ type ContestWithdrawalParams struct {
 
 // PspDisputeNotificationJSONBody defines parameters for PspDisputeNotification.
 type PspDisputeNotificationJSONBody struct {
+	// AmountCents What the payer's bank claims (MED 2.0); all that was received when absent.
+	AmountCents *int `json:"amount_cents,omitempty"`
+
 	// EndToEndId The disputed PIX transfer.
 	EndToEndId string `json:"endToEndId"`
 
@@ -4937,7 +4940,7 @@ type ClientInterface interface {
 
 	// PspDisputeNotificationWithBody PSP dispute (PIX MED) notifications
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4946,7 +4949,7 @@ type ClientInterface interface {
 
 	// PspDisputeNotification PSP dispute (PIX MED) notifications
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6799,7 +6802,7 @@ func (c *Client) GetPaymentQRCode(ctx context.Context, id openapi_types.UUID, re
 
 // PspDisputeNotificationWithBody PSP dispute (PIX MED) notifications
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 //
 // Takes any type of body and a specified content type.
 //
@@ -6818,7 +6821,7 @@ func (c *Client) PspDisputeNotificationWithBody(ctx context.Context, contentType
 
 // PspDisputeNotification PSP dispute (PIX MED) notifications
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12109,7 +12112,7 @@ type ClientWithResponsesInterface interface {
 
 	// PspDisputeNotificationWithBodyWithResponse PSP dispute (PIX MED) notifications
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12118,7 +12121,7 @@ type ClientWithResponsesInterface interface {
 
 	// PspDisputeNotificationWithResponse PSP dispute (PIX MED) notifications
 	//
-	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+	// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26651,7 +26654,7 @@ func (c *ClientWithResponses) GetPaymentQRCodeWithResponse(ctx context.Context, 
 
 // PspDisputeNotificationWithBodyWithResponse PSP dispute (PIX MED) notifications
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26666,7 +26669,7 @@ func (c *ClientWithResponses) PspDisputeNotificationWithBodyWithResponse(ctx con
 
 // PspDisputeNotificationWithResponse PSP dispute (PIX MED) notifications
 //
-// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid, and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
+// Authenticated with `Authorization: Bearer <PSP_TOKEN>`. Reports a dispute as it stands. An unknown id opens a dispute on the payment the transfer (endToEndId) paid (holding what amount_cents claims of what is left: a payment may have several), and closes it at once if the status is already won or lost; a known id moves to the status reported; the same status again changes nothing (duplicate true). A closed dispute never reopens (409).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
