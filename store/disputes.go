@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,7 +11,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"payments/pix"
 	"payments/store/ids"
 	"payments/store/internal/pg"
 )
@@ -54,24 +51,13 @@ const (
 	DisputeReturnWithin   = 11 * 24 * time.Hour
 )
 
-// A defense's bounds: its text, and its evidence files (PDF, PNG or JPEG;
-// the whole request is also bound by the service's body limit).
-const (
-	MaxDefenseText   = 5000
-	MaxEvidenceFiles = 5
-	MaxEvidenceBytes = 2 << 20
-	MaxEvidenceName  = 120
-)
-
-// EvidenceTypes are the evidence files taken, by their content.
-var EvidenceTypes = []string{"application/pdf", "image/png", "image/jpeg"}
-
-// Dispute is a PIX MED claim on a paid payment. It holds, in the pending
-// balance, what is still the merchant's of the payment: its amount less
-// what its refunds returned or are returning (a refund that fails while the
-// dispute is open adds to the hold). Won releases the hold; lost returns it
-// to the payer as a refund, with its share of the fee. While it is open the
-// payment takes no new refund.
+// Dispute is a MED 2.0 claim (an infração) on a paid payment. It holds, in
+// the pending balance, what it claims of what is still the merchant's of
+// the payment: its amount less what its refunds returned or are returning,
+// less what its other open disputes hold (a refund that fails while it is
+// open adds to the hold, up to the claim). Won releases the hold; lost
+// returns it to the payer as a refund, with its share of the fee. While it
+// is open the payment takes no new refund.
 type Dispute struct {
 	bun.BaseModel `bun:"table:disputes"`
 
@@ -217,8 +203,9 @@ func (s *Store) CloseDispute(ctx context.Context, scope Scope, id, status string
 }
 
 // lockDisputed locks, for tx, the payment of the dispute where selects and
-// then the dispute, read into d: payment first, as every path that locks
-// both does (a refund's end locks the payment before it grows the hold).
+// then the dispute, read into d with its evidence: payment first, as every
+// path that locks both does (a refund's end locks the payment before it
+// grows the hold).
 func lockDisputed(ctx context.Context, tx bun.Tx, d *Dispute, where string, args ...any) (*Payment, error) {
 	if err := tx.NewSelect().Model(d).Where(where, args...).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: dispute: %w", translate(err))
@@ -230,6 +217,12 @@ func lockDisputed(ctx context.Context, tx bun.Tx, d *Dispute, where string, args
 	if err := tx.NewSelect().Model(d).WherePK().For("UPDATE").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: dispute: %w", translate(err))
 	}
+	// Its events carry it whole: its defense's files with it.
+	one := []Dispute{*d}
+	if err := readEvidence(ctx, tx, one); err != nil {
+		return nil, err
+	}
+	*d = one[0]
 	return p, nil
 }
 
@@ -449,194 +442,4 @@ func (s *Store) ListDisputes(ctx context.Context, p IDListParams) ([]Dispute, bo
 		return nil, false, fmt.Errorf("store: list disputes: %w", err)
 	}
 	return out, hasMore, s.withEvidence(ctx, out)
-}
-
-// DisputeDefense is the merchant's answer to a dispute: its account of the
-// transfer and its evidence files.
-type DisputeDefense struct {
-	Text     string
-	Evidence []EvidenceFile
-}
-
-// EvidenceFile is one file of a defense, its type read from its content.
-type EvidenceFile struct {
-	Name        string
-	ContentType string
-	Content     []byte
-}
-
-// ErrDisputeDefended is a second defense: a dispute takes one.
-// ErrDefenseTooLate is a defense after the merchant's deadline.
-var (
-	ErrDisputeDefended = errors.New("store: the dispute has its defense already")
-	ErrDefenseTooLate  = errors.New("store: the deadline to answer the dispute has passed")
-)
-
-// DefendDispute stores the merchant's defense of the scope's open dispute
-// id, checked by the caller, and moves it under review (dispute.updated):
-// its text, when, and its evidence files. A closed dispute is an
-// InvalidTransitionError; one defended already ErrDisputeDefended; past
-// its deadline ErrDefenseTooLate.
-func (s *Store) DefendDispute(ctx context.Context, scope Scope, id string, def DisputeDefense) (*Dispute, error) {
-	d := new(Dispute)
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := lockDisputed(ctx, tx, d, "id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode); err != nil {
-			return err
-		}
-		now := s.Now()
-		switch {
-		case d.Status != DisputeOpen:
-			return &InvalidTransitionError{Object: "dispute", Status: d.Status}
-		case d.DefendedAt != nil:
-			return ErrDisputeDefended
-		case now.After(d.RespondBy):
-			return ErrDefenseTooLate
-		}
-		for _, f := range def.Evidence {
-			sum := sha256.Sum256(f.Content)
-			e := DisputeEvidence{ID: ids.New(ids.PrefixEvidence), DisputeID: d.ID, AccountID: d.AccountID, Livemode: d.Livemode,
-				FileName: f.Name, ContentType: f.ContentType, SizeBytes: len(f.Content), SHA256: hex.EncodeToString(sum[:]),
-				Content: f.Content, CreatedAt: now}
-			if _, err := tx.NewInsert().Model(&e).Exec(ctx); err != nil {
-				return fmt.Errorf("store: insert evidence: %w", err)
-			}
-			e.Content = nil
-			d.Evidence = append(d.Evidence, e)
-		}
-		d.DefenseText, d.DefendedAt, d.Stage, d.UpdatedAt = &def.Text, &now, StageUnderReview, now
-		if _, err := tx.NewUpdate().Model(d).Column("defense_text", "defended_at", "stage", "updated_at").WherePK().Exec(ctx); err != nil {
-			return fmt.Errorf("store: dispute defense: %w", err)
-		}
-		if d.Livemode && d.PSPReference != nil {
-			// The PSP weighs it: sent by its worker, from the rows above.
-			if err := s.queueCall(ctx, tx, &d.AccountID, CallInfracaoDefesa, d.ID, time.Time{}); err != nil {
-				return err
-			}
-		}
-		return s.recordEvent(ctx, tx, EventDisputeUpdated, d.AccountID, d.Livemode, d.ID, d, now)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// evidenceColumns are an evidence row without its bytes.
-var evidenceColumns = []string{"id", "dispute_id", "account_id", "livemode", "file_name", "content_type", "size_bytes", "sha256", "created_at"}
-
-// withEvidence reads the evidence (without its bytes) of disputes, in the
-// order it was given.
-func (s *Store) withEvidence(ctx context.Context, disputes []Dispute) error {
-	if len(disputes) == 0 {
-		return nil
-	}
-	byID := make(map[string]*Dispute, len(disputes))
-	keys := make([]string, len(disputes))
-	for i := range disputes {
-		byID[disputes[i].ID], keys[i] = &disputes[i], disputes[i].ID
-	}
-	var files []DisputeEvidence
-	if err := s.idb(ctx).NewSelect().Model(&files).Column(evidenceColumns...).
-		Where("dispute_id IN (?)", bun.List(keys)).Order("dispute_id", "id").Scan(ctx); err != nil {
-		return fmt.Errorf("store: dispute evidence: %w", err)
-	}
-	for _, f := range files {
-		d := byID[f.DisputeID]
-		d.Evidence = append(d.Evidence, f)
-	}
-	return nil
-}
-
-// AnyEvidence returns one file of any account's defense, its bytes with
-// it: what support staff read.
-func (s *Store) AnyEvidence(ctx context.Context, disputeID, id string) (*DisputeEvidence, error) {
-	e := new(DisputeEvidence)
-	if err := s.idb(ctx).NewSelect().Model(e).Where("id = ? AND dispute_id = ?", id, disputeID).Scan(ctx); err != nil {
-		return nil, fmt.Errorf("store: evidence: %w", translate(err))
-	}
-	return e, nil
-}
-
-// Evidence returns one file of a defense, its bytes with it.
-func (s *Store) Evidence(ctx context.Context, scope Scope, disputeID, id string) (*DisputeEvidence, error) {
-	e := new(DisputeEvidence)
-	err := s.idb(ctx).NewSelect().Model(e).
-		Where("id = ? AND dispute_id = ? AND account_id = ? AND livemode = ?", id, disputeID, scope.AccountID, scope.Livemode).Scan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: evidence: %w", translate(err))
-	}
-	return e, nil
-}
-
-// LiveDispute returns one of the account's live disputes with its
-// evidence, bytes and all: what its defense's call sends to the PSP.
-func (s *Store) LiveDispute(ctx context.Context, accountID, id string) (*Dispute, error) {
-	d, err := s.Dispute(ctx, Scope{AccountID: accountID, Livemode: true}, id)
-	if err != nil {
-		return nil, err
-	}
-	d.Evidence = d.Evidence[:0]
-	if err := s.idb(ctx).NewSelect().Model(&d.Evidence).Where("dispute_id = ?", id).Order("id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("store: dispute evidence: %w", err)
-	}
-	return d, nil
-}
-
-// DisputeReminderBefore is how long before its deadline a dispute without
-// a defense is reminded to the account's owners and admins.
-const DisputeReminderBefore = 24 * time.Hour
-
-// disputeReasonWords are the grounds as the reminder says them.
-var disputeReasonWords = map[string]map[string]string{
-	LocalePT: {"fraud": "fraude", "coercion": "coação", "operational_failure": "falha operacional"},
-	"en":     {"fraud": "fraud", "coercion": "coercion", "operational_failure": "operational failure"},
-}
-
-// RemindDisputesAwaitingDefense e-mails the owners and admins of each
-// account with an open dispute without a defense whose deadline is within
-// DisputeReminderBefore (and not past), once per dispute, with an audit row
-// (dispute.defense_reminded, by the service), at most limit disputes a
-// call. It returns how many it reminded.
-func (s *Store) RemindDisputesAwaitingDefense(ctx context.Context, limit int) (int, error) {
-	var n int
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		now := s.Now()
-		var due []Dispute
-		err := tx.NewSelect().Model(&due).
-			Where("status = ? AND defended_at IS NULL AND reminded_at IS NULL AND respond_by < ? AND respond_by > ?",
-				DisputeOpen, now.Add(DisputeReminderBefore), now).
-			Order("respond_by").Limit(int64(limit)).For("UPDATE SKIP LOCKED").Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("store: disputes awaiting defense: %w", err)
-		}
-		for _, d := range due {
-			people, account, err := s.ownersAndAdmins(ctx, tx, d.AccountID)
-			if err != nil {
-				return err
-			}
-			for _, p := range people {
-				words := disputeReasonWords[p.Locale]
-				if words == nil {
-					words = disputeReasonWords[LocalePT]
-				}
-				err := s.queueEmailOn(ctx, tx, NewEmail{AccountID: d.AccountID, To: p.Email, Kind: MailDisputeDefenseDue, Locale: p.Locale,
-					Data: map[string]string{"account": account, "amount": pix.FormatBRL(d.AmountCents), "reason": words[d.Reason],
-						"respond_by": d.RespondBy.UTC().Format("2006-01-02 15:04 UTC"),
-						"link":       s.charges.BaseURL + "/dashboard/payments/" + d.PaymentID.String() + "#dispute-" + d.ID}})
-				if err != nil {
-					return err
-				}
-			}
-			if err := s.auditOn(ctx, tx, AuditRecord{Scope: d.Scope(), Action: "dispute.defense_reminded", ObjectID: d.ID,
-				Changes: Changes{"respond_by": {nil, d.RespondBy.UTC().Format(time.RFC3339)}, "notified": {nil, len(people)}}}); err != nil {
-				return err
-			}
-			if _, err := tx.NewUpdate().Model((*Dispute)(nil)).Set("reminded_at = ?", now).Where("id = ?", d.ID).Exec(ctx); err != nil {
-				return fmt.Errorf("store: dispute reminded: %w", err)
-			}
-		}
-		n = len(due)
-		return nil
-	})
-	return n, err
 }

@@ -49,10 +49,8 @@ type NewContest struct {
 func (s *Store) ContestWithdrawal(ctx context.Context, scope Scope, id string, in NewContest) (*Withdrawal, error) {
 	w := new(Withdrawal)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewSelect().Model(w).Where("id = ? AND account_id = ? AND livemode = ?", id, scope.AccountID, scope.Livemode).
-			For("UPDATE").Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("store: withdrawal: %w", translate(err))
+		if err := lockWithdrawal(ctx, tx, w, &scope, id); err != nil {
+			return err
 		}
 		now := s.Now()
 		switch {
@@ -100,12 +98,8 @@ var ErrContestReturn = errors.New("store: a contest returns at most what the wit
 func (s *Store) ResolveContest(ctx context.Context, scope *Scope, id string, res ContestResult) (w *Withdrawal, duplicate bool, err error) {
 	w = new(Withdrawal)
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewSelect().Model(w).Where("id = ?", id)
-		if scope != nil {
-			q = q.Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
-		}
-		if err := q.For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("store: withdrawal: %w", translate(err))
+		if err := lockWithdrawal(ctx, tx, w, scope, id); err != nil {
+			return err
 		}
 		status := ContestRefused
 		switch {

@@ -70,6 +70,19 @@ func (w *Withdrawal) Scope() Scope { return Scope{AccountID: w.AccountID, Livemo
 // allows letters and digits only: the id without its prefix.
 func (w *Withdrawal) PayoutID() string { return strings.TrimPrefix(w.ID, ids.PrefixWithdrawal+"_") }
 
+// lockWithdrawal reads withdrawal id into w, locked for tx: scope's, or
+// any account's when scope is nil (the PSP worker's).
+func lockWithdrawal(ctx context.Context, tx bun.Tx, w *Withdrawal, scope *Scope, id string) error {
+	q := tx.NewSelect().Model(w).Where("id = ?", id)
+	if scope != nil {
+		q = q.Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
+	}
+	if err := q.For("UPDATE").Scan(ctx); err != nil {
+		return fmt.Errorf("store: withdrawal: %w", translate(err))
+	}
+	return nil
+}
+
 // WithdrawalIDOfPayout is the withdrawal whose payout's id is payoutID.
 func WithdrawalIDOfPayout(payoutID string) string { return ids.PrefixWithdrawal + "_" + payoutID }
 
@@ -127,12 +140,8 @@ type WithdrawalResult struct {
 func (s *Store) FinishWithdrawal(ctx context.Context, scope *Scope, id string, res WithdrawalResult) (w *Withdrawal, duplicate bool, err error) {
 	w = new(Withdrawal)
 	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewSelect().Model(w).Where("id = ?", id)
-		if scope != nil {
-			q = q.Where("account_id = ? AND livemode = ?", scope.AccountID, scope.Livemode)
-		}
-		if err := q.For("UPDATE").Scan(ctx); err != nil {
-			return fmt.Errorf("store: withdrawal: %w", translate(err))
+		if err := lockWithdrawal(ctx, tx, w, scope, id); err != nil {
+			return err
 		}
 		switch {
 		case w.Status == res.Status:

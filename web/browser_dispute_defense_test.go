@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher/maintenance"
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -81,6 +82,20 @@ func TestBrowserDisputeTakesItsDefense(t *testing.T) {
 	require.Equal(t, http.StatusOK, got.status)
 	require.Equal(t, string(evidence), got.body)
 	require.Equal(t, "attachment; filename=boletim.pdf", got.header.Get("Content-Disposition"))
+
+	// Support staff read it from the console's copy of the payment; no
+	// form is offered them.
+	_, err := s.Store.CreateUser(t.Context(), "help@example.com", "correct-horse-battery", store.RoleSupport, "")
+	require.NoError(t, err)
+	help := newBrowser(t, s)
+	help.login("help@example.com", "correct-horse-battery")
+	console := help.do("GET", "/dashboard/support/payments/"+paid, nil, nil)
+	require.Equal(t, http.StatusOK, console.status)
+	supportHref := console.doc.Find(`[data-testid="dispute-evidence"]`).AttrOr("href", "")
+	require.Equal(t, "/dashboard/support/disputes/"+id+"/evidence/"+e["id"].(string), supportHref)
+	require.Equal(t, string(evidence), help.do("GET", supportHref, nil, nil).body)
+	require.Zero(t, console.doc.Find(`[data-testid="dispute-defense-form"]`).Length())
+	require.Equal(t, http.StatusNotFound, b.do("GET", "/dashboard/disputes/"+id+"/evidence/file_nope", nil, nil).status)
 }
 
 // A dispute without a defense a day before its deadline is e-mailed to

@@ -25,14 +25,20 @@ type caller struct {
 
 // notify sends item to the webhook, in the background.
 func (c *caller) notify(item apipix.CallbackItem) {
+	body, _ := json.Marshal(apipix.Callback{Pix: []apipix.CallbackItem{item}})
 	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	c.notifyLocked("/pix", body)
+}
+
+// notifyLocked posts body to every registered webhook + suffix (/pix,
+// /infracoes, /med), in the background; the caller holds the lock.
+func (c *caller) notifyLocked(suffix string, body []byte) {
 	webhooks := make([]string, 0, len(c.st.webhooks))
 	for _, url := range c.st.webhooks {
 		webhooks = append(webhooks, url)
 	}
-	c.st.mu.Unlock()
-	body, _ := json.Marshal(apipix.Callback{Pix: []apipix.CallbackItem{item}})
-	c.deliver(webhooks, "/pix", body)
+	c.deliverLocked(webhooks, suffix, body)
 }
 
 // notifyRec posts a recurrence's new status to the webhookrec ("/rec"),
@@ -56,14 +62,8 @@ func (c *caller) notifyCobR(cobr *cobrState) {
 	c.deliverLocked([]string{c.st.webhookCobR}, "/cobr", body)
 }
 
-// deliver posts body to each webhook + suffix, in the background, as the
-// faults say (dropped, or sent twice).
-func (c *caller) deliver(webhooks []string, suffix string, body []byte) {
-	c.st.mu.Lock()
-	defer c.st.mu.Unlock()
-	c.deliverLocked(webhooks, suffix, body)
-}
-
+// deliverLocked posts body to each webhook + suffix, in the background, as
+// the faults say (dropped, or sent twice); the caller holds the lock.
 func (c *caller) deliverLocked(webhooks []string, suffix string, body []byte) {
 	f := c.st.faults
 	for _, url := range webhooks {

@@ -99,12 +99,8 @@ func (sb *sandbox) reportInfracao(w http.ResponseWriter, r *http.Request) {
 // notifyInfracaoLocked calls back with where inf stands; the caller holds
 // the lock.
 func (sb *sandbox) notifyInfracaoLocked(inf *infracao) {
-	webhooks := make([]string, 0, len(sb.st.webhooks))
-	for _, url := range sb.st.webhooks {
-		webhooks = append(webhooks, url)
-	}
 	body, _ := json.Marshal(apipix.InfracoesCallback{Infracoes: []apipix.InfracaoNotification{{IDInfracao: inf.IDInfracao, Situacao: inf.Situacao}}})
-	sb.callbacks.deliverLocked(webhooks, "/infracoes", body)
+	sb.callbacks.notifyLocked("/infracoes", body)
 }
 
 // getInfracao handles GET /v2/gn/infracoes/{id}.

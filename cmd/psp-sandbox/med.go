@@ -130,12 +130,8 @@ func (sb *sandbox) decideMEDLocked(m *medRequest, returned, sent int64) {
 	}
 	m.ValorDevolvido, m.Conclusao = apipix.FormatValor(returned), sb.now().UTC().Format(time.RFC3339)
 	sb.st.counts["med_decidida"]++
-	webhooks := make([]string, 0, len(sb.st.webhooks))
-	for _, url := range sb.st.webhooks {
-		webhooks = append(webhooks, url)
-	}
 	body, _ := json.Marshal(apipix.MEDCallback{MED: []apipix.MEDNotification{{IDSolicitacao: m.IDSolicitacao, Situacao: m.Situacao}}})
-	sb.callbacks.deliverLocked(webhooks, "/med", body)
+	sb.callbacks.notifyLocked("/med", body)
 }
 
 // runMEDDeadlines returns in whole what nobody decided within medAnalise.

@@ -138,6 +138,10 @@ func TestDisputesHoldWhatTheyClaimAndTakeADefense(t *testing.T) {
 	// Decided: the first lost (its 5.000 go back to the payer), the second won.
 	lost := post("/api/v1/test_helpers/disputes/"+id+"/lose", nil, http.StatusOK)
 	require.Equal(t, []any{"lost", "decided"}, []any{lost["status"], lost["stage"]})
+	require.Len(t, lost["defense"].(map[string]any)["evidence"], 2, "a decided dispute keeps its defense's files")
+	events := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/events?type=dispute.lost", Key: s.TestKey}).JSON(t)["data"].([]any)
+	snapshot := events[0].(map[string]any)["data"].(map[string]any)["object"].(map[string]any)
+	require.Equal(t, lost["defense"], snapshot["defense"], "the event carries the dispute whole, its files with it")
 	post("/api/v1/test_helpers/disputes/"+other+"/win", nil, http.StatusOK)
 	p := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + paid, Key: s.TestKey}).JSON(t)
 	require.EqualValues(t, 8_000, p["amount_refunded_cents"], "3.000 refunded and the 5.000 the lost dispute held")

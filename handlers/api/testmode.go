@@ -94,13 +94,7 @@ func (a *API) TestHelperDispute(c *fiber.Ctx) error {
 		}
 	}
 	if o.Present("amount_cents") {
-		if report.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents,
-			func() *reply.Error {
-				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at least 1.")
-			},
-			func() *reply.Error {
-				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at most %d.", int64(store.MaxAmountCents))
-			}); apiErr != nil {
+		if report.AmountCents, apiErr = o.ClaimedCents("amount_cents"); apiErr != nil {
 			return apiErr
 		}
 	}

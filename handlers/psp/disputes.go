@@ -29,13 +29,7 @@ func (p *PSP) NotifyDispute(c *fiber.Ctx) error {
 	}
 	var in store.PSPDispute
 	if o.Present("amount_cents") {
-		if in.AmountCents, apiErr = o.IntegerBounded("amount_cents", 1, store.MaxAmountCents,
-			func() *reply.Error {
-				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at least 1.")
-			},
-			func() *reply.Error {
-				return reply.InvalidParam("parameter_invalid", "amount_cents", "amount_cents must be at most %d.", int64(store.MaxAmountCents))
-			}); apiErr != nil {
+		if in.AmountCents, apiErr = o.ClaimedCents("amount_cents"); apiErr != nil {
 			return apiErr
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/store"
 )
 
 // RequireJSON refuses bodies that do not declare themselves JSON.
@@ -235,4 +236,16 @@ func (o Object) Array(name string) ([]Object, *reply.Error) {
 		out[i] = Object{prefix: param + ".", fields: fields}
 	}
 	return out, nil
+}
+
+// ClaimedCents reads a dispute's claimed amount: cents from 1 to
+// store.MaxAmountCents.
+func (o Object) ClaimedCents(name string) (int64, *reply.Error) {
+	return o.IntegerBounded(name, 1, store.MaxAmountCents,
+		func() *reply.Error {
+			return reply.InvalidParam("parameter_invalid", o.Param(name), "%s must be at least 1.", o.Param(name))
+		},
+		func() *reply.Error {
+			return reply.InvalidParam("parameter_invalid", o.Param(name), "%s must be at most %d.", o.Param(name), int64(store.MaxAmountCents))
+		})
 }
