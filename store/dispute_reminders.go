@@ -42,6 +42,16 @@ func (s *Store) RemindDisputesAwaitingDefense(ctx context.Context, limit int) (i
 			if err != nil {
 				return err
 			}
+			// The deadline on the account's clock, as its people read times.
+			var zone string
+			if err := tx.NewRaw(`SELECT time_zone FROM accounts WHERE id = ?`, d.AccountID).Scan(ctx, &zone); err != nil {
+				return fmt.Errorf("store: account's time zone: %w", err)
+			}
+			loc, err := time.LoadLocation(zone)
+			if err != nil {
+				loc, zone = time.UTC, "UTC"
+			}
+			respondBy := d.RespondBy.In(loc).Format("02/01/2006 15:04") + " (" + zone + ")"
 			for _, p := range people {
 				words := disputeReasonWords[p.Locale]
 				if words == nil {
@@ -49,7 +59,7 @@ func (s *Store) RemindDisputesAwaitingDefense(ctx context.Context, limit int) (i
 				}
 				err := s.queueEmailOn(ctx, tx, NewEmail{AccountID: d.AccountID, To: p.Email, Kind: MailDisputeDefenseDue, Locale: p.Locale,
 					Data: map[string]string{"account": account, "amount": pix.FormatBRL(d.AmountCents), "reason": words[d.Reason],
-						"respond_by": d.RespondBy.UTC().Format("2006-01-02 15:04 UTC"),
+						"respond_by": respondBy,
 						"link":       s.charges.BaseURL + "/dashboard/payments/" + d.PaymentID.String() + "#dispute-" + d.ID}})
 				if err != nil {
 					return err

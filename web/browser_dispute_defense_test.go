@@ -124,7 +124,7 @@ func TestDisputesAwaitingADefenseAreReminded(t *testing.T) {
 	mu.Unlock()
 	require.Equal(t, 1, maintenance.RemindDisputesAwaitingDefense(t.Context(), s.Store, log))
 	require.Zero(t, maintenance.RemindDisputesAwaitingDefense(t.Context(), s.Store, log), "once")
-	mail := s.Mail(owner, "Disputa de R$ 43,21 aguarda sua defesa até 2026-03-05 15:00 UTC")
+	mail := s.Mail(owner, "Disputa de R$ 43,21 aguarda sua defesa até 05/03/2026 12:00 (America/Sao_Paulo)")
 	require.Contains(t, mail.Text, "/dashboard/payments/")
 	require.Contains(t, mail.Text, "#dispute-"+waiting)
 	require.Contains(t, mail.Text, "motivo: fraude")
