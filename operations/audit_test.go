@@ -57,6 +57,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 	owner, err := st.CreateUser(ctx, "dona@example.com", "correct-horse-battery", store.RoleOwner, acct.ID)
 	require.NoError(t, err)
 	test, live := store.Scope{AccountID: acct.ID}, store.Scope{AccountID: acct.ID, Livemode: true}
+	var qrCode *store.PixQRCode
 	who := store.ActorUser(owner.ID)
 	who.Name, who.Role, who.IP, who.UserAgent, who.RequestID = owner.Email, store.RoleOwner, "203.0.113.9", "Firefox", "req_1"
 	reader, err := st.CreateUser(ctx, "leitor@example.com", "correct-horse-battery", store.RoleViewer, acct.ID)
@@ -163,6 +164,14 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err = ops.SimulateExpiry(ctx, who, test, expiring.ID.String())
 			return err
 		}, func() { expiring = newPaymentSilently(t, ops, acct, test) }},
+		{"CreatePixQRCode", "pix_qr_code.created", func() (err error) {
+			qrCode, err = ops.CreatePixQRCode(ctx, who, test, operations.QRCodeInput{AmountCents: 1_000})
+			return err
+		}, nil},
+		{"SimulatePixQRCodePayment", "payment.created+pix_qr_code.paid", func() error {
+			_, err := ops.SimulatePixQRCodePayment(ctx, who, test, qrCode.ID, 1_000)
+			return err
+		}, nil},
 		{"CheckRefund", "", func() error {
 			return ops.CheckRefund(ctx, who, test, paid.ID.String(), store.NewRefund{AmountCents: 100})
 		}, nil},

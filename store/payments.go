@@ -120,6 +120,8 @@ type Payment struct {
 	// (Pix Automático): its number, due date, status and attempts.
 	SubscriptionID *string `bun:"subscription_id"`
 	Cycle          *Cycle  `bun:"cycle,type:jsonb"`
+	// PixQRCode is the static QR code (pqr_...) a payment into it names.
+	PixQRCode *string `bun:"pix_qr_code"`
 }
 
 // ReceivedCents is what the payment brought in: what was paid, or, before
@@ -293,6 +295,8 @@ type PaymentListParams struct {
 	DueGTE, DueLTE *calendar.Date
 	// Subscription keeps that subscription's cycles.
 	Subscription string
+	// PixQRCode keeps the payments into that static code.
+	PixQRCode string
 }
 
 // listPayments returns one page, newest first, and whether more rows lie
@@ -303,7 +307,7 @@ func (s *Store) listPayments(ctx context.Context, params PaymentListParams) ([]P
 	term := strings.TrimSpace(params.Search)
 	scope := &fuzzyScope{Scope: params.Scope}
 	if params.Status == "" && params.CreatedGTE == nil && params.CreatedLTE == nil && params.DueGTE == nil &&
-		params.DueLTE == nil && params.Subscription == "" && params.EndingBefore == nil {
+		params.DueLTE == nil && params.Subscription == "" && params.PixQRCode == "" && params.EndingBefore == nil {
 		scope.page, scope.before = params.Limit+1, params.StartingAfter
 	}
 	if term != "" && params.EndingBefore == nil {
@@ -390,6 +394,9 @@ func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, 
 	}
 	if params.DueGTE != nil {
 		q = q.Where("due_date >= ?", params.DueGTE.String())
+	}
+	if params.PixQRCode != "" {
+		q = q.Where("pix_qr_code = ?", params.PixQRCode)
 	}
 	if params.Subscription != "" {
 		q = q.Where("subscription_id = ?", params.Subscription)

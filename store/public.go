@@ -35,7 +35,7 @@ func (p *Payment) API() apimodel.Payment {
 		NetCents: p.NetCents(), BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, PaidAt: p.PaidAt, ExpiresAt: p.ExpiresAt,
 		CanceledAt: p.CanceledAt, ExpiredAt: p.ExpiredAt, RefundedAt: p.RefundedAt,
-		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms), Subscription: p.SubscriptionID,
+		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms), Subscription: p.SubscriptionID, PixQRCode: p.PixQRCode,
 	}
 	if p.Cycle != nil {
 		out.Cycle, _ = json.Marshal(p.Cycle)
@@ -232,4 +232,18 @@ func (w *Webhook) mtlsJSON(now time.Time) *apimodel.MTLS {
 		out.ServerCA = &apimodel.ServerCA{Subjects: *w.MTLSServerCASubjects, FingerprintSHA256: *w.MTLSServerCAFingerprint}
 	}
 	return out
+}
+
+// MarshalJSON renders the public representation: its image is served at
+// qr_code_url.
+func (q *PixQRCode) MarshalJSON() ([]byte, error) {
+	out := apimodel.PixQRCode{ID: q.ID, Object: "pix_qr_code", Livemode: q.Livemode, Status: q.Status, AmountCents: q.AmountCents,
+		Description: q.Description, TxID: q.TxID, BRCode: q.BRCode, QRCodeURL: q.BaseURL + "/pay/qr/" + q.ID + "/qr.png",
+		ExpiresAt: jsonw.FormatTimePtr(q.ExpiresAt), Payments: q.Payments, AmountReceivedCents: q.ReceivedCents,
+		CreatedAt: jsonw.FormatTime(q.CreatedAt), UpdatedAt: jsonw.FormatTime(q.UpdatedAt)}
+	if q.AmountCents != nil {
+		label := pix.FormatBRL(*q.AmountCents)
+		out.AmountLabel = &label
+	}
+	return json.Marshal(out)
 }

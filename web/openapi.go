@@ -420,6 +420,7 @@ func paths() obj {
 					queryParam("due_date[gte]", "Due-date charges due on or after this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
 					queryParam("due_date[lte]", "Due-date charges due on or before this day (YYYY-MM-DD).", o("type", "string", "format", "date")),
 					queryParam("subscription", "A subscription id (sub_...): its cycles.", str()),
+					queryParam("pix_qr_code", "A static code's id (pqr_...): the payments into it.", str()),
 					queryParam("starting_after", "A payment id: return the page of older payments after it.", o("type", "string", "format", "uuid")),
 					queryParam("ending_before", "A payment id: return the page of newer payments before it.", o("type", "string", "format", "uuid"))},
 				"responses", responses(200, ok("One page of payments.", "PaymentList"), getErrors...))),
@@ -660,6 +661,29 @@ func paths() obj {
 			"parameters", []any{withdrawalID},
 			"get", op("getWithdrawal", "Retrieve a withdrawal", "Withdrawals",
 				"responses", responses(200, ok("The withdrawal.", "Withdrawal"), with(getErrors, 404)...))),
+		"/api/v1/pix_qr_codes", o(
+			"post", op("createPixQRCode", "Make a static Pix QR code, paid any number of times", "Static QR codes",
+				"description", fmt.Sprintf("A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most %d characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.", store.MaxQRCodeDescription),
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o(
+					"amount_cents", describe(o("type", "integer", "minimum", 1), "A fixed amount; left out, the payer types it."),
+					"description", o("type", "string", "maxLength", store.MaxQRCodeDescription),
+					"expires_at", o("type", "string", "format", "date-time")), optional...)),
+				"responses", responses(201, created("The static code.", "PixQRCode"), with(postErrors, 403, 415)...)),
+			"get", op("listPixQRCodes", "List static QR codes, newest first", "Static QR codes",
+				"parameters", idList(enum([]string{store.QRCodeActive, store.QRCodeDisabled}), "A static code id (pqr_...): return the older codes after it."),
+				"responses", responses(200, ok("One page of static codes.", "PixQRCodeList"), getErrors...))),
+		"/api/v1/pix_qr_codes/{id}", o(
+			"parameters", []any{pathParam("id", "A static code id (pqr_...).", str())},
+			"get", op("getPixQRCode", "Retrieve a static QR code", "Static QR codes",
+				"responses", responses(200, ok("The static code.", "PixQRCode"), with(getErrors, 404)...))),
+		"/api/v1/test_helpers/pix_qr_codes/{id}/pay", o(
+			"parameters", []any{pathParam("id", "A static code id (pqr_...).", str())},
+			"post", op("testHelperPayPixQRCode", "Test mode: a payer pays a static code", "Test helpers",
+				"description", "A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o("amount_cents", o("type", "integer", "minimum", 1)), optional...)),
+				"responses", responses(201, created("The paid payment.", "Payment"), with(postErrors, 403, 404, 409, 415)...))),
 		"/api/v1/withdrawals/{id}/contest", o(
 			"parameters", []any{withdrawalID},
 			"post", op("contestWithdrawal", "Contest a withdrawal (MED 2.0 for money sent): defrauded, coerced, or an institution's failure", "Withdrawals",
@@ -906,6 +930,12 @@ func paths() obj {
 				"description", "Only while the subscription awaits its payer's authorization on a QR journey; 404 otherwise.",
 				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
 					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
+		"/pay/qr/{id}/qr.png", o(
+			"get", op("getStaticQRCodeImage", "A static QR code as a QR image (public: to print, or show at a counter)", "Payer", "security", []any{},
+				"parameters", []any{pathParam("id", "The static code id (pqr_...).", str())},
+				"description", "While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.",
+				"responses", responses(200, o("description", "PNG image.", "content", o("image/png", o("schema",
+					o("type", "string", "contentMediaType", "image/png")))), 404, 500))),
 	)
 }
 
@@ -1012,6 +1042,7 @@ func schemas() obj {
 			"abatement", o("oneOf", []any{ref("DueValue"), o("type", "null")}),
 			"subscription", describe(nullableStr(), "The subscription (sub_...) this payment is a cycle of; null otherwise."),
 			"cycle", o("oneOf", []any{ref("Cycle"), o("type", "null")}),
+			"pix_qr_code", describe(nullableStr(), "The static code (pqr_...) this payment was paid into; null otherwise."),
 			"pix", object(o(
 				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
 				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),
@@ -1112,6 +1143,23 @@ func schemas() obj {
 			"created_at", timestamp(),
 			"resolved_at", nullableTimestamp(),
 		)),
+		"PixQRCode", object(o(
+			"id", o("type", "string", "pattern", "^pqr_[0-9A-Za-z]{22}$"),
+			"object", constant("pix_qr_code"),
+			"livemode", boolean(),
+			"status", enum([]string{store.QRCodeActive, store.QRCodeDisabled}),
+			"amount_cents", describe(o("type", []string{"integer", "null"}, "minimum", 1), "Fixed; null: the payer types the amount."),
+			"amount_label", o("oneOf", []any{moneyLabel, o("type", "null")}),
+			"description", nullableStr(),
+			"txid", describe(o("type", "string", "pattern", "^[0-9A-Za-z]{25}$"), "In the code (field 62-05): a Pix received with it pays into this code."),
+			"br_code", describe(str(), "The static Pix copia e cola (EMV), CRC included."),
+			"qr_code_url", describe(o("type", "string", "format", "uri"), "Its QR image (PNG), public, while it takes payments."),
+			"expires_at", nullableTimestamp(),
+			"payments", describe(o("type", "integer", "minimum", 0), "Payments into it."),
+			"amount_received_cents", o("type", "integer", "minimum", 0),
+			"created_at", timestamp(), "updated_at", timestamp(),
+		)),
+		"PixQRCodeList", listOf("/api/v1/pix_qr_codes", "PixQRCode", 0),
 		"WithdrawalList", listOf("/api/v1/withdrawals", "Withdrawal", 0),
 		"Balance", object(o(
 			"object", constant("balance"),

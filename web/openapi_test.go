@@ -213,6 +213,19 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/withdrawals/wd_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/complete", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/withdrawals/" + wd["id"].(string) + "/fail", Key: s.TestKey}, 409)
+	qr := do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes", Key: s.TestKey, Body: map[string]any{"amount_cents": 990,
+		"description": "Café", "expires_at": "2099-01-01T00:00:00Z"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes", Key: s.TestKey, Body: map[string]any{"amount_cents": 0}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/pix_qr_codes?limit=1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/pix_qr_codes/" + qr["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/pix_qr_codes/pqr_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/pay/qr/" + qr["id"].(string) + "/qr.png"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/qr/pqr_nope/qr.png"}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/" + qr["id"].(string) + "/pay", Key: s.TestKey}, 201)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/" + qr["id"].(string) + "/pay", Key: s.TestKey,
+		Body: map[string]any{"amount_cents": 1}}, 400)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/pqr_nope/pay", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?pix_qr_code=" + qr["id"].(string), Key: s.TestKey}, 200)
 	contestPath := "/api/v1/withdrawals/" + wd["id"].(string) + "/contest"
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud"}}, 400)
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "Golpe."}}, 200)

@@ -48,6 +48,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 
 	payer := &checkout.Checkout{Store: deps.Store, SandboxPayerURL: cfg.SandboxPayerURL}
 	app.Get("/pay/subscriptions/:id/qr.png", payer.SubscriptionQR)
+	app.Get("/pay/qr/:id/qr.png", payer.StaticQRCode)
 	app.Get("/pay/subscriptions/:id", payer.SubscriptionPage)
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)
@@ -106,6 +107,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/test_helpers/withdrawals/:id/complete", ruled("SimulateWithdrawalEnd"), a.TestHelperCompleteWithdrawal)
 	v1.Post("/test_helpers/withdrawals/:id/fail", ruled("SimulateWithdrawalEnd"), a.TestHelperFailWithdrawal)
 	v1.Post("/test_helpers/withdrawals/:id/contest_result", ruled("SimulateContestResult"), a.TestHelperContestResult)
+	v1.Post("/test_helpers/pix_qr_codes/:id/pay", ruled("SimulatePixQRCodePayment"), a.TestHelperPayPixQRCode)
 	v1.Post("/test_helpers/refunds/:id/succeed", ruled("SimulateRefundEnd"), a.TestHelperSucceedRefund)
 	v1.Post("/test_helpers/refunds/:id/fail", ruled("SimulateRefundEnd"), a.TestHelperFailRefund)
 	v1.Post("/refunds", ruled("CreateRefund"), a.CreateRefund)
@@ -120,6 +122,9 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/withdrawals", needs(read(operations.Withdrawals)), a.ListWithdrawals)
 	v1.Get("/withdrawals/:id", needs(read(operations.Withdrawals)), a.GetWithdrawal)
 	v1.Post("/withdrawals/:id/contest", ruled("ContestWithdrawal"), a.ContestWithdrawal)
+	v1.Post("/pix_qr_codes", ruled("CreatePixQRCode"), a.CreatePixQRCode)
+	v1.Get("/pix_qr_codes", needs(read(operations.Payments)), a.ListPixQRCodes)
+	v1.Get("/pix_qr_codes/:id", needs(read(operations.Payments)), a.GetPixQRCode)
 	v1.Get("/events", needs(read(operations.Events)), a.ListEvents)
 	v1.Get("/events/stream", needs(read(operations.Events)), a.StreamEvents)
 	v1.Get("/events/:id", needs(read(operations.Events)), a.GetEvent)

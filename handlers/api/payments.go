@@ -206,7 +206,7 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 
 // listPaymentsQuery are the query parameters of GET /api/v1/payments.
 var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "due_date[gte]", "due_date[lte]", "subscription",
-	"starting_after", "ending_before"}
+	"pix_qr_code", "starting_after", "ending_before"}
 
 // ListPayments handles GET /api/v1/payments.
 func (a *API) ListPayments(c *fiber.Ctx) error {
@@ -247,6 +247,7 @@ func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
 		return params, apiErr
 	}
 	params.Subscription = c.Query("subscription")
+	params.PixQRCode = c.Query("pix_qr_code")
 	for _, bound := range []struct {
 		name string
 		dst  **calendar.Date

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/draw"
@@ -71,4 +72,20 @@ func QRPNG(text string) ([]byte, error) {
 		return nil, fmt.Errorf("qr png: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// StaticQRCode handles GET /pay/qr/{id}/qr.png: a static code's image, to
+// print or show at a counter, while it takes payments.
+func (ch *Checkout) StaticQRCode(c *fiber.Ctx) error {
+	id := c.Params("id")
+	q, err := ch.Store.PublicPixQRCode(c.UserContext(), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return reply.NoSuch("QR code", "id", id)
+	case err != nil:
+		return err
+	case !q.Payable(ch.Store.Now()):
+		return reply.NoSuch("QR code", "id", id)
+	}
+	return sendQR(c, q.BRCode)
 }

@@ -205,6 +205,22 @@ func Withdrawal(err error, id string) error {
 	return err
 }
 
+// PayQRCode maps a refused payment into static code id.
+func PayQRCode(err error, id string) error {
+	if r := refusal(err); r != nil {
+		return r
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return NoSuch("pix_qr_code", "id", id)
+	case errors.Is(err, store.ErrQRCodeNotPayable):
+		return InvalidRequest(http.StatusConflict, "pix_qr_code_inactive", "This static code takes no payment: disabled or past its expiry.")
+	case errors.Is(err, store.ErrQRCodeAmount):
+		return InvalidParam("amount_invalid", "amount_cents", "amount_cents must be the code's amount (a fixed code), 1 or more.")
+	}
+	return err
+}
+
 // Contest maps a refused contest of withdrawal id, or its result.
 func Contest(err error, id string) error {
 	switch {

@@ -39,16 +39,18 @@ type Payment struct {
 	// JSON object; nil for none).
 	Subscription *string
 	Cycle        []byte
-	BRCode       string
-	QRCodeURL    string
-	CheckoutURL  string
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	PaidAt       *time.Time
-	ExpiresAt    time.Time
-	CanceledAt   *time.Time
-	ExpiredAt    *time.Time
-	RefundedAt   *time.Time
+	// PixQRCode is the static QR code a payment into it names (nil: none).
+	PixQRCode   *string
+	BRCode      string
+	QRCodeURL   string
+	CheckoutURL string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	PaidAt      *time.Time
+	ExpiresAt   time.Time
+	CanceledAt  *time.Time
+	ExpiredAt   *time.Time
+	RefundedAt  *time.Time
 }
 
 // Customer is the payer as the API shows them; document is compact (a
@@ -116,6 +118,8 @@ func (p *Payment) AppendJSON(b []byte) []byte {
 	} else {
 		b = append(b, p.Cycle...)
 	}
+	b = append(b, `,"pix_qr_code":`...)
+	b = jsonw.AppendStringOrNull(b, p.PixQRCode)
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)

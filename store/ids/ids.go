@@ -28,6 +28,7 @@ const (
 	PrefixRefund       = "re"
 	PrefixDispute      = "dsp"
 	PrefixEvidence     = "file"
+	PrefixPixQRCode    = "pqr"
 	PrefixWithdrawal   = "wd"
 	PrefixBatch        = "pbat"
 	PrefixSubscription = "sub"

@@ -801,6 +801,69 @@ func (e PaymentStatus) Valid() bool {
 	}
 }
 
+// Defines values for PixQRCodeObject.
+const (
+	PixQrCode PixQRCodeObject = "pix_qr_code"
+)
+
+// Valid indicates whether the value is a known member of the PixQRCodeObject enum.
+func (e PixQRCodeObject) Valid() bool {
+	switch e {
+	case PixQrCode:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PixQRCodeStatus.
+const (
+	PixQRCodeStatusActive   PixQRCodeStatus = "active"
+	PixQRCodeStatusDisabled PixQRCodeStatus = "disabled"
+)
+
+// Valid indicates whether the value is a known member of the PixQRCodeStatus enum.
+func (e PixQRCodeStatus) Valid() bool {
+	switch e {
+	case PixQRCodeStatusActive:
+		return true
+	case PixQRCodeStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PixQRCodeListObject.
+const (
+	PixQRCodeListObjectList PixQRCodeListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the PixQRCodeListObject enum.
+func (e PixQRCodeListObject) Valid() bool {
+	switch e {
+	case PixQRCodeListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PixQRCodeListUrl.
+const (
+	Apiv1pixQrCodes PixQRCodeListUrl = "/api/v1/pix_qr_codes"
+)
+
+// Valid indicates whether the value is a known member of the PixQRCodeListUrl enum.
+func (e PixQRCodeListUrl) Valid() bool {
+	switch e {
+	case Apiv1pixQrCodes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReadinessChecks.
 const (
 	ReadinessChecksOk          ReadinessChecks = "ok"
@@ -1599,6 +1662,24 @@ func (e StreamEventsParamsApiVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListPixQRCodesParamsStatus.
+const (
+	ListPixQRCodesParamsStatusActive   ListPixQRCodesParamsStatus = "active"
+	ListPixQRCodesParamsStatusDisabled ListPixQRCodesParamsStatus = "disabled"
+)
+
+// Valid indicates whether the value is a known member of the ListPixQRCodesParamsStatus enum.
+func (e ListPixQRCodesParamsStatus) Valid() bool {
+	switch e {
+	case ListPixQRCodesParamsStatusActive:
+		return true
+	case ListPixQRCodesParamsStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateSubscriptionJSONBodyInterval.
 const (
 	CreateSubscriptionJSONBodyIntervalAnnual     CreateSubscriptionJSONBodyInterval = "annual"
@@ -2315,6 +2396,9 @@ type Payment struct {
 		// QrCodeUrl null while the BR Code is.
 		QrCodeUrl *string `json:"qr_code_url"`
 	} `json:"pix"`
+
+	// PixQrCode The static code (pqr_...) this payment was paid into; null otherwise.
+	PixQrCode  *string    `json:"pix_qr_code"`
 	RefundedAt *time.Time `json:"refunded_at"`
 
 	// Status pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid.
@@ -2394,6 +2478,54 @@ type PaymentListUrl string
 
 // PaymentStatus pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid.
 type PaymentStatus string
+
+// PixQRCode defines model for PixQRCode.
+type PixQRCode struct {
+	// AmountCents Fixed; null: the payer types the amount.
+	AmountCents         *int    `json:"amount_cents"`
+	AmountLabel         *string `json:"amount_label"`
+	AmountReceivedCents int     `json:"amount_received_cents"`
+
+	// BrCode The static Pix copia e cola (EMV), CRC included.
+	BrCode      string          `json:"br_code"`
+	CreatedAt   time.Time       `json:"created_at"`
+	Description *string         `json:"description"`
+	ExpiresAt   *time.Time      `json:"expires_at"`
+	Id          string          `json:"id"`
+	Livemode    bool            `json:"livemode"`
+	Object      PixQRCodeObject `json:"object"`
+
+	// Payments Payments into it.
+	Payments int `json:"payments"`
+
+	// QrCodeUrl Its QR image (PNG), public, while it takes payments.
+	QrCodeUrl string          `json:"qr_code_url"`
+	Status    PixQRCodeStatus `json:"status"`
+
+	// Txid In the code (field 62-05): a Pix received with it pays into this code.
+	Txid      string    `json:"txid"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// PixQRCodeObject defines model for PixQRCode.Object.
+type PixQRCodeObject string
+
+// PixQRCodeStatus defines model for PixQRCode.Status.
+type PixQRCodeStatus string
+
+// PixQRCodeList One page, newest first; has_more says whether older objects follow.
+type PixQRCodeList struct {
+	Data    []PixQRCode         `json:"data"`
+	HasMore bool                `json:"has_more"`
+	Object  PixQRCodeListObject `json:"object"`
+	Url     PixQRCodeListUrl    `json:"url"`
+}
+
+// PixQRCodeListObject defines model for PixQRCodeList.Object.
+type PixQRCodeListObject string
+
+// PixQRCodeListUrl defines model for PixQRCodeList.Url.
+type PixQRCodeListUrl string
 
 // Readiness defines model for Readiness.
 type Readiness struct {
@@ -3046,6 +3178,9 @@ type ListPaymentsParams struct {
 	// Subscription A subscription id (sub_...): its cycles.
 	Subscription *string `form:"subscription,omitempty" json:"subscription,omitempty"`
 
+	// PixQrCode A static code's id (pqr_...): the payments into it.
+	PixQrCode *string `form:"pix_qr_code,omitempty" json:"pix_qr_code,omitempty"`
+
 	// StartingAfter A payment id: return the page of older payments after it.
 	StartingAfter *openapi_types.UUID `form:"starting_after,omitempty" json:"starting_after,omitempty"`
 
@@ -3107,6 +3242,32 @@ type RefundPaymentJSONBody struct {
 
 // RefundPaymentParams defines parameters for RefundPayment.
 type RefundPaymentParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListPixQRCodesParams defines parameters for ListPixQRCodes.
+type ListPixQRCodesParams struct {
+	Limit  *int                        `form:"limit,omitempty" json:"limit,omitempty"`
+	Status *ListPixQRCodesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// StartingAfter A static code id (pqr_...): return the older codes after it.
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+}
+
+// ListPixQRCodesParamsStatus defines parameters for ListPixQRCodes.
+type ListPixQRCodesParamsStatus string
+
+// CreatePixQRCodeJSONBody defines parameters for CreatePixQRCode.
+type CreatePixQRCodeJSONBody struct {
+	// AmountCents A fixed amount; left out, the payer types it.
+	AmountCents *int       `json:"amount_cents,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	ExpiresAt   *time.Time `json:"expires_at,omitempty"`
+}
+
+// CreatePixQRCodeParams defines parameters for CreatePixQRCode.
+type CreatePixQRCodeParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -3292,6 +3453,17 @@ type TestHelperPayPaymentJSONBody struct {
 
 // TestHelperPayPaymentParams defines parameters for TestHelperPayPayment.
 type TestHelperPayPaymentParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// TestHelperPayPixQRCodeJSONBody defines parameters for TestHelperPayPixQRCode.
+type TestHelperPayPixQRCodeJSONBody struct {
+	AmountCents *int `json:"amount_cents,omitempty"`
+}
+
+// TestHelperPayPixQRCodeParams defines parameters for TestHelperPayPixQRCode.
+type TestHelperPayPixQRCodeParams struct {
 	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
@@ -3703,6 +3875,9 @@ type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 // RefundPaymentJSONRequestBody defines body for RefundPayment for application/json ContentType.
 type RefundPaymentJSONRequestBody RefundPaymentJSONBody
 
+// CreatePixQRCodeJSONRequestBody defines body for CreatePixQRCode for application/json ContentType.
+type CreatePixQRCodeJSONRequestBody CreatePixQRCodeJSONBody
+
 // CreateRefundJSONRequestBody defines body for CreateRefund for application/json ContentType.
 type CreateRefundJSONRequestBody CreateRefundJSONBody
 
@@ -3729,6 +3904,9 @@ type TestHelperDisputePaymentJSONRequestBody TestHelperDisputePaymentJSONBody
 
 // TestHelperPayPaymentJSONRequestBody defines body for TestHelperPayPayment for application/json ContentType.
 type TestHelperPayPaymentJSONRequestBody TestHelperPayPaymentJSONBody
+
+// TestHelperPayPixQRCodeJSONRequestBody defines body for TestHelperPayPixQRCode for application/json ContentType.
+type TestHelperPayPixQRCodeJSONRequestBody TestHelperPayPixQRCodeJSONBody
 
 // TestHelperFailRefundJSONRequestBody defines body for TestHelperFailRefund for application/json ContentType.
 type TestHelperFailRefundJSONRequestBody TestHelperFailRefundJSONBody
@@ -4389,6 +4567,34 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
 	RefundPayment(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPixQRCodes List static QR codes, newest first
+	//
+	// Corresponds with GET /api/v1/pix_qr_codes (the `ListPixQRCodes` operationId).
+	ListPixQRCodes(ctx context.Context, params *ListPixQRCodesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePixQRCodeWithBody Make a static Pix QR code, paid any number of times
+	//
+	// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+	CreatePixQRCodeWithBody(ctx context.Context, params *CreatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePixQRCode Make a static Pix QR code, paid any number of times
+	//
+	// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+	CreatePixQRCode(ctx context.Context, params *CreatePixQRCodeParams, body CreatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPixQRCode Retrieve a static QR code
+	//
+	// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
+	GetPixQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListRefunds List refunds, newest first
 	//
 	// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -4596,6 +4802,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 	TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperPayPixQRCodeWithBody Test mode: a payer pays a static code
+	//
+	// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+	TestHelperPayPixQRCodeWithBody(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestHelperPayPixQRCode Test mode: a payer pays a static code
+	//
+	// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+	TestHelperPayPixQRCode(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, body TestHelperPayPixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// TestHelperFailRefundWithBody Test mode: a pending refund failed; its amount returns to available
 	//
@@ -4923,6 +5147,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetStaticQRCodeImage A static QR code as a QR image (public: to print, or show at a counter)
+	//
+	// While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
+	//
+	// Corresponds with GET /pay/qr/{id}/qr.png (the `GetStaticQRCodeImage` operationId).
+	GetStaticQRCodeImage(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSubscriptionQRCode The subscription's authorization code as a QR image (public, for the payer)
 	//
@@ -5541,6 +5772,74 @@ func (c *Client) RefundPayment(ctx context.Context, idOrExternalId string, param
 	return c.Client.Do(req)
 }
 
+// ListPixQRCodes List static QR codes, newest first
+//
+// Corresponds with GET /api/v1/pix_qr_codes (the `ListPixQRCodes` operationId).
+func (c *Client) ListPixQRCodes(ctx context.Context, params *ListPixQRCodesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPixQRCodesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePixQRCodeWithBody Make a static Pix QR code, paid any number of times
+//
+// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+func (c *Client) CreatePixQRCodeWithBody(ctx context.Context, params *CreatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePixQRCodeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePixQRCode Make a static Pix QR code, paid any number of times
+//
+// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+func (c *Client) CreatePixQRCode(ctx context.Context, params *CreatePixQRCodeParams, body CreatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePixQRCodeRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPixQRCode Retrieve a static QR code
+//
+// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
+func (c *Client) GetPixQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPixQRCodeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListRefunds List refunds, newest first
 //
 // With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -5999,6 +6298,44 @@ func (c *Client) TestHelperPayPaymentWithBody(ctx context.Context, idOrExternalI
 // Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 func (c *Client) TestHelperPayPayment(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewTestHelperPayPaymentRequest(c.Server, idOrExternalId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperPayPixQRCodeWithBody Test mode: a payer pays a static code
+//
+// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+func (c *Client) TestHelperPayPixQRCodeWithBody(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayPixQRCodeRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestHelperPayPixQRCode Test mode: a payer pays a static code
+//
+// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+func (c *Client) TestHelperPayPixQRCode(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, body TestHelperPayPixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestHelperPayPixQRCodeRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6756,6 +7093,23 @@ func (c *Client) ContestWithdrawal(ctx context.Context, id string, params *Conte
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHealthzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetStaticQRCodeImage A static QR code as a QR image (public: to print, or show at a counter)
+//
+// While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
+//
+// Corresponds with GET /pay/qr/{id}/qr.png (the `GetStaticQRCodeImage` operationId).
+func (c *Client) GetStaticQRCodeImage(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetStaticQRCodeImageRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -8018,6 +8372,18 @@ func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Re
 
 		}
 
+		if params.PixQrCode != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pix_qr_code", *params.PixQrCode, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.StartingAfter != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
@@ -8297,6 +8663,173 @@ func NewRefundPaymentRequestWithBody(server string, idOrExternalId string, param
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewListPixQRCodesRequest constructs an http.Request for the ListPixQRCodes method
+func NewListPixQRCodesRequest(server string, params *ListPixQRCodesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pix_qr_codes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePixQRCodeRequest calls the generic CreatePixQRCode builder with application/json body
+func NewCreatePixQRCodeRequest(server string, params *CreatePixQRCodeParams, body CreatePixQRCodeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePixQRCodeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreatePixQRCodeRequestWithBody constructs an http.Request for the CreatePixQRCode method, with any body, and a specified content type
+func NewCreatePixQRCodeRequestWithBody(server string, params *CreatePixQRCodeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pix_qr_codes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetPixQRCodeRequest constructs an http.Request for the GetPixQRCode method
+func NewGetPixQRCodeRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pix_qr_codes/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -9224,6 +9757,68 @@ func NewTestHelperPayPaymentRequestWithBody(server string, idOrExternalId string
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/test_helpers/payments/%s/pay", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewTestHelperPayPixQRCodeRequest calls the generic TestHelperPayPixQRCode builder with application/json body
+func NewTestHelperPayPixQRCodeRequest(server string, id string, params *TestHelperPayPixQRCodeParams, body TestHelperPayPixQRCodeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTestHelperPayPixQRCodeRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewTestHelperPayPixQRCodeRequestWithBody constructs an http.Request for the TestHelperPayPixQRCode method, with any body, and a specified content type
+func NewTestHelperPayPixQRCodeRequestWithBody(server string, id string, params *TestHelperPayPixQRCodeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/test_helpers/pix_qr_codes/%s/pay", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -10714,6 +11309,40 @@ func NewHealthzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetStaticQRCodeImageRequest constructs an http.Request for the GetStaticQRCodeImage method
+func NewGetStaticQRCodeImageRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/pay/qr/%s/qr.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetSubscriptionQRCodeRequest constructs an http.Request for the GetSubscriptionQRCode method
 func NewGetSubscriptionQRCodeRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -11523,6 +12152,38 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/payments/{id_or_external_id}/refund (the `RefundPayment` operationId).
 	RefundPaymentWithResponse(ctx context.Context, idOrExternalId string, params *RefundPaymentParams, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
 
+	// ListPixQRCodesWithResponse List static QR codes, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/pix_qr_codes (the `ListPixQRCodes` operationId).
+	ListPixQRCodesWithResponse(ctx context.Context, params *ListPixQRCodesParams, reqEditors ...RequestEditorFn) (*ListPixQRCodesResponse, error)
+
+	// CreatePixQRCodeWithBodyWithResponse Make a static Pix QR code, paid any number of times
+	//
+	// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+	CreatePixQRCodeWithBodyWithResponse(ctx context.Context, params *CreatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePixQRCodeResponse, error)
+
+	// CreatePixQRCodeWithResponse Make a static Pix QR code, paid any number of times
+	//
+	// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+	CreatePixQRCodeWithResponse(ctx context.Context, params *CreatePixQRCodeParams, body CreatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePixQRCodeResponse, error)
+
+	// GetPixQRCodeWithResponse Retrieve a static QR code
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
+	GetPixQRCodeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPixQRCodeResponse, error)
+
 	// ListRefundsWithResponse List refunds, newest first
 	//
 	// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -11746,6 +12407,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/test_helpers/payments/{id_or_external_id}/pay (the `TestHelperPayPayment` operationId).
 	TestHelperPayPaymentWithResponse(ctx context.Context, idOrExternalId string, params *TestHelperPayPaymentParams, body TestHelperPayPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayPaymentResponse, error)
+
+	// TestHelperPayPixQRCodeWithBodyWithResponse Test mode: a payer pays a static code
+	//
+	// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+	TestHelperPayPixQRCodeWithBodyWithResponse(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayPixQRCodeResponse, error)
+
+	// TestHelperPayPixQRCodeWithResponse Test mode: a payer pays a static code
+	//
+	// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+	TestHelperPayPixQRCodeWithResponse(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, body TestHelperPayPixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayPixQRCodeResponse, error)
 
 	// TestHelperFailRefundWithBodyWithResponse Test mode: a pending refund failed; its amount returns to available
 	//
@@ -12091,6 +12770,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
+
+	// GetStaticQRCodeImageWithResponse A static QR code as a QR image (public: to print, or show at a counter)
+	//
+	// While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /pay/qr/{id}/qr.png (the `GetStaticQRCodeImage` operationId).
+	GetStaticQRCodeImageWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetStaticQRCodeImageResponse, error)
 
 	// GetSubscriptionQRCodeWithResponse The subscription's authorization code as a QR image (public, for the payer)
 	//
@@ -15419,6 +16107,536 @@ func (r RefundPaymentResponse) ContentType() string {
 	return ""
 }
 
+// ListPixQRCodesResponse200Headers the declared response headers of an HTTP 200 response for ListPixQRCodes
+type ListPixQRCodesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListPixQRCodesResponse400Headers the declared response headers of an HTTP 400 response for ListPixQRCodes
+type ListPixQRCodesResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse401Headers the declared response headers of an HTTP 401 response for ListPixQRCodes
+type ListPixQRCodesResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse403Headers the declared response headers of an HTTP 403 response for ListPixQRCodes
+type ListPixQRCodesResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse413Headers the declared response headers of an HTTP 413 response for ListPixQRCodes
+type ListPixQRCodesResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse429Headers the declared response headers of an HTTP 429 response for ListPixQRCodes
+type ListPixQRCodesResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse500Headers the declared response headers of an HTTP 500 response for ListPixQRCodes
+type ListPixQRCodesResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPixQRCodesResponse503Headers the declared response headers of an HTTP 503 response for ListPixQRCodes
+type ListPixQRCodesResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type ListPixQRCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PixQRCodeList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListPixQRCodesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListPixQRCodesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListPixQRCodesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListPixQRCodesResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListPixQRCodesResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPixQRCodesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListPixQRCodesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPixQRCodesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON200() *PixQRCodeList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPixQRCodesResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPixQRCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPixQRCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPixQRCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPixQRCodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePixQRCodeResponse201Headers the declared response headers of an HTTP 201 response for CreatePixQRCode
+type CreatePixQRCodeResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreatePixQRCodeResponse400Headers the declared response headers of an HTTP 400 response for CreatePixQRCode
+type CreatePixQRCodeResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse401Headers the declared response headers of an HTTP 401 response for CreatePixQRCode
+type CreatePixQRCodeResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse403Headers the declared response headers of an HTTP 403 response for CreatePixQRCode
+type CreatePixQRCodeResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse409Headers the declared response headers of an HTTP 409 response for CreatePixQRCode
+type CreatePixQRCodeResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse413Headers the declared response headers of an HTTP 413 response for CreatePixQRCode
+type CreatePixQRCodeResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse415Headers the declared response headers of an HTTP 415 response for CreatePixQRCode
+type CreatePixQRCodeResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse422Headers the declared response headers of an HTTP 422 response for CreatePixQRCode
+type CreatePixQRCodeResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse429Headers the declared response headers of an HTTP 429 response for CreatePixQRCode
+type CreatePixQRCodeResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse500Headers the declared response headers of an HTTP 500 response for CreatePixQRCode
+type CreatePixQRCodeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePixQRCodeResponse503Headers the declared response headers of an HTTP 503 response for CreatePixQRCode
+type CreatePixQRCodeResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CreatePixQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PixQRCode
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePixQRCodeResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreatePixQRCodeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreatePixQRCodeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreatePixQRCodeResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePixQRCodeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreatePixQRCodeResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreatePixQRCodeResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreatePixQRCodeResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePixQRCodeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreatePixQRCodeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePixQRCodeResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON201() *PixQRCode {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreatePixQRCodeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePixQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePixQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePixQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePixQRCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPixQRCodeResponse200Headers the declared response headers of an HTTP 200 response for GetPixQRCode
+type GetPixQRCodeResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetPixQRCodeResponse400Headers the declared response headers of an HTTP 400 response for GetPixQRCode
+type GetPixQRCodeResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse401Headers the declared response headers of an HTTP 401 response for GetPixQRCode
+type GetPixQRCodeResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse403Headers the declared response headers of an HTTP 403 response for GetPixQRCode
+type GetPixQRCodeResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse404Headers the declared response headers of an HTTP 404 response for GetPixQRCode
+type GetPixQRCodeResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse413Headers the declared response headers of an HTTP 413 response for GetPixQRCode
+type GetPixQRCodeResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse429Headers the declared response headers of an HTTP 429 response for GetPixQRCode
+type GetPixQRCodeResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse500Headers the declared response headers of an HTTP 500 response for GetPixQRCode
+type GetPixQRCodeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPixQRCodeResponse503Headers the declared response headers of an HTTP 503 response for GetPixQRCode
+type GetPixQRCodeResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetPixQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PixQRCode
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPixQRCodeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetPixQRCodeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPixQRCodeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetPixQRCodeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPixQRCodeResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetPixQRCodeResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPixQRCodeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPixQRCodeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPixQRCodeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON200() *PixQRCode {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPixQRCodeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPixQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPixQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPixQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPixQRCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListRefundsResponse200Headers the declared response headers of an HTTP 200 response for ListRefunds
 type ListRefundsResponse200Headers struct {
 	RateLimitLimit     *int
@@ -18719,6 +19937,224 @@ func (r TestHelperPayPaymentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r TestHelperPayPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TestHelperPayPixQRCodeResponse201Headers the declared response headers of an HTTP 201 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// TestHelperPayPixQRCodeResponse400Headers the declared response headers of an HTTP 400 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse401Headers the declared response headers of an HTTP 401 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse403Headers the declared response headers of an HTTP 403 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse404Headers the declared response headers of an HTTP 404 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse409Headers the declared response headers of an HTTP 409 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse413Headers the declared response headers of an HTTP 413 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse415Headers the declared response headers of an HTTP 415 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse422Headers the declared response headers of an HTTP 422 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse429Headers the declared response headers of an HTTP 429 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse500Headers the declared response headers of an HTTP 500 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// TestHelperPayPixQRCodeResponse503Headers the declared response headers of an HTTP 503 response for TestHelperPayPixQRCode
+type TestHelperPayPixQRCodeResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type TestHelperPayPixQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Payment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *TestHelperPayPixQRCodeResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestHelperPayPixQRCodeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestHelperPayPixQRCodeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestHelperPayPixQRCodeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestHelperPayPixQRCodeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestHelperPayPixQRCodeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *TestHelperPayPixQRCodeResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *TestHelperPayPixQRCodeResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestHelperPayPixQRCodeResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestHelperPayPixQRCodeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestHelperPayPixQRCodeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestHelperPayPixQRCodeResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON201() *Payment {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TestHelperPayPixQRCodeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestHelperPayPixQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestHelperPayPixQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestHelperPayPixQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestHelperPayPixQRCodeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23809,6 +25245,70 @@ func (r HealthzResponse) ContentType() string {
 	return ""
 }
 
+// GetStaticQRCodeImageResponse404Headers the declared response headers of an HTTP 404 response for GetStaticQRCodeImage
+type GetStaticQRCodeImageResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetStaticQRCodeImageResponse500Headers the declared response headers of an HTTP 500 response for GetStaticQRCodeImage
+type GetStaticQRCodeImageResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetStaticQRCodeImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetStaticQRCodeImageResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetStaticQRCodeImageResponse500Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetStaticQRCodeImageResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetStaticQRCodeImageResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetStaticQRCodeImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetStaticQRCodeImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetStaticQRCodeImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetStaticQRCodeImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetSubscriptionQRCodeResponse404Headers the declared response headers of an HTTP 404 response for GetSubscriptionQRCode
 type GetSubscriptionQRCodeResponse404Headers struct {
 	RetryAfter *int
@@ -25639,6 +27139,62 @@ func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, idO
 	return ParseRefundPaymentResponse(rsp)
 }
 
+// ListPixQRCodesWithResponse List static QR codes, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/pix_qr_codes (the `ListPixQRCodes` operationId).
+func (c *ClientWithResponses) ListPixQRCodesWithResponse(ctx context.Context, params *ListPixQRCodesParams, reqEditors ...RequestEditorFn) (*ListPixQRCodesResponse, error) {
+	rsp, err := c.ListPixQRCodes(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPixQRCodesResponse(rsp)
+}
+
+// CreatePixQRCodeWithBodyWithResponse Make a static Pix QR code, paid any number of times
+//
+// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+func (c *ClientWithResponses) CreatePixQRCodeWithBodyWithResponse(ctx context.Context, params *CreatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePixQRCodeResponse, error) {
+	rsp, err := c.CreatePixQRCodeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePixQRCodeResponse(rsp)
+}
+
+// CreatePixQRCodeWithResponse Make a static Pix QR code, paid any number of times
+//
+// A static BR Code (EMV) with the receiver's key, its txid (field 62-05) and a fixed amount_cents, or none: the payer types the amount. Each payment into it is a payment of its own with pix_qr_code set (GET /api/v1/payments?pix_qr_code=...), paid when the Pix arrives. description: at most 140 characters (the payer's bank shows it); expires_at: RFC 3339, in the future, or none.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/pix_qr_codes (the `CreatePixQRCode` operationId).
+func (c *ClientWithResponses) CreatePixQRCodeWithResponse(ctx context.Context, params *CreatePixQRCodeParams, body CreatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePixQRCodeResponse, error) {
+	rsp, err := c.CreatePixQRCode(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePixQRCodeResponse(rsp)
+}
+
+// GetPixQRCodeWithResponse Retrieve a static QR code
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
+func (c *ClientWithResponses) GetPixQRCodeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPixQRCodeResponse, error) {
+	rsp, err := c.GetPixQRCode(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPixQRCodeResponse(rsp)
+}
+
 // ListRefundsWithResponse List refunds, newest first
 //
 // With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -26017,6 +27573,36 @@ func (c *ClientWithResponses) TestHelperPayPaymentWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseTestHelperPayPaymentResponse(rsp)
+}
+
+// TestHelperPayPixQRCodeWithBodyWithResponse Test mode: a payer pays a static code
+//
+// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+func (c *ClientWithResponses) TestHelperPayPixQRCodeWithBodyWithResponse(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TestHelperPayPixQRCodeResponse, error) {
+	rsp, err := c.TestHelperPayPixQRCodeWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperPayPixQRCodeResponse(rsp)
+}
+
+// TestHelperPayPixQRCodeWithResponse Test mode: a payer pays a static code
+//
+// A payment of its own, created and paid (payment.created, payment.paid), with pix_qr_code set. amount_cents: the code's when fixed (any other is 400 amount_invalid), required when open. A disabled or expired code is 409 pix_qr_code_inactive.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/test_helpers/pix_qr_codes/{id}/pay (the `TestHelperPayPixQRCode` operationId).
+func (c *ClientWithResponses) TestHelperPayPixQRCodeWithResponse(ctx context.Context, id string, params *TestHelperPayPixQRCodeParams, body TestHelperPayPixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*TestHelperPayPixQRCodeResponse, error) {
+	rsp, err := c.TestHelperPayPixQRCode(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestHelperPayPixQRCodeResponse(rsp)
 }
 
 // TestHelperFailRefundWithBodyWithResponse Test mode: a pending refund failed; its amount returns to available
@@ -26620,6 +28206,21 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 		return nil, err
 	}
 	return ParseHealthzResponse(rsp)
+}
+
+// GetStaticQRCodeImageWithResponse A static QR code as a QR image (public: to print, or show at a counter)
+//
+// While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /pay/qr/{id}/qr.png (the `GetStaticQRCodeImage` operationId).
+func (c *ClientWithResponses) GetStaticQRCodeImageWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetStaticQRCodeImageResponse, error) {
+	rsp, err := c.GetStaticQRCodeImage(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetStaticQRCodeImageResponse(rsp)
 }
 
 // GetSubscriptionQRCodeWithResponse The subscription's authorization code as a QR image (public, for the payer)
@@ -31553,6 +33154,800 @@ func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, err
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers RefundPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPixQRCodesResponse parses an HTTP response from a ListPixQRCodesWithResponse call
+func ParseListPixQRCodesResponse(rsp *http.Response) (*ListPixQRCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPixQRCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PixQRCodeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListPixQRCodesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListPixQRCodesResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListPixQRCodesResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListPixQRCodesResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListPixQRCodesResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListPixQRCodesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListPixQRCodesResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPixQRCodesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePixQRCodeResponse parses an HTTP response from a CreatePixQRCodeWithResponse call
+func ParseCreatePixQRCodeResponse(rsp *http.Response) (*CreatePixQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePixQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PixQRCode
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreatePixQRCodeResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreatePixQRCodeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreatePixQRCodeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreatePixQRCodeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreatePixQRCodeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreatePixQRCodeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreatePixQRCodeResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreatePixQRCodeResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreatePixQRCodeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreatePixQRCodeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePixQRCodeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPixQRCodeResponse parses an HTTP response from a GetPixQRCodeWithResponse call
+func ParseGetPixQRCodeResponse(rsp *http.Response) (*GetPixQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPixQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PixQRCode
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPixQRCodeResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetPixQRCodeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPixQRCodeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetPixQRCodeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPixQRCodeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetPixQRCodeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPixQRCodeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPixQRCodeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPixQRCodeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -36566,6 +38961,344 @@ func ParseTestHelperPayPaymentResponse(rsp *http.Response) (*TestHelperPayPaymen
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers TestHelperPayPaymentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestHelperPayPixQRCodeResponse parses an HTTP response from a TestHelperPayPixQRCodeWithResponse call
+func ParseTestHelperPayPixQRCodeResponse(rsp *http.Response) (*TestHelperPayPixQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestHelperPayPixQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Payment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers TestHelperPayPixQRCodeResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestHelperPayPixQRCodeResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestHelperPayPixQRCodeResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestHelperPayPixQRCodeResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestHelperPayPixQRCodeResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestHelperPayPixQRCodeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers TestHelperPayPixQRCodeResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers TestHelperPayPixQRCodeResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestHelperPayPixQRCodeResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestHelperPayPixQRCodeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestHelperPayPixQRCodeResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestHelperPayPixQRCodeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -44236,6 +46969,76 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers413 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetStaticQRCodeImageResponse parses an HTTP response from a GetStaticQRCodeImageWithResponse call
+func ParseGetStaticQRCodeImageResponse(rsp *http.Response) (*GetStaticQRCodeImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetStaticQRCodeImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 404:
+		var headers GetStaticQRCodeImageResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetStaticQRCodeImageResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil
