@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,7 +96,15 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 		p, err := lockPaymentWhere(ctx, tx, "correlation_id = $1 AND livemode", n.TxID)
 		switch {
 		case errors.Is(err, ErrNotFound):
-			n.Outcome = PixUnknownTxID
+			// Or a live static code: a payment of its own into it.
+			paid, err := s.payStaticCode(ctx, tx, n)
+			if err != nil {
+				return err
+			}
+			n.Outcome, n.PaymentID = PixUnknownTxID, nil
+			if paid != nil {
+				n.Outcome, n.PaymentID = PixPaid, &paid.ID
+			}
 		case err != nil:
 			return fmt.Errorf("store: payment by txid: %w", err)
 		case p.AmountDue(settledOn(n, s.Now())).AmountDueCents != n.AmountCents:
@@ -128,6 +137,39 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 		}
 		return nil
 	})
+}
+
+// payStaticCode pays the transfer n into the live static code its txid
+// names, as a payment of its own (nil, nil when no code has that txid; a
+// code that takes no payment, or not this amount, pays nothing and the
+// transfer waits for support to return it, as one naming no charge does).
+func (s *Store) payStaticCode(ctx context.Context, tx bun.Tx, n *PixNotification) (*Payment, error) {
+	if n.TxID == "" {
+		return nil, nil
+	}
+	q := new(PixQRCode)
+	err := tx.NewSelect().Model(q).Where("txid = ? AND livemode", n.TxID).For("UPDATE").Scan(ctx)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("store: static code by txid: %w", err)
+	}
+	acct, err := s.Account(ctx, q.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	// The payment's store calls join tx; their balance statements are
+	// written before tx commits, as any transaction's are.
+	actx := withAmbient(ctx, tx)
+	p, err := s.payIntoCode(actx, tx, acct, q, n.AmountCents)
+	switch {
+	case errors.Is(err, ErrQRCodeNotPayable) || errors.Is(err, ErrQRCodeAmount):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return p, flushBalances(actx)
 }
 
 // PixNotifications lists received transfers, newest first; problemsOnly

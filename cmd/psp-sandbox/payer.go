@@ -55,6 +55,8 @@ textarea{width:100%;min-height:8rem;font-family:monospace}button{margin-top:1rem
 {{if .Error}}<p class="err" data-testid="error">{{.Error}}</p>{{end}}
 <form method="post" action="/payer"><label for="code">Pix copia e cola</label>
 <textarea id="code" name="code" required>{{.Code}}</textarea>
+<label for="valor">Valor (só para um QR code estático sem valor, como 12.34)</label>
+<input id="valor" name="valor" inputmode="decimal">
 <button type="submit" data-testid="pay">Pagar</button></form></body></html>`))
 
 type payerView struct {
@@ -76,7 +78,7 @@ func (sb *sandbox) payerSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view := payerView{Code: code}
-	p, err := sb.payCode(code)
+	p, err := sb.payCode(code, strings.TrimSpace(r.FormValue("valor")))
 	if err != nil {
 		view.Error = err.Error()
 		w.WriteHeader(http.StatusUnprocessableEntity)
@@ -93,6 +95,8 @@ func (sb *sandbox) payJSON(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Code string `json:"code"`
 		TxID string `json:"txid"`
+		// Valor is what the payer types for a static code without an amount.
+		Valor string `json:"valor"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
@@ -103,7 +107,7 @@ func (sb *sandbox) payJSON(w http.ResponseWriter, r *http.Request) {
 	if in.TxID != "" {
 		p, err = sb.payTxID(in.TxID)
 	} else {
-		p, err = sb.payCode(in.Code)
+		p, err = sb.payCode(in.Code, in.Valor)
 	}
 	if err != nil {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"error": err.Error()})
@@ -112,11 +116,15 @@ func (sb *sandbox) payJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, p)
 }
 
-// payCode pays the charge a dynamic BR Code points to.
-func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
+// payCode pays the charge a dynamic BR Code points to, or a static code
+// of this PSP's receiver (its amount, or valor when it has none).
+func (sb *sandbox) payCode(code, valor string) (*apipix.Pix, error) {
 	d, err := pix.Decode(code)
 	if err != nil {
 		return nil, payerMessage("Este não é um Pix copia e cola válido: " + err.Error())
+	}
+	if key := d.MerchantAccount["01"]; key != "" {
+		return sb.payStatic(key, d.Fields["54"], valor, d.AdditionalData["05"])
 	}
 	location := d.MerchantAccount["25"]
 	i := strings.LastIndex(location, "/qr/v2/")
@@ -136,6 +144,30 @@ func (sb *sandbox) payCode(code string) (*apipix.Pix, error) {
 		return nil, payerMessage("Cobrança não encontrada neste PSP.")
 	}
 	return sb.payTxID(txid)
+}
+
+// payStatic pays a static code to key, as the payer's bank does: a Pix of
+// the code's amount (or of valor, typed by the payer, when it has none)
+// naming its txid, settled at once and called back.
+func (sb *sandbox) payStatic(key, amount, valor, txid string) (*apipix.Pix, error) {
+	if key != sb.chave {
+		return nil, payerMessage("Esta chave não é de um recebedor deste PSP.")
+	}
+	if amount == "" {
+		amount = valor
+	}
+	if v, err := apipix.ParseValor(amount); err != nil || v <= 0 {
+		return nil, payerMessage("Digite o valor a pagar, como 12.34.")
+	}
+	if txid == "***" {
+		txid = ""
+	}
+	sb.st.mu.Lock()
+	p := sb.receive(txid, amount, key)
+	item := apipix.CallbackItem{Pix: p.withDevolucoes()}
+	sb.st.mu.Unlock()
+	sb.callbacks.notify(item)
+	return &item.Pix, nil
 }
 
 // payTxID pays the charge txid as the payer's bank does with a dynamic

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/pix"
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -64,6 +65,9 @@ func TestStaticQRCodesArePaidManyTimes(t *testing.T) {
 	got := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/pix_qr_codes/" + id, Key: s.TestKey}).JSON(t)
 	require.Equal(t, []any{2.0, 2_500.0}, []any{got["payments"], got["amount_received_cents"]})
 	require.Len(t, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/pix_qr_codes", Key: s.TestKey}).JSON(t)["data"], 2)
+	s.LedgerMatchesBalance(store.Scope{AccountID: s.Account.ID})
+	bal := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.TestKey}).JSON(t)
+	require.EqualValues(t, 2*(1_250-first["fee_cents"].(float64))+777-openPaid["fee_cents"].(float64), bal["available_cents"])
 
 	for _, bad := range []struct {
 		path string

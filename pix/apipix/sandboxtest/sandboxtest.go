@@ -162,6 +162,15 @@ func (sb *Sandbox) PayCode(code string) apipix.Pix {
 	return p
 }
 
+// PayStaticCode is the payer paying a static BR Code of the sandbox's
+// receiver: its amount, or valor when it has none.
+func (sb *Sandbox) PayStaticCode(code, valor string) apipix.Pix {
+	sb.t.Helper()
+	var p apipix.Pix
+	sb.post("/sandbox/pay", map[string]string{"code": code, "valor": valor}, &p)
+	return p
+}
+
 // Transfer books a Pix of valor naming txid with no charge behind it.
 func (sb *Sandbox) Transfer(txid, valor string) apipix.Pix {
 	sb.t.Helper()
