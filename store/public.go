@@ -239,6 +239,7 @@ func (w *Webhook) mtlsJSON(now time.Time) *apimodel.MTLS {
 func (q *PixQRCode) MarshalJSON() ([]byte, error) {
 	out := apimodel.PixQRCode{ID: q.ID, Object: "pix_qr_code", Livemode: q.Livemode, Status: q.Status, AmountCents: q.AmountCents,
 		Description: q.Description, TxID: q.TxID, BRCode: q.BRCode, QRCodeURL: q.BaseURL + "/pay/qr/" + q.ID + "/qr.png",
+		PageURL:   q.BaseURL + "/pay/qr/" + q.ID,
 		ExpiresAt: jsonw.FormatTimePtr(q.ExpiresAt), Payments: q.Payments, AmountReceivedCents: q.ReceivedCents,
 		CreatedAt: jsonw.FormatTime(q.CreatedAt), UpdatedAt: jsonw.FormatTime(q.UpdatedAt)}
 	if q.AmountCents != nil {

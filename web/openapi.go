@@ -1154,6 +1154,7 @@ func schemas() obj {
 			"txid", describe(o("type", "string", "pattern", "^[0-9A-Za-z]{25}$"), "In the code (field 62-05): a Pix received with it pays into this code."),
 			"br_code", describe(str(), "The static Pix copia e cola (EMV), CRC included."),
 			"qr_code_url", describe(o("type", "string", "format", "uri"), "Its QR image (PNG), public, while it takes payments."),
+			"page_url", describe(o("type", "string", "format", "uri"), "Its public page to print or show at a counter (the QR, its copia e cola, the amount or that the payer types it), in the browser's language, while it takes payments."),
 			"expires_at", nullableTimestamp(),
 			"payments", describe(o("type", "integer", "minimum", 0), "Payments into it."),
 			"amount_received_cents", o("type", "integer", "minimum", 0),

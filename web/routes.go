@@ -49,6 +49,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	payer := &checkout.Checkout{Store: deps.Store, SandboxPayerURL: cfg.SandboxPayerURL}
 	app.Get("/pay/subscriptions/:id/qr.png", payer.SubscriptionQR)
 	app.Get("/pay/qr/:id/qr.png", payer.StaticQRCode)
+	app.Get("/pay/qr/:id", payer.StaticQRPage)
 	app.Get("/pay/subscriptions/:id", payer.SubscriptionPage)
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)

@@ -14,7 +14,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/handlers/reply"
+	"payments/pix"
 	"payments/store"
+	"payments/views"
 )
 
 // qrSize is about the PNG's side in pixels (whole pixels per module make it
@@ -88,4 +90,36 @@ func (ch *Checkout) StaticQRCode(c *fiber.Ctx) error {
 		return reply.NoSuch("QR code", "id", id)
 	}
 	return sendQR(c, q.BRCode)
+}
+
+// StaticQRPage handles GET /pay/qr/{id}: a static code's page, to print or
+// show at a counter, in the browser's language, while it takes payments.
+func (ch *Checkout) StaticQRPage(c *fiber.Ctx) error {
+	id := c.Params("id")
+	q, err := ch.Store.PublicPixQRCode(c.UserContext(), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return reply.NoSuch("QR code", "id", id)
+	case err != nil:
+		return err
+	case !q.Payable(ch.Store.Now()):
+		return reply.NoSuch("QR code", "id", id)
+	}
+	acct, _, err := ch.payerLocale(c, q.AccountID)
+	if err != nil {
+		return err
+	}
+	m := views.StaticQRPage{Merchant: acct.Name, BRCode: q.BRCode, QRCodeURL: "/pay/qr/" + q.ID + "/qr.png"}
+	if q.Description != nil {
+		m.Description = *q.Description
+	}
+	if q.AmountCents != nil {
+		m.AmountLabel = pix.FormatBRL(*q.AmountCents)
+	}
+	if q.ExpiresAt != nil {
+		m.ExpiresAt = views.Time(c.UserContext(), *q.ExpiresAt)
+	}
+	c.Set("Vary", "Accept-Language")
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return reply.Page(c, http.StatusOK, views.StaticQR(m))
 }

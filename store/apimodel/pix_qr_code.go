@@ -12,6 +12,7 @@ type PixQRCode struct {
 	TxID                string  `json:"txid"`
 	BRCode              string  `json:"br_code"`
 	QRCodeURL           string  `json:"qr_code_url"`
+	PageURL             string  `json:"page_url"`
 	ExpiresAt           *string `json:"expires_at"`
 	Payments            int64   `json:"payments"`
 	AmountReceivedCents int64   `json:"amount_received_cents"`

@@ -2495,6 +2495,9 @@ type PixQRCode struct {
 	Livemode    bool            `json:"livemode"`
 	Object      PixQRCodeObject `json:"object"`
 
+	// PageUrl Its public page to print or show at a counter (the QR, its copia e cola, the amount or that the payer types it), in the browser's language, while it takes payments.
+	PageUrl string `json:"page_url"`
+
 	// Payments Payments into it.
 	Payments int `json:"payments"`
 
