@@ -79,31 +79,35 @@ func QRPNG(text string) ([]byte, error) {
 // StaticQRCode handles GET /pay/qr/{id}/qr.png: a static code's image, to
 // print or show at a counter, while it takes payments.
 func (ch *Checkout) StaticQRCode(c *fiber.Ctx) error {
+	q, err := ch.payableCode(c)
+	if err != nil {
+		return err
+	}
+	return sendQR(c, q.BRCode)
+}
+
+// payableCode is the static code the path names, while it takes
+// payments: a code disabled or past its expiry is no page and no image.
+func (ch *Checkout) payableCode(c *fiber.Ctx) (*store.PixQRCode, error) {
 	id := c.Params("id")
 	q, err := ch.Store.PublicPixQRCode(c.UserContext(), id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return reply.NoSuch("QR code", "id", id)
+		return nil, reply.NoSuch("QR code", "id", id)
 	case err != nil:
-		return err
+		return nil, err
 	case !q.Payable(ch.Store.Now()):
-		return reply.NoSuch("QR code", "id", id)
+		return nil, reply.NoSuch("QR code", "id", id)
 	}
-	return sendQR(c, q.BRCode)
+	return q, nil
 }
 
 // StaticQRPage handles GET /pay/qr/{id}: a static code's page, to print or
 // show at a counter, in the browser's language, while it takes payments.
 func (ch *Checkout) StaticQRPage(c *fiber.Ctx) error {
-	id := c.Params("id")
-	q, err := ch.Store.PublicPixQRCode(c.UserContext(), id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return reply.NoSuch("QR code", "id", id)
-	case err != nil:
+	q, err := ch.payableCode(c)
+	if err != nil {
 		return err
-	case !q.Payable(ch.Store.Now()):
-		return reply.NoSuch("QR code", "id", id)
 	}
 	acct, _, err := ch.payerLocale(c, q.AccountID)
 	if err != nil {
