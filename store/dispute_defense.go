@@ -49,6 +49,22 @@ var (
 	ErrDefenseTooLate  = errors.New("store: the deadline to answer the dispute has passed")
 )
 
+// DefenseRefusal says why d takes no defense at now (nil: it takes one):
+// a closed dispute is an InvalidTransitionError, one defended already
+// ErrDisputeDefended, one past its deadline ErrDefenseTooLate. The store
+// refuses by it and a page offers the form by it.
+func (d *Dispute) DefenseRefusal(now time.Time) error {
+	switch {
+	case d.Status != DisputeOpen:
+		return &InvalidTransitionError{Object: "dispute", Status: d.Status}
+	case d.DefendedAt != nil:
+		return ErrDisputeDefended
+	case now.After(d.RespondBy):
+		return ErrDefenseTooLate
+	}
+	return nil
+}
+
 // DefendDispute stores the merchant's defense of the scope's open dispute
 // id, checked by the caller, and moves it under review (dispute.updated):
 // its text, when, and its evidence files. A closed dispute is an
@@ -61,13 +77,8 @@ func (s *Store) DefendDispute(ctx context.Context, scope Scope, id string, def D
 			return err
 		}
 		now := s.Now()
-		switch {
-		case d.Status != DisputeOpen:
-			return &InvalidTransitionError{Object: "dispute", Status: d.Status}
-		case d.DefendedAt != nil:
-			return ErrDisputeDefended
-		case now.After(d.RespondBy):
-			return ErrDefenseTooLate
+		if err := d.DefenseRefusal(now); err != nil {
+			return err
 		}
 		for _, f := range def.Evidence {
 			sum := sha256.Sum256(f.Content)
@@ -154,11 +165,11 @@ func (s *Store) Evidence(ctx context.Context, scope Scope, disputeID, id string)
 // LiveDispute returns one of the account's live disputes with its
 // evidence, bytes and all: what its defense's call sends to the PSP.
 func (s *Store) LiveDispute(ctx context.Context, accountID, id string) (*Dispute, error) {
-	d, err := s.Dispute(ctx, Scope{AccountID: accountID, Livemode: true}, id)
+	d := new(Dispute)
+	err := s.idb(ctx).NewSelect().Model(d).Where("id = ? AND account_id = ? AND livemode", id, accountID).Scan(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: dispute: %w", translate(err))
 	}
-	d.Evidence = d.Evidence[:0]
 	if err := s.idb(ctx).NewSelect().Model(&d.Evidence).Where("dispute_id = ?", id).Order("id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: dispute evidence: %w", err)
 	}

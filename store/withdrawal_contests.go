@@ -41,6 +41,22 @@ type NewContest struct {
 	Description string
 }
 
+// ContestRefusal says why w takes no contest at now (nil: it takes one):
+// not completed is an InvalidTransitionError, contested already
+// ErrContested, past ContestWindow ErrContestTooLate. The store refuses by
+// it and a page offers the contest by it.
+func (w *Withdrawal) ContestRefusal(now time.Time) error {
+	switch {
+	case w.Status != WithdrawalCompleted:
+		return &InvalidTransitionError{Object: "withdrawal", Status: w.Status}
+	case w.ContestStatus != nil:
+		return ErrContested
+	case w.CompletedAt != nil && now.Sub(*w.CompletedAt) > ContestWindow:
+		return ErrContestTooLate
+	}
+	return nil
+}
+
 // ContestWithdrawal contests the scope's completed withdrawal id (MED 2.0:
 // the merchant was defrauded or coerced into it): pending, with
 // withdrawal.contested; live, the contest is queued to the PSP in the same
@@ -53,13 +69,8 @@ func (s *Store) ContestWithdrawal(ctx context.Context, scope Scope, id string, i
 			return err
 		}
 		now := s.Now()
-		switch {
-		case w.Status != WithdrawalCompleted:
-			return &InvalidTransitionError{Object: "withdrawal", Status: w.Status}
-		case w.ContestStatus != nil:
-			return ErrContested
-		case w.CompletedAt != nil && now.Sub(*w.CompletedAt) > ContestWindow:
-			return ErrContestTooLate
+		if err := w.ContestRefusal(now); err != nil {
+			return err
 		}
 		status := ContestPending
 		w.ContestStatus, w.ContestReason, w.ContestDescription, w.ContestedAt, w.UpdatedAt = &status, &in.Reason, &in.Description, &now, now

@@ -507,8 +507,7 @@ func (d *Dashboard) disputeView(c *fiber.Ctx, dsp *store.Dispute, support bool) 
 				SizeLabel: byteSize(int64(e.SizeBytes))})
 		}
 	}
-	v.CanDefend = !support && may(c, operations.Disputes) && dsp.Status == store.DisputeOpen && dsp.DefendedAt == nil &&
-		!d.Store.Now().After(dsp.RespondBy)
+	v.CanDefend = !support && may(c, operations.Disputes) && dsp.DefenseRefusal(d.Store.Now()) == nil
 	return v
 }
 

@@ -94,6 +94,5 @@ func (d *Dashboard) contestRow(c *fiber.Ctx, row *views.WithdrawalRow, w *store.
 		}
 		return
 	}
-	row.CanContest = w.Status == store.WithdrawalCompleted && may(c, operations.Withdrawals) &&
-		(w.CompletedAt == nil || d.Store.Now().Sub(*w.CompletedAt) <= store.ContestWindow)
+	row.CanContest = may(c, operations.Withdrawals) && w.ContestRefusal(d.Store.Now()) == nil
 }
