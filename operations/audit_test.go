@@ -58,6 +58,7 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 	require.NoError(t, err)
 	test, live := store.Scope{AccountID: acct.ID}, store.Scope{AccountID: acct.ID, Livemode: true}
 	var qrCode *store.PixQRCode
+	var link *store.PaymentLink
 	who := store.ActorUser(owner.ID)
 	who.Name, who.Role, who.IP, who.UserAgent, who.RequestID = owner.Email, store.RoleOwner, "203.0.113.9", "Firefox", "req_1"
 	reader, err := st.CreateUser(ctx, "leitor@example.com", "correct-horse-battery", store.RoleViewer, acct.ID)
@@ -170,6 +171,18 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		}, nil},
 		{"SimulatePixQRCodePayment", "payment.created+pix_qr_code.paid", func() error {
 			_, err := ops.SimulatePixQRCodePayment(ctx, who, test, qrCode.ID, 1_000)
+			return err
+		}, nil},
+		{"CreatePaymentLink", "payment_link.created", func() (err error) {
+			link, err = ops.CreatePaymentLink(ctx, who, test, operations.PaymentLinkInput{Description: "Ingresso", AmountCents: new(int64(2_000))})
+			return err
+		}, nil},
+		{"ChargeThroughLink", "payment.created+payment_link.used", func() error {
+			_, err := ops.ChargeThroughLink(ctx, store.ActorPayer, link.ID, operations.LinkPayerInput{AmountCents: 2_000})
+			return err
+		}, nil},
+		{"DeactivatePaymentLink", "payment_link.deactivated", func() error {
+			_, err := ops.DeactivatePaymentLink(ctx, who, test, link.ID)
 			return err
 		}, nil},
 		{"CheckRefund", "", func() error {
@@ -470,6 +483,8 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 		case "AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword":
 			// Who followed the link (or signed up) is the user it was for.
 			require.Regexp(t, `^user:usr_`, added[0].Actor, s.op)
+		case "ChargeThroughLink":
+			require.Equal(t, [2]string{"payer", "checkout"}, [2]string{added[0].Actor, added[0].Door}, s.op)
 		case "RequestPasswordReset", "NotifySignInFailures":
 			require.Equal(t, [2]string{"visitor", "dashboard"}, [2]string{added[0].Actor, added[0].Door}, s.op)
 		default:
@@ -483,7 +498,8 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 // askedByOthers are the steps that ask as the operator, the PSP or a
 // visitor, not as the account's person the walk's who is.
 var askedByOthers = []string{"ApplyPSPDispute", "ReturnTransfer", "ActivateLive", "CreateAccount", "CreateUser", "SetPasswordOf",
-	"AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword", "RequestPasswordReset", "NotifySignInFailures"}
+	"AcceptInvitation", "SignUpBusiness", "VerifyEmail", "ResetPassword", "RequestPasswordReset", "NotifySignInFailures",
+	"ChargeThroughLink"}
 
 // askedOfPeople says whether a person of an account is who asks for
 // changes that need p: not the platform's, the PSP's or one's own sign-in.

@@ -48,6 +48,8 @@ var Rulebook = map[string]Permission{
 	"SimulateWithdrawalEnd":    Write(Withdrawals),
 	"CreatePixQRCode":          Write(Payments),
 	"SimulatePixQRCodePayment": Write(Payments),
+	"CreatePaymentLink":        Write(Payments),
+	"DeactivatePaymentLink":    Write(Payments),
 	"ContestWithdrawal":        Write(Withdrawals),
 	"SimulateContestResult":    Write(Withdrawals),
 
@@ -116,6 +118,9 @@ var Rulebook = map[string]Permission{
 	"RecordSignIn":         Anyone,
 	"OpenSession":          Anyone,
 	"NotifySignInFailures": Anyone,
+
+	// A payer at a payment link's page: the link's address proves them.
+	"ChargeThroughLink": Anyone,
 }
 
 // rule is what action needs, from the Rulebook. An action without a row is

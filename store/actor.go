@@ -51,12 +51,16 @@ const (
 	DoorAdmin     = "admin"
 	DoorPSP       = "psp"
 	DoorSystem    = "system"
+	// DoorCheckout is the payer's public pages (a payment link's).
+	DoorCheckout = "checkout"
 )
 
 // The actors that are not a user, a key or a command.
 var (
 	ActorPSP    = Actor{ID: "psp", Door: DoorPSP}
 	ActorSystem = Actor{ID: "system", Door: DoorSystem}
+	// ActorPayer is a payer at a public page, who has no account.
+	ActorPayer = Actor{ID: "payer", Door: DoorCheckout}
 )
 
 // ActorUser is a person signed in to the dashboard, with no role yet: the

@@ -122,6 +122,8 @@ type Payment struct {
 	Cycle          *Cycle  `bun:"cycle,type:jsonb"`
 	// PixQRCode is the static QR code (pqr_...) a payment into it names.
 	PixQRCode *string `bun:"pix_qr_code"`
+	// PaymentLink is the payment link (plink_...) that made the charge.
+	PaymentLink *string `bun:"payment_link"`
 }
 
 // ReceivedCents is what the payment brought in: what was paid, or, before
@@ -297,6 +299,8 @@ type PaymentListParams struct {
 	Subscription string
 	// PixQRCode keeps the payments into that static code.
 	PixQRCode string
+	// PaymentLink keeps the charges that payment link made.
+	PaymentLink string
 }
 
 // listPayments returns one page, newest first, and whether more rows lie
@@ -307,7 +311,7 @@ func (s *Store) listPayments(ctx context.Context, params PaymentListParams) ([]P
 	term := strings.TrimSpace(params.Search)
 	scope := &fuzzyScope{Scope: params.Scope}
 	if params.Status == "" && params.CreatedGTE == nil && params.CreatedLTE == nil && params.DueGTE == nil &&
-		params.DueLTE == nil && params.Subscription == "" && params.PixQRCode == "" && params.EndingBefore == nil {
+		params.DueLTE == nil && params.Subscription == "" && params.PixQRCode == "" && params.PaymentLink == "" && params.EndingBefore == nil {
 		scope.page, scope.before = params.Limit+1, params.StartingAfter
 	}
 	if term != "" && params.EndingBefore == nil {
@@ -397,6 +401,9 @@ func (s *Store) listPaymentsOnce(ctx context.Context, params PaymentListParams, 
 	}
 	if params.PixQRCode != "" {
 		q = q.Where("pix_qr_code = ?", params.PixQRCode)
+	}
+	if params.PaymentLink != "" {
+		q = q.Where("payment_link = ?", params.PaymentLink)
 	}
 	if params.Subscription != "" {
 		q = q.Where("subscription_id = ?", params.Subscription)

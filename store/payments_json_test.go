@@ -45,6 +45,7 @@ type referencePayment struct {
 	Subscription  *string            `json:"subscription"`
 	Cycle         *Cycle             `json:"cycle"`
 	PixQRCode     *string            `json:"pix_qr_code"`
+	PaymentLink   *string            `json:"payment_link"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -95,7 +96,7 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 		ref.DueDate, ref.DaysAfterDue = &t.DueDate, &t.DaysAfterDue
 		ref.Fine, ref.Interest, ref.Discounts, ref.Abatement = t.Fine, t.Interest, t.Discounts, t.Abatement
 	}
-	ref.Subscription, ref.Cycle, ref.PixQRCode = p.SubscriptionID, p.Cycle, p.PixQRCode
+	ref.Subscription, ref.Cycle, ref.PixQRCode, ref.PaymentLink = p.SubscriptionID, p.Cycle, p.PixQRCode, p.PaymentLink
 	if ref.Metadata == nil {
 		ref.Metadata = map[string]string{}
 	}
@@ -141,7 +142,7 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 			Discounts: &cobv.Discounts{Fixed: []cobv.FixedDiscount{{Until: dueToday, AmountCents: &two}}}}}
 	sub, next := "sub_1", "2026-12-11"
 	cycle := &Payment{ID: uuid.New(), Status: "pending", AmountCents: 990, CreatedAt: at, UpdatedAt: at, ExpiresAt: at, Metadata: map[string]string{},
-		SubscriptionID: &sub, PixQRCode: &sub, Cycle: &Cycle{Number: 3, DueDate: "2026-12-10", Status: CycleRetrying, Attempts: 1, RetryPolicy: RetryThreeInSeven, NextAttemptDate: &next}}
+		SubscriptionID: &sub, PixQRCode: &sub, PaymentLink: &sub, Cycle: &Cycle{Number: 3, DueDate: "2026-12-10", Status: CycleRetrying, Attempts: 1, RetryPolicy: RetryThreeInSeven, NextAttemptDate: &next}}
 	cases := []*Payment{full, due, cycle, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
 		{Metadata: map[string]string{}, Customer: &Customer{}}}
 	for _, s := range awkward {

@@ -32,7 +32,7 @@ import (
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
 	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
-	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle, paid_on, pix_qr_code`
+	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle, paid_on, pix_qr_code, payment_link`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
@@ -48,7 +48,7 @@ func (r *paymentRow) dest() []any {
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
 		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents,
-		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle, &p.PaidOn, &p.PixQRCode}
+		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle, &p.PaidOn, &p.PixQRCode, &p.PaymentLink}
 }
 
 // payment decodes the JSON columns and returns the payment.

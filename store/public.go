@@ -35,7 +35,7 @@ func (p *Payment) API() apimodel.Payment {
 		NetCents: p.NetCents(), BRCode: p.BRCode, QRCodeURL: p.QRCodeURL, CheckoutURL: p.CheckoutURL,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, PaidAt: p.PaidAt, ExpiresAt: p.ExpiresAt,
 		CanceledAt: p.CanceledAt, ExpiredAt: p.ExpiredAt, RefundedAt: p.RefundedAt,
-		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms), Subscription: p.SubscriptionID, PixQRCode: p.PixQRCode,
+		AmountDueCents: p.AmountDueToday(time.Now()), Due: dueMembers(p.DueTerms), Subscription: p.SubscriptionID, PixQRCode: p.PixQRCode, PaymentLink: p.PaymentLink,
 	}
 	if p.Cycle != nil {
 		out.Cycle, _ = json.Marshal(p.Cycle)
@@ -244,6 +244,21 @@ func (q *PixQRCode) MarshalJSON() ([]byte, error) {
 		CreatedAt: jsonw.FormatTime(q.CreatedAt), UpdatedAt: jsonw.FormatTime(q.UpdatedAt)}
 	if q.AmountCents != nil {
 		label := pix.FormatBRL(*q.AmountCents)
+		out.AmountLabel = &label
+	}
+	return json.Marshal(out)
+}
+
+// MarshalJSON renders the public representation: available says whether
+// its page takes a payer now.
+func (l *PaymentLink) MarshalJSON() ([]byte, error) {
+	out := apimodel.PaymentLink{ID: l.ID, Object: "payment_link", Livemode: l.Livemode, Status: l.Status,
+		Available: l.Available, URL: l.URL(), QRCodeURL: l.URL() + "/qr.png", Description: l.Description,
+		AmountCents: l.AmountCents, MinAmountCents: l.MinAmountCents, MaxAmountCents: l.MaxAmountCents, Collect: l.Collect,
+		MaxUses: l.MaxUses, Uses: l.Uses, OpenCharges: l.Open, AmountReceivedCents: l.ReceivedCents,
+		ExpiresAt: jsonw.FormatTimePtr(l.ExpiresAt), CreatedAt: jsonw.FormatTime(l.CreatedAt), UpdatedAt: jsonw.FormatTime(l.UpdatedAt)}
+	if l.AmountCents != nil {
+		label := pix.FormatBRL(*l.AmountCents)
 		out.AmountLabel = &label
 	}
 	return json.Marshal(out)

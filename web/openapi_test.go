@@ -226,6 +226,19 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 		Body: map[string]any{"amount_cents": 1}}, 400)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/pqr_nope/pay", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?pix_qr_code=" + qr["id"].(string), Key: s.TestKey}, 200)
+	link := do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links", Key: s.TestKey, Body: map[string]any{"description": "Ingresso",
+		"amount_cents": 2_000, "collect": []string{"name", "document", "email"}, "max_uses": 10, "expires_at": "2099-01-01T00:00:00Z"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links", Key: s.TestKey, Body: map[string]any{"description": "Doação",
+		"min_amount_cents": 500, "max_amount_cents": 9_000}}, 201)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links", Key: s.TestKey, Body: map[string]any{"amount_cents": 1}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_links?limit=1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_links/" + link["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payment_links/plink_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/pay/link/" + link["id"].(string) + "/qr.png"}, 200)
+	do(webtest.Request{Method: "GET", Path: "/pay/link/plink_nope/qr.png"}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?payment_link=" + link["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links/" + link["id"].(string) + "/deactivate", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links/plink_nope/deactivate", Key: s.TestKey}, 404)
 	contestPath := "/api/v1/withdrawals/" + wd["id"].(string) + "/contest"
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud"}}, 400)
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "Golpe."}}, 200)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -46,10 +47,21 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Get("/healthz", health.Live)
 	app.Get("/readyz", health.Ready)
 
-	payer := &checkout.Checkout{Store: deps.Store, SandboxPayerURL: cfg.SandboxPayerURL}
+	var counter rateCounter = newMemoryCounter()
+	if deps.Redis != nil {
+		counter = &redisCounter{client: deps.Redis, prefix: cfg.CounterPrefix}
+	}
+	payer := &checkout.Checkout{Store: deps.Store, Ops: rulebook, SandboxPayerURL: cfg.SandboxPayerURL,
+		AllowLinkCharge: func(ctx context.Context, ip string) (bool, error) {
+			n, err := counter.hit(ctx, "link:ip:"+ip, time.Now().Truncate(time.Minute), time.Minute)
+			return n <= checkout.LinkChargesPerMinute, err
+		}}
 	app.Get("/pay/subscriptions/:id/qr.png", payer.SubscriptionQR)
 	app.Get("/pay/qr/:id/qr.png", payer.StaticQRCode)
 	app.Get("/pay/qr/:id", payer.StaticQRPage)
+	app.Get("/pay/link/:id/qr.png", payer.LinkQRCode)
+	app.Get("/pay/link/:id", browserLocale, payer.LinkPage)
+	app.Post("/pay/link/:id", browserLocale, cleanInput, payer.LinkCharge)
 	app.Get("/pay/subscriptions/:id", payer.SubscriptionPage)
 	app.Get("/pay/:id/qr.png", payer.QRCode)
 	app.Get("/pay/:id/status", payer.Status)
@@ -70,10 +82,6 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	app.Post("/psp/webhook/:token/med", callbacks.MEDCallbackWithToken)
 	app.Post("/psp/disputes", callbacks.NotifyDispute)
 
-	var counter rateCounter = newMemoryCounter()
-	if deps.Redis != nil {
-		counter = &redisCounter{client: deps.Redis, prefix: cfg.CounterPrefix}
-	}
 	streams := eventfeed.New(deps.Store, deps.Log, streamPoll, eventfeed.Limits{
 		PerKey: cmp.Or(cfg.StreamsPerKey, DefaultStreamsPerKey), PerAccount: cmp.Or(cfg.StreamsPerAccount, DefaultStreamsPerAccount)})
 	deps.Metrics.WatchStreams(func() float64 { return float64(streams.Stats().Open) },
@@ -126,6 +134,10 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/pix_qr_codes", ruled("CreatePixQRCode"), a.CreatePixQRCode)
 	v1.Get("/pix_qr_codes", needs(read(operations.Payments)), a.ListPixQRCodes)
 	v1.Get("/pix_qr_codes/:id", needs(read(operations.Payments)), a.GetPixQRCode)
+	v1.Post("/payment_links", ruled("CreatePaymentLink"), a.CreatePaymentLink)
+	v1.Get("/payment_links", needs(read(operations.Payments)), a.ListPaymentLinks)
+	v1.Get("/payment_links/:id", needs(read(operations.Payments)), a.GetPaymentLink)
+	v1.Post("/payment_links/:id/deactivate", ruled("DeactivatePaymentLink"), a.DeactivatePaymentLink)
 	v1.Get("/events", needs(read(operations.Events)), a.ListEvents)
 	v1.Get("/events/stream", needs(read(operations.Events)), a.StreamEvents)
 	v1.Get("/events/:id", needs(read(operations.Events)), a.GetEvent)

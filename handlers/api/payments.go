@@ -206,7 +206,7 @@ func (a *API) RefundPayment(c *fiber.Ctx) error {
 
 // listPaymentsQuery are the query parameters of GET /api/v1/payments.
 var listPaymentsQuery = []string{"limit", "status", "created[gte]", "created[lte]", "due_date[gte]", "due_date[lte]", "subscription",
-	"pix_qr_code", "starting_after", "ending_before"}
+	"pix_qr_code", "payment_link", "starting_after", "ending_before"}
 
 // ListPayments handles GET /api/v1/payments.
 func (a *API) ListPayments(c *fiber.Ctx) error {
@@ -248,6 +248,7 @@ func parseListPayments(c *fiber.Ctx) (store.PaymentListParams, *reply.Error) {
 	}
 	params.Subscription = c.Query("subscription")
 	params.PixQRCode = c.Query("pix_qr_code")
+	params.PaymentLink = c.Query("payment_link")
 	for _, bound := range []struct {
 		name string
 		dst  **calendar.Date

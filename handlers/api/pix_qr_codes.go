@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -37,15 +36,9 @@ func (a *API) CreatePixQRCode(c *fiber.Ctx) error {
 		in.Description = &d
 	}
 	if o.Present("expires_at") {
-		s, apiErr := o.Str("expires_at", 64)
-		if apiErr != nil {
+		if in.ExpiresAt, apiErr = expiresAt(o); apiErr != nil {
 			return apiErr
 		}
-		at, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return reply.InvalidParam("parameter_invalid", "expires_at", "expires_at must be a time in RFC 3339 (2026-12-31T23:59:59-03:00).")
-		}
-		in.ExpiresAt = &at
 	}
 	q, err := a.Ops.CreatePixQRCode(c.UserContext(), request.Actor(c), request.Scope(c), in)
 	if err != nil {

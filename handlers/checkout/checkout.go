@@ -16,6 +16,7 @@ import (
 
 	"payments/handlers/reply"
 	"payments/handlers/request"
+	"payments/operations"
 	"payments/pix"
 	"payments/pix/calendar"
 	"payments/store"
@@ -25,6 +26,11 @@ import (
 // Checkout serves the payer's pages.
 type Checkout struct {
 	Store *store.Store
+	// Ops makes the charges a payer asks for at a payment link.
+	Ops *operations.Operations
+	// AllowLinkCharge says whether the address ip may make one more
+	// charge through a payment link now (nil: no limit).
+	AllowLinkCharge func(ctx context.Context, ip string) (bool, error)
 	// SandboxPayerURL is the PSP sandbox's payer page, in development: a
 	// live charge's page links to it with its code.
 	SandboxPayerURL string

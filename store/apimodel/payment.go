@@ -40,7 +40,9 @@ type Payment struct {
 	Subscription *string
 	Cycle        []byte
 	// PixQRCode is the static QR code a payment into it names (nil: none).
-	PixQRCode   *string
+	PixQRCode *string
+	// PaymentLink is the payment link that made the charge (nil: none).
+	PaymentLink *string
 	BRCode      string
 	QRCodeURL   string
 	CheckoutURL string
@@ -120,6 +122,8 @@ func (p *Payment) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"pix_qr_code":`...)
 	b = jsonw.AppendStringOrNull(b, p.PixQRCode)
+	b = append(b, `,"payment_link":`...)
+	b = jsonw.AppendStringOrNull(b, p.PaymentLink)
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)

@@ -29,6 +29,7 @@ const (
 	PrefixDispute      = "dsp"
 	PrefixEvidence     = "file"
 	PrefixPixQRCode    = "pqr"
+	PrefixPaymentLink  = "plink"
 	PrefixWithdrawal   = "wd"
 	PrefixBatch        = "pbat"
 	PrefixSubscription = "sub"

@@ -744,6 +744,90 @@ func (e PaymentBatchItemErrorType) Valid() bool {
 	}
 }
 
+// Defines values for PaymentLinkCollect.
+const (
+	PaymentLinkCollectDocument PaymentLinkCollect = "document"
+	PaymentLinkCollectEmail    PaymentLinkCollect = "email"
+	PaymentLinkCollectName     PaymentLinkCollect = "name"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinkCollect enum.
+func (e PaymentLinkCollect) Valid() bool {
+	switch e {
+	case PaymentLinkCollectDocument:
+		return true
+	case PaymentLinkCollectEmail:
+		return true
+	case PaymentLinkCollectName:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinkObject.
+const (
+	PaymentLinkObjectPaymentLink PaymentLinkObject = "payment_link"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinkObject enum.
+func (e PaymentLinkObject) Valid() bool {
+	switch e {
+	case PaymentLinkObjectPaymentLink:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinkStatus.
+const (
+	PaymentLinkStatusActive   PaymentLinkStatus = "active"
+	PaymentLinkStatusDisabled PaymentLinkStatus = "disabled"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinkStatus enum.
+func (e PaymentLinkStatus) Valid() bool {
+	switch e {
+	case PaymentLinkStatusActive:
+		return true
+	case PaymentLinkStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinkListObject.
+const (
+	PaymentLinkListObjectList PaymentLinkListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinkListObject enum.
+func (e PaymentLinkListObject) Valid() bool {
+	switch e {
+	case PaymentLinkListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinkListUrl.
+const (
+	Apiv1paymentLinks PaymentLinkListUrl = "/api/v1/payment_links"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinkListUrl enum.
+func (e PaymentLinkListUrl) Valid() bool {
+	switch e {
+	case Apiv1paymentLinks:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentListObject.
 const (
 	PaymentListObjectList PaymentListObject = "list"
@@ -1544,25 +1628,25 @@ func (e WithdrawalObject) Valid() bool {
 
 // Defines values for WithdrawalPixKeyType.
 const (
-	Cnpj  WithdrawalPixKeyType = "cnpj"
-	Cpf   WithdrawalPixKeyType = "cpf"
-	Email WithdrawalPixKeyType = "email"
-	Evp   WithdrawalPixKeyType = "evp"
-	Phone WithdrawalPixKeyType = "phone"
+	WithdrawalPixKeyTypeCnpj  WithdrawalPixKeyType = "cnpj"
+	WithdrawalPixKeyTypeCpf   WithdrawalPixKeyType = "cpf"
+	WithdrawalPixKeyTypeEmail WithdrawalPixKeyType = "email"
+	WithdrawalPixKeyTypeEvp   WithdrawalPixKeyType = "evp"
+	WithdrawalPixKeyTypePhone WithdrawalPixKeyType = "phone"
 )
 
 // Valid indicates whether the value is a known member of the WithdrawalPixKeyType enum.
 func (e WithdrawalPixKeyType) Valid() bool {
 	switch e {
-	case Cnpj:
+	case WithdrawalPixKeyTypeCnpj:
 		return true
-	case Cpf:
+	case WithdrawalPixKeyTypeCpf:
 		return true
-	case Email:
+	case WithdrawalPixKeyTypeEmail:
 		return true
-	case Evp:
+	case WithdrawalPixKeyTypeEvp:
 		return true
-	case Phone:
+	case WithdrawalPixKeyTypePhone:
 		return true
 	default:
 		return false
@@ -1656,6 +1740,45 @@ func (e StreamEventsParamsApiVersion) Valid() bool {
 	case StreamEventsParamsApiVersionV1:
 		return true
 	case StreamEventsParamsApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentLinksParamsStatus.
+const (
+	ListPaymentLinksParamsStatusActive   ListPaymentLinksParamsStatus = "active"
+	ListPaymentLinksParamsStatusDisabled ListPaymentLinksParamsStatus = "disabled"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentLinksParamsStatus enum.
+func (e ListPaymentLinksParamsStatus) Valid() bool {
+	switch e {
+	case ListPaymentLinksParamsStatusActive:
+		return true
+	case ListPaymentLinksParamsStatusDisabled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatePaymentLinkJSONBodyCollect.
+const (
+	CreatePaymentLinkJSONBodyCollectDocument CreatePaymentLinkJSONBodyCollect = "document"
+	CreatePaymentLinkJSONBodyCollectEmail    CreatePaymentLinkJSONBodyCollect = "email"
+	CreatePaymentLinkJSONBodyCollectName     CreatePaymentLinkJSONBodyCollect = "name"
+)
+
+// Valid indicates whether the value is a known member of the CreatePaymentLinkJSONBodyCollect enum.
+func (e CreatePaymentLinkJSONBodyCollect) Valid() bool {
+	switch e {
+	case CreatePaymentLinkJSONBodyCollectDocument:
+		return true
+	case CreatePaymentLinkJSONBodyCollectEmail:
+		return true
+	case CreatePaymentLinkJSONBodyCollectName:
 		return true
 	default:
 		return false
@@ -2385,9 +2508,12 @@ type Payment struct {
 	Metadata map[string]string  `json:"metadata"`
 
 	// NetCents What the payment leaves the merchant: what it received (amount_paid_cents once paid, amount_cents before) - fee_cents - amount_refunded_cents, plus the fee's share each succeeded refund gave back (pro rata). For a payment not paid, what it would leave once paid.
-	NetCents      int                  `json:"net_cents"`
-	Object        PaymentObject        `json:"object"`
-	PaidAt        *time.Time           `json:"paid_at"`
+	NetCents int           `json:"net_cents"`
+	Object   PaymentObject `json:"object"`
+	PaidAt   *time.Time    `json:"paid_at"`
+
+	// PaymentLink The payment link (plink_...) whose payer made this charge; null otherwise.
+	PaymentLink   *string              `json:"payment_link"`
 	PaymentMethod PaymentPaymentMethod `json:"payment_method"`
 	Pix           struct {
 		// BrCode EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge.
@@ -2461,6 +2587,64 @@ type PaymentBatchItemError struct {
 
 // PaymentBatchItemErrorType defines model for PaymentBatchItemError.Type.
 type PaymentBatchItemErrorType string
+
+// PaymentLink defines model for PaymentLink.
+type PaymentLink struct {
+	// AmountCents Fixed; null: the payer chooses between min_amount_cents and max_amount_cents.
+	AmountCents         *int    `json:"amount_cents"`
+	AmountLabel         *string `json:"amount_label"`
+	AmountReceivedCents int     `json:"amount_received_cents"`
+
+	// Available Whether its page takes a payer now: active, not past its expiry, a use left that no open charge holds.
+	Available      bool                 `json:"available"`
+	Collect        []PaymentLinkCollect `json:"collect"`
+	CreatedAt      time.Time            `json:"created_at"`
+	Description    string               `json:"description"`
+	ExpiresAt      *time.Time           `json:"expires_at"`
+	Id             string               `json:"id"`
+	Livemode       bool                 `json:"livemode"`
+	MaxAmountCents *int                 `json:"max_amount_cents"`
+	MaxUses        *int                 `json:"max_uses"`
+	MinAmountCents *int                 `json:"min_amount_cents"`
+	Object         PaymentLinkObject    `json:"object"`
+
+	// OpenCharges Its charges a payer may still pay: each holds a use until it ends.
+	OpenCharges int `json:"open_charges"`
+
+	// QrCodeUrl Its url as a QR image (PNG), public.
+	QrCodeUrl string            `json:"qr_code_url"`
+	Status    PaymentLinkStatus `json:"status"`
+	UpdatedAt time.Time         `json:"updated_at"`
+
+	// Url Its hosted page, to share.
+	Url string `json:"url"`
+
+	// Uses Its charges paid.
+	Uses int `json:"uses"`
+}
+
+// PaymentLinkCollect defines model for PaymentLink.Collect.
+type PaymentLinkCollect string
+
+// PaymentLinkObject defines model for PaymentLink.Object.
+type PaymentLinkObject string
+
+// PaymentLinkStatus defines model for PaymentLink.Status.
+type PaymentLinkStatus string
+
+// PaymentLinkList One page, newest first; has_more says whether older objects follow.
+type PaymentLinkList struct {
+	Data    []PaymentLink         `json:"data"`
+	HasMore bool                  `json:"has_more"`
+	Object  PaymentLinkListObject `json:"object"`
+	Url     PaymentLinkListUrl    `json:"url"`
+}
+
+// PaymentLinkListObject defines model for PaymentLinkList.Object.
+type PaymentLinkListObject string
+
+// PaymentLinkListUrl defines model for PaymentLinkList.Url.
+type PaymentLinkListUrl string
 
 // PaymentList One page, newest first; has_more says whether older objects follow.
 type PaymentList struct {
@@ -3161,6 +3345,48 @@ type CreatePaymentBatchParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListPaymentLinksParams defines parameters for ListPaymentLinks.
+type ListPaymentLinksParams struct {
+	Limit  *int                          `form:"limit,omitempty" json:"limit,omitempty"`
+	Status *ListPaymentLinksParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// StartingAfter A payment link id (plink_...): return the older links after it.
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+}
+
+// ListPaymentLinksParamsStatus defines parameters for ListPaymentLinks.
+type ListPaymentLinksParamsStatus string
+
+// CreatePaymentLinkJSONBody defines parameters for CreatePaymentLink.
+type CreatePaymentLinkJSONBody struct {
+	// AmountCents A fixed amount; left out, the payer chooses it.
+	AmountCents    *int                                `json:"amount_cents,omitempty"`
+	Collect        *[]CreatePaymentLinkJSONBodyCollect `json:"collect,omitempty"`
+	Description    string                              `json:"description"`
+	ExpiresAt      *time.Time                          `json:"expires_at,omitempty"`
+	MaxAmountCents *int                                `json:"max_amount_cents,omitempty"`
+	MaxUses        *int                                `json:"max_uses,omitempty"`
+	MinAmountCents *int                                `json:"min_amount_cents,omitempty"`
+}
+
+// CreatePaymentLinkParams defines parameters for CreatePaymentLink.
+type CreatePaymentLinkParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreatePaymentLinkJSONBodyCollect defines parameters for CreatePaymentLink.
+type CreatePaymentLinkJSONBodyCollect string
+
+// DeactivatePaymentLinkJSONBody defines parameters for DeactivatePaymentLink.
+type DeactivatePaymentLinkJSONBody = map[string]interface{}
+
+// DeactivatePaymentLinkParams defines parameters for DeactivatePaymentLink.
+type DeactivatePaymentLinkParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	Limit  *int           `form:"limit,omitempty" json:"limit,omitempty"`
@@ -3183,6 +3409,9 @@ type ListPaymentsParams struct {
 
 	// PixQrCode A static code's id (pqr_...): the payments into it.
 	PixQrCode *string `form:"pix_qr_code,omitempty" json:"pix_qr_code,omitempty"`
+
+	// PaymentLink A payment link's id (plink_...): the charges its payers made.
+	PaymentLink *string `form:"payment_link,omitempty" json:"payment_link,omitempty"`
 
 	// StartingAfter A payment id: return the page of older payments after it.
 	StartingAfter *openapi_types.UUID `form:"starting_after,omitempty" json:"starting_after,omitempty"`
@@ -3872,6 +4101,12 @@ type ResendEventJSONRequestBody ResendEventJSONBody
 // CreatePaymentBatchJSONRequestBody defines body for CreatePaymentBatch for application/json ContentType.
 type CreatePaymentBatchJSONRequestBody CreatePaymentBatchJSONBody
 
+// CreatePaymentLinkJSONRequestBody defines body for CreatePaymentLink for application/json ContentType.
+type CreatePaymentLinkJSONRequestBody CreatePaymentLinkJSONBody
+
+// DeactivatePaymentLinkJSONRequestBody defines body for DeactivatePaymentLink for application/json ContentType.
+type DeactivatePaymentLinkJSONRequestBody = DeactivatePaymentLinkJSONBody
+
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody CreatePaymentJSONBody
 
@@ -4509,6 +4744,52 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
 	GetPaymentBatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPaymentLinks List payment links, newest first
+	//
+	// Corresponds with GET /api/v1/payment_links (the `ListPaymentLinks` operationId).
+	ListPaymentLinks(ctx context.Context, params *ListPaymentLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePaymentLinkWithBody Make a payment link: a hosted page that makes a charge per payer
+	//
+	// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+	CreatePaymentLinkWithBody(ctx context.Context, params *CreatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePaymentLink Make a payment link: a hosted page that makes a charge per payer
+	//
+	// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+	CreatePaymentLink(ctx context.Context, params *CreatePaymentLinkParams, body CreatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPaymentLink Retrieve a payment link
+	//
+	// Corresponds with GET /api/v1/payment_links/{id} (the `GetPaymentLink` operationId).
+	GetPaymentLink(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeactivatePaymentLinkWithBody Deactivate a payment link: its page takes no more payers
+	//
+	// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+	DeactivatePaymentLinkWithBody(ctx context.Context, id string, params *DeactivatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeactivatePaymentLink Deactivate a payment link: its page takes no more payers
+	//
+	// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+	DeactivatePaymentLink(ctx context.Context, id string, params *DeactivatePaymentLinkParams, body DeactivatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPayments List payments, newest first
 	//
@@ -5151,6 +5432,11 @@ type ClientInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPaymentLinkQRImage A payment link's address as a QR image (public: to print or share)
+	//
+	// Corresponds with GET /pay/link/{id}/qr.png (the `GetPaymentLinkQRImage` operationId).
+	GetPaymentLinkQRImage(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetStaticQRCodeImage A static QR code as a QR image (public: to print, or show at a counter)
 	//
 	// While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
@@ -5625,6 +5911,112 @@ func (c *Client) CreatePaymentBatch(ctx context.Context, params *CreatePaymentBa
 // Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
 func (c *Client) GetPaymentBatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPaymentBatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPaymentLinks List payment links, newest first
+//
+// Corresponds with GET /api/v1/payment_links (the `ListPaymentLinks` operationId).
+func (c *Client) ListPaymentLinks(ctx context.Context, params *ListPaymentLinksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPaymentLinksRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePaymentLinkWithBody Make a payment link: a hosted page that makes a charge per payer
+//
+// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+func (c *Client) CreatePaymentLinkWithBody(ctx context.Context, params *CreatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentLinkRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePaymentLink Make a payment link: a hosted page that makes a charge per payer
+//
+// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+func (c *Client) CreatePaymentLink(ctx context.Context, params *CreatePaymentLinkParams, body CreatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentLinkRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPaymentLink Retrieve a payment link
+//
+// Corresponds with GET /api/v1/payment_links/{id} (the `GetPaymentLink` operationId).
+func (c *Client) GetPaymentLink(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPaymentLinkRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeactivatePaymentLinkWithBody Deactivate a payment link: its page takes no more payers
+//
+// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+func (c *Client) DeactivatePaymentLinkWithBody(ctx context.Context, id string, params *DeactivatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeactivatePaymentLinkRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeactivatePaymentLink Deactivate a payment link: its page takes no more payers
+//
+// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+func (c *Client) DeactivatePaymentLink(ctx context.Context, id string, params *DeactivatePaymentLinkParams, body DeactivatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeactivatePaymentLinkRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7106,6 +7498,21 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 	return c.Client.Do(req)
 }
 
+// GetPaymentLinkQRImage A payment link's address as a QR image (public: to print or share)
+//
+// Corresponds with GET /pay/link/{id}/qr.png (the `GetPaymentLinkQRImage` operationId).
+func (c *Client) GetPaymentLinkQRImage(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPaymentLinkQRImageRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetStaticQRCodeImage A static QR code as a QR image (public: to print, or show at a counter)
 //
 // While the code takes payments (active, not past its expiry); 404 otherwise. Not to be cached.
@@ -8263,6 +8670,235 @@ func NewGetPaymentBatchRequest(server string, id string) (*http.Request, error) 
 	return req, nil
 }
 
+// NewListPaymentLinksRequest constructs an http.Request for the ListPaymentLinks method
+func NewListPaymentLinksRequest(server string, params *ListPaymentLinksParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_links")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "starting_after", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePaymentLinkRequest calls the generic CreatePaymentLink builder with application/json body
+func NewCreatePaymentLinkRequest(server string, params *CreatePaymentLinkParams, body CreatePaymentLinkJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePaymentLinkRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreatePaymentLinkRequestWithBody constructs an http.Request for the CreatePaymentLink method, with any body, and a specified content type
+func NewCreatePaymentLinkRequestWithBody(server string, params *CreatePaymentLinkParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_links")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetPaymentLinkRequest constructs an http.Request for the GetPaymentLink method
+func NewGetPaymentLinkRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_links/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeactivatePaymentLinkRequest calls the generic DeactivatePaymentLink builder with application/json body
+func NewDeactivatePaymentLinkRequest(server string, id string, params *DeactivatePaymentLinkParams, body DeactivatePaymentLinkJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDeactivatePaymentLinkRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewDeactivatePaymentLinkRequestWithBody constructs an http.Request for the DeactivatePaymentLink method, with any body, and a specified content type
+func NewDeactivatePaymentLinkRequestWithBody(server string, id string, params *DeactivatePaymentLinkParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payment_links/%s/deactivate", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListPaymentsRequest constructs an http.Request for the ListPayments method
 func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Request, error) {
 	var err error
@@ -8378,6 +9014,18 @@ func NewListPaymentsRequest(server string, params *ListPaymentsParams) (*http.Re
 		if params.PixQrCode != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pix_qr_code", *params.PixQrCode, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PaymentLink != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "payment_link", *params.PaymentLink, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11312,6 +11960,40 @@ func NewHealthzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetPaymentLinkQRImageRequest constructs an http.Request for the GetPaymentLinkQRImage method
+func NewGetPaymentLinkQRImageRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/pay/link/%s/qr.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetStaticQRCodeImageRequest constructs an http.Request for the GetStaticQRCodeImage method
 func NewGetStaticQRCodeImageRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -12087,6 +12769,56 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/payment_batches/{id} (the `GetPaymentBatch` operationId).
 	GetPaymentBatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentBatchResponse, error)
 
+	// ListPaymentLinksWithResponse List payment links, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/payment_links (the `ListPaymentLinks` operationId).
+	ListPaymentLinksWithResponse(ctx context.Context, params *ListPaymentLinksParams, reqEditors ...RequestEditorFn) (*ListPaymentLinksResponse, error)
+
+	// CreatePaymentLinkWithBodyWithResponse Make a payment link: a hosted page that makes a charge per payer
+	//
+	// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+	CreatePaymentLinkWithBodyWithResponse(ctx context.Context, params *CreatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentLinkResponse, error)
+
+	// CreatePaymentLinkWithResponse Make a payment link: a hosted page that makes a charge per payer
+	//
+	// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+	CreatePaymentLinkWithResponse(ctx context.Context, params *CreatePaymentLinkParams, body CreatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentLinkResponse, error)
+
+	// GetPaymentLinkWithResponse Retrieve a payment link
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/payment_links/{id} (the `GetPaymentLink` operationId).
+	GetPaymentLinkWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentLinkResponse, error)
+
+	// DeactivatePaymentLinkWithBodyWithResponse Deactivate a payment link: its page takes no more payers
+	//
+	// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+	DeactivatePaymentLinkWithBodyWithResponse(ctx context.Context, id string, params *DeactivatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeactivatePaymentLinkResponse, error)
+
+	// DeactivatePaymentLinkWithResponse Deactivate a payment link: its page takes no more payers
+	//
+	// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+	DeactivatePaymentLinkWithResponse(ctx context.Context, id string, params *DeactivatePaymentLinkParams, body DeactivatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*DeactivatePaymentLinkResponse, error)
+
 	// ListPaymentsWithResponse List payments, newest first
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -12773,6 +13505,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
+
+	// GetPaymentLinkQRImageWithResponse A payment link's address as a QR image (public: to print or share)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /pay/link/{id}/qr.png (the `GetPaymentLinkQRImage` operationId).
+	GetPaymentLinkQRImageWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentLinkQRImageResponse, error)
 
 	// GetStaticQRCodeImageWithResponse A static QR code as a QR image (public: to print, or show at a counter)
 	//
@@ -14985,6 +15724,752 @@ func (r GetPaymentBatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPaymentBatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListPaymentLinksResponse200Headers the declared response headers of an HTTP 200 response for ListPaymentLinks
+type ListPaymentLinksResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListPaymentLinksResponse400Headers the declared response headers of an HTTP 400 response for ListPaymentLinks
+type ListPaymentLinksResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse401Headers the declared response headers of an HTTP 401 response for ListPaymentLinks
+type ListPaymentLinksResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse403Headers the declared response headers of an HTTP 403 response for ListPaymentLinks
+type ListPaymentLinksResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse413Headers the declared response headers of an HTTP 413 response for ListPaymentLinks
+type ListPaymentLinksResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse429Headers the declared response headers of an HTTP 429 response for ListPaymentLinks
+type ListPaymentLinksResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse500Headers the declared response headers of an HTTP 500 response for ListPaymentLinks
+type ListPaymentLinksResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListPaymentLinksResponse503Headers the declared response headers of an HTTP 503 response for ListPaymentLinks
+type ListPaymentLinksResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type ListPaymentLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentLinkList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListPaymentLinksResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListPaymentLinksResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListPaymentLinksResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListPaymentLinksResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListPaymentLinksResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPaymentLinksResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListPaymentLinksResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPaymentLinksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON200() *PaymentLinkList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPaymentLinksResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPaymentLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPaymentLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPaymentLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPaymentLinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePaymentLinkResponse201Headers the declared response headers of an HTTP 201 response for CreatePaymentLink
+type CreatePaymentLinkResponse201Headers struct {
+	IdempotentReplayed *string
+	Location           *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreatePaymentLinkResponse400Headers the declared response headers of an HTTP 400 response for CreatePaymentLink
+type CreatePaymentLinkResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse401Headers the declared response headers of an HTTP 401 response for CreatePaymentLink
+type CreatePaymentLinkResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse403Headers the declared response headers of an HTTP 403 response for CreatePaymentLink
+type CreatePaymentLinkResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse409Headers the declared response headers of an HTTP 409 response for CreatePaymentLink
+type CreatePaymentLinkResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse413Headers the declared response headers of an HTTP 413 response for CreatePaymentLink
+type CreatePaymentLinkResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse415Headers the declared response headers of an HTTP 415 response for CreatePaymentLink
+type CreatePaymentLinkResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse422Headers the declared response headers of an HTTP 422 response for CreatePaymentLink
+type CreatePaymentLinkResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse429Headers the declared response headers of an HTTP 429 response for CreatePaymentLink
+type CreatePaymentLinkResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse500Headers the declared response headers of an HTTP 500 response for CreatePaymentLink
+type CreatePaymentLinkResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// CreatePaymentLinkResponse503Headers the declared response headers of an HTTP 503 response for CreatePaymentLink
+type CreatePaymentLinkResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type CreatePaymentLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PaymentLink
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePaymentLinkResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreatePaymentLinkResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreatePaymentLinkResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreatePaymentLinkResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePaymentLinkResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreatePaymentLinkResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreatePaymentLinkResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreatePaymentLinkResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePaymentLinkResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreatePaymentLinkResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePaymentLinkResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON201() *PaymentLink {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreatePaymentLinkResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePaymentLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePaymentLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePaymentLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePaymentLinkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPaymentLinkResponse200Headers the declared response headers of an HTTP 200 response for GetPaymentLink
+type GetPaymentLinkResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// GetPaymentLinkResponse400Headers the declared response headers of an HTTP 400 response for GetPaymentLink
+type GetPaymentLinkResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse401Headers the declared response headers of an HTTP 401 response for GetPaymentLink
+type GetPaymentLinkResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse403Headers the declared response headers of an HTTP 403 response for GetPaymentLink
+type GetPaymentLinkResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentLink
+type GetPaymentLinkResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse413Headers the declared response headers of an HTTP 413 response for GetPaymentLink
+type GetPaymentLinkResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse429Headers the declared response headers of an HTTP 429 response for GetPaymentLink
+type GetPaymentLinkResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse500Headers the declared response headers of an HTTP 500 response for GetPaymentLink
+type GetPaymentLinkResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkResponse503Headers the declared response headers of an HTTP 503 response for GetPaymentLink
+type GetPaymentLinkResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetPaymentLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentLink
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPaymentLinkResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetPaymentLinkResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPaymentLinkResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetPaymentLinkResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPaymentLinkResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *GetPaymentLinkResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPaymentLinkResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPaymentLinkResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPaymentLinkResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON200() *PaymentLink {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPaymentLinkResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPaymentLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPaymentLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPaymentLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPaymentLinkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeactivatePaymentLinkResponse200Headers the declared response headers of an HTTP 200 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DeactivatePaymentLinkResponse400Headers the declared response headers of an HTTP 400 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse401Headers the declared response headers of an HTTP 401 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse403Headers the declared response headers of an HTTP 403 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse404Headers the declared response headers of an HTTP 404 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse409Headers the declared response headers of an HTTP 409 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse409Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse413Headers the declared response headers of an HTTP 413 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse415Headers the declared response headers of an HTTP 415 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse415Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse422Headers the declared response headers of an HTTP 422 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse422Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse429Headers the declared response headers of an HTTP 429 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse500Headers the declared response headers of an HTTP 500 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// DeactivatePaymentLinkResponse503Headers the declared response headers of an HTTP 503 response for DeactivatePaymentLink
+type DeactivatePaymentLinkResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type DeactivatePaymentLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PaymentLink
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeactivatePaymentLinkResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeactivatePaymentLinkResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeactivatePaymentLinkResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeactivatePaymentLinkResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeactivatePaymentLinkResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeactivatePaymentLinkResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeactivatePaymentLinkResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeactivatePaymentLinkResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DeactivatePaymentLinkResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeactivatePaymentLinkResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeactivatePaymentLinkResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeactivatePaymentLinkResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON200() *PaymentLink {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeactivatePaymentLinkResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeactivatePaymentLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeactivatePaymentLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeactivatePaymentLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeactivatePaymentLinkResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25248,6 +26733,70 @@ func (r HealthzResponse) ContentType() string {
 	return ""
 }
 
+// GetPaymentLinkQRImageResponse404Headers the declared response headers of an HTTP 404 response for GetPaymentLinkQRImage
+type GetPaymentLinkQRImageResponse404Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// GetPaymentLinkQRImageResponse500Headers the declared response headers of an HTTP 500 response for GetPaymentLinkQRImage
+type GetPaymentLinkQRImageResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type GetPaymentLinkQRImageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPaymentLinkQRImageResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPaymentLinkQRImageResponse500Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPaymentLinkQRImageResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPaymentLinkQRImageResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPaymentLinkQRImageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPaymentLinkQRImageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPaymentLinkQRImageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPaymentLinkQRImageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetStaticQRCodeImageResponse404Headers the declared response headers of an HTTP 404 response for GetStaticQRCodeImage
 type GetStaticQRCodeImageResponse404Headers struct {
 	RetryAfter *int
@@ -27026,6 +28575,92 @@ func (c *ClientWithResponses) GetPaymentBatchWithResponse(ctx context.Context, i
 	return ParseGetPaymentBatchResponse(rsp)
 }
 
+// ListPaymentLinksWithResponse List payment links, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/payment_links (the `ListPaymentLinks` operationId).
+func (c *ClientWithResponses) ListPaymentLinksWithResponse(ctx context.Context, params *ListPaymentLinksParams, reqEditors ...RequestEditorFn) (*ListPaymentLinksResponse, error) {
+	rsp, err := c.ListPaymentLinks(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPaymentLinksResponse(rsp)
+}
+
+// CreatePaymentLinkWithBodyWithResponse Make a payment link: a hosted page that makes a charge per payer
+//
+// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+func (c *ClientWithResponses) CreatePaymentLinkWithBodyWithResponse(ctx context.Context, params *CreatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentLinkResponse, error) {
+	rsp, err := c.CreatePaymentLinkWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentLinkResponse(rsp)
+}
+
+// CreatePaymentLinkWithResponse Make a payment link: a hosted page that makes a charge per payer
+//
+// Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default 1 and 100000000) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for 30 minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to 140 characters.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_links (the `CreatePaymentLink` operationId).
+func (c *ClientWithResponses) CreatePaymentLinkWithResponse(ctx context.Context, params *CreatePaymentLinkParams, body CreatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentLinkResponse, error) {
+	rsp, err := c.CreatePaymentLink(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentLinkResponse(rsp)
+}
+
+// GetPaymentLinkWithResponse Retrieve a payment link
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/payment_links/{id} (the `GetPaymentLink` operationId).
+func (c *ClientWithResponses) GetPaymentLinkWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentLinkResponse, error) {
+	rsp, err := c.GetPaymentLink(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPaymentLinkResponse(rsp)
+}
+
+// DeactivatePaymentLinkWithBodyWithResponse Deactivate a payment link: its page takes no more payers
+//
+// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+func (c *ClientWithResponses) DeactivatePaymentLinkWithBodyWithResponse(ctx context.Context, id string, params *DeactivatePaymentLinkParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeactivatePaymentLinkResponse, error) {
+	rsp, err := c.DeactivatePaymentLinkWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeactivatePaymentLinkResponse(rsp)
+}
+
+// DeactivatePaymentLinkWithResponse Deactivate a payment link: its page takes no more payers
+//
+// The charges it made stay payable until they end. A link deactivated already is answered as it is.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payment_links/{id}/deactivate (the `DeactivatePaymentLink` operationId).
+func (c *ClientWithResponses) DeactivatePaymentLinkWithResponse(ctx context.Context, id string, params *DeactivatePaymentLinkParams, body DeactivatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*DeactivatePaymentLinkResponse, error) {
+	rsp, err := c.DeactivatePaymentLink(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeactivatePaymentLinkResponse(rsp)
+}
+
 // ListPaymentsWithResponse List payments, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -28209,6 +29844,19 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 		return nil, err
 	}
 	return ParseHealthzResponse(rsp)
+}
+
+// GetPaymentLinkQRImageWithResponse A payment link's address as a QR image (public: to print or share)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /pay/link/{id}/qr.png (the `GetPaymentLinkQRImage` operationId).
+func (c *ClientWithResponses) GetPaymentLinkQRImageWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPaymentLinkQRImageResponse, error) {
+	rsp, err := c.GetPaymentLinkQRImage(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPaymentLinkQRImageResponse(rsp)
 }
 
 // GetStaticQRCodeImageWithResponse A static QR code as a QR image (public: to print, or show at a counter)
@@ -31480,6 +33128,1124 @@ func ParseGetPaymentBatchResponse(rsp *http.Response) (*GetPaymentBatchResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetPaymentBatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPaymentLinksResponse parses an HTTP response from a ListPaymentLinksWithResponse call
+func ParseListPaymentLinksResponse(rsp *http.Response) (*ListPaymentLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPaymentLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentLinkList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListPaymentLinksResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListPaymentLinksResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListPaymentLinksResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListPaymentLinksResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListPaymentLinksResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListPaymentLinksResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListPaymentLinksResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPaymentLinksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePaymentLinkResponse parses an HTTP response from a CreatePaymentLinkWithResponse call
+func ParseCreatePaymentLinkResponse(rsp *http.Response) (*CreatePaymentLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePaymentLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PaymentLink
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreatePaymentLinkResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreatePaymentLinkResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreatePaymentLinkResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreatePaymentLinkResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreatePaymentLinkResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreatePaymentLinkResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreatePaymentLinkResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreatePaymentLinkResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreatePaymentLinkResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreatePaymentLinkResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePaymentLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPaymentLinkResponse parses an HTTP response from a GetPaymentLinkWithResponse call
+func ParseGetPaymentLinkResponse(rsp *http.Response) (*GetPaymentLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPaymentLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentLink
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPaymentLinkResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetPaymentLinkResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPaymentLinkResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetPaymentLinkResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPaymentLinkResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers GetPaymentLinkResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPaymentLinkResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPaymentLinkResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPaymentLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeactivatePaymentLinkResponse parses an HTTP response from a DeactivatePaymentLinkWithResponse call
+func ParseDeactivatePaymentLinkResponse(rsp *http.Response) (*DeactivatePaymentLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeactivatePaymentLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PaymentLink
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeactivatePaymentLinkResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeactivatePaymentLinkResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeactivatePaymentLinkResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeactivatePaymentLinkResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeactivatePaymentLinkResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DeactivatePaymentLinkResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeactivatePaymentLinkResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeactivatePaymentLinkResponse415Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers DeactivatePaymentLinkResponse422Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeactivatePaymentLinkResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeactivatePaymentLinkResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeactivatePaymentLinkResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -46972,6 +49738,76 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers413 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPaymentLinkQRImageResponse parses an HTTP response from a GetPaymentLinkQRImageWithResponse call
+func ParseGetPaymentLinkQRImageResponse(rsp *http.Response) (*GetPaymentLinkQRImageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPaymentLinkQRImageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 404:
+		var headers GetPaymentLinkQRImageResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPaymentLinkQRImageResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil
