@@ -54,8 +54,9 @@ func (o *Operations) CreatePaymentLink(ctx context.Context, who store.Actor, sco
 // left-out bounds.
 func (o *Operations) checkPaymentLink(in *PaymentLinkInput) error {
 	var errs InputErrors
+	// Each refusal also in a page's words (links.error.<param>).
 	bad := func(param, code, format string, args ...any) {
-		errs = append(errs, &InputError{Param: param, Code: code, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, &InputError{Param: param, Code: code, Message: fmt.Sprintf(format, args...), Words: "links.error." + param})
 	}
 	in.Description = strings.TrimSpace(in.Description)
 	switch n := utf8.RuneCountInString(in.Description); {

@@ -48,7 +48,8 @@ func (o *Operations) CreatePixQRCode(ctx context.Context, who store.Actor, scope
 func (o *Operations) checkQRCode(in *QRCodeInput) error {
 	var errs InputErrors
 	if in.AmountCents < 0 || in.AmountCents > store.MaxAmountCents {
-		errs = append(errs, &InputError{Param: "amount_cents", Message: fmt.Sprintf("amount_cents must be 1 to %d, or left out for an amount the payer types.", store.MaxAmountCents)})
+		errs = append(errs, &InputError{Param: "amount_cents", Message: fmt.Sprintf("amount_cents must be 1 to %d, or left out for an amount the payer types.", store.MaxAmountCents),
+			Words: "qr_codes.error.amount_cents"})
 	}
 	if in.Description != nil {
 		d := strings.TrimSpace(*in.Description)
@@ -57,13 +58,13 @@ func (o *Operations) checkQRCode(in *QRCodeInput) error {
 			in.Description = nil
 		case utf8.RuneCountInString(d) > store.MaxQRCodeDescription:
 			errs = append(errs, &InputError{Param: "description", Code: "parameter_too_long",
-				Message: fmt.Sprintf("description must be at most %d characters.", store.MaxQRCodeDescription)})
+				Message: fmt.Sprintf("description must be at most %d characters.", store.MaxQRCodeDescription), Words: "qr_codes.error.description"})
 		default:
 			in.Description = &d
 		}
 	}
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(o.Store.Now()) {
-		errs = append(errs, &InputError{Param: "expires_at", Message: "expires_at must be in the future."})
+		errs = append(errs, &InputError{Param: "expires_at", Message: "expires_at must be in the future.", Words: "links.error.expires_at"})
 	}
 	if len(errs) > 0 {
 		return errs

@@ -89,6 +89,22 @@ func (l *PaymentLink) Refusal(now time.Time) error {
 	return nil
 }
 
+// Standing is what the link's page does at now, as the dashboard shows it:
+// "active", "busy" (its last uses held), "used_up", "expired" or "disabled".
+func (l *PaymentLink) Standing(now time.Time) string {
+	switch err := l.Refusal(now); {
+	case err == nil:
+		return "active"
+	case l.Status == LinkDisabled:
+		return LinkDisabled
+	case errors.Is(err, ErrLinkInactive):
+		return "expired"
+	case errors.Is(err, ErrLinkUsedUp):
+		return "used_up"
+	}
+	return "busy"
+}
+
 // Bounds are the least and the most a payer may pay through it.
 func (l *PaymentLink) Bounds() (least, most int64) {
 	if l.AmountCents != nil {

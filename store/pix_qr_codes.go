@@ -54,6 +54,18 @@ func (q *PixQRCode) Payable(now time.Time) bool {
 	return q.Status == QRCodeActive && (q.ExpiresAt == nil || now.Before(*q.ExpiresAt))
 }
 
+// Standing is what the code does at now, as the dashboard shows it:
+// "active", "expired" or "disabled".
+func (q *PixQRCode) Standing(now time.Time) string {
+	switch {
+	case q.Status != QRCodeActive:
+		return q.Status
+	case !q.Payable(now):
+		return "expired"
+	}
+	return QRCodeActive
+}
+
 // NewPixQRCode is a static code as asked for, checked by the caller: its
 // amount (0: the payer types it), description and expiry.
 type NewPixQRCode struct {

@@ -30,8 +30,11 @@ type PaymentsPage struct {
 	From     string // YYYY-MM-DD, a day in the account's time zone
 	To       string // YYYY-MM-DD
 	Due      string // a DueFilters value, or ""
-	NextURL  string
-	PrevURL  string
+	// PaymentLink and PixQRCode keep the charges of one payment link, or
+	// the payments into one static code ("": any).
+	PaymentLink, PixQRCode string
+	NextURL                string
+	PrevURL                string
 	// CanCreate offers "new charge" (owners).
 	CanCreate bool
 }

@@ -42,7 +42,8 @@ func localDay(c *fiber.Ctx, value string) (time.Time, bool) {
 
 // Payments handles GET /dashboard/payments.
 func (d *Dashboard) Payments(c *fiber.Ctx) error {
-	params := store.PaymentListParams{Scope: dashScope(c), Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q"))}
+	params := store.PaymentListParams{Scope: dashScope(c), Limit: dashPageSize, Search: strings.TrimSpace(c.Query("q")),
+		PaymentLink: c.Query("payment_link"), PixQRCode: c.Query("pix_qr_code")}
 	if s := c.Query("status"); slices.Contains(store.PaymentStatuses, s) {
 		params.Status = s
 	}
@@ -69,7 +70,7 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		return err
 	}
 	model := views.PaymentsPage{Nav: d.nav(c, "payments"), Status: params.Status, Statuses: store.PaymentStatuses, Query: params.Search,
-		CanCreate: may(c, operations.Payments), Due: due}
+		CanCreate: may(c, operations.Payments), Due: due, PaymentLink: params.PaymentLink, PixQRCode: params.PixQRCode}
 	if due != "" {
 		model.Status = ""
 	}
@@ -110,7 +111,8 @@ func (d *Dashboard) Payments(c *fiber.Ctx) error {
 		model.Rows = append(model.Rows, row)
 	}
 	link := func(cursor, id string) string {
-		q := filterQuery(map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To, "due": model.Due})
+		q := filterQuery(map[string]string{"status": model.Status, "q": model.Query, "from": model.From, "to": model.To, "due": model.Due,
+			"payment_link": model.PaymentLink, "pix_qr_code": model.PixQRCode})
 		q.Set(cursor, id)
 		return "/dashboard/payments?" + q.Encode()
 	}
