@@ -491,7 +491,7 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
-	body, err := envelope.Envelope(w.APIVersion, e)
+	body, err := envelope.ForAccount(w.APIVersion, e, w.AccountID)
 	var secrets []string
 	if err == nil {
 		secrets, err = d.store.SigningSecrets(w, now)

@@ -79,6 +79,14 @@ func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountI
 	if who.Kind() == "user" {
 		in.Permissions = KeyPermissionsFor(who.Role, in.Permissions)
 	}
+	for _, id := range in.Subaccounts {
+		if _, err := o.Store.SubaccountOf(ctx, accountID, id); errors.Is(err, store.ErrNotFound) {
+			return nil, "", &InputError{Param: "subaccounts", Message: "subaccounts must name subaccounts of this account.",
+				Words: "keys.error.subaccounts"}
+		} else if err != nil {
+			return nil, "", err
+		}
+	}
 	err = o.record(ctx, who, scope, rule("CreateAPIKey"), "api_key.created", func(ctx context.Context) (string, store.Changes, error) {
 		if k, secret, err = o.Store.CreateAPIKey(ctx, accountID, livemode, in); err != nil {
 			return "", nil, err
@@ -89,6 +97,9 @@ func (o *Operations) CreateAPIKey(ctx context.Context, who store.Actor, accountI
 		}
 		if k.AllowedIPs != nil {
 			changes["allowed_ips"] = [2]any{nil, k.AllowedIPs}
+		}
+		if k.Subaccounts != nil {
+			changes["subaccounts"] = [2]any{nil, k.Subaccounts}
 		}
 		return k.ID, changes, nil
 	})

@@ -173,6 +173,11 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.SimulatePixQRCodePayment(ctx, who, test, qrCode.ID, 1_000)
 			return err
 		}, nil},
+		{"CreateSubaccount", "subaccount.created", func() error {
+			_, err := ops.CreateSubaccount(ctx, who, test, operations.SubaccountInput{Name: "Padaria", Document: "529.982.247-25",
+				Email: "padaria@example.com", PixKey: "padaria@example.com"})
+			return err
+		}, nil},
 		{"CreatePaymentLink", "payment_link.created", func() (err error) {
 			link, err = ops.CreatePaymentLink(ctx, who, test, operations.PaymentLinkInput{Description: "Ingresso", AmountCents: new(int64(2_000))})
 			return err

@@ -14,7 +14,7 @@ import (
 type Permission string
 
 // The resources people and keys are given permissions on. Keys may hold
-// the first seven (KeyResources); api_keys, team and settings are people's.
+// the first eight (KeyResources); api_keys, team and settings are people's.
 const (
 	Payments    = "payments"
 	Refunds     = "refunds"
@@ -23,6 +23,7 @@ const (
 	Balance     = "balance"
 	Events      = "events"
 	Webhooks    = "webhooks"
+	Subaccounts = "subaccounts"
 	APIKeys     = "api_keys"
 	Team        = "team"
 	Settings    = "settings"
@@ -43,7 +44,7 @@ var supportPlatform = []Permission{PlatformReturns, PlatformActivateLive}
 const Self Permission = "self"
 
 // KeyResources are the resources a restricted key may be given.
-var KeyResources = []string{Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks}
+var KeyResources = []string{Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, Subaccounts}
 
 // Read and Write are the permissions on resource.
 func Read(resource string) Permission  { return Permission(resource + ":read") }
@@ -62,8 +63,8 @@ func (p Permission) split() (resource, level string) {
 // test-mode simulations); finance and developers end test-mode disputes;
 // only owners change the team.
 var roleWrites = map[string][]string{
-	store.RoleOwner:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, APIKeys, Team, Settings},
-	store.RoleAdmin:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, APIKeys, Settings},
+	store.RoleOwner:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, Subaccounts, APIKeys, Team, Settings},
+	store.RoleAdmin:     {Payments, Refunds, Withdrawals, Disputes, Balance, Events, Webhooks, Subaccounts, APIKeys, Settings},
 	store.RoleDeveloper: {Payments, Disputes, Events, Webhooks, APIKeys},
 	store.RoleFinance:   {Payments, Refunds, Withdrawals, Disputes, Balance},
 	store.RoleViewer:    {},

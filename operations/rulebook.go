@@ -81,6 +81,9 @@ var Rulebook = map[string]Permission{
 	"ReadReport:ledger":     Read(Balance),
 	"ReadReport:payouts":    Read(Withdrawals),
 
+	// A platform's subaccounts.
+	"CreateSubaccount": Write(Subaccounts),
+
 	// Keys, the team, the account.
 	"CreateAPIKey":           Write(APIKeys),
 	"RevokeAPIKey":           Write(APIKeys),

@@ -47,6 +47,7 @@ var readmeRows = map[string][]string{
 	"disputes: answer (defense and evidence), test-mode disputes": {"DefendDispute", "SimulateDispute", "SimulateDisputeOutcome"},
 	"webhooks (create, edit, rotate, test, resend, recover, delete)": {"CreateWebhook", "UpdateWebhook", "DeleteWebhook",
 		"RotateWebhookSecret", "SendTest", "ResendDelivery", "ResendFailedSince", "RecoverEvents", "ResendEvent"},
+	"subaccounts (create)":         {"CreateSubaccount"},
 	"API keys (create, revoke)":    {"CreateAPIKey", "RevokeAPIKey"},
 	"the team":                     {"InviteMember", "RevokeInvitation", "SetMemberRole", "RemoveMember"},
 	"account settings (time zone)": {"SetPreferences:account", "SetDailyReport"},

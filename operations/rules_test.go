@@ -84,7 +84,7 @@ func TestConsumerWarnings(t *testing.T) {
 func TestKeyPermissionsFor(t *testing.T) {
 	require.Nil(t, operations.KeyPermissionsFor(store.RoleOwner, nil), "an owner's full key")
 	require.Equal(t, []string{"withdrawals:write"}, operations.KeyPermissionsFor(store.RoleAdmin, []string{"withdrawals:write"}))
-	require.Equal(t, []string{"balance:read", "disputes:write", "events:write", "payments:write", "refunds:read", "webhooks:write", "withdrawals:read"},
+	require.Equal(t, []string{"balance:read", "disputes:write", "events:write", "payments:write", "refunds:read", "subaccounts:read", "webhooks:write", "withdrawals:read"},
 		operations.KeyPermissionsFor(store.RoleDeveloper, nil))
 	require.Equal(t, []string{"payments:read", "withdrawals:read"},
 		operations.KeyPermissionsFor(store.RoleDeveloper, []string{"withdrawals:write", "payments:read", "withdrawals:read"}))

@@ -36,10 +36,23 @@ type Account struct {
 	// LiveEnabledAt is when platform staff activated live mode (nil: the
 	// account works in test mode only).
 	LiveEnabledAt *time.Time `bun:"live_enabled_at"`
+	// ParentAccountID is a subaccount's platform (nil: an account of its
+	// own); PixKey where a subaccount's payouts go; Status a subaccount's
+	// standing (AccountActive, AccountDisabled).
+	ParentAccountID *string `bun:"parent_account_id"`
+	PixKey          *string `bun:"pix_key"`
+	Status          string  `bun:"status"`
 }
 
 // LiveEnabled says whether the account may move live money.
 func (a *Account) LiveEnabled() bool { return a.LiveEnabledAt != nil }
+
+// An account's statuses: a subaccount a platform disabled takes no
+// changes through Payments-Account.
+const (
+	AccountActive   = "active"
+	AccountDisabled = "disabled"
+)
 
 // ActivateLive turns the account's live mode on (once: activating again
 // keeps the first time) and returns the account.
@@ -49,6 +62,12 @@ func (s *Store) ActivateLive(ctx context.Context, accountID string) (*Account, e
 		Where("id = ?", accountID).Returning("*").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: activate live: %w", translate(err))
+	}
+	// A platform's subaccounts move live money when it does.
+	_, err = s.idb(ctx).NewUpdate().Model((*Account)(nil)).Set("live_enabled_at = coalesce(live_enabled_at, ?)", s.Now()).
+		Where("parent_account_id = ?", accountID).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: activate live: subaccounts: %w", err)
 	}
 	return a, nil
 }
@@ -101,6 +120,7 @@ func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, err
 		FeeFixedCents: in.FeeFixedCents,
 		TimeZone:      DefaultTimeZone,
 		CreatedAt:     s.Now(),
+		Status:        AccountActive,
 	}
 	if in.Document != "" {
 		a.Document = &in.Document
@@ -117,7 +137,7 @@ func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, err
 // AccountsAwaitingLive lists accounts whose live mode is off, oldest first.
 func (s *Store) AccountsAwaitingLive(ctx context.Context, limit int) ([]Account, error) {
 	var out []Account
-	err := s.idb(ctx).NewSelect().Model(&out).Where("live_enabled_at IS NULL").Order("created_at").Limit(int64(limit)).Scan(ctx)
+	err := s.idb(ctx).NewSelect().Model(&out).Where("live_enabled_at IS NULL AND parent_account_id IS NULL").Order("created_at").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: accounts awaiting live: %w", err)
 	}
@@ -136,7 +156,7 @@ func (s *Store) Account(ctx context.Context, id string) (*Account, error) {
 // AccountByEmail returns the account whose e-mail matches, ignoring case.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, error) {
 	a := new(Account)
-	err := s.idb(ctx).NewSelect().Model(a).Where("lower(email) = lower(?)", strings.TrimSpace(email)).Scan(ctx)
+	err := s.idb(ctx).NewSelect().Model(a).Where("lower(email) = lower(?) AND parent_account_id IS NULL", strings.TrimSpace(email)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: account by email: %w", translate(err))
 	}

@@ -35,6 +35,10 @@ type APIKey struct {
 	// AllowedIPs are the addresses and ranges the key may be used from
 	// (nil: anywhere).
 	AllowedIPs []string `bun:"allowed_ips,array"`
+	// Subaccounts are the platform's subaccounts the key may act for (with
+	// Payments-Account) and all it may act on; nil: the platform and every
+	// one of its subaccounts.
+	Subaccounts []string `bun:"subaccounts,array"`
 	// LastUsedAt and LastUsedIP are written in batches (KeyUsage), so they
 	// may lag a request by a few seconds.
 	LastUsedAt *time.Time `bun:"last_used_at"`
@@ -137,6 +141,9 @@ type NewAPIKey struct {
 	Permissions []string
 	// AllowedIPs are CIDR ranges (operations.ParseAllowedIPs).
 	AllowedIPs []string
+	// Subaccounts limit the key to these subaccounts of its account
+	// (checked by the caller); nil: the account and all of them.
+	Subaccounts []string
 }
 
 // MaxAPIKeyName is the longest name a key may have.
@@ -163,6 +170,7 @@ func (s *Store) CreateAPIKey(ctx context.Context, accountID string, livemode boo
 		CreatedBy:   actorOf(ctx),
 		Permissions: in.Permissions,
 		AllowedIPs:  in.AllowedIPs,
+		Subaccounts: in.Subaccounts,
 	}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		count := tx.NewSelect().Model((*APIKey)(nil)).Where("account_id = ? AND revoked_at IS NULL", accountID)

@@ -20,7 +20,8 @@ import (
 // CTE named source yields the events to write, one row each:
 // (event_id, account_id, livemode, type, object_id, data, created_at,
 // delivery_stem, traceparent, actor). It writes each event and one delivery per enabled webhook
-// of the event's account and mode subscribed to its type, and NOTIFYs the
+// of the event's account and mode subscribed to its type (a subaccount's
+// platform's webhooks too: they hear their subaccounts), and NOTIFYs the
 // dispatcher when it queued any (delivered by PostgreSQL at commit). A
 // statement built on it ends by selecting from notify, which makes
 // PostgreSQL run it. Every writer of events uses it: recordEvent, and a
@@ -37,7 +38,8 @@ const outboxCTEs = `event AS (
 		SELECT s.delivery_stem || substr('` + ids.Alphabet + `', row_number() OVER (PARTITION BY s.event_id ORDER BY w.id)::int, 1),
 			s.event_id, w.id, w.account_id, w.livemode, s.type, 'pending', s.created_at, s.created_at, s.created_at,
 			CASE WHEN w.ordered THEN w.id || ':' || s.object_id END
-		FROM source s JOIN webhooks w ON w.account_id = s.account_id AND w.livemode = s.livemode
+		FROM source s JOIN accounts a ON a.id = s.account_id
+			JOIN webhooks w ON w.account_id IN (s.account_id, a.parent_account_id) AND w.livemode = s.livemode
 			AND w.enabled AND s.type = ANY (w.events)
 		RETURNING 1
 	), notify AS (
@@ -79,10 +81,10 @@ const rollupCTE = `rolled AS (
 		) rolled_events
 	)`
 
-// An event has at most one delivery per webhook of its account, and a
-// delivery's place is one character of ids.Alphabet: this fails to compile
-// when the cap outgrows it.
-var _ [len(ids.Alphabet) - MaxWebhooksPerAccount]struct{}
+// An event has at most one delivery per webhook of its account and of its
+// platform, and a delivery's place is one character of ids.Alphabet: this
+// fails to compile when the cap outgrows it.
+var _ [len(ids.Alphabet) - 2*MaxWebhooksPerAccount]struct{}
 
 // recordEventSQL records one event: recordEvent's ten parameters.
 const recordEventSQL = `WITH source AS (

@@ -89,6 +89,9 @@ func (l *PaymentLink) Refusal(now time.Time) error {
 	return nil
 }
 
+// LinkStandings are what Standing says.
+var LinkStandings = []string{"active", "busy", "used_up", "expired", LinkDisabled}
+
 // Standing is what the link's page does at now, as the dashboard shows it:
 // "active", "busy" (its last uses held), "used_up", "expired" or "disabled".
 func (l *PaymentLink) Standing(now time.Time) string {

@@ -54,6 +54,9 @@ func (q *PixQRCode) Payable(now time.Time) bool {
 	return q.Status == QRCodeActive && (q.ExpiresAt == nil || now.Before(*q.ExpiresAt))
 }
 
+// QRCodeStandings are what Standing says.
+var QRCodeStandings = []string{QRCodeActive, "expired", QRCodeDisabled}
+
 // Standing is what the code does at now, as the dashboard shows it:
 // "active", "expired" or "disabled".
 func (q *PixQRCode) Standing(now time.Time) string {

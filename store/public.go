@@ -263,3 +263,10 @@ func (l *PaymentLink) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(out)
 }
+
+// MarshalJSON renders the public representation: platform is a
+// subaccount's platform (null for an account of its own).
+func (a *Account) MarshalJSON() ([]byte, error) {
+	return json.Marshal(apimodel.Account{ID: a.ID, Object: "account", Name: a.Name, Document: a.Document, Email: a.Email,
+		PixKey: a.PixKey, Status: a.Status, Platform: a.ParentAccountID, LiveEnabled: a.LiveEnabled(), CreatedAt: jsonw.FormatTime(a.CreatedAt)})
+}

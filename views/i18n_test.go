@@ -106,7 +106,8 @@ func TestEveryMessageAndCodeIsTranslated(t *testing.T) {
 		"event": store.EventTypes, "event_desc": store.EventTypes, "ledger": store.LedgerEntryTypes,
 		"balance_kind": {store.BalanceAvailable, store.BalancePending}, "psp_call": store.CallKinds,
 		"attempt_error": dispatcher.ErrorClasses, "disabled_reason": store.DisabledReasons, "tz": views.TimeZones,
-		"mode": {"test", "live"}, "status.report": store.ReportStatuses, "report_type": store.ReportTypes, "report_format": store.ReportFormats, "new_payment": {"expires_15m", "expires_1h", "expires_1d", "expires_3d", "expires_7d"},
+		"mode": {"test", "live"}, "status.report": store.ReportStatuses, "report_type": store.ReportTypes, "report_format": store.ReportFormats, "status.payment_link": store.LinkStandings, "status.pix_qr_code": store.QRCodeStandings,
+		"new_payment": {"expires_15m", "expires_1h", "expires_1d", "expires_3d", "expires_7d"},
 	}
 	for _, k := range pix.KeyTypes {
 		codes["pix_key_type"] = append(codes["pix_key_type"], string(k))

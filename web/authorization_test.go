@@ -65,6 +65,8 @@ func (f authzFixture) apiDoors() []door {
 		{"CreatePixQRCode", "POST", "/api/v1/pix_qr_codes", map[string]any{"amount_cents": 100}},
 		{"SimulatePixQRCodePayment", "POST", "/api/v1/test_helpers/pix_qr_codes/" + f.qrCode + "/pay", nil},
 		{"CreatePaymentLink", "POST", "/api/v1/payment_links", map[string]any{"description": "Rifa"}},
+		{"CreateSubaccount", "POST", "/api/v1/subaccounts", map[string]any{"name": "Padaria", "document": "529.982.247-25",
+			"email": "padaria@example.com", "pix_key": "padaria@example.com"}},
 		{"DeactivatePaymentLink", "POST", "/api/v1/payment_links/" + f.link + "/deactivate", nil},
 		{"RefundPayment", "POST", "/api/v1/payments/" + f.paid + "/refund", map[string]any{"amount_cents": 100}},
 		{"CreateRefund", "POST", "/api/v1/refunds", map[string]any{"payment": f.paid, "amount_cents": 100}},

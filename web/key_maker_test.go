@@ -41,7 +41,7 @@ func TestAKeyIsNeverStrongerThanItsMaker(t *testing.T) {
 	require.Regexp(t, `^rk_test_`, full, "a developer's full key holds only what developers may: a restricted key")
 	k, err := s.Store.APIKeyBySecret(context.Background(), full)
 	require.NoError(t, err)
-	require.Equal(t, []string{"balance:read", "disputes:write", "events:write", "payments:write", "refunds:read", "webhooks:write", "withdrawals:read"}, k.Permissions)
+	require.Equal(t, []string{"balance:read", "disputes:write", "events:write", "payments:write", "refunds:read", "subaccounts:read", "webhooks:write", "withdrawals:read"}, k.Permissions)
 
 	asked := newKeyFromPage(t, b, url.Values{"mode": {"test"}, "restricted": {"1"}, "name": {"Payout"}, "perm_withdrawals": {"write"}, "perm_payments": {"read"}})
 	k, err = s.Store.APIKeyBySecret(context.Background(), asked)

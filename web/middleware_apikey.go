@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -52,9 +54,49 @@ func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle, usage *KeyUsage) f
 				"This API key may not be used from this address: it has an allow-list. Add the address to the key's allowed IPs, or use another key.")
 		}
 		usage.note(k.ID, ip)
-		request.SetAPIKey(c, k)
+		acting, err := actingFor(c, keys.st, k)
+		if err != nil {
+			return err
+		}
+		request.SetAPIKey(c, acting)
 		return c.Next()
 	}
+}
+
+// AccountHeader names the subaccount a platform's key acts for.
+const AccountHeader = "Payments-Account"
+
+// actingFor is the key as it acts in this request: for the subaccount
+// Payments-Account names (a copy of k on that account: its scope, its
+// idempotency keys, its audit rows), or for its own account. A key limited
+// to chosen subaccounts acts only for them; an unknown, foreign or
+// disabled subaccount is 403 account_invalid, never a hint of whose it is.
+func actingFor(c *fiber.Ctx, st *store.Store, k *store.APIKey) (*store.APIKey, error) {
+	id := strings.TrimSpace(c.Get(AccountHeader))
+	if id == "" {
+		if k.Subaccounts != nil {
+			return nil, reply.Forbidden("subaccount_required",
+				"This API key acts only for its subaccounts: name one with the Payments-Account header.")
+		}
+		return k, nil
+	}
+	invalid := reply.Forbidden("account_invalid", fmt.Sprintf(
+		"This API key may not act for account '%s': it is not an active subaccount of the key's account, or the key is limited to other subaccounts.", reply.Truncate(id)))
+	if k.Subaccounts != nil && !slices.Contains(k.Subaccounts, id) {
+		return nil, invalid
+	}
+	sub, err := st.SubaccountOf(c.UserContext(), k.AccountID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, invalid
+	case err != nil:
+		return nil, err
+	case sub.Status != store.AccountActive:
+		return nil, invalid
+	}
+	acting := *k
+	acting.AccountID, acting.Account = sub.ID, sub
+	return &acting, nil
 }
 
 // hasKeyPrefix says secret looks like a key: full (sk_) or restricted

@@ -685,6 +685,24 @@ func paths() obj {
 				"parameters", []any{idempotencyKey},
 				"requestBody", body(false, object(o("amount_cents", o("type", "integer", "minimum", 1)), optional...)),
 				"responses", responses(201, created("The paid payment.", "Payment"), with(postErrors, 403, 404, 409, 415)...))),
+		"/api/v1/subaccounts", o(
+			"post", op("createSubaccount", "Make a subaccount: an account of the platform's, for one of its sellers", "Subaccounts",
+				"description", "An account of its own (balance and ledger, payments, refunds, disputes, withdrawals, webhooks, events, reports) that the platform acts for with the Payments-Account header. Its events reach its own webhooks and the platform's, which name it in the envelope's account. Its pricing and live mode are the platform's. name: 1 to 140 characters; document: CPF or CNPJ (alphanumeric too) with valid check digits; pix_key: where its withdrawals go, in the DICT's form. A subaccount has no subaccounts (400 platform_only).",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"name", o("type", "string", "minLength", 1, "maxLength", operations.MaxSubaccountName),
+					"document", str(),
+					"email", o("type", "string", "format", "email", "maxLength", store.MaxEmail),
+					"pix_key", str()))),
+				"responses", responses(201, created("The subaccount.", "Account"), with(postErrors, 415)...)),
+			"get", op("listSubaccounts", "List the platform's subaccounts, newest first", "Subaccounts",
+				"parameters", []any{queryParam("limit", "1 to 100; 10 by default.", o("type", "integer", "minimum", 1, "maximum", 100)),
+					queryParam("starting_after", "A subaccount id: return the older ones after it.", str())},
+				"responses", responses(200, ok("One page of subaccounts.", "AccountList"), getErrors...))),
+		"/api/v1/subaccounts/{id}", o(
+			"parameters", []any{pathParam("id", "A subaccount id (acct_...).", str())},
+			"get", op("getSubaccount", "Retrieve a subaccount", "Subaccounts",
+				"responses", responses(200, ok("The subaccount.", "Account"), with(getErrors, 404)...))),
 		"/api/v1/payment_links", o(
 			"post", op("createPaymentLink", "Make a payment link: a hosted page that makes a charge per payer", "Payment links",
 				"description", fmt.Sprintf("Its url opens a page (pt-BR, or English by the browser's language) where each payer gives the amount (amount_cents fixed, or one they choose between min_amount_cents and max_amount_cents, by default %d and %d) and what collect asks: name and document (CPF or CNPJ) go together, as API Pix's devedor, and email goes with them. Each payer's charge (payment_link set, the link's description, payable for %d minutes) opens the usual checkout. max_uses counts paid charges; a charge still payable holds a use until it ends. description: 1 to %d characters.", store.MinAmountCents, store.MaxAmountCents, int(store.LinkChargeExpiresIn.Minutes()), store.MaxLinkDescription),
@@ -1004,10 +1022,12 @@ func schemas() obj {
 		"created", describe(integer(), "Unix seconds."),
 		"created_at", timestamp(),
 		"livemode", boolean(),
+		"account", describe(o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"), "Only at a platform's webhook, for an event of one of its subaccounts: that subaccount."),
 		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription"), ref("Report")}),
 			"The object as it was when the event happened."))),
 		"source", constant(envelope.Source),
 	)
+	eventRequired := slices.DeleteFunc(event.keys(), func(k string) bool { return k == "account" })
 	return o(
 		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*)."),
 		"ReportType", describe(enum(store.ReportTypes), "payments, refunds and payouts (withdrawals) by the day they were created; ledger: every balance movement, with running balances."),
@@ -1217,6 +1237,19 @@ func schemas() obj {
 			"created_at", timestamp(), "updated_at", timestamp(),
 		)),
 		"PaymentLinkList", listOf("/api/v1/payment_links", "PaymentLink", 0),
+		"Account", object(o(
+			"id", o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"),
+			"object", constant("account"),
+			"name", str(),
+			"document", describe(nullableStr(), "CPF or CNPJ, compact (digits, or upper-case letters and digits)."),
+			"email", str(),
+			"pix_key", describe(nullableStr(), "Where its withdrawals go, in the DICT's form."),
+			"status", enum([]string{store.AccountActive, store.AccountDisabled}),
+			"platform", describe(nullableStr(), "The platform (acct_...) whose subaccount it is."),
+			"live_enabled", describe(boolean(), "Whether it moves live money (the platform's live mode)."),
+			"created_at", timestamp(),
+		)),
+		"AccountList", listOf("/api/v1/subaccounts", "Account", 0),
 		"WithdrawalList", listOf("/api/v1/withdrawals", "Withdrawal", 0),
 		"Balance", object(o(
 			"object", constant("balance"),
@@ -1291,8 +1324,8 @@ func schemas() obj {
 		"WebhookTest", object(o("object", constant("webhook_test"), "webhook_id", str(), "success", boolean(),
 			"status", o("type", []string{"integer", "null"}), "latency_ms", o("type", "integer", "minimum", 0),
 			"attempt", ref("Attempt"))),
-		"Event", object(event),
-		"EventWithDeliveries", object(event.with("deliveries", listOf("", "Delivery", 0))),
+		"Event", object(event, eventRequired...),
+		"EventWithDeliveries", object(event.with("deliveries", listOf("", "Delivery", 0)), append(eventRequired, "deliveries")...),
 		"EventList", describe(object(o("object", constant("list"), "url", constant("/api/v1/events"), "has_more", boolean(),
 			"data", arrayOf(ref("Event")))), "One page, newest first; has_more says whether older events follow."),
 		"WebhookRecovery", object(o("object", constant("webhook_recovery"), "webhook_id", str(), "since", timestamp(), "until", timestamp(),
@@ -1322,7 +1355,11 @@ func document() obj {
 			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Restricted keys (rk_test_, rk_live_) hold only their permissions (payments, refunds, withdrawals, disputes, balance, events, webhooks; read or write, write including read): a call outside them is 403 permission_denied, naming the permission it needed. A key with an allow-list of addresses answers 403 ip_not_allowed from any other. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
 			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
 		"servers", []any{o("url", "/", "description", "The service itself.")},
-		"security", []any{o("bearer", []string{}), o("apiKeyHeader", []string{})},
+		// Payments-Account goes with either key header: a security scheme,
+		// so that clients add it by a request editor and no operation's
+		// signature changes for platforms.
+		"security", []any{o("bearer", []string{}), o("apiKeyHeader", []string{}),
+			o("bearer", []string{}, "paymentsAccount", []string{}), o("apiKeyHeader", []string{}, "paymentsAccount", []string{})},
 		"tags", []any{
 			o("name", "Payments", "description", "PIX charges."),
 			o("name", "Test helpers", "description", "Test mode only: move objects as the PSP or the payer's bank would."),
@@ -1332,6 +1369,7 @@ func document() obj {
 			o("name", "Withdrawals", "description", "Payouts of the available balance to a PIX key."),
 			o("name", "Static QR codes", "description", "Static Pix codes paid many times: a counter's printed QR."),
 			o("name", "Payment links", "description", "Hosted pages a seller shares: a charge per payer."),
+			o("name", "Subaccounts", "description", "A platform's accounts for its sellers, acted for with the Payments-Account header."),
 			o("name", "Reports", "description", "Files of payments, refunds, the ledger and payouts for accountants and reconciliation: CSV, XLSX, OFX."),
 			o("name", "Events", "description", "Every state change, as webhooks receive it: listed, streamed, delivered again."),
 			o("name", "Webhooks", "description", "Endpoints that receive signed events, and their deliveries."),
@@ -1344,6 +1382,8 @@ func document() obj {
 			"securitySchemes", o(
 				"bearer", o("type", "http", "scheme", "bearer", "description", "Authorization: Bearer sk_test_..., sk_live_..., rk_test_... or rk_live_..."),
 				"apiKeyHeader", o("type", "apiKey", "in", "header", "name", "X-API-Key"),
+				"paymentsAccount", o("type", "apiKey", "in", "header", "name", AccountHeader,
+					"description", "With a key: a subaccount of the key's account (acct_...) the request acts for, as if made with its own key (its payments, balance, webhooks, events, reports). A key limited to chosen subaccounts must name one of them; an unknown, foreign or disabled account is 403 account_invalid."),
 				"pspToken", o("type", "http", "scheme", "bearer", "description", "The shared PSP_TOKEN.")),
 			"parameters", o(
 				"IdempotencyKey", o("name", "Idempotency-Key", "in", "header", "required", false,
@@ -1395,3 +1435,4 @@ func cobrCallbackBody() obj {
 		"items", o("type", "object", "required", []string{"txid"}, "properties", o(
 			"txid", o("type", "string", "pattern", psp.TxIDPattern.String()), "idRec", str(), "status", str())))))
 }
+

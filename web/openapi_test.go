@@ -239,6 +239,14 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?payment_link=" + link["id"].(string), Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links/" + link["id"].(string) + "/deactivate", Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links/plink_nope/deactivate", Key: s.TestKey}, 404)
+	seller := do(webtest.Request{Method: "POST", Path: "/api/v1/subaccounts", Key: s.TestKey, Body: map[string]any{"name": "Padaria",
+		"document": "12.ABC.345/01DE-35", "email": "padaria@example.com", "pix_key": "padaria@example.com"}}, 201).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/subaccounts", Key: s.TestKey, Body: map[string]any{"name": "Padaria"}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subaccounts?limit=1", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subaccounts/" + seller["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/subaccounts/acct_nope", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.TestKey, Headers: map[string]string{"Payments-Account": seller["id"].(string)}}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/balance", Key: s.TestKey, Headers: map[string]string{"Payments-Account": "acct_nope"}}, 403)
 	contestPath := "/api/v1/withdrawals/" + wd["id"].(string) + "/contest"
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud"}}, 400)
 	do(webtest.Request{Method: "POST", Path: contestPath, Key: s.TestKey, Body: map[string]any{"reason": "fraud", "description": "Golpe."}}, 200)

@@ -24,6 +24,7 @@ type envelopeV2 struct {
 	Created    int64        `json:"created"`
 	CreatedAt  string       `json:"created_at"`
 	Livemode   bool         `json:"livemode"`
+	Account    string       `json:"account,omitempty"`
 	Data       envelopeData `json:"data"`
 	Source     string       `json:"source"`
 }
@@ -38,6 +39,7 @@ type envelopeV1 struct {
 	EventID    string          `json:"event_id"`
 	CreatedAt  string          `json:"created_at"`
 	Livemode   bool            `json:"livemode"`
+	Account    string          `json:"account,omitempty"`
 	Data       json.RawMessage `json:"data"`
 	Source     string          `json:"source"`
 	APIVersion string          `json:"api_version"`
@@ -50,6 +52,13 @@ type envelopeV1 struct {
 // (the golden tests hold both to that) without re-scanning the object on
 // every attempt.
 func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
+	return ForAccount(apiVersion, e, e.AccountID)
+}
+
+// ForAccount is Envelope as account's webhooks receive it: an event of
+// another account (a subaccount's, at its platform's webhook) names that
+// account in "account".
+func ForAccount(apiVersion string, e *store.Event, account string) ([]byte, error) {
 	created := e.CreatedAt.UTC().Truncate(time.Millisecond)
 	quote := jsonw.AppendString
 	b := make([]byte, 0, len(e.Data)+256)
@@ -61,6 +70,7 @@ func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 		b = strconv.AppendInt(b, created.Unix(), 10)
 		b = quote(append(b, `,"created_at":`...), jsonw.FormatTime(created))
 		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
+		b = appendAccount(b, e, account)
 		b = append(append(append(b, `,"data":{"object":`...), e.Data...), `},"source":"`+Source+`"}`...)
 		return b, nil
 	case "v1":
@@ -68,8 +78,17 @@ func Envelope(apiVersion string, e *store.Event) ([]byte, error) {
 		b = quote(append(b, `,"event_id":`...), e.ID)
 		b = quote(append(b, `,"created_at":`...), jsonw.FormatTime(created))
 		b = strconv.AppendBool(append(b, `,"livemode":`...), e.Livemode)
+		b = appendAccount(b, e, account)
 		b = append(append(append(b, `,"data":`...), e.Data...), `,"source":"`+Source+`","api_version":"v1"}`...)
 		return b, nil
 	}
 	return nil, fmt.Errorf("envelope: unknown api_version %q", apiVersion)
+}
+
+// appendAccount names e's account when it is not account's own.
+func appendAccount(b []byte, e *store.Event, account string) []byte {
+	if e.AccountID == "" || e.AccountID == account {
+		return b
+	}
+	return jsonw.AppendString(append(b, `,"account":`...), e.AccountID)
 }
