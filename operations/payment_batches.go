@@ -31,8 +31,16 @@ func (o *Operations) CreatePaymentBatch(ctx context.Context, who store.Actor, ac
 	for i, item := range items {
 		entries[i] = store.BatchEntry{ExternalID: item.ExternalID, Error: item.Error}
 		if item.Payment != nil {
-			if bad := o.checkNewPayment(*item.Payment); bad != nil {
-				entries[i].Error = &store.ItemError{Type: "invalid_request_error", Code: "parameter_invalid",
+			bad := o.checkNewPayment(*item.Payment)
+			if bad == nil {
+				bad = o.checkSplits(ctx, acct, *item.Payment)
+			}
+			if bad != nil {
+				code := bad.Code
+				if code == "" {
+					code = "parameter_invalid"
+				}
+				entries[i].Error = &store.ItemError{Type: "invalid_request_error", Code: code,
 					Param: fmt.Sprintf("payments[%d].%s", i, bad.Param), Message: bad.Message}
 				continue
 			}

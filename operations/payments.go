@@ -27,6 +27,9 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 	if err := o.checkNewPayment(in); err != nil {
 		return nil, false, err
 	}
+	if err := o.checkSplits(ctx, acct, in); err != nil {
+		return nil, false, err
+	}
 	if p, err = o.Store.BuildPayment(acct, livemode, in); err != nil {
 		return nil, false, err
 	}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -58,6 +60,9 @@ func flushBalances(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
+	// In the order of their accounts (Args[0]): transactions that move the
+	// same accounts' money (a split charge's) lock their rows in one order.
+	slices.SortStableFunc(a.tail.stmts, func(x, y pg.Statement) int { return strings.Compare(x.Args[0].(string), y.Args[0].(string)) })
 	for len(a.tail.stmts) > 0 {
 		if err := execIn(ctx, a.tx, "update balance", a.tail.stmts[0]); err != nil {
 			return err

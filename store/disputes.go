@@ -272,6 +272,10 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Paym
 		if err != nil {
 			return err
 		}
+		// A split charge's accounts give back their shares of what was lost.
+		if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(d.AmountCents)))); err != nil {
+			return err
+		}
 	}
 	if err := s.recordEvent(ctx, tx, EventDisputeLost, d.AccountID, d.Livemode, d.ID, d, now); err != nil {
 		return err

@@ -19,23 +19,27 @@ const (
 
 // Ledger entry types: why money moved.
 const (
-	EntryPayment            = "payment"             // a paid charge, credited in full
-	EntryFee                = "fee"                 // our fee for that charge
-	EntryRefund             = "refund"              // a refund returns the amount to the payer
-	EntryFeeRefund          = "fee_refund"          // ...and the fee to the merchant
-	EntryRefundReversal     = "refund_reversal"     // a failed refund's amount comes back
-	EntryFeeRefundReversal  = "fee_refund_reversal" // ...and the fee it gave back goes again
-	EntryDisputeHold        = "dispute_hold"        // an open dispute moves the amount to pending
-	EntryDisputeRelease     = "dispute_release"     // a won dispute moves it back
-	EntryDisputeLoss        = "dispute_loss"        // a lost dispute returns it to the payer
-	EntryWithdrawal         = "withdrawal"          // a payout leaves the available balance
-	EntryWithdrawalReversal = "withdrawal_reversal" // a failed payout comes back
-	EntryContestReturn      = "contest_return"      // a contested withdrawal's money returned (MED 2.0)
+	EntryPayment            = "payment"               // a paid charge, credited in full
+	EntryFee                = "fee"                   // our fee for that charge
+	EntryRefund             = "refund"                // a refund returns the amount to the payer
+	EntryFeeRefund          = "fee_refund"            // ...and the fee to the merchant
+	EntryRefundReversal     = "refund_reversal"       // a failed refund's amount comes back
+	EntryFeeRefundReversal  = "fee_refund_reversal"   // ...and the fee it gave back goes again
+	EntryDisputeHold        = "dispute_hold"          // an open dispute moves the amount to pending
+	EntryDisputeRelease     = "dispute_release"       // a won dispute moves it back
+	EntryDisputeLoss        = "dispute_loss"          // a lost dispute returns it to the payer
+	EntryWithdrawal         = "withdrawal"            // a payout leaves the available balance
+	EntryWithdrawalReversal = "withdrawal_reversal"   // a failed payout comes back
+	EntryContestReturn      = "contest_return"        // a contested withdrawal's money returned (MED 2.0)
+	EntrySplit              = "split"                 // a paid charge's parts, to its splits' accounts
+	EntrySplitReturn        = "split_return"          // ...given back to the charge's account, pro rata, for a refund or a lost dispute
+	EntrySplitReturnRev     = "split_return_reversal" // ...and taken again when that refund fails
 )
 
 // LedgerEntryTypes lists every kind of ledger entry.
 var LedgerEntryTypes = []string{EntryPayment, EntryFee, EntryRefund, EntryFeeRefund, EntryRefundReversal, EntryFeeRefundReversal,
-	EntryDisputeHold, EntryDisputeRelease, EntryDisputeLoss, EntryWithdrawal, EntryWithdrawalReversal, EntryContestReturn}
+	EntryDisputeHold, EntryDisputeRelease, EntryDisputeLoss, EntryWithdrawal, EntryWithdrawalReversal, EntryContestReturn,
+	EntrySplit, EntrySplitReturn, EntrySplitReturnRev}
 
 // LedgerEntry is one signed movement of money in one balance.
 type LedgerEntry struct {

@@ -25,18 +25,35 @@ import (
 type moneyMachine struct {
 	st    *store.Store
 	scope store.Scope
-	log   []string
+	// sellers are the platform's subaccounts its charges may split to.
+	sellers []store.Scope
+	log     []string
 
 	payments    []*store.Payment
 	refunds     []string // pending
 	disputes    []string // open
-	withdrawals []string // pending
+	withdrawals []pendingWithdrawal
 }
 
+// pendingWithdrawal is a withdrawal of the platform's or a seller's.
+type pendingWithdrawal struct {
+	id    string
+	scope store.Scope
+}
+
+// newMoneyMachine is a platform (whose charges the machine makes) with two
+// subaccounts its charges may split to.
 func newMoneyMachine(t require.TestingT, st *store.Store, livemode bool) *moneyMachine {
-	acct, err := st.CreateAccount(context.Background(), store.NewAccount{Name: "Loja", Email: "loja-" + strings.ToLower(pix.RandomBase62(12)) + "@example.com", FeeBPS: 99})
+	ctx := context.Background()
+	acct, err := st.CreateAccount(ctx, store.NewAccount{Name: "Loja", Email: "loja-" + strings.ToLower(pix.RandomBase62(12)) + "@example.com", FeeBPS: 99})
 	require.NoError(t, err)
-	return &moneyMachine{st: st, scope: store.Scope{AccountID: acct.ID, Livemode: livemode}}
+	m := &moneyMachine{st: st, scope: store.Scope{AccountID: acct.ID, Livemode: livemode}}
+	for _, name := range []string{"Padaria", "Açougue"} {
+		sub, err := st.CreateSubaccount(ctx, acct, store.NewSubaccount{Name: name, Document: "52998224725", Email: "s@example.com", PixKey: "s@example.com"})
+		require.NoError(t, err)
+		m.sellers = append(m.sellers, store.Scope{AccountID: sub.ID, Livemode: livemode})
+	}
+	return m
 }
 
 // refusals are the documented answers an operation may give instead of
@@ -59,7 +76,10 @@ func (m *moneyMachine) did(t require.TestingT, step string, err error) bool {
 	return false
 }
 
-func (m *moneyMachine) Create(t require.TestingT, amount int64) {
+func (m *moneyMachine) Create(t require.TestingT, amount int64) { m.CreateSplit(t, amount, nil) }
+
+// CreateSplit makes a charge of amount with splits to the sellers.
+func (m *moneyMachine) CreateSplit(t require.TestingT, amount int64, splits []store.Split) {
 	ctx := context.Background()
 	now := m.st.Now()
 	acct, err := m.st.Account(ctx, m.scope.AccountID)
@@ -68,11 +88,26 @@ func (m *moneyMachine) Create(t require.TestingT, amount int64) {
 		AccountID: m.scope.AccountID, Livemode: m.scope.Livemode, Status: store.StatusPending, AmountCents: amount,
 		Currency: "BRL", PaymentMethod: "pix", CorrelationID: pix.NewTxID(), FeeCents: acct.Fee(amount),
 		BRCode: "x", QRCodeURL: "http://x/qr.png", CheckoutURL: "http://x/pay", CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(3600e9),
+		Splits: splits,
 	}
 	p.ID = ids.NewPayment(now)
 	require.NoError(t, m.st.CreatePayment(ctx, p))
 	m.payments = append(m.payments, p)
-	m.log = append(m.log, fmt.Sprintf("create p%d %d", len(m.payments)-1, amount))
+	m.log = append(m.log, fmt.Sprintf("create p%d %d split %s", len(m.payments)-1, amount, describeSplits(splits)))
+}
+
+// describeSplits is splits as the log shows them.
+func describeSplits(splits []store.Split) string {
+	var out []string
+	for _, s := range splits {
+		switch {
+		case s.AmountCents != nil:
+			out = append(out, fmt.Sprintf("%s:%d¢:%s", s.Account, *s.AmountCents, s.FeePayer))
+		default:
+			out = append(out, fmt.Sprintf("%s:%dbps:%s", s.Account, *s.PercentBPS, s.FeePayer))
+		}
+	}
+	return "[" + strings.Join(out, " ") + "]"
 }
 
 func (m *moneyMachine) Pay(t require.TestingT, i int) {
@@ -138,10 +173,13 @@ func (m *moneyMachine) CloseDispute(t require.TestingT, j int, won bool) {
 	m.disputes = slices.Delete(m.disputes, j, j+1)
 }
 
-func (m *moneyMachine) Withdraw(t require.TestingT, amount int64) {
-	w := &store.Withdrawal{AccountID: m.scope.AccountID, Livemode: m.scope.Livemode, AmountCents: amount, PixKey: "a@example.com", PixKeyType: "email"}
-	if m.did(t, fmt.Sprintf("withdraw %d", amount), m.st.CreateWithdrawal(context.Background(), w)) {
-		m.withdrawals = append(m.withdrawals, w.ID)
+func (m *moneyMachine) Withdraw(t require.TestingT, amount int64) { m.WithdrawFrom(t, m.scope, amount) }
+
+// WithdrawFrom withdraws amount of scope's (the platform's or a seller's).
+func (m *moneyMachine) WithdrawFrom(t require.TestingT, scope store.Scope, amount int64) {
+	w := &store.Withdrawal{AccountID: scope.AccountID, Livemode: scope.Livemode, AmountCents: amount, PixKey: "a@example.com", PixKeyType: "email"}
+	if m.did(t, fmt.Sprintf("withdraw %d of %s", amount, scope.AccountID), m.st.CreateWithdrawal(context.Background(), w)) {
+		m.withdrawals = append(m.withdrawals, pendingWithdrawal{id: w.ID, scope: scope})
 	}
 }
 
@@ -151,16 +189,45 @@ func (m *moneyMachine) FinishWithdrawal(t require.TestingT, j int, completed boo
 		reason := "rejected"
 		res = store.WithdrawalResult{Status: store.WithdrawalFailed, FailureReason: &reason}
 	}
-	_, _, err := m.st.FinishWithdrawal(context.Background(), &m.scope, m.withdrawals[j], res)
+	_, _, err := m.st.FinishWithdrawal(context.Background(), &m.withdrawals[j].scope, m.withdrawals[j].id, res)
 	m.did(t, fmt.Sprintf("withdrawal #%d %s", j, res.Status), err)
 	m.withdrawals = slices.Delete(m.withdrawals, j, j+1)
 }
 
 // Check fails with every broken invariant and the steps that led there.
+// Every account's: the platform's and each seller's money model, and what
+// the platform's split charges moved between them.
 func (m *moneyMachine) Check(t require.TestingT) {
-	broken, err := storetest.MoneyViolations(context.Background(), m.st.DB(), m.scope)
+	for _, scope := range append([]store.Scope{m.scope}, m.sellers...) {
+		broken, err := storetest.MoneyViolations(context.Background(), m.st.DB(), scope)
+		require.NoError(t, err)
+		require.Empty(t, broken, "%s, after %q", scope.AccountID, m.log)
+	}
+	broken, err := storetest.SplitViolations(context.Background(), m.st.DB(), m.scope)
 	require.NoError(t, err)
 	require.Empty(t, broken, "after %q", m.log)
+}
+
+// drawSplits draws up to two splits of a charge of amount, to distinct
+// sellers, each a fixed amount or a percent of at most a third of it.
+func (m *moneyMachine) drawSplits(t *rapid.T, amount int64) []store.Split {
+	if amount < 30 {
+		return nil
+	}
+	n := rapid.IntRange(0, len(m.sellers)).Draw(t, "splits")
+	out := make([]store.Split, n)
+	for i := range n {
+		s := store.Split{Account: m.sellers[i].AccountID, FeePayer: rapid.SampledFrom(store.FeePayers).Draw(t, "fee payer")}
+		if rapid.Bool().Draw(t, "fixed") {
+			cents := rapid.Int64Range(1, amount/3).Draw(t, "split cents")
+			s.AmountCents = &cents
+		} else {
+			bps := rapid.Int64Range(1, 3_333).Draw(t, "split bps")
+			s.PercentBPS = &bps
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // actions draws each step's arguments and runs it.
@@ -176,7 +243,8 @@ func (m *moneyMachine) actions() map[string]func(*rapid.T) {
 			if len(m.payments) >= 4 {
 				t.Skip("enough payments")
 			}
-			m.Create(t, rapid.Int64Range(1, 20_000).Draw(t, "amount"))
+			amount := rapid.Int64Range(1, 20_000).Draw(t, "amount")
+			m.CreateSplit(t, amount, m.drawSplits(t, amount))
 		},
 		"pay": func(t *rapid.T) { needPayments(t); m.Pay(t, payment(t)) },
 		"refund": func(t *rapid.T) {
@@ -203,6 +271,10 @@ func (m *moneyMachine) actions() map[string]func(*rapid.T) {
 			m.CloseDispute(t, rapid.IntRange(0, len(m.disputes)-1).Draw(t, "dispute"), rapid.Bool().Draw(t, "won"))
 		},
 		"withdraw": func(t *rapid.T) { m.Withdraw(t, rapid.Int64Range(1, 30_000).Draw(t, "amount")) },
+		"seller withdraws": func(t *rapid.T) {
+			seller := m.sellers[rapid.IntRange(0, len(m.sellers)-1).Draw(t, "seller")]
+			m.WithdrawFrom(t, seller, rapid.Int64Range(1, 10_000).Draw(t, "amount"))
+		},
 		"finish withdrawal": func(t *rapid.T) {
 			if len(m.withdrawals) == 0 {
 				t.Skip("no pending withdrawal")

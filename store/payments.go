@@ -124,6 +124,8 @@ type Payment struct {
 	PixQRCode *string `bun:"pix_qr_code"`
 	// PaymentLink is the payment link (plink_...) that made the charge.
 	PaymentLink *string `bun:"payment_link"`
+	// Splits send parts of the charge to other accounts of its platform.
+	Splits []Split `bun:"splits,type:jsonb"`
 }
 
 // ReceivedCents is what the payment brought in: what was paid, or, before
@@ -184,6 +186,8 @@ type NewPayment struct {
 	// DueTerms, checked (cobv.Terms.Check), make it a due-date charge: it
 	// expires after its last payable day instead.
 	DueTerms *cobv.Terms
+	// Splits, checked (CheckSplits), send parts of it to other accounts.
+	Splits []Split
 }
 
 // BuildPayment makes the pending payment acct asks for in its mode: the one
@@ -245,7 +249,7 @@ func charge(acct *Account, livemode bool, in NewPayment, id uuid.UUID, txid stri
 		ID: id, AccountID: acct.ID, Livemode: livemode, Status: StatusPending, AmountCents: in.AmountCents,
 		Currency: "BRL", PaymentMethod: "pix", Description: in.Description, ExternalID: in.ExternalID,
 		Customer: in.Customer, Metadata: metadata, CorrelationID: txid, FeeCents: acct.Fee(in.AmountCents),
-		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn), ChargeState: ChargeLocal,
+		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(expiresIn), ChargeState: ChargeLocal, Splits: in.Splits,
 	}
 	if in.DueTerms != nil {
 		// Payable through its last payable day, in Brasília.

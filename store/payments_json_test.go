@@ -46,6 +46,7 @@ type referencePayment struct {
 	Cycle         *Cycle             `json:"cycle"`
 	PixQRCode     *string            `json:"pix_qr_code"`
 	PaymentLink   *string            `json:"payment_link"`
+	Splits        json.RawMessage    `json:"splits"`
 	Pix           struct {
 		BRCode    *string `json:"br_code"`
 		QRCodeURL *string `json:"qr_code_url"`
@@ -97,6 +98,10 @@ func referenceJSON(t *testing.T, p *Payment) []byte {
 		ref.Fine, ref.Interest, ref.Discounts, ref.Abatement = t.Fine, t.Interest, t.Discounts, t.Abatement
 	}
 	ref.Subscription, ref.Cycle, ref.PixQRCode, ref.PaymentLink = p.SubscriptionID, p.Cycle, p.PixQRCode, p.PaymentLink
+	ref.Splits = json.RawMessage(`[]`)
+	if len(p.Splits) > 0 {
+		ref.Splits, _ = json.Marshal(p.apiSplits())
+	}
 	if ref.Metadata == nil {
 		ref.Metadata = map[string]string{}
 	}
@@ -142,6 +147,7 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 			Discounts: &cobv.Discounts{Fixed: []cobv.FixedDiscount{{Until: dueToday, AmountCents: &two}}}}}
 	sub, next := "sub_1", "2026-12-11"
 	cycle := &Payment{ID: uuid.New(), Status: "pending", AmountCents: 990, CreatedAt: at, UpdatedAt: at, ExpiresAt: at, Metadata: map[string]string{},
+		Splits:         []Split{{Account: "acct_a", AmountCents: &two, FeePayer: FeePayerAccount}, {Account: "acct_\u2028", PercentBPS: &two, FeePayer: FeePayerRecipient}},
 		SubscriptionID: &sub, PixQRCode: &sub, PaymentLink: &sub, Cycle: &Cycle{Number: 3, DueDate: "2026-12-10", Status: CycleRetrying, Attempts: 1, RetryPolicy: RetryThreeInSeven, NextAttemptDate: &next}}
 	cases := []*Payment{full, due, cycle, {ID: uuid.New(), Status: "pending", AmountCents: -5, CreatedAt: at, UpdatedAt: at, ExpiresAt: at},
 		{Metadata: map[string]string{}, Customer: &Customer{}}}

@@ -32,7 +32,8 @@ import (
 const paymentColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
 	created_at, updated_at, expires_at, paid_at, canceled_at, expired_at, refunded_at, charge_state,
-	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle, paid_on, pix_qr_code, payment_link`
+	amount_refunded_cents, fee_refunded_cents, due_terms, amount_paid_cents, subscription_id, cycle, paid_on, pix_qr_code, payment_link,
+	splits`
 
 // paymentRow scans paymentColumns without reflection.
 type paymentRow struct {
@@ -40,6 +41,7 @@ type paymentRow struct {
 	id                 pgtype.UUID
 	customer, metadata []byte
 	dueTerms, cycle    []byte
+	splits             []byte
 }
 
 func (r *paymentRow) dest() []any {
@@ -48,7 +50,7 @@ func (r *paymentRow) dest() []any {
 		&p.PaymentMethod, &p.Description, &p.ExternalID, &r.customer, &r.metadata, &p.CorrelationID, &p.FeeCents,
 		&p.BRCode, &p.QRCodeURL, &p.CheckoutURL, &p.CreatedAt, &p.UpdatedAt, &p.ExpiresAt, &p.PaidAt,
 		&p.CanceledAt, &p.ExpiredAt, &p.RefundedAt, &p.ChargeState, &p.AmountRefundedCents, &p.FeeRefundedCents,
-		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle, &p.PaidOn, &p.PixQRCode, &p.PaymentLink}
+		&r.dueTerms, &p.AmountPaidCents, &p.SubscriptionID, &r.cycle, &p.PaidOn, &p.PixQRCode, &p.PaymentLink, &r.splits}
 }
 
 // payment decodes the JSON columns and returns the payment.
@@ -78,6 +80,11 @@ func (r *paymentRow) payment() (*Payment, error) {
 		p.Cycle = new(Cycle)
 		if err := json.Unmarshal(r.cycle, p.Cycle); err != nil {
 			return nil, fmt.Errorf("store: payment cycle: %w", err)
+		}
+	}
+	if r.splits != nil {
+		if err := json.Unmarshal(r.splits, &p.Splits); err != nil {
+			return nil, fmt.Errorf("store: payment splits: %w", err)
 		}
 	}
 	return &p, nil
@@ -230,11 +237,11 @@ func newRequestedCreate(ctx context.Context, p *Payment) paymentCreate {
 // in paymentCreate.args' order.
 const paymentInsertColumns = `id, account_id, livemode, status, amount_cents, currency, payment_method, description,
 	external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-	created_at, updated_at, expires_at, due_date, due_terms`
+	created_at, updated_at, expires_at, due_date, due_terms, splits`
 
-// insertPaymentSQL writes a payment's row alone ($1..$21, paymentCreate.args).
+// insertPaymentSQL writes a payment's row alone ($1..$22, paymentCreate.args).
 const insertPaymentSQL = `INSERT INTO payments (` + paymentInsertColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::date, $21::jsonb)`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::date, $21::jsonb, $22::jsonb)`
 
 // createPaymentSQL creates one payment with its event and the event's
 // deliveries: paymentCreate.args are its parameters.
@@ -242,9 +249,9 @@ const createPaymentSQL = `WITH payment AS (
 		` + insertPaymentSQL + `
 		RETURNING id
 	), source AS (
-		SELECT $22::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
-			$1::uuid::text AS object_id, $23::json AS data, $18::timestamptz AS created_at, $24::text AS delivery_stem,
-			$25::text AS traceparent, $26::text AS actor, $27::jsonb AS who
+		SELECT $23::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
+			$1::uuid::text AS object_id, $24::json AS data, $18::timestamptz AS created_at, $25::text AS delivery_stem,
+			$26::text AS traceparent, $27::text AS actor, $28::jsonb AS who
 		FROM payment
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -253,7 +260,7 @@ const createPaymentSQL = `WITH payment AS (
 // creation writes it, and its arguments: the load generator's ceiling
 // issues it directly.
 func PaymentRowInsert(p *Payment) (string, []any) {
-	return insertPaymentSQL, newPaymentCreate(p).args()[:21]
+	return insertPaymentSQL, newPaymentCreate(p).args()[:22]
 }
 
 // paymentCreates coalesces concurrent payment creations (see
@@ -277,6 +284,7 @@ type paymentCreate struct {
 	metadata, snapshot string  // the metadata column; the payment.created event's data
 	customer           *string // the customer column, when there is one
 	dueDate, dueTerms  *string // a due-date charge's columns
+	splits             *string // a split charge's column
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
 	actor              string  // who asked, for the event
@@ -311,6 +319,11 @@ func newPaymentCreate(p *Payment) paymentCreate {
 		date, rendered := p.DueTerms.DueDate, string(terms)
 		c.dueDate, c.dueTerms = &date, &rendered
 	}
+	if len(p.Splits) > 0 {
+		splits, _ := json.Marshal(p.Splits)
+		rendered := string(splits)
+		c.splits = &rendered
+	}
 	return c
 }
 
@@ -319,7 +332,7 @@ func (c paymentCreate) args() []any {
 	p := c.p
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
-		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.dueDate, c.dueTerms,
+		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.dueDate, c.dueTerms, c.splits,
 		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON()}
 }
 
@@ -336,16 +349,16 @@ const createPaymentsSQL = `
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
 			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
-			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[])
+			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[], $28::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
 				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who,
-				due_date, due_terms, i)
+				due_date, due_terms, splits, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
 			customer::jsonb, metadata::jsonb, correlation_id, fee_cents, br_code, qr_code_url, checkout_url,
-			created_at, updated_at, expires_at, due_date, due_terms::jsonb
+			created_at, updated_at, expires_at, due_date, due_terms::jsonb, splits::jsonb
 		FROM c ORDER BY i
 		ON CONFLICT (account_id, livemode, external_id) WHERE external_id IS NOT NULL DO NOTHING
 		RETURNING id
@@ -437,7 +450,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
 	actors, whos := texts(), texts()
 	descriptions, externalIDs, customers, traceparents := nullables(), nullables(), nullables(), nullables()
-	dueDates, dueTerms := nullables(), nullables()
+	dueDates, dueTerms, splits := nullables(), nullables(), nullables()
 	created, updated, expires := times(), times(), times()
 	for i, c := range batch {
 		p := c.p
@@ -447,11 +460,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
-		whos[i], dueDates[i], dueTerms[i] = c.whoJSON(), c.dueDate, c.dueTerms
+		whos[i], dueDates[i], dueTerms[i], splits[i] = c.whoJSON(), c.dueDate, c.dueTerms, c.splits
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms}
+		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms, splits}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a
@@ -618,11 +631,11 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, change 
 					return err
 				}
 				var writes []pg.Statement
-				var money posting
+				var money []posting
 				if writes, money, refusal, err = s.changeStatements(ctx, p, change); err != nil {
 					return err
 				}
-				writes = append(append(writes, money.statements()...), pg.Commit)
+				writes = append(append(writes, postingStatements(money)...), pg.Commit)
 				if err := pg.Pipeline(ctx, conn, writes, ignoreRows); err != nil {
 					return fmt.Errorf("store: record payment change: %w", translate(err))
 				}
@@ -675,7 +688,7 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 			return nil, err
 		}
 	}
-	return refusal, s.post(ctx, tx, money)
+	return refusal, s.postAll(ctx, tx, money)
 }
 
 // changeStatements runs change on the locked payment p and returns the
@@ -684,16 +697,16 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 // moves, for its caller to write last, so that the account's balance row
 // (every payment's) stays locked only until the commit. It returns
 // change's refusal.
-func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, money posting, refusal error, err error) {
+func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, money []posting, refusal error, err error) {
 	now := s.Now()
 	eventType, refusal := change(p, now)
 	if eventType == "" {
-		return nil, posting{}, refusal, nil
+		return nil, nil, refusal, nil
 	}
 	p.UpdatedAt = now
 	event, err := recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
 	if err != nil {
-		return nil, posting{}, nil, err
+		return nil, nil, nil, err
 	}
 	writes = append(writes, updatePaymentStatusStatement(p), event)
 	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
@@ -703,10 +716,12 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 	if eventType == EventPaymentPaid {
 		// A paid charge credits what it received and debits its fee. (Refunds
 		// post their own: refunds.go.)
-		money = posting{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
+		// A split charge's parts go on to their accounts, one entry each.
+		money = []posting{{scope: p.Scope(), sourceID: p.ID.String(), at: p.UpdatedAt, lines: []movement{
 			{BalanceAvailable, EntryPayment, p.ReceivedCents()},
 			{BalanceAvailable, EntryFee, -p.FeeCents},
-		}}
+		}}}
+		money = append(money, splitPostings(p, p.ID.String(), EntrySplit, p.UpdatedAt, p.SplitParts())...)
 	}
 	return writes, money, refusal, nil
 }

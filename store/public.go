@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"payments/pix"
@@ -43,6 +44,26 @@ func (p *Payment) API() apimodel.Payment {
 	if p.PaidAt != nil {
 		paid := p.ReceivedCents()
 		out.AmountPaidCents = &paid
+	}
+	if len(p.Splits) > 0 {
+		out.Splits, _ = json.Marshal(p.apiSplits())
+	}
+	return out
+}
+
+// apiSplits are p's splits as the API shows them, each with its part once paid.
+func (p *Payment) apiSplits() []apimodel.Split {
+	parts := p.SplitParts()
+	out := make([]apimodel.Split, len(p.Splits))
+	for i, s := range p.Splits {
+		out[i] = apimodel.Split{Account: s.Account, AmountCents: s.AmountCents, FeePayer: s.FeePayer}
+		if s.PercentBPS != nil {
+			n := json.Number(strconv.FormatFloat(float64(*s.PercentBPS)/100, 'f', -1, 64))
+			out[i].Percent = &n
+		}
+		if parts != nil {
+			out[i].NetCents = &parts[i]
+		}
 	}
 	return out
 }

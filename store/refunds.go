@@ -188,6 +188,12 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	if _, err := tx.NewInsert().Model(r).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store: insert refund: %w", translate(err))
 	}
+	// A split charge's accounts give back their shares first: the charge's
+	// account's balance covers only its own (theirs may go below zero, as
+	// a dispute's hold may).
+	if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(r.AmountCents)))); err != nil {
+		return nil, err
+	}
 	err = s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, covered: true, lines: []movement{
 		{BalanceAvailable, EntryRefund, -r.AmountCents},
 		{BalanceAvailable, EntryFeeRefund, r.FeeCents},
@@ -304,6 +310,10 @@ func (s *Store) settleRefund(ctx context.Context, tx bun.Tx, r *Refund, res Refu
 	}
 	if res.Status == RefundFailed {
 		if err := s.reverseRefund(ctx, tx, r, now); err != nil {
+			return err
+		}
+		// What the split's accounts gave back for it is theirs again.
+		if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturnRev, now, p.splitShares(r.AmountCents))); err != nil {
 			return err
 		}
 		return s.recordEvent(ctx, tx, event, r.AccountID, r.Livemode, r.ID, r, now)

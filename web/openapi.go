@@ -237,6 +237,8 @@ func createPaymentBody() obj {
 		"interest", ref("DueInterest"),
 		"discounts", ref("DueDiscounts"),
 		"abatement", ref("DueValue").with("description", "Deducted whatever the day: amount_cents, or percent of the amount (abatimento modalities 1 and 2). Less than the amount."),
+		"splits", describe(o("type", "array", "maxItems", store.MaxSplits, "items", ref("SplitInput")),
+			"Parts of the charge for other accounts of its platform (the platform, or another of its subaccounts), credited when it is paid, in its transaction. A part is its amount_cents, or its percent of what is paid, rounded down; with fee_payer recipient it gives its share of the fee (rounded down). Parts that exceed the net (a discount) shrink in proportion. The charge's account keeps the rest of the net, every rounding's remainder with it. A refund or a lost dispute takes back from each account its part times the amount over what was paid, rounded down; the charge's account gives the rest. Refused: an account outside the platform or the charge's own (split_account_invalid), parts above the net on the amount (splits_too_large)."),
 	), "amount_cents")
 }
 
@@ -1097,6 +1099,7 @@ func schemas() obj {
 			"cycle", o("oneOf", []any{ref("Cycle"), o("type", "null")}),
 			"pix_qr_code", describe(nullableStr(), "The static code (pqr_...) this payment was paid into; null otherwise."),
 			"payment_link", describe(nullableStr(), "The payment link (plink_...) whose payer made this charge; null otherwise."),
+			"splits", describe(arrayOf(ref("Split")), "Its parts for other accounts of its platform (empty: none); each's net_cents once paid."),
 			"pix", object(o(
 				"br_code", describe(nullableStr(), "EMV BR Code (copia e cola): in live mode the PSP's dynamic code; null while the PSP has not registered the charge."),
 				"qr_code_url", describe(o("type", []string{"string", "null"}, "format", "uri"), "null while the BR Code is."))),
@@ -1237,6 +1240,19 @@ func schemas() obj {
 			"created_at", timestamp(), "updated_at", timestamp(),
 		)),
 		"PaymentLinkList", listOf("/api/v1/payment_links", "PaymentLink", 0),
+		"SplitInput", object(o(
+			"account", describe(o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"), "The platform, or another of its subaccounts."),
+			"amount_cents", describe(o("type", "integer", "minimum", 1, "maximum", store.MaxAmountCents), "A fixed part; or percent."),
+			"percent", describe(o("type", "number", "exclusiveMinimum", 0, "maximum", 100, "multipleOf", 0.01), "A percent of what is paid; or amount_cents."),
+			"fee_payer", describe(o("type", "string", "enum", store.FeePayers, "default", store.FeePayerAccount), "account: the charge's account bears the fee; recipient: this part bears its share."),
+		), "account"),
+		"Split", object(o(
+			"account", str(),
+			"amount_cents", o("type", []string{"integer", "null"}, "minimum", 1),
+			"percent", o("type", []string{"number", "null"}),
+			"fee_payer", enum(store.FeePayers),
+			"net_cents", describe(o("type", []string{"integer", "null"}, "minimum", 0), "What its account got when the charge was paid; null before."),
+		)),
 		"Account", object(o(
 			"id", o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"),
 			"object", constant("account"),
@@ -1435,4 +1451,3 @@ func cobrCallbackBody() obj {
 		"items", o("type", "object", "required", []string{"txid"}, "properties", o(
 			"txid", o("type", "string", "pattern", psp.TxIDPattern.String()), "idRec", str(), "status", str())))))
 }
-

@@ -19,7 +19,7 @@ const maxDocumentInput = 32
 
 var phonePunctuation = strings.NewReplacer(" ", "", "-", "", "(", "", ")", "", ".", "")
 
-var createPaymentFields = append([]string{"amount_cents", "description", "external_id", "customer", "metadata", "expires_in", "due_date"}, dueFields...)
+var createPaymentFields = append([]string{"amount_cents", "description", "external_id", "customer", "metadata", "expires_in", "due_date", "splits"}, dueFields...)
 
 // parseCreatePayment reads a create-payment body by the payment's rules
 // (store/payments.go; a due-date charge's, pix/cobv), made on today.
@@ -80,6 +80,12 @@ func parseCreatePayment(o request.Object, today calendar.Date) (store.NewPayment
 
 	if o.Present("customer") {
 		if p.Customer, apiErr = parseCustomer(o); apiErr != nil {
+			return p, apiErr
+		}
+	}
+
+	if o.Present("splits") {
+		if p.Splits, apiErr = parseSplits(o); apiErr != nil {
 			return p, apiErr
 		}
 	}

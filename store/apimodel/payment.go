@@ -43,6 +43,8 @@ type Payment struct {
 	PixQRCode *string
 	// PaymentLink is the payment link that made the charge (nil: none).
 	PaymentLink *string
+	// Splits is the JSON array of its splits (nil: none, shown as []).
+	Splits      []byte
 	BRCode      string
 	QRCodeURL   string
 	CheckoutURL string
@@ -124,6 +126,12 @@ func (p *Payment) AppendJSON(b []byte) []byte {
 	b = jsonw.AppendStringOrNull(b, p.PixQRCode)
 	b = append(b, `,"payment_link":`...)
 	b = jsonw.AppendStringOrNull(b, p.PaymentLink)
+	b = append(b, `,"splits":`...)
+	if p.Splits == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, p.Splits...)
+	}
 	// A live charge has no BR Code (nor QR image) until the PSP registered it.
 	b = append(b, `,"pix":{"br_code":`...)
 	b = appendStringOrNullIfEmpty(b, p.BRCode)

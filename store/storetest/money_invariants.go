@@ -30,7 +30,10 @@ import (
 //     disputes hold and withdrawals that did not fail (less what their
 //     contests brought back); pending is what open disputes hold.
 //  5. Available is never below zero but for what disputes took (the holds of
-//     disputes not won): refunds and withdrawals need it covered.
+//     disputes not won) and what split charges' refunds took back from a
+//     recipient: refunds and withdrawals need it covered.
+//  6. Split charges move money between accounts only as SplitViolations
+//     checks; what they moved (the split entries) is part of available.
 func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]string, error) {
 	type row struct {
 		Kind      string `bun:"kind"`
@@ -57,7 +60,10 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		UNION ALL SELECT 'ledger_' || balance, '', '', coalesce(sum(amount_cents), 0), count(*), '', 0, 0
 			FROM ledger_entries WHERE account_id = ?0 AND livemode = ?1 GROUP BY balance
 		UNION ALL SELECT 'balance', '', '', available_cents, pending_cents, '', 0, 0
-			FROM balances WHERE account_id = ?0 AND livemode = ?1`,
+			FROM balances WHERE account_id = ?0 AND livemode = ?1
+		UNION ALL SELECT 'split', '', '', coalesce(sum(amount_cents), 0),
+				coalesce(-sum(amount_cents) FILTER (WHERE amount_cents < 0 AND type <> 'split'), 0), '', 0, 0
+			FROM ledger_entries WHERE account_id = ?0 AND livemode = ?1 AND type IN ('split', 'split_return', 'split_return_reversal')`,
 		scope.AccountID, scope.Livemode).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("storetest: money rows: %w", err)
@@ -75,7 +81,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 	}
 	payments := map[string]*paymentSums{}
 	var refunds, disputes []row
-	var ledgerAvailable, ledgerPending, balanceAvailable, balancePending, withdrawn int64
+	var ledgerAvailable, ledgerPending, balanceAvailable, balancePending, withdrawn, split, splitTaken int64
 	for _, r := range rows {
 		switch r.Kind {
 		case "payment":
@@ -95,6 +101,8 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 			ledgerPending = r.Amount
 		case "balance":
 			balanceAvailable, balancePending = r.Amount, r.Fee
+		case "split":
+			split, splitTaken = r.Amount, r.Fee
 		}
 	}
 
@@ -169,7 +177,7 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 			bad("payment %s is %s with %d of %d back with the payer", id, p.status, p.succeeded, p.amount)
 		}
 	}
-	wantAvailable -= withdrawn
+	wantAvailable += split - withdrawn
 	if balanceAvailable != ledgerAvailable || balancePending != ledgerPending {
 		bad("balance %d/%d (available/pending) but its ledger adds up to %d/%d", balanceAvailable, balancePending, ledgerAvailable, ledgerPending)
 	}
@@ -177,8 +185,92 @@ func MoneyViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]stri
 		bad("balance %d/%d (available/pending) but payments, refunds, disputes and withdrawals make %d/%d",
 			balanceAvailable, balancePending, wantAvailable, wantPending)
 	}
-	if balanceAvailable+notWon < 0 {
-		bad("available %d is below zero by more than disputes took (%d)", balanceAvailable, notWon)
+	if balanceAvailable+notWon+splitTaken < 0 {
+		bad("available %d is below zero by more than disputes (%d) and split charges' returns (%d) took", balanceAvailable, notWon, splitTaken)
+	}
+	return out, nil
+}
+
+// SplitViolations checks, for every paid split charge of scope, what it
+// moved between accounts, from the charge and its refunds alone
+// (store.Payment.SplitParts' rule, and each refund's shares: the refund
+// times the part over what was paid, rounded down): each recipient's split
+// entry is its part and the charge's account's their sum, at most the net;
+// for each refund that did not fail (a lost dispute's included), each
+// recipient gave its share back to the charge's account; for one that
+// failed, every account got back what it gave.
+func SplitViolations(ctx context.Context, db bun.IDB, scope store.Scope) ([]string, error) {
+	var payments []store.Payment
+	err := db.NewSelect().Model(&payments).Column("id", "account_id", "livemode", "amount_cents", "amount_paid_cents", "fee_cents", "paid_at", "splits").
+		Where("account_id = ? AND livemode = ? AND splits IS NOT NULL AND paid_at IS NOT NULL", scope.AccountID, scope.Livemode).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("storetest: split payments: %w", err)
+	}
+	type entry struct {
+		Source  string `bun:"source_id"`
+		Type    string `bun:"type"`
+		Account string `bun:"account_id"`
+		Amount  int64  `bun:"amount_cents"`
+	}
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, p := range payments {
+		var refunds []store.Refund
+		if err := db.NewSelect().Model(&refunds).Where("payment_id = ?", p.ID).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("storetest: split refunds: %w", err)
+		}
+		sources := []string{p.ID.String()}
+		for _, r := range refunds {
+			sources = append(sources, r.ID)
+		}
+		var entries []entry
+		err := db.NewRaw(`SELECT source_id, type, account_id, sum(amount_cents) AS amount_cents FROM ledger_entries
+			WHERE source_id IN (?) AND type IN ('split', 'split_return', 'split_return_reversal') GROUP BY 1, 2, 3`, bun.List(sources)).Scan(ctx, &entries)
+		if err != nil {
+			return nil, fmt.Errorf("storetest: split entries: %w", err)
+		}
+		got := map[[3]string]int64{}
+		for _, e := range entries {
+			got[[3]string{e.Source, e.Type, e.Account}] = e.Amount
+		}
+		want := map[[3]string]int64{}
+		parts := p.SplitParts()
+		received := p.ReceivedCents()
+		var sum int64
+		for i, s := range p.Splits {
+			want[[3]string{p.ID.String(), store.EntrySplit, s.Account}] += parts[i]
+			want[[3]string{p.ID.String(), store.EntrySplit, p.AccountID}] -= parts[i]
+			sum += parts[i]
+		}
+		if sum > received-p.FeeCents {
+			bad("payment %s: its parts add up to %d, more than its net %d", p.ID, sum, received-p.FeeCents)
+		}
+		for _, r := range refunds {
+			for i, s := range p.Splits {
+				share := r.AmountCents * parts[i] / received
+				want[[3]string{r.ID, store.EntrySplitReturn, s.Account}] -= share
+				want[[3]string{r.ID, store.EntrySplitReturn, p.AccountID}] += share
+				if r.Status == store.RefundFailed {
+					want[[3]string{r.ID, store.EntrySplitReturnRev, s.Account}] += share
+					want[[3]string{r.ID, store.EntrySplitReturnRev, p.AccountID}] -= share
+				}
+			}
+		}
+		for k, v := range want {
+			if v == 0 {
+				delete(want, k)
+			}
+		}
+		for k, v := range got {
+			if want[k] != v {
+				bad("payment %s: %s of %s moved %d for %s; the rule says %d", p.ID, k[1], k[2], v, k[0], want[k])
+			}
+		}
+		for k, v := range want {
+			if _, ok := got[k]; !ok {
+				bad("payment %s: %s of %s should move %d for %s; nothing did", p.ID, k[1], k[2], v, k[0])
+			}
+		}
 	}
 	return out, nil
 }

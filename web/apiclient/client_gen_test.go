@@ -1257,6 +1257,42 @@ func (e ReportType) Valid() bool {
 	}
 }
 
+// Defines values for SplitFeePayer.
+const (
+	SplitFeePayerAccount   SplitFeePayer = "account"
+	SplitFeePayerRecipient SplitFeePayer = "recipient"
+)
+
+// Valid indicates whether the value is a known member of the SplitFeePayer enum.
+func (e SplitFeePayer) Valid() bool {
+	switch e {
+	case SplitFeePayerAccount:
+		return true
+	case SplitFeePayerRecipient:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SplitInputFeePayer.
+const (
+	SplitInputFeePayerAccount   SplitInputFeePayer = "account"
+	SplitInputFeePayerRecipient SplitInputFeePayer = "recipient"
+)
+
+// Valid indicates whether the value is a known member of the SplitInputFeePayer enum.
+func (e SplitInputFeePayer) Valid() bool {
+	switch e {
+	case SplitInputFeePayerAccount:
+		return true
+	case SplitInputFeePayerRecipient:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubscriptionCanceledBy.
 const (
 	SubscriptionCanceledByLessThannil SubscriptionCanceledBy = "<nil>"
@@ -2636,6 +2672,9 @@ type Payment struct {
 	PixQrCode  *string    `json:"pix_qr_code"`
 	RefundedAt *time.Time `json:"refunded_at"`
 
+	// Splits Its parts for other accounts of its platform (empty: none); each's net_cents once paid.
+	Splits []Split `json:"splits"`
+
 	// Status pending -> paid | expired | canceled; paid -> refunded. A PSP confirmation of an expired or canceled charge still makes it paid.
 	Status PaymentStatus `json:"status"`
 
@@ -2963,6 +3002,38 @@ type ReportStatus string
 
 // ReportType payments, refunds and payouts (withdrawals) by the day they were created; ledger: every balance movement, with running balances.
 type ReportType string
+
+// Split defines model for Split.
+type Split struct {
+	Account     string        `json:"account"`
+	AmountCents *int          `json:"amount_cents"`
+	FeePayer    SplitFeePayer `json:"fee_payer"`
+
+	// NetCents What its account got when the charge was paid; null before.
+	NetCents *int     `json:"net_cents"`
+	Percent  *float32 `json:"percent"`
+}
+
+// SplitFeePayer defines model for Split.FeePayer.
+type SplitFeePayer string
+
+// SplitInput defines model for SplitInput.
+type SplitInput struct {
+	// Account The platform, or another of its subaccounts.
+	Account string `json:"account"`
+
+	// AmountCents A fixed part; or percent.
+	AmountCents *int `json:"amount_cents,omitempty"`
+
+	// FeePayer account: the charge's account bears the fee; recipient: this part bears its share.
+	FeePayer *SplitInputFeePayer `json:"fee_payer,omitempty"`
+
+	// Percent A percent of what is paid; or amount_cents.
+	Percent *float32 `json:"percent,omitempty"`
+}
+
+// SplitInputFeePayer account: the charge's account bears the fee; recipient: this part bears its share.
+type SplitInputFeePayer string
 
 // Subscription defines model for Subscription.
 type Subscription struct {
@@ -3445,6 +3516,9 @@ type CreatePaymentBatchJSONBody struct {
 		// Interest Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent.
 		Interest *DueInterest       `json:"interest,omitempty"`
 		Metadata *map[string]string `json:"metadata,omitempty"`
+
+		// Splits Parts of the charge for other accounts of its platform (the platform, or another of its subaccounts), credited when it is paid, in its transaction. A part is its amount_cents, or its percent of what is paid, rounded down; with fee_payer recipient it gives its share of the fee (rounded down). Parts that exceed the net (a discount) shrink in proportion. The charge's account keeps the rest of the net, every rounding's remainder with it. A refund or a lost dispute takes back from each account its part times the amount over what was paid, rounded down; the charge's account gives the rest. Refused: an account outside the platform or the charge's own (split_account_invalid), parts above the net on the amount (splits_too_large).
+		Splits *[]SplitInput `json:"splits,omitempty"`
 	} `json:"payments"`
 }
 
@@ -3558,6 +3632,9 @@ type CreatePaymentJSONBody struct {
 	// Interest Added for each day late, counted from the due date: exactly one rate (juros modalities 1 to 8). Per month and per year are pro rata: 30 and 360 calendar days, or 21 and 252 business days. Simple interest, rounded half up to the cent.
 	Interest *DueInterest       `json:"interest,omitempty"`
 	Metadata *map[string]string `json:"metadata,omitempty"`
+
+	// Splits Parts of the charge for other accounts of its platform (the platform, or another of its subaccounts), credited when it is paid, in its transaction. A part is its amount_cents, or its percent of what is paid, rounded down; with fee_payer recipient it gives its share of the fee (rounded down). Parts that exceed the net (a discount) shrink in proportion. The charge's account keeps the rest of the net, every rounding's remainder with it. A refund or a lost dispute takes back from each account its part times the amount over what was paid, rounded down; the charge's account gives the rest. Refused: an account outside the platform or the charge's own (split_account_invalid), parts above the net on the amount (splits_too_large).
+	Splits *[]SplitInput `json:"splits,omitempty"`
 }
 
 // CreatePaymentParams defines parameters for CreatePayment.

@@ -1,0 +1,139 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/store"
+	"payments/web/webtest"
+)
+
+// splitPlatform is a platform with two subaccounts, and a caller of the API
+// as the platform (account "") or as one of them.
+type splitPlatform struct {
+	s                *webtest.Server
+	sellerA, sellerB string
+}
+
+func newSplitPlatform(t *testing.T, s *webtest.Server) splitPlatform {
+	t.Helper()
+	p := splitPlatform{s: s}
+	for i, dst := range []*string{&p.sellerA, &p.sellerB} {
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subaccounts", Key: s.TestKey, Body: map[string]any{
+			"name": []string{"Padaria", "Açougue"}[i], "document": "529.982.247-25", "email": "s@example.com", "pix_key": "s@example.com"}})
+		require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+		*dst = r.JSON(t)["id"].(string)
+	}
+	return p
+}
+
+func (p splitPlatform) call(t *testing.T, method, path, account string, body any, want int) map[string]any {
+	t.Helper()
+	req := webtest.Request{Method: method, Path: path, Key: p.s.TestKey, Body: body}
+	if account != "" {
+		req.Headers = map[string]string{"Payments-Account": account}
+	}
+	r := p.s.Do(req)
+	require.Equal(t, want, r.Status, "%s %s: %s", method, path, r.Body)
+	return r.JSON(t)
+}
+
+// balance is an account's money, available and pending together.
+func (p splitPlatform) balance(t *testing.T, account string) int64 {
+	t.Helper()
+	b := p.call(t, "GET", "/api/v1/balance", account, nil, http.StatusOK)
+	return int64(b["available_cents"].(float64) + b["pending_cents"].(float64))
+}
+
+// A split charge in test mode: its parts are credited to their accounts
+// when it is paid, in its transaction (the percent part bearing its share
+// of the fee when asked), the platform keeping the rest of the net; half
+// refunded, each account gives back its part's share, the platform the
+// rest and its fee share back; every ledger equals its balance. A
+// subaccount's charge may split to its platform. What may not be split is
+// a 400 naming the split.
+func TestSplitChargesCreditEachAccountAndRefundProRata(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	p := newSplitPlatform(t, s)
+	charge := p.call(t, "POST", "/api/v1/payments", "", map[string]any{"amount_cents": 10_000, "splits": []any{
+		map[string]any{"account": p.sellerA, "amount_cents": 3_000},
+		map[string]any{"account": p.sellerB, "percent": 12.5, "fee_payer": "recipient"},
+	}}, http.StatusCreated)
+	require.Equal(t, []any{
+		map[string]any{"account": p.sellerA, "amount_cents": 3_000.0, "percent": nil, "fee_payer": "account", "net_cents": nil},
+		map[string]any{"account": p.sellerB, "amount_cents": nil, "percent": 12.5, "fee_payer": "recipient", "net_cents": nil},
+	}, charge["splits"])
+	id := charge["id"].(string)
+	paid := p.call(t, "POST", "/api/v1/test_helpers/payments/"+id+"/pay", "", nil, http.StatusOK)
+	fee := int64(paid["fee_cents"].(float64))
+	partB := 1_250 - fee*1_250/10_000
+	require.Equal(t, []any{3_000.0, float64(partB)}, []any{paid["splits"].([]any)[0].(map[string]any)["net_cents"],
+		paid["splits"].([]any)[1].(map[string]any)["net_cents"]})
+	require.Equal(t, []int64{10_000 - fee - 3_000 - partB, 3_000, partB}, []int64{p.balance(t, ""), p.balance(t, p.sellerA), p.balance(t, p.sellerB)})
+
+	refund := p.call(t, "POST", "/api/v1/refunds", "", map[string]any{"payment": id, "amount_cents": 5_000}, http.StatusCreated)
+	feeBack := int64(refund["fee_cents"].(float64))
+	shareA, shareB := int64(5_000*3_000/10_000), 5_000*partB/10_000
+	require.Equal(t, []int64{10_000 - fee - 3_000 - partB - (5_000 - feeBack - shareA - shareB), 3_000 - shareA, partB - shareB},
+		[]int64{p.balance(t, ""), p.balance(t, p.sellerA), p.balance(t, p.sellerB)})
+	for _, account := range []string{s.Account.ID, p.sellerA, p.sellerB} {
+		s.LedgerMatchesBalance(store.Scope{AccountID: account})
+	}
+
+	// A seller's charge may split to its platform, and to the other seller.
+	own := p.call(t, "POST", "/api/v1/payments", p.sellerA, map[string]any{"amount_cents": 2_000, "splits": []any{
+		map[string]any{"account": s.Account.ID, "percent": 10}, map[string]any{"account": p.sellerB, "amount_cents": 1}}}, http.StatusCreated)
+	before := p.balance(t, "")
+	p.call(t, "POST", "/api/v1/test_helpers/payments/"+own["id"].(string)+"/pay", p.sellerA, nil, http.StatusOK)
+	require.Equal(t, before+200, p.balance(t, ""))
+
+	// A batch's charges take splits too, each checked on its own.
+	batch := p.call(t, "POST", "/api/v1/payment_batches", "", map[string]any{"payments": []any{
+		map[string]any{"external_id": "lote-1", "amount_cents": 4_000, "splits": []any{map[string]any{"account": p.sellerB, "amount_cents": 400}}},
+		map[string]any{"external_id": "lote-2", "amount_cents": 4_000, "splits": []any{map[string]any{"account": s.Account.ID, "amount_cents": 400}}},
+	}}, http.StatusCreated)
+	items := batch["items"].([]any)
+	require.Nil(t, items[0].(map[string]any)["error"])
+	require.Equal(t, "split_account_invalid", items[1].(map[string]any)["error"].(map[string]any)["code"])
+	first := p.call(t, "GET", "/api/v1/payments/lote-1", "", nil, http.StatusOK)
+	require.Equal(t, p.sellerB, first["splits"].([]any)[0].(map[string]any)["account"])
+	before = p.balance(t, p.sellerB)
+	p.call(t, "POST", "/api/v1/test_helpers/payments/lote-1/pay", "", nil, http.StatusOK)
+	require.Equal(t, before+400, p.balance(t, p.sellerB))
+
+	_, strangerKey, _ := s.NewAccount("Outra Plataforma", "outra@example.com")
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subaccounts", Key: strangerKey, Body: map[string]any{
+		"name": "Alheia", "document": "529.982.247-25", "email": "a@example.com", "pix_key": "a@example.com"}})
+	require.Equal(t, http.StatusCreated, r.Status)
+	foreign := r.JSON(t)["id"].(string)
+	many := make([]any, store.MaxSplits+1)
+	for i := range many {
+		many[i] = map[string]any{"account": p.sellerA, "amount_cents": 1}
+	}
+	for _, bad := range []struct {
+		splits      any
+		param, code string
+	}{
+		{[]any{map[string]any{"account": s.Account.ID, "amount_cents": 100}}, "splits[0].account", "split_account_invalid"},
+		{[]any{map[string]any{"account": foreign, "amount_cents": 100}}, "splits[0].account", "split_account_invalid"},
+		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 100}, map[string]any{"account": p.sellerA, "percent": 1}}, "splits[1].account", "parameter_invalid"},
+		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 9_999}}, "splits", "splits_too_large"},
+		{[]any{map[string]any{"account": p.sellerA, "percent": 60}, map[string]any{"account": p.sellerB, "percent": 40}}, "splits", "splits_too_large"},
+		{[]any{map[string]any{"account": p.sellerA, "percent": 12.345}}, "splits[0].percent", "parameter_invalid"},
+		{[]any{map[string]any{"account": p.sellerA, "percent": "10"}}, "splits[0].percent", "parameter_invalid"},
+		{[]any{map[string]any{"account": p.sellerA, "percent": 10, "amount_cents": 5}}, "splits[0].amount_cents", "parameter_invalid"},
+		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 5, "fee_payer": "platform"}}, "splits[0].fee_payer", "parameter_invalid"},
+		{[]any{map[string]any{"amount_cents": 5}}, "splits[0].account", "parameter_missing"},
+		{many, "splits", "parameter_invalid"},
+	} {
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{"amount_cents": 10_000, "splits": bad.splits}})
+		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", bad.splits, r.Body)
+		require.Equal(t, []string{bad.code, bad.param}, []string{r.ErrorCode(t), r.ErrorParam(t)}, "%v: %s", bad.splits, r.Body)
+		require.False(t, strings.Contains(string(r.Body), "acct_") && bad.code == "split_account_invalid" && strings.Contains(string(r.Body), "Outra"),
+			"a refusal never tells whose an account is")
+	}
+}

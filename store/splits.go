@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"payments/store/internal/pg"
+)
+
+// Split is one part of a charge that goes to another account of the same
+// platform: a fixed amount or a percent (in basis points) of what is paid,
+// and who bears the fee (FeePayerAccount: the charge's account, the
+// default; FeePayerRecipient: this part bears its share).
+type Split struct {
+	Account     string `json:"account"`
+	AmountCents *int64 `json:"amount_cents,omitempty"`
+	PercentBPS  *int64 `json:"percent_bps,omitempty"`
+	FeePayer    string `json:"fee_payer"`
+}
+
+// Who bears a split's part of the fee.
+const (
+	FeePayerAccount   = "account"
+	FeePayerRecipient = "recipient"
+)
+
+// FeePayers are a split's fee_payer values.
+var FeePayers = []string{FeePayerAccount, FeePayerRecipient}
+
+// MaxSplits bounds a charge's splits.
+const MaxSplits = 15
+
+// SplitParts are what each split's account gets of the charge once paid,
+// in the splits' order (nil unpaid or unsplit). The rule: a part is its
+// fixed amount, or its percent of what was paid, rounded down; a part
+// whose recipient bears the fee gives its share of the fee (the fee times
+// the part over what was paid, rounded down); parts that together exceed
+// the net (a due-date charge paid with a discount) shrink in proportion,
+// rounded down. The charge's account keeps the rest of the net, every
+// rounding's remainder with it.
+func (p *Payment) SplitParts() []int64 {
+	parts := p.UnclampedSplitParts()
+	if parts == nil {
+		return nil
+	}
+	net := max(p.ReceivedCents()-p.FeeCents, 0)
+	var sum int64
+	for _, part := range parts {
+		sum += part
+	}
+	if sum > net {
+		for i := range parts {
+			parts[i] = parts[i] * net / sum
+		}
+	}
+	return parts
+}
+
+// UnclampedSplitParts are SplitParts before they shrink to fit the net:
+// what the splits ask of what was paid.
+func (p *Payment) UnclampedSplitParts() []int64 {
+	received := p.ReceivedCents()
+	if len(p.Splits) == 0 || p.PaidAt == nil || received <= 0 {
+		return nil
+	}
+	parts := make([]int64, len(p.Splits))
+	for i, s := range p.Splits {
+		part := int64(0)
+		switch {
+		case s.AmountCents != nil:
+			part = *s.AmountCents
+		case s.PercentBPS != nil:
+			part = received * *s.PercentBPS / 10_000
+		}
+		if s.FeePayer == FeePayerRecipient {
+			part -= p.FeeCents * part / received
+		}
+		parts[i] = max(part, 0)
+	}
+	return parts
+}
+
+// splitShares are what each split's account gives back of amount taken
+// from the charge (a refund, a lost dispute): its part times amount over
+// what was paid, rounded down; the charge's account gives the rest.
+func (p *Payment) splitShares(amount int64) []int64 {
+	parts := p.SplitParts()
+	if parts == nil {
+		return nil
+	}
+	received := p.ReceivedCents()
+	shares := make([]int64, len(parts))
+	for i, part := range parts {
+		shares[i] = amount * part / received
+	}
+	return shares
+}
+
+// splitPostings move amounts between the charge's account and its splits'
+// accounts, for sourceID, as entries of kind: each account's amounts[i]
+// into its available balance, and their opposite into the charge's
+// account's, as one entry. The charge's account's posting comes first.
+func splitPostings(p *Payment, sourceID, kind string, at time.Time, amounts []int64) []posting {
+	var total int64
+	var out []posting
+	for i, s := range p.Splits {
+		if i >= len(amounts) || amounts[i] == 0 {
+			continue
+		}
+		total += amounts[i]
+		out = append(out, posting{scope: Scope{AccountID: s.Account, Livemode: p.Livemode}, sourceID: sourceID, at: at,
+			lines: []movement{{BalanceAvailable, kind, amounts[i]}}})
+	}
+	if total == 0 {
+		return nil
+	}
+	owner := posting{scope: p.Scope(), sourceID: sourceID, at: at, lines: []movement{{BalanceAvailable, kind, -total}}}
+	return append([]posting{owner}, out...)
+}
+
+// negate is amounts with their signs turned.
+func negate(amounts []int64) []int64 {
+	out := make([]int64, len(amounts))
+	for i, a := range amounts {
+		out[i] = -a
+	}
+	return out
+}
+
+// postAll posts each of postings in tx (see post).
+func (s *Store) postAll(ctx context.Context, tx bun.Tx, postings []posting) error {
+	for _, p := range postings {
+		if err := s.post(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrSplitAccount refuses a split to an account that is not the charge's
+// platform or another of its subaccounts (or is disabled); ErrSplitTooLarge
+// splits that add up to more than the charge's net.
+var (
+	ErrSplitAccount  = errors.New("store: a split names an account outside the charge's platform")
+	ErrSplitTooLarge = errors.New("store: the splits add up to more than the charge's net")
+)
+
+// SplitFamily returns the accounts a charge of acct may split to: its
+// platform and the platform's other active subaccounts, among ids.
+func (s *Store) SplitFamily(ctx context.Context, acct *Account, ids []string) (map[string]bool, error) {
+	platform := acct.ID
+	if acct.ParentAccountID != nil {
+		platform = *acct.ParentAccountID
+	}
+	var found []string
+	err := s.idb(ctx).NewSelect().Model((*Account)(nil)).Column("id").
+		Where("id IN (?) AND id <> ? AND status = ? AND (id = ? OR parent_account_id = ?)", bun.List(ids), acct.ID, AccountActive, platform, platform).
+		Scan(ctx, &found)
+	if err != nil {
+		return nil, fmt.Errorf("store: split accounts: %w", err)
+	}
+	out := map[string]bool{}
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
+}
+
+
+// postingStatements are postings' statements for one round trip: every
+// entry first, then the balances, in the order of their accounts' ids, so
+// that two transactions that move the same accounts' money lock their
+// balance rows in one order. None of them may be covered.
+func postingStatements(postings []posting) []pg.Statement {
+	var entries, balances []pg.Statement
+	for _, p := range postings {
+		if st := p.statements(); len(st) == 2 {
+			entries, balances = append(entries, st[0]), append(balances, st[1])
+		}
+	}
+	slices.SortStableFunc(balances, func(a, b pg.Statement) int { return strings.Compare(a.Args[0].(string), b.Args[0].(string)) })
+	return append(entries, balances...)
+}
