@@ -172,7 +172,6 @@ func (s *Store) SplitFamily(ctx context.Context, acct *Account, ids []string) (m
 	return out, nil
 }
 
-
 // postingStatements are postings' statements for one round trip: every
 // entry first, then the balances, in the order of their accounts' ids, so
 // that two transactions that move the same accounts' money lock their

@@ -268,11 +268,17 @@ func (s *Store) UserInAccount(ctx context.Context, id, accountID string) (*User,
 	u := new(User)
 	err := s.idb(ctx).NewRaw(`SELECT u.id, u.email, u.password_hash, u.locale, u.session_epoch, u.created_at, u.name, u.email_verified_at,
 			u.totp_enabled_at, (SELECT count(*) FROM passkeys AS pk WHERE pk.user_id = u.id) AS passkeys,
-			m.account_id, CASE WHEN u.role = 'support' THEN 'support' ELSE coalesce(m.role, '') END AS role,
-			coalesce(a.time_zone, '') AS time_zone
+			CASE WHEN m.user_id IS NOT NULL THEN a.id END AS account_id,
+			CASE WHEN u.role = 'support' THEN 'support' ELSE coalesce(m.role, '') END AS role,
+			CASE WHEN m.user_id IS NOT NULL THEN a.time_zone ELSE '' END AS time_zone
 		FROM users AS u
-		LEFT JOIN memberships AS m ON u.role = 'member' AND m.user_id = u.id AND m.account_id = coalesce(nullif(?, ''), u.account_id)
-		LEFT JOIN accounts AS a ON a.id = m.account_id
+		LEFT JOIN accounts AS a ON a.id = coalesce(nullif(?, ''), u.account_id)
+		-- A member of the account, or of its platform (who acts in any of
+		-- its subaccounts with their platform's role); their own membership
+		-- of a subaccount first.
+		LEFT JOIN LATERAL (SELECT m.user_id, m.role FROM memberships AS m
+			WHERE u.role = 'member' AND m.user_id = u.id AND m.account_id IN (a.id, a.parent_account_id)
+			ORDER BY m.account_id = a.id DESC LIMIT 1) AS m ON true
 		WHERE u.id = ?`, accountID, id).Scan(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("store: user: %w", translate(err))

@@ -27,6 +27,10 @@ type Nav struct {
 	// Notice is what the last action said, when the page itself does not
 	// show it: every page shows it where the person lands.
 	Notice Notice
+	// Subaccount names the subaccount the person acts in, and PlatformID
+	// and PlatformName its platform, when they act in it as the
+	// platform's member (they go back to it from every page).
+	Subaccount, PlatformID, PlatformName string
 }
 
 // AccountChoice is one account a person belongs to.

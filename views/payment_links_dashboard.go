@@ -63,3 +63,24 @@ type PixQRCodeDetail struct {
 	CreatedAt, PaymentsURL, DownloadName             string
 	Notice                                           Notice
 }
+
+// SubaccountsPage lists a platform's subaccounts with their balances in
+// the mode shown, each to open.
+type SubaccountsPage struct {
+	Nav       Nav
+	Rows      []SubaccountRow
+	NextURL   string
+	CanCreate bool
+	Form      SubaccountForm
+}
+
+// SubaccountRow is one subaccount in the list.
+type SubaccountRow struct {
+	ID, Name, Document, Email, PixKey, Status, Available, Pending, CreatedAt string
+}
+
+// SubaccountForm makes a subaccount: values as typed, errors by field.
+type SubaccountForm struct {
+	Name, Document, Email, PixKey string
+	Errors                        map[string]string
+}

@@ -173,6 +173,8 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/subscriptions/:id", member, dash.SubscriptionDetail)
 	signedIn.Post("/subscriptions/:id/cancel", member, ruled("CancelSubscription"), dash.CancelSubscription)
 	signedIn.Post("/subscriptions/:id/simulate", member, ruled("SimulateCycle"), dash.SimulateSubscription)
+	signedIn.Get("/subaccounts", member, dash.Subaccounts)
+	signedIn.Post("/subaccounts", member, ruled("CreateSubaccount"), dash.CreateSubaccount)
 	signedIn.Get("/payment_links", member, dash.PaymentLinks)
 	signedIn.Get("/payment_links/new", member, ruled("CreatePaymentLink"), dash.NewPaymentLink)
 	signedIn.Post("/payment_links", member, ruled("CreatePaymentLink"), dash.CreatePaymentLink)
