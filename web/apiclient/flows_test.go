@@ -234,4 +234,39 @@ func TestGeneratedGoClientRunsTheREADMEFlows(t *testing.T) {
 	ended, err := c.CancelSubscriptionWithResponse(ctx, subID, nil, CancelSubscriptionJSONRequestBody{})
 	require.NoError(t, err)
 	require.Equal(t, SubscriptionStatus("canceled"), ended.JSON200.Status)
+
+	// A platform: a seller's subaccount, a charge split with it and paid,
+	// the seller's balance read for it (Payments-Account, by a request editor).
+	seller, err := c.CreateSubaccountWithResponse(ctx, nil, CreateSubaccountJSONRequestBody{Name: "Padaria Pão Quente",
+		Document: "12.ABC.345/01DE-35", Email: "padaria@example.com", PixKey: "padaria@example.com"})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, seller.StatusCode(), "%s", seller.Body)
+	thirtyPercent := float32(30)
+	split, err := c.CreatePaymentWithResponse(ctx, nil, CreatePaymentJSONRequestBody{AmountCents: 10000,
+		Splits: &[]SplitInput{{Account: seller.JSON201.Id, Percent: &thirtyPercent}}})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, split.StatusCode(), "%s", split.Body)
+	splitPaid, err := c.TestHelperPayPaymentWithResponse(ctx, split.JSON201.Id.String(), nil, TestHelperPayPaymentJSONRequestBody{})
+	require.NoError(t, err)
+	require.Equal(t, 3000, *splitPaid.JSON200.Splits[0].NetCents)
+	asSeller := func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Payments-Account", seller.JSON201.Id)
+		return nil
+	}
+	sellerBalance, err := c.GetBalanceWithResponse(ctx, asSeller)
+	require.NoError(t, err)
+	require.Equal(t, 3000, sellerBalance.JSON200.AvailableCents+sellerBalance.JSON200.PendingCents)
+
+	// A payment link to share: a fixed amount, the payer's name and CPF, two uses.
+	price, two := 4500, 2
+	link, err := c.CreatePaymentLinkWithResponse(ctx, nil, CreatePaymentLinkJSONRequestBody{Description: "Ingresso — show de sábado",
+		AmountCents: &price, Collect: &[]CreatePaymentLinkJSONBodyCollect{"name", "document"}, MaxUses: &two})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, link.StatusCode(), "%s", link.Body)
+	require.True(t, link.JSON201.Available)
+	require.True(t, strings.HasSuffix(link.JSON201.Url, "/pay/link/"+link.JSON201.Id), link.JSON201.Url)
+	page, err := http.Get(link.JSON201.Url)
+	require.NoError(t, err)
+	page.Body.Close()
+	require.Equal(t, http.StatusOK, page.StatusCode)
 }

@@ -197,4 +197,31 @@ const reportRead = await client.GET("/api/v1/reports/{id}", { params: { path: { 
 check(reportRead.response.status === 200 && reportRead.data?.id === report.data!.id && reportRead.data.format === "xlsx",
   `report read: ${reportRead.response.status}`);
 
+// A platform: a seller's subaccount, a charge split with it and paid, the
+// seller's balance read for it (the Payments-Account header).
+const seller = await client.POST("/api/v1/subaccounts", {
+  body: { name: "Padaria Pão Quente", document: "12.ABC.345/01DE-35", email: "padaria@example.com", pix_key: "padaria@example.com" },
+});
+check(seller.response.status === 201 && seller.data?.object === "account", `subaccount: ${seller.response.status}`);
+const split = await client.POST("/api/v1/payments", {
+  body: { amount_cents: 10000, splits: [{ account: seller.data!.id, percent: 30, fee_payer: "account" }] },
+});
+check(split.response.status === 201 && split.data?.splits[0]?.net_cents === null, `split charge: ${split.response.status}`);
+const splitPaid = await client.POST("/api/v1/test_helpers/payments/{id_or_external_id}/pay", {
+  params: { path: { id_or_external_id: split.data!.id } },
+});
+check(splitPaid.data?.splits[0]?.net_cents === 3000, `split paid: ${splitPaid.response.status}`);
+const sellerBalance = await client.GET("/api/v1/balance", { headers: { "Payments-Account": seller.data!.id } });
+check(sellerBalance.data !== undefined && sellerBalance.data.available_cents + sellerBalance.data.pending_cents === 3000,
+  `seller's balance: ${sellerBalance.response.status}`);
+
+// A payment link to share: a fixed amount, the payer's name and CPF, two uses.
+const link = await client.POST("/api/v1/payment_links", {
+  body: { description: "Ingresso — show de sábado", amount_cents: 4500, collect: ["name", "document"], max_uses: 2 },
+});
+check(link.response.status === 201 && link.data?.available === true && link.data.url.endsWith(`/pay/link/${link.data.id}`),
+  `payment link: ${link.response.status}`);
+const linkPage = await fetch(link.data!.url);
+check(linkPage.status === 200, `payment link's page: ${linkPage.status}`);
+
 console.log("ok");
