@@ -26,6 +26,9 @@ type NewSubscription struct {
 	RetryPolicy    string
 	Journey        string
 	Metadata       map[string]string
+	// Splits split each cycle's charge (checked as a charge's are, on
+	// its amount or its most).
+	Splits []store.Split
 }
 
 // Refusals of a subscription's rules.
@@ -93,11 +96,23 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 	if err := in.check(calendar.Today(now), livemode); err != nil {
 		return nil, err
 	}
+	if len(in.Splits) > 0 {
+		amount := in.AmountCents
+		if amount == nil {
+			amount = in.MaxAmountCents
+		}
+		if amount != nil {
+			if bad := o.checkSplits(ctx, acct, store.NewPayment{AmountCents: *amount, Splits: in.Splits}); bad != nil {
+				return nil, bad
+			}
+		}
+	}
 	// Live, the PSP names the recurrence (and makes its location and
 	// code) once it has it: the subscription is created until then.
 	sub := &store.Subscription{AccountID: acct.ID, Livemode: livemode, Journey: in.Journey, Payer: in.Payer,
 		Contract: in.Contract, Description: in.Description, Interval: in.Interval, StartDate: in.StartDate.Time(),
-		AmountCents: in.AmountCents, MaxAmountCents: in.MaxAmountCents, RetryPolicy: in.RetryPolicy, Metadata: in.Metadata}
+		AmountCents: in.AmountCents, MaxAmountCents: in.MaxAmountCents, RetryPolicy: in.RetryPolicy, Metadata: in.Metadata,
+		Splits: in.Splits}
 	if in.EndDate != nil {
 		end := in.EndDate.Time()
 		sub.EndDate = &end

@@ -82,6 +82,8 @@ type Store struct {
 	decoy decoyHash
 	// replica serves the reads that may lag, when there is one (replica.go).
 	replica *Replica
+	// families remembers which accounts a charge may split to (splits.go).
+	families *splitFamilies
 }
 
 // Charges is what every new payment carries besides its own data: the
@@ -117,6 +119,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
+	s.families = &splitFamilies{known: map[string]splitFamily{}}
 	return s, nil
 }
 

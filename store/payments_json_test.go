@@ -179,3 +179,25 @@ func TestPaymentJSONMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// A split charge's splits, written by hand into their column and into its
+// API shape, are what encoding/json writes of them.
+func TestSplitsJSONMatchesEncodingJSON(t *testing.T) {
+	amount, bps := int64(1_234), int64(1_250)
+	splits := []Split{{Account: "acct_a\u2028<", AmountCents: &amount, FeePayer: FeePayerAccount},
+		{Account: "acct_b", PercentBPS: &bps, FeePayer: FeePayerRecipient}}
+	same := func(what string, want []byte, err error, got []byte) {
+		t.Helper()
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("%s (%v):\n got %s\nwant %s", what, err, got, want)
+		}
+	}
+	want, err := json.Marshal(splits)
+	same("column", want, err, appendSplitsColumn(nil, splits))
+	now := time.Now()
+	for _, p := range []*Payment{{AmountCents: 10_000, FeeCents: 99, Splits: splits}, {AmountCents: 10_000, FeeCents: 99, Splits: splits, PaidAt: &now}} {
+		api := p.apiSplits()
+		want, err := json.Marshal(api)
+		same("api", want, err, appendAPISplits(nil, api))
+	}
+}

@@ -320,8 +320,7 @@ func newPaymentCreate(p *Payment) paymentCreate {
 		c.dueDate, c.dueTerms = &date, &rendered
 	}
 	if len(p.Splits) > 0 {
-		splits, _ := json.Marshal(p.Splits)
-		rendered := string(splits)
+		rendered := string(appendSplitsColumn(make([]byte, 0, 96*len(p.Splits)), p.Splits))
 		c.splits = &rendered
 	}
 	return c

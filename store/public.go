@@ -46,7 +46,7 @@ func (p *Payment) API() apimodel.Payment {
 		out.AmountPaidCents = &paid
 	}
 	if len(p.Splits) > 0 {
-		out.Splits, _ = json.Marshal(p.apiSplits())
+		out.Splits = appendAPISplits(make([]byte, 0, 128*len(p.Splits)), p.apiSplits())
 	}
 	return out
 }

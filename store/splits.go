@@ -4,13 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"payments/store/apimodel"
 	"payments/store/internal/pg"
+	"payments/store/jsonw"
 )
 
 // Split is one part of a charge that goes to another account of the same
@@ -151,9 +156,67 @@ var (
 	ErrSplitTooLarge = errors.New("store: the splits add up to more than the charge's net")
 )
 
+// SplitFamilyTTL is how long the accounts a charge may split to are
+// remembered: a subaccount made since is looked up at once (a miss asks
+// again); one disabled is refused within this time.
+const SplitFamilyTTL = 10 * time.Second
+
+// splitFamilies remembers, per account, the accounts its charges may split
+// to, as last read: a marketplace's every charge names the same few.
+type splitFamilies struct {
+	mu    sync.Mutex
+	known map[string]splitFamily
+}
+
+type splitFamily struct {
+	members map[string]bool
+	read    time.Time
+}
+
 // SplitFamily returns the accounts a charge of acct may split to: its
-// platform and the platform's other active subaccounts, among ids.
+// platform and the platform's other active subaccounts, among ids. What it
+// read in the last SplitFamilyTTL answers without a query when it holds
+// all of ids.
 func (s *Store) SplitFamily(ctx context.Context, acct *Account, ids []string) (map[string]bool, error) {
+	now := time.Now()
+	s.families.mu.Lock()
+	f, ok := s.families.known[acct.ID]
+	s.families.mu.Unlock()
+	if ok && now.Sub(f.read) < SplitFamilyTTL && allIn(ids, f.members) {
+		return f.members, nil
+	}
+	members, err := s.readSplitFamily(ctx, acct, ids)
+	if err != nil {
+		return nil, err
+	}
+	if allIn(ids, members) {
+		// Added to what is still fresh, which keeps its time: an entry is
+		// never older than SplitFamilyTTL.
+		s.families.mu.Lock()
+		if f, ok := s.families.known[acct.ID]; ok && now.Sub(f.read) < SplitFamilyTTL {
+			merged := maps.Clone(f.members)
+			maps.Copy(merged, members)
+			members = merged
+			now = f.read
+		}
+		s.families.known[acct.ID] = splitFamily{members: members, read: now}
+		s.families.mu.Unlock()
+	}
+	return members, nil
+}
+
+// allIn says whether every one of ids is in set.
+func allIn(ids []string, set map[string]bool) bool {
+	for _, id := range ids {
+		if !set[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// readSplitFamily reads, among ids, the accounts a charge of acct may split to.
+func (s *Store) readSplitFamily(ctx context.Context, acct *Account, ids []string) (map[string]bool, error) {
 	platform := acct.ID
 	if acct.ParentAccountID != nil {
 		platform = *acct.ParentAccountID
@@ -185,4 +248,55 @@ func postingStatements(postings []posting) []pg.Statement {
 	}
 	slices.SortStableFunc(balances, func(a, b pg.Statement) int { return strings.Compare(a.Args[0].(string), b.Args[0].(string)) })
 	return append(entries, balances...)
+}
+
+// appendSplitsColumn appends splits as the payments.splits column holds
+// them: what json.Marshal writes (a test holds it to that), by hand, on
+// every split charge's creation.
+func appendSplitsColumn(b []byte, splits []Split) []byte {
+	b = append(b, '[')
+	for i, s := range splits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.AppendString(append(b, `{"account":`...), s.Account)
+		if s.AmountCents != nil {
+			b = strconv.AppendInt(append(b, `,"amount_cents":`...), *s.AmountCents, 10)
+		}
+		if s.PercentBPS != nil {
+			b = strconv.AppendInt(append(b, `,"percent_bps":`...), *s.PercentBPS, 10)
+		}
+		b = append(jsonw.AppendString(append(b, `,"fee_payer":`...), s.FeePayer), '}')
+	}
+	return append(b, ']')
+}
+
+// appendAPISplits appends splits as the API shows them: what json.Marshal
+// writes of them (a test holds it to that).
+func appendAPISplits(b []byte, splits []apimodel.Split) []byte {
+	b = append(b, '[')
+	for i, s := range splits {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.AppendString(append(b, `{"account":`...), s.Account)
+		b = append(b, `,"amount_cents":`...)
+		b = appendIntOrNull(b, s.AmountCents)
+		b = append(b, `,"percent":`...)
+		if s.Percent == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, *s.Percent...)
+		}
+		b = jsonw.AppendString(append(b, `,"fee_payer":`...), s.FeePayer)
+		b = append(appendIntOrNull(append(b, `,"net_cents":`...), s.NetCents), '}')
+	}
+	return append(b, ']')
+}
+
+func appendIntOrNull(b []byte, v *int64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, *v, 10)
 }

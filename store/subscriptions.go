@@ -14,6 +14,7 @@ import (
 
 	"payments/pix"
 	"payments/pix/calendar"
+	"payments/store/apimodel"
 	"payments/store/ids"
 	"payments/store/jsonw"
 )
@@ -145,6 +146,8 @@ type Subscription struct {
 	SolicRecID   *string           `bun:"solicrec_id"`
 	PSPCheckedAt *time.Time        `bun:"psp_checked_at"`
 	Metadata     map[string]string `bun:"metadata,type:jsonb,notnull"`
+	// Splits split each of its cycles' charges (nil: none).
+	Splits []Split `bun:"splits,type:jsonb"`
 	CreatedAt    time.Time         `bun:"created_at"`
 	UpdatedAt    time.Time         `bun:"updated_at"`
 	ActivatedAt  *time.Time        `bun:"activated_at"`
@@ -590,7 +593,7 @@ func (s *Store) BuildCycle(acct *Account, sub *Subscription, amount int64) (*Pay
 	// e-mail: a subscription takes none).
 	payer := &Customer{Name: sub.Payer.Name, Document: sub.Payer.Document}
 	return s.BuildPayment(acct, sub.Livemode, NewPayment{AmountCents: amount, Description: &description, Metadata: map[string]string{},
-		Customer: payer})
+		Customer: payer, Splits: sub.Splits})
 }
 
 // MakeDueCycles makes the next cycle of up to limit active fixed-amount
@@ -688,10 +691,11 @@ func (s *Subscription) MarshalJSON() ([]byte, error) {
 		UpdatedAt      string            `json:"updated_at"`
 		ActivatedAt    *string           `json:"activated_at"`
 		EndedAt        *string           `json:"ended_at"`
+		Splits         []apimodel.Split  `json:"splits"`
 	}{s.ID, "subscription", s.Livemode, s.Status, s.Journey, s.Payer, s.Contract, s.Description, s.Interval, start,
 		date(s.EndDate), s.AmountCents, s.MaxAmountCents, s.RetryPolicy, s.RecID, s.BRCode, s.CheckoutURL, firstPayment,
 		date(s.NextCycleOn), s.CanceledBy, s.Metadata, jsonw.FormatTime(s.CreatedAt), jsonw.FormatTime(s.UpdatedAt),
-		jsonw.FormatTimePtr(s.ActivatedAt), jsonw.FormatTimePtr(s.EndedAt)})
+		jsonw.FormatTimePtr(s.ActivatedAt), jsonw.FormatTimePtr(s.EndedAt), (&Payment{Splits: s.Splits}).apiSplits()})
 }
 
 // PrepareSubscription gives a new subscription of acct its id and, for the

@@ -4,6 +4,10 @@ package views
 type PaymentDetail struct {
 	// History is the payment's own audit rows (owners' page only).
 	History []AuditView
+	// Splits are its parts for other accounts, and KeptLabel what its own
+	// account keeps of the net once paid ("" before).
+	Splits    []SplitView
+	KeptLabel string
 	Nav     Nav
 	ID      string
 	Status  string

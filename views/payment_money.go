@@ -149,3 +149,9 @@ func PaymentMoneyLines(ctx context.Context, m PaymentMoney) []MoneyLine {
 	}
 	return lines
 }
+
+// SplitView is one part of a split charge on its page: whose, by which
+// rule, and what it got once paid ("" before).
+type SplitView struct {
+	AccountID, AccountName, Rule, PartLabel string
+}

@@ -35,6 +35,15 @@ type ReceiptFacts struct {
 	// is when the whole was (nil while only a part was).
 	RefundedCents int64
 	RefundedAt    *time.Time
+	// Parts are a split charge's parts: whom it paid besides the receiver.
+	Parts []ReceiptPart
+}
+
+// ReceiptPart is one part of a split charge: its account's name and what
+// it got.
+type ReceiptPart struct {
+	Name        string
+	AmountCents int64
 }
 
 // Receipt is a receipt ready to show, as a page or a PDF: its lines in the
@@ -94,6 +103,10 @@ func NewReceipt(ctx context.Context, f ReceiptFacts) Receipt {
 	add("receipt.e2e", e2e, "receipt-e2e", f.EndToEndID != "")
 	add("receipt.txid", f.TxID, "receipt-txid", true)
 	add("receipt.payment_id", f.PaymentID, "receipt-payment-id", true)
+	for _, part := range f.Parts {
+		r.Lines = append(r.Lines, ReceiptLine{Label: T(ctx, "receipt.split_part", "Name", part.Name), Value: pix.FormatBRL(part.AmountCents),
+			TestID: "receipt-split-part"})
+	}
 	if f.RefundedCents > 0 {
 		refunded := pix.FormatBRL(f.RefundedCents)
 		if f.RefundedAt != nil {

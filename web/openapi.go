@@ -283,6 +283,7 @@ func subscriptionSchemas() obj {
 			"canceled_by", o("type", []string{"string", "null"}, "enum", []any{store.CanceledByReceiver, store.CanceledByPayer, nil}),
 			"metadata", metadata(),
 			"created_at", timestamp(), "updated_at", timestamp(), "activated_at", nullableTimestamp(), "ended_at", nullableTimestamp(),
+			"splits", describe(arrayOf(ref("Split")), "Each cycle's charge is split as these say (empty: none); net_cents is on each cycle's payment."),
 		)),
 		"SubscriptionList", listOf("/api/v1/subscriptions", "Subscription", 0),
 		"Cycle", describe(object(o(
@@ -472,6 +473,8 @@ func paths() obj {
 					"retry_policy", enum(store.RetryPolicies).with("default", store.RetryNone),
 					"journey", enum(store.Journeys),
 					"metadata", metadataInput(),
+					"splits", describe(o("type", "array", "maxItems", store.MaxSplits, "items", ref("SplitInput")),
+						"Each cycle's charge split as a charge's splits say; checked on amount_cents (or max_amount_cents)."),
 				), "payer", "contract", "interval", "start_date", "journey")),
 				"responses", responses(201, created("The subscription, awaiting its payer's authorization.", "Subscription"), with(postErrors, 403, 415)...)),
 			"get", op("listSubscriptions", "List subscriptions, newest first", "Subscriptions",

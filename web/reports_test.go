@@ -180,7 +180,7 @@ func TestReportsCSVMatchTheDatabase(t *testing.T) {
 	require.Equal(t, []string{"id", "created_at", "status", "external_id", "txid", "end_to_end_id", "description",
 		"amount_cents", "amount", "amount_paid_cents", "amount_paid", "fee_cents", "fee", "amount_refunded_cents", "amount_refunded",
 		"fee_refunded_cents", "fee_refunded", "net_cents", "net", "payer_name", "payer_document", "paid_at", "expires_at",
-		"subscription_id", "due_date"}, header)
+		"subscription_id", "due_date", "split_cents", "split", "splits"}, header)
 	var ids []string
 	for _, r := range rows {
 		ids = append(ids, r["id"])
@@ -571,4 +571,24 @@ func TestReportsExcelBRCSVReadWithSemicolonsAndDecimalCommas(t *testing.T) {
 	}
 	x := f.api("POST", "/api/v1/reports", map[string]any{"type": "payments", "format": "xlsx", "from": "2026-03-02", "to": "2026-03-05"}, http.StatusCreated)
 	require.Nil(t, x["csv_dialect"])
+}
+
+// A split charge's row says what went to other accounts, in all and to
+// whom, as the payment's parts say.
+func TestReportsShowASplitChargesParts(t *testing.T) {
+	t.Parallel()
+	f := newReportFixture(t)
+	var sellers []string
+	for _, name := range []string{"Padaria", "Açougue"} {
+		sellers = append(sellers, f.api("POST", "/api/v1/subaccounts", map[string]any{"name": name, "document": "52998224725",
+			"email": "s@example.com", "pix_key": "s@example.com"}, http.StatusCreated)["id"].(string))
+	}
+	p := f.api("POST", "/api/v1/payments", map[string]any{"amount_cents": 10_000, "splits": []any{
+		map[string]any{"account": sellers[0], "amount_cents": 1_234}, map[string]any{"account": sellers[1], "percent": 20}}}, http.StatusCreated)
+	f.api("POST", "/api/v1/test_helpers/payments/"+p["id"].(string)+"/pay", nil, http.StatusOK)
+	_, file := f.report("payments", "csv", "2026-03-02", "2026-03-02")
+	_, rows := readCSV(t, file)
+	require.Len(t, rows, 1)
+	require.Equal(t, []string{"3234", "32.34", sellers[0] + " 12,34; " + sellers[1] + " 20,00"},
+		[]string{rows[0]["split_cents"], rows[0]["split"], rows[0]["splits"]})
 }

@@ -75,10 +75,15 @@ var createBody = []byte(`{"amount_cents": 1990, "description": "Camiseta", "meta
 
 // benchCreate measures POST /api/v1/payments and returns the ids it made.
 func benchCreate(api *apiClient, c int, d time.Duration) (result, []string) {
+	return benchCreateBody(api, createBody, c, d)
+}
+
+// benchCreateBody is benchCreate with body.
+func benchCreateBody(api *apiClient, body []byte, c int, d time.Duration) (result, []string) {
 	var mu sync.Mutex
 	var ids []string
 	r := closedLoop(c, d, func(int, int) error {
-		id, _, err := api.create("/api/v1/payments", createBody)
+		id, _, err := api.create("/api/v1/payments", body)
 		if err != nil {
 			return err
 		}
@@ -150,4 +155,23 @@ func benchGetSQL(ctx context.Context, pool *pgxpool.Pool, ids []string, c int, d
 		}
 		return rows.Err()
 	})
+}
+
+// splitCreateBody is createBody split three ways, to three subaccounts it
+// makes: 10% and 5% (the second bearing its share of the fee) and R$ 1,00
+// fixed, as a marketplace's charge would be.
+func splitCreateBody(api *apiClient) ([]byte, error) {
+	var sellers []string
+	for i := range 3 {
+		body := fmt.Sprintf(`{"name": "Vendedor %d", "document": "52998224725", "email": "vendedor%d@example.com", "pix_key": "vendedor%d@example.com"}`, i, i, i)
+		id, _, err := api.create("/api/v1/subaccounts", []byte(body))
+		if err != nil {
+			return nil, fmt.Errorf("subaccount: %w", err)
+		}
+		sellers = append(sellers, id)
+	}
+	return []byte(fmt.Sprintf(`{"amount_cents": 1990, "description": "Camiseta", "metadata": {"order": "bench"},
+	"customer": {"name": "João da Silva", "email": "joao@example.com", "document": "52998224725"},
+	"splits": [{"account": %q, "percent": 10}, {"account": %q, "percent": 5, "fee_payer": "recipient"}, {"account": %q, "amount_cents": 100}]}`,
+		sellers[0], sellers[1], sellers[2])), nil
 }

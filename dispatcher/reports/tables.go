@@ -2,10 +2,12 @@ package reports
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"payments/pix"
 	"payments/store"
 )
 
@@ -67,7 +69,22 @@ var paymentsTable = table{sheet: "Pagamentos", columns: cols(
 		{"paid_at", "Pago em", instant}, {"expires_at", "Expira em", instant}, {"subscription_id", "Assinatura", text},
 		// Added after the columns above: a CSV read by position keeps them.
 		{"due_date", "Vencimento", day}},
+	// A split charge's parts: what went to other accounts in all, and to
+	// whom ("acct_… 30,00; acct_… 11,87").
+	twice("split", "Repassado em divisões"), []column{{"splits", "Divisões", text}},
 )}
+
+// splitCells are a payment's parts in all, and one by one as the report
+// shows them.
+func splitCells(p *store.Payment) (int64, string) {
+	var total int64
+	var each []string
+	for i, part := range p.SplitParts() {
+		total += part
+		each = append(each, p.Splits[i].Account+" "+strings.TrimPrefix(pix.FormatBRL(part), "R$ "))
+	}
+	return total, strings.Join(each, "; ")
+}
 
 // paymentCells: what a payment received counts once it was paid; its fee
 // and net are the API's (fee_cents and net_cents: what it costs and leaves
@@ -82,9 +99,11 @@ func paymentCells(p *store.PaymentReportRow) []any {
 	if p.Customer != nil {
 		payer, document = p.Customer.Name, p.Customer.Document
 	}
+	split, splits := splitCells(&p.Payment)
 	return []any{p.ID.String(), &p.CreatedAt, p.Status, str(p.ExternalID), p.CorrelationID, str(p.EndToEndID), str(p.Description),
 		p.AmountCents, p.AmountCents, paid, paid, p.FeeCents, p.FeeCents, p.AmountRefundedCents, p.AmountRefundedCents,
-		p.FeeRefundedCents, p.FeeRefundedCents, net, net, payer, document, p.PaidAt, &p.ExpiresAt, str(p.SubscriptionID), p.DueDate}
+		p.FeeRefundedCents, p.FeeRefundedCents, net, net, payer, document, p.PaidAt, &p.ExpiresAt, str(p.SubscriptionID), p.DueDate,
+		split, split, splits}
 }
 
 func readPayments(ctx context.Context, st *store.Store, r *store.Report, out emit) (int64, error) {

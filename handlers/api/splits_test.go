@@ -137,3 +137,26 @@ func TestSplitChargesCreditEachAccountAndRefundProRata(t *testing.T) {
 			"a refusal never tells whose an account is")
 	}
 }
+
+// A subscription's splits split each cycle's charge: the first, paid as
+// the payer authorizes, and the next ones; one that would not fit is
+// refused when the subscription is made.
+func TestSubscriptionCyclesAreSplit(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(noonOf("2026-03-02")))
+	p := newSplitPlatform(t, s)
+	sub := p.call(t, "POST", "/api/v1/subscriptions", "", subscriptionBody(map[string]any{"splits": []any{
+		map[string]any{"account": p.sellerA, "percent": 40}}}), http.StatusCreated)
+	require.Equal(t, p.sellerA, sub["splits"].([]any)[0].(map[string]any)["account"])
+	id := sub["id"].(string)
+	p.call(t, "POST", "/api/v1/test_helpers/subscriptions/"+id+"/authorize", "", nil, http.StatusOK)
+	first := p.call(t, "GET", "/api/v1/payments/"+sub["first_payment"].(string), "", nil, http.StatusOK)
+	require.Equal(t, 19_600.0, first["splits"].([]any)[0].(map[string]any)["net_cents"])
+	cycle := p.call(t, "POST", "/api/v1/test_helpers/subscriptions/"+id+"/run_cycle", "", map[string]any{"outcome": "pay"}, http.StatusOK)
+	require.Equal(t, 19_600.0, cycle["splits"].([]any)[0].(map[string]any)["net_cents"])
+	require.Equal(t, int64(2*19_600), p.balance(t, p.sellerA))
+
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.TestKey, Body: subscriptionBody(map[string]any{
+		"contract": "ALUNO-0043", "splits": []any{map[string]any{"account": p.sellerA, "percent": 100}}})})
+	require.Equal(t, []any{http.StatusBadRequest, "splits_too_large"}, []any{r.Status, r.ErrorCode(t)})
+}

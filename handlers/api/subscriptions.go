@@ -16,7 +16,7 @@ import (
 )
 
 var createSubscriptionFields = []string{"payer", "contract", "description", "interval", "start_date", "end_date",
-	"amount_cents", "max_amount_cents", "retry_policy", "journey", "metadata"}
+	"amount_cents", "max_amount_cents", "retry_policy", "journey", "metadata", "splits"}
 
 // CreateSubscription handles POST /api/v1/subscriptions: a Pix Automático
 // recurrence for its payer to authorize.
@@ -133,6 +133,11 @@ func parseCreateSubscription(o request.Object) (operations.NewSubscription, *rep
 	}
 	if o.Present("metadata") {
 		if in.Metadata, apiErr = parseMetadata(o); apiErr != nil {
+			return in, apiErr
+		}
+	}
+	if o.Present("splits") {
+		if in.Splits, apiErr = parseSplits(o); apiErr != nil {
 			return in, apiErr
 		}
 	}

@@ -37,6 +37,14 @@ func (ch *Checkout) receipt(c *fiber.Ctx) (views.Receipt, error) {
 	if p.Description != nil {
 		f.Description = *p.Description
 	}
+	// A split charge says whom else it paid, and how much.
+	for i, part := range p.SplitParts() {
+		name := p.Splits[i].Account
+		if to, err := ch.Store.Account(ctx, name); err == nil {
+			name = to.Name
+		}
+		f.Parts = append(f.Parts, views.ReceiptPart{Name: name, AmountCents: part})
+	}
 	// The transfer that paid it: its end-to-end id, and the PSP's time of
 	// settlement, which is the payer's bank's, over ours of marking it paid.
 	notes, err := ch.Store.PixNotificationsForPayment(ctx, p.ID)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -320,6 +321,9 @@ func (d *Dashboard) PaymentDetail(c *fiber.Ctx) error {
 		return err
 	}
 	m.BackURL, m.BackLabel = "/dashboard/payments", t(c, "payments.title")
+	if err := d.splitViews(c, p, &m.PaymentDetail); err != nil {
+		return err
+	}
 	m.CanSimulate = !p.Livemode && may(c, operations.Payments) && p.BRCode != "" &&
 		slices.Contains([]string{store.StatusPending, store.StatusExpired, store.StatusCanceled}, p.Status)
 	m.CanDispute = !p.Livemode && may(c, operations.Disputes) && p.Status == store.StatusPaid && len(m.Disputes) == 0
@@ -723,4 +727,36 @@ func (d *Dashboard) DisputeEvidence(c *fiber.Ctx) error {
 		return reply.Evidence(err, pathParam(c, "file"))
 	}
 	return reply.EvidenceFile(c, e.FileName, e.ContentType, e.Content)
+}
+
+// splitViews puts p's parts on its page: each account's name, its rule and
+// what it got, and what p's own account keeps of the net.
+func (d *Dashboard) splitViews(c *fiber.Ctx, p *store.Payment, m *views.PaymentDetail) error {
+	parts := p.SplitParts()
+	var given int64
+	for i, s := range p.Splits {
+		v := views.SplitView{AccountID: s.Account, AccountName: s.Account, PartLabel: "—"}
+		if acct, err := d.Store.Account(c.UserContext(), s.Account); err == nil {
+			v.AccountName = acct.Name
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		switch {
+		case s.AmountCents != nil:
+			v.Rule = pix.FormatBRL(*s.AmountCents)
+		case s.PercentBPS != nil:
+			v.Rule = t(c, "splits.percent", "Percent", strings.ReplaceAll(strconv.FormatFloat(float64(*s.PercentBPS)/100, 'f', -1, 64), ".", ","))
+		}
+		if s.FeePayer == store.FeePayerRecipient {
+			v.Rule += " · " + t(c, "splits.bears_fee")
+		}
+		if parts != nil {
+			v.PartLabel, given = pix.FormatBRL(parts[i]), given+parts[i]
+		}
+		m.Splits = append(m.Splits, v)
+	}
+	if parts != nil {
+		m.KeptLabel = pix.FormatBRL(p.ReceivedCents() - p.FeeCents - given)
+	}
+	return nil
 }

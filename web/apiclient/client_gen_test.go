@@ -3085,6 +3085,9 @@ type Subscription struct {
 	// RetryPolicy three_in_seven_days: a cycle the payer's balance could not cover is tried again, up to three times within seven days of its due date.
 	RetryPolicy SubscriptionRetryPolicy `json:"retry_policy"`
 
+	// Splits Each cycle's charge is split as these say (empty: none); net_cents is on each cycle's payment.
+	Splits []Split `json:"splits"`
+
 	// StartDate The first cycle's due date.
 	StartDate openapi_types.Date `json:"start_date"`
 
@@ -3808,6 +3811,9 @@ type CreateSubscriptionJSONBody struct {
 		Name     string `json:"name"`
 	} `json:"payer"`
 	RetryPolicy *CreateSubscriptionJSONBodyRetryPolicy `json:"retry_policy,omitempty"`
+
+	// Splits Each cycle's charge split as a charge's splits say; checked on amount_cents (or max_amount_cents).
+	Splits *[]SplitInput `json:"splits,omitempty"`
 
 	// StartDate The first cycle's due date, not before today (Brasília).
 	StartDate openapi_types.Date `json:"start_date"`
