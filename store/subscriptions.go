@@ -147,11 +147,11 @@ type Subscription struct {
 	PSPCheckedAt *time.Time        `bun:"psp_checked_at"`
 	Metadata     map[string]string `bun:"metadata,type:jsonb,notnull"`
 	// Splits split each of its cycles' charges (nil: none).
-	Splits []Split `bun:"splits,type:jsonb"`
-	CreatedAt    time.Time         `bun:"created_at"`
-	UpdatedAt    time.Time         `bun:"updated_at"`
-	ActivatedAt  *time.Time        `bun:"activated_at"`
-	EndedAt      *time.Time        `bun:"ended_at"`
+	Splits      []Split    `bun:"splits,type:jsonb"`
+	CreatedAt   time.Time  `bun:"created_at"`
+	UpdatedAt   time.Time  `bun:"updated_at"`
+	ActivatedAt *time.Time `bun:"activated_at"`
+	EndedAt     *time.Time `bun:"ended_at"`
 }
 
 // Scope is the account and mode the subscription belongs to.

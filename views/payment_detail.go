@@ -8,9 +8,9 @@ type PaymentDetail struct {
 	// account keeps of the net once paid ("" before).
 	Splits    []SplitView
 	KeptLabel string
-	Nav     Nav
-	ID      string
-	Status  string
+	Nav       Nav
+	ID        string
+	Status    string
 	// Standing is the state a person reads (PaymentStanding): partly
 	// refunded and disputed are shown apart from plain paid.
 	Standing string
