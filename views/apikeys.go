@@ -13,6 +13,8 @@ type APIKeysPage struct {
 	// LiveAllowed says the account may hold live keys (its live mode is
 	// activated): else the page offers only test keys.
 	LiveAllowed bool
+	// Subaccounts are the platform's, a restricted key may be limited to.
+	Subaccounts []AccountChoice
 }
 
 // Modes are the modes the page offers keys in.
@@ -32,7 +34,9 @@ type APIKeyForm struct {
 	Name       string
 	AllowedIPs string
 	Levels     map[string]string // resource -> "", "read" or "write"
-	Error      string
+	// Subaccounts are the subaccounts chosen to limit the key to.
+	Subaccounts []string
+	Error       string
 }
 
 // APIKeyRow is one key, redacted.
@@ -46,6 +50,8 @@ type APIKeyRow struct {
 	RevokedAt   string
 	Permissions []string // nil: every permission
 	AllowedIPs  []string
+	// Subaccounts name the subaccounts the key acts for only.
+	Subaccounts []string
 	LastUsed    string // "" never
 	LastUsedIP  string
 	// LimitedBy is the role of the person who made the key when it bounds

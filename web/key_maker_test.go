@@ -152,3 +152,36 @@ func TestALiveKeyNeedsActivationAndAFreshSecondFactor(t *testing.T) {
 	require.Zero(t, page.doc.Find(`[data-testid="create-key-live"]`).Length(), "the page offers no live key it cannot make")
 	require.Equal(t, 1, page.doc.Find(`[data-testid="create-key-test"]`).Length())
 }
+
+// A platform's owner limits a key to chosen subaccounts from the API keys
+// page: the key acts for those only, always naming one, and the page says
+// which.
+func TestAKeyLimitedToSubaccountsFromTheDashboard(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	var sellers []string
+	for _, name := range []string{"Padaria", "Açougue"} {
+		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subaccounts", Key: s.TestKey, Body: map[string]any{"name": name,
+			"document": "529.982.247-25", "email": "s@example.com", "pix_key": "s@example.com"}})
+		require.Equal(t, http.StatusCreated, r.Status)
+		sellers = append(sellers, r.JSON(t)["id"].(string))
+	}
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	require.Equal(t, 2, b.do("GET", "/dashboard/api-keys", nil, nil).doc.Find(`[data-testid="rk-subaccounts"] input`).Length())
+	key := newKeyFromPage(t, b, url.Values{"mode": {"test"}, "restricted": {"1"}, "name": {"Só a padaria"}, "perm_payments": {"write"},
+		"subaccount": {sellers[0]}})
+	as := func(account string) *webtest.Response {
+		req := webtest.Request{Method: "GET", Path: "/api/v1/payments", Key: key}
+		if account != "" {
+			req.Headers = map[string]string{"Payments-Account": account}
+		}
+		return s.Do(req)
+	}
+	require.Equal(t, http.StatusOK, as(sellers[0]).Status)
+	require.Equal(t, []any{http.StatusForbidden, "account_invalid"}, []any{as(sellers[1]).Status, as(sellers[1]).ErrorCode(t)})
+	require.Equal(t, []any{http.StatusForbidden, "subaccount_required"}, []any{as("").Status, as("").ErrorCode(t)})
+	shown := b.do("GET", "/dashboard/api-keys", nil, nil).doc.Find(`[data-testid="key-subaccounts"]`).Text()
+	require.Equal(t, "Só as subcontas: Padaria", shown)
+}

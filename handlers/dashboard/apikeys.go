@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -26,7 +27,8 @@ func (d *Dashboard) APIKeys(c *fiber.Ctx) error {
 	switch {
 	case kept == nil:
 	case kept["restricted"] == "1": // back from proving their second factor
-		form = views.APIKeyForm{Restricted: true, Name: kept["name"], AllowedIPs: kept["allowed_ips"], Levels: map[string]string{}}
+		form = views.APIKeyForm{Restricted: true, Name: kept["name"], AllowedIPs: kept["allowed_ips"], Levels: map[string]string{},
+			Subaccounts: strings.FieldsFunc(kept["subaccounts"], isListSeparator)}
 		for _, r := range operations.KeyResources {
 			form.Levels[r] = kept["perm_"+r]
 		}
@@ -55,6 +57,14 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 	}
 	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice, Resources: operations.KeyResources, Form: form,
 		LiveAllowed: acct.LiveEnabled()}
+	// A platform's restricted key may act for chosen subaccounts only.
+	subs, _, err := d.Store.ListSubaccounts(c.UserContext(), acct.ID, 100, "")
+	if err != nil {
+		return err
+	}
+	for _, s := range subs {
+		page.Subaccounts = append(page.Subaccounts, views.AccountChoice{ID: s.ID, Name: s.Name, Current: slices.Contains(form.Subaccounts, s.ID)})
+	}
 	for _, k := range keys {
 		row := views.APIKeyRow{ID: k.ID, Name: k.Name, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt),
 			CreatedBy: k.CreatedByName, Permissions: k.Permissions,
@@ -65,6 +75,13 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 		}
 		for _, p := range k.AllowedIPs {
 			row.AllowedIPs = append(row.AllowedIPs, allowedIPLabel(p))
+		}
+		for _, id := range k.Subaccounts {
+			name := id
+			if sub, err := d.Store.SubaccountOf(c.UserContext(), acct.ID, id); err == nil {
+				name = sub.Name
+			}
+			row.Subaccounts = append(row.Subaccounts, name)
 		}
 		if k.RevokedAt != nil {
 			row.RevokedAt = when(c, *k.RevokedAt)
@@ -100,6 +117,12 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 	spec := store.NewAPIKey{Name: c.FormValue("name")}
 	if c.FormValue("restricted") == "1" {
 		form := views.APIKeyForm{Name: spec.Name, AllowedIPs: c.FormValue("allowed_ips"), Levels: map[string]string{}}
+		for _, id := range c.Request().PostArgs().PeekMulti("subaccount") {
+			form.Subaccounts = append(form.Subaccounts, string(id))
+		}
+		if len(form.Subaccounts) > 0 {
+			spec.Subaccounts = form.Subaccounts
+		}
 		var perms []string
 		for _, r := range operations.KeyResources {
 			level := c.FormValue("perm_" + r)
@@ -126,7 +149,8 @@ func (d *Dashboard) CreateAPIKey(c *fiber.Ctx) error {
 		return reply.InvalidParam("parameter_invalid", "name", "%s", err)
 	}
 	if err != nil {
-		typed := map[string]string{"name": spec.Name, "restricted": c.FormValue("restricted"), "allowed_ips": c.FormValue("allowed_ips")}
+		typed := map[string]string{"name": spec.Name, "restricted": c.FormValue("restricted"), "allowed_ips": c.FormValue("allowed_ips"),
+			"subaccounts": strings.Join(spec.Subaccounts, ",")}
 		for _, r := range operations.KeyResources {
 			typed["perm_"+r] = c.FormValue("perm_" + r)
 		}
