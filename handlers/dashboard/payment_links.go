@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -97,13 +98,8 @@ func (d *Dashboard) CreatePaymentLink(c *fiber.Ctx) error {
 			f.Errors["max_uses"] = t(c, "links.error.max_uses")
 		}
 	}
-	if f.Expires != "" {
-		if day, ok := localDay(c, f.Expires); ok {
-			end := day.AddDate(0, 0, 1)
-			in.ExpiresAt = &end
-		} else {
-			f.Errors["expires"] = t(c, "links.error.expires_at")
-		}
+	if !throughDay(c, f.Expires, &in.ExpiresAt) {
+		f.Errors["expires"] = t(c, "links.error.expires_at")
 	}
 	if len(f.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.PaymentLinkNew(f))
@@ -181,4 +177,19 @@ func (d *Dashboard) DeactivatePaymentLink(c *fiber.Ctx) error {
 		return d.noticeOrErr(c, "/dashboard/payment_links/"+l.ID, err)
 	}
 	return d.noticeAndGo(c, t(c, "links.deactivated"), "/dashboard/payment_links/"+l.ID)
+}
+
+// throughDay reads a "takes payments through the day" input: the end of
+// that day in the account's time zone into *end, none when left blank;
+// false for a value that is no day.
+func throughDay(c *fiber.Ctx, value string, end **time.Time) bool {
+	if value == "" {
+		return true
+	}
+	day, ok := localDay(c, value)
+	if ok {
+		next := day.AddDate(0, 0, 1)
+		*end = &next
+	}
+	return ok
 }

@@ -77,13 +77,8 @@ func (d *Dashboard) CreatePixQRCode(c *fiber.Ctx) error {
 			f.Errors["amount"] = t(c, "form.amount_format")
 		}
 	}
-	if f.Expires != "" {
-		if day, ok := localDay(c, f.Expires); ok {
-			end := day.AddDate(0, 0, 1)
-			in.ExpiresAt = &end
-		} else {
-			f.Errors["expires"] = t(c, "links.error.expires_at")
-		}
+	if !throughDay(c, f.Expires, &in.ExpiresAt) {
+		f.Errors["expires"] = t(c, "links.error.expires_at")
 	}
 	if len(f.Errors) > 0 {
 		return reply.Page(c, http.StatusUnprocessableEntity, views.PixQRCodeNew(f))
