@@ -300,3 +300,18 @@ func appendIntOrNull(b []byte, v *int64) []byte {
 	}
 	return strconv.AppendInt(b, *v, 10)
 }
+
+// SplitNet is what split charges moved into scope's money in [from, to):
+// the parts it got and gave back as a recipient, less those it passed on
+// and got back as a charge's account (negative for a platform that passes
+// more on than it gets).
+func (s *Store) SplitNet(ctx context.Context, scope Scope, from, to time.Time) (int64, error) {
+	var net int64
+	err := s.idb(ctx).NewRaw(`SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries
+		WHERE account_id = ? AND livemode = ? AND type IN ('split', 'split_return', 'split_return_reversal')
+			AND created_at >= ? AND created_at < ?`, scope.AccountID, scope.Livemode, from, to).Scan(ctx, &net)
+	if err != nil {
+		return 0, fmt.Errorf("store: split net: %w", err)
+	}
+	return net, nil
+}

@@ -74,3 +74,20 @@ func TestSessionsAreListedEndedAndBounded(t *testing.T) {
 	advance(time.Hour + time.Minute)
 	out(busy, "past the absolute lifetime")
 }
+
+// Signing out ends the session where the security page lists them: the
+// person's other browser no longer sees it (issue 52).
+func TestASignedOutSessionIsNoLongerListed(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	a, b := newBrowser(t, s), newBrowser(t, s)
+	for _, x := range []*browser{a, b} {
+		require.Equal(t, http.StatusSeeOther, x.login("dona@example.com", "correct-horse-battery").status)
+	}
+	require.Equal(t, 2, a.do("GET", "/dashboard/security", nil, nil).doc.Find(`[data-testid="session"]`).Length())
+	require.Equal(t, http.StatusSeeOther, b.do("POST", "/logout", url.Values{"_csrf": {b.csrf("/dashboard/security")}}, nil).status)
+	page := a.do("GET", "/dashboard/security", nil, nil)
+	require.Equal(t, 1, page.doc.Find(`[data-testid="session"]`).Length(), "only the open one")
+	require.Equal(t, 1, page.doc.Find(`[data-testid="current-session"]`).Length())
+}

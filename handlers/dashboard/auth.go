@@ -106,6 +106,19 @@ func (d *Dashboard) Logout(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// The session ends where the person's sessions are kept too: their
+	// security page no longer lists it (one ended already is no error).
+	userID, _ := sess.Get(SessionUserID).(string)
+	sid, _ := sess.Get(SessionID).(string)
+	if userID != "" && sid != "" {
+		u, err := d.Store.UserByID(c.UserContext(), userID)
+		if err == nil {
+			err = d.Ops.EndSession(c.UserContext(), request.Person(c, u), u, sid)
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
 	if err := sess.Destroy(); err != nil {
 		return err
 	}

@@ -100,12 +100,22 @@ func (d *Dashboard) Overview(c *fiber.Ctx) error {
 	for i := range before {
 		previous.Add(&before[i].OverviewFigures)
 	}
+	// Split charges' parts, when the account moved any: read from the
+	// ledger (its own index), not the rollups.
+	splitNow, err := d.Store.SplitNet(ctx, scope, period.from, period.end())
+	if err != nil {
+		return err
+	}
+	splitBefore, err := d.Store.SplitNet(ctx, scope, period.previousStart(), period.from)
+	if err != nil {
+		return err
+	}
 	last := period.end().AddDate(0, 0, -1)
 	page := views.OverviewPage{Nav: d.nav(c, "overview"), Period: period.name, ByHour: period.byHour,
 		From: period.from.Format(time.DateOnly), To: last.Format(time.DateOnly),
 		PeriodLabel:    dayRange(period.from, last),
 		PreviousLabel:  dayRange(period.previousStart(), period.from.AddDate(0, 0, -1)),
-		Cards:          overviewCards(c, &current, &previous),
+		Cards:          append(overviewCards(c, &current, &previous), splitCard(splitNow, splitBefore)...),
 		AvailableLabel: pix.FormatBRL(balance.AvailableCents), PendingLabel: pix.FormatBRL(balance.PendingCents),
 		Received:    receivedBars(c, period, points),
 		Outcomes:    outcomeShares(c, &current),
@@ -149,6 +159,15 @@ func overviewCards(c *fiber.Ctx, now, then *store.OverviewFigures) []views.Overv
 		{Key: "disputes", Value: count(now.Disputes) + " · " + pix.FormatBRL(now.DisputedCents),
 			Before: count(then.Disputes) + " · " + pix.FormatBRL(then.DisputedCents)},
 	}
+}
+
+// splitCard is what split charges moved, beside the period before: none
+// for an account that moved nothing by them in either.
+func splitCard(now, before int64) []views.OverviewCard {
+	if now == 0 && before == 0 {
+		return nil
+	}
+	return []views.OverviewCard{{Key: "splits", Value: pix.FormatBRL(now), Before: pix.FormatBRL(before)}}
 }
 
 func signed(percent string, up bool) string {
