@@ -3,10 +3,12 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"payments/pix"
 	"payments/web/webtest"
 )
 
@@ -26,11 +28,13 @@ func TestASubaccountsOwnerIsInvitedAndSeesOnlyIt(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, owner.login("dona@example.com", "correct-horse-battery").status)
 	opened := owner.do("POST", "/dashboard/account", url.Values{"_csrf": {owner.csrf("/dashboard/subaccounts")}, "account": {seller}}, nil)
 	require.Equal(t, http.StatusSeeOther, opened.status, opened.body)
+	// Mailpit is every test's: an address of this run's own.
+	padeiroEmail := "padeiro-" + strings.ToLower(pix.RandomBase62(8)) + "@example.com"
 	invited := owner.do("POST", "/dashboard/team/invitations", url.Values{"_csrf": {owner.csrf("/dashboard/team")},
-		"email": {"padeiro@example.com"}, "role": {"owner"}}, nil)
+		"email": {padeiroEmail}, "role": {"owner"}}, nil)
 	require.Equal(t, http.StatusSeeOther, invited.status, invited.body)
 
-	invite := s.Mail("padeiro@example.com", "Convite para Padaria Pão Quente")
+	invite := s.Mail(padeiroEmail, "Convite para Padaria Pão Quente")
 	accept := path(t, invite.Link(t, s.URL+"/invitations/accept?token="))
 	padeiro := newBrowser(t, s)
 	page := padeiro.do("GET", accept, nil, nil)
