@@ -50,8 +50,10 @@ const secondaryButton = "w-full rounded border border-slate-300 bg-white px-4 py
 // /login/verify) or before a change that wants a fresh one.
 type VerifyPage struct {
 	Action, Next, Error, CSRFToken string
-	// Passkey offers the passkey button (they hold one).
-	Passkey bool
+	// Passkey offers the passkey button (they hold one), first; Code the
+	// code box (they enrolled an authenticator app, whose recovery codes
+	// it also takes). Each is offered only to whom has it.
+	Passkey, Code bool
 	// Nav is set on the signed-in step-up page.
 	Nav *Nav
 }

@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -187,4 +190,58 @@ func TestStepUpReturnsToTheFormAsTyped(t *testing.T) {
 	require.Equal(t, "203.0.113.7", keys.Find(`[data-testid="rk-ips"]`).AttrOr("value", ""))
 	again := b.do("GET", "/dashboard/api-keys", nil, nil).doc
 	require.Equal(t, "", again.Find(`[data-testid="rk-name"]`).AttrOr("value", ""), "once")
+}
+
+// The step-up page offers exactly the factors the person has: a passkey
+// alone is asked for without a code box; with an app as well, the passkey
+// comes first and the code box after (issue 52).
+func TestStepUpOffersTheFactorsThePersonHas(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithLocalhost())
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	u, err := s.Store.UserByEmail(context.Background(), "dona@example.com")
+	require.NoError(t, err)
+	require.NoError(t, s.Store.AddPasskey(context.Background(), u.ID, []byte("credential-1"), "Notebook", json.RawMessage(`{}`)))
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	verify := b.do("GET", "/login/verify", nil, nil)
+	require.Equal(t, http.StatusOK, verify.status, verify.body)
+	require.Equal(t, 1, verify.doc.Find(`[data-testid="use-passkey"]`).Length())
+	require.Zero(t, verify.doc.Find(`input[name="code"]`).Length(), "no code box for a passkey alone")
+	require.Equal(t, "Confirme com a sua chave de acesso.", verify.doc.Find(`[data-testid="verify-lead"]`).Text())
+
+	_, err = s.DB.NewRaw(`UPDATE users SET totp_enabled_at = now() WHERE id = ?`, u.ID).Exec(context.Background())
+	require.NoError(t, err)
+	both := b.do("GET", "/login/verify", nil, nil)
+	require.Equal(t, 1, both.doc.Find(`input[name="code"]`).Length())
+	html, err := both.doc.Find(`[data-testid="verify-form"]`).Html()
+	require.NoError(t, err)
+	require.Less(t, strings.Index(html, `data-testid="use-passkey"`), strings.Index(html, `name="code"`), "the passkey first")
+}
+
+// Removing a passkey is confirmed first, saying so when it is the last
+// second factor, and then asks for a fresh second factor: one click
+// removes nothing (issue 52).
+func TestRemovingAPasskeyIsConfirmed(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithLocalhost())
+	ownerFor(t, s, s.Account.ID, "dona@example.com")
+	u, err := s.Store.UserByEmail(context.Background(), "dona@example.com")
+	require.NoError(t, err)
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	require.NoError(t, s.Store.AddPasskey(context.Background(), u.ID, []byte("credential-1"), "Notebook", json.RawMessage(`{}`)))
+	remove := "/dashboard/security/passkeys/" + base64.RawURLEncoding.EncodeToString([]byte("credential-1")) + "/remove"
+	ask := b.do("POST", remove, url.Values{"_csrf": {b.csrf("/dashboard/security")}}, nil)
+	require.Equal(t, http.StatusOK, ask.status, ask.body)
+	require.Contains(t, ask.body, "É o seu único segundo fator")
+	require.Contains(t, ask.body, "Notebook")
+	keys, err := s.Store.Passkeys(context.Background(), u.ID)
+	require.NoError(t, err)
+	require.Len(t, keys, 1, "asking removes nothing")
+	sure := b.do("POST", remove, url.Values{"_csrf": {b.csrf("/dashboard/security")}, "confirmed": {"1"}}, nil)
+	require.NotEqual(t, http.StatusOK, sure.status)
+	keys, err = s.Store.Passkeys(context.Background(), u.ID)
+	require.NoError(t, err)
+	require.Len(t, keys, 1, "not without a fresh second factor")
 }

@@ -15,6 +15,7 @@ import (
 	"payments/handlers/request"
 	"payments/operations"
 	"payments/store"
+	"payments/views"
 )
 
 // Passkeys (WebAuthn): made on the security page, used as a second factor
@@ -137,7 +138,29 @@ func (d *Dashboard) RemovePasskey(c *fiber.Ctx) error {
 	if err != nil {
 		return reply.NoSuch("passkey", "id", pathParam(c, "id"))
 	}
-	err = d.Ops.RemovePasskey(c.UserContext(), request.Actor(c), request.CurrentUser(c).User, id)
+	u := request.CurrentUser(c)
+	if !confirmed(c) {
+		// Asked first, as every removal that weakens the account is: what
+		// goes, and whether it is the last second factor.
+		keys, err := d.Store.Passkeys(c.UserContext(), u.ID)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if string(k.ID) != string(id) {
+				continue
+			}
+			warning := t(c, "security.passkey_remove_warning")
+			if len(keys) == 1 && u.TOTPEnabledAt == nil {
+				warning = t(c, "security.passkey_remove_last")
+			}
+			return d.confirm(c, "security", views.Confirmation{Title: t(c, "security.passkey_remove_title"),
+				Lines:   []views.ConfirmLine{{Label: t(c, "security.passkey_name"), Value: k.Name}, {Label: t(c, "field.created"), Value: when(c, k.CreatedAt)}},
+				Warning: warning, Button: t(c, "security.remove"), CancelURL: "/dashboard/security", Danger: true})
+		}
+		return reply.NoSuch("passkey", "id", pathParam(c, "id"))
+	}
+	err = d.Ops.RemovePasskey(c.UserContext(), request.Actor(c), u.User, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return reply.NoSuch("passkey", "id", pathParam(c, "id"))
 	}

@@ -172,8 +172,9 @@ func (d *Dashboard) DisableTOTP(c *fiber.Ctx) error {
 // that wants a fresh second factor.
 func (d *Dashboard) StepUpPage(c *fiber.Ctx) error {
 	nav := d.nav(c, "")
-	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/dashboard/verify", Next: localNext(c.Query("next")),
-		CSRFToken: request.CSRFToken(c), Nav: &nav, Passkey: d.WebAuthn != nil && request.CurrentUser(c).Passkeys > 0}))
+	page := d.verifyPage(c, request.CurrentUser(c).User, "/dashboard/verify")
+	page.Next, page.Nav = localNext(c.Query("next")), &nav
+	return reply.Page(c, http.StatusOK, views.Verify(page))
 }
 
 // StepUp handles POST /dashboard/verify: the code proves the factor for
@@ -183,7 +184,9 @@ func (d *Dashboard) StepUp(c *fiber.Ctx) error {
 	next := localNext(c.FormValue("next"))
 	if err := d.verifyCode(c, u.User); err != nil {
 		nav := d.nav(c, "")
-		return d.verifyRefused(c, err, views.VerifyPage{Action: "/dashboard/verify", Next: next, CSRFToken: request.CSRFToken(c), Nav: &nav})
+		page := d.verifyPage(c, u.User, "/dashboard/verify")
+		page.Next, page.Nav = next, &nav
+		return d.verifyRefused(c, err, page)
 	}
 	if err := d.steppedUp(c); err != nil {
 		return err
@@ -283,8 +286,7 @@ func (d *Dashboard) LoginVerifyPage(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	return reply.Page(c, http.StatusOK, views.Verify(views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c),
-		Passkey: d.WebAuthn != nil && u.Passkeys > 0}))
+	return reply.Page(c, http.StatusOK, views.Verify(d.verifyPage(c, u, "/login/verify")))
 }
 
 // LoginVerify handles POST /login/verify: the second step of a sign-in.
@@ -297,7 +299,7 @@ func (d *Dashboard) LoginVerify(c *fiber.Ctx) error {
 		return c.Redirect("/login", http.StatusSeeOther)
 	}
 	if err := d.verifyCode(c, u); err != nil {
-		return d.verifyRefused(c, err, views.VerifyPage{Action: "/login/verify", CSRFToken: request.CSRFToken(c), Passkey: d.WebAuthn != nil && u.Passkeys > 0})
+		return d.verifyRefused(c, err, d.verifyPage(c, u, "/login/verify"))
 	}
 	return d.finishSignIn(c, u, true)
 }
@@ -344,4 +346,12 @@ func (d *Dashboard) EndOtherSessions(c *fiber.Ctx) error {
 		return err
 	}
 	return d.noticeAndGo(c, t(c, "security.others_ended", "Count", n), "/dashboard/security")
+}
+
+// verifyPage asks u for the second factors they have, posting to action:
+// a passkey first when they hold one (and the site offers passkeys), the
+// code box when they enrolled an app (or have nothing else to offer).
+func (d *Dashboard) verifyPage(c *fiber.Ctx, u *store.User, action string) views.VerifyPage {
+	passkey := d.WebAuthn != nil && u.Passkeys > 0
+	return views.VerifyPage{Action: action, CSRFToken: request.CSRFToken(c), Passkey: passkey, Code: u.TOTPEnabledAt != nil || !passkey}
 }
