@@ -1,5 +1,10 @@
 package views
 
+import (
+	"context"
+	"strings"
+)
+
 // BatchesPage lists the batches of charges sent and takes a new CSV.
 type BatchesPage struct {
 	Nav       Nav
@@ -58,4 +63,17 @@ func batchKindColumns() []batchKindColumn {
 	}
 	return []batchKindColumn{{"fine_kind", values(FineKinds)}, {"interest_kind", values(InterestKinds)},
 		{"discount_kind", values(DiscountKinds)}, {"abatement_kind", values(AbatementKinds)}}
+}
+
+// FieldLabel names an API parameter of a batch's charge (payments[3].due_date:
+// its index is the API's, not the file's line) in the page's words, by the
+// field's name alone; one without words is shown as the API names it.
+func FieldLabel(ctx context.Context, param string) string {
+	if _, rest, ok := strings.Cut(param, "]."); ok && strings.HasPrefix(param, "payments[") {
+		param = rest
+	}
+	if words := T(ctx, "param."+param); words != "param."+param {
+		return words
+	}
+	return param
 }

@@ -164,6 +164,19 @@ func TestDashboardBatchFromCSV(t *testing.T) {
 	require.EqualValues(t, 45000, api["amount_cents"])
 	list := b.do("GET", "/dashboard/payment_batches", nil, nil)
 	require.Equal(t, 1, list.doc.Find(`[data-testid="batch-row"]`).Length())
+
+	// A batch the API made: its refusal's field in words, not the API's
+	// path, whose index is not the page's line (issue 52).
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payment_batches", Key: s.TestKey, Body: map[string]any{"payments": []any{
+		map[string]any{"external_id": "api-1", "amount_cents": 2_500},
+		map[string]any{"external_id": "api-2", "amount_cents": 2_500, "due_date": "2026-03-10"}}}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	require.Equal(t, "payments[1].customer", r.JSON(t)["items"].([]any)[1].(map[string]any)["error"].(map[string]any)["param"])
+	apiBatch := b.do("GET", "/dashboard/payment_batches/"+r.JSON(t)["id"].(string), nil, nil)
+	require.Equal(t, http.StatusOK, apiBatch.status)
+	fields := apiBatch.doc.Find(`[data-testid="batch-item-field"]`).Map(func(_ int, s *goquery.Selection) string { return s.Text() })
+	require.Equal(t, []string{"Campo: Cliente"}, fields)
+	require.NotContains(t, apiBatch.body, "payments[1]")
 }
 
 // The dashboard warns, in words, when a CPF payer is charged a fine above
