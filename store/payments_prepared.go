@@ -563,6 +563,18 @@ func markPaid(p *Payment, now time.Time) (string, error) {
 	return "", &InvalidTransitionError{Status: p.Status}
 }
 
+// markPaidAt is markPaid at the PSP's time of settlement (the Pix's
+// horario), when it gave one: the one time a payment was paid, which the
+// API, the pages, the receipt and the reports all show.
+func markPaidAt(settled *time.Time) paymentChange {
+	return func(p *Payment, now time.Time) (string, error) {
+		if settled != nil {
+			now = settled.UTC().Truncate(time.Microsecond)
+		}
+		return markPaid(p, now)
+	}
+}
+
 // ErrNotPayableOn is a due-date charge asked to be paid on a date past its
 // last payable day.
 var ErrNotPayableOn = errors.New("store: the charge cannot be paid on that date")

@@ -122,7 +122,7 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 				p.PaidOn = ptr(settledOn(n, s.Now()).Time())
 			}
 			before := p.Status
-			if _, err := s.apply(ctx, tx, p, markPaid); err != nil {
+			if _, err := s.apply(ctx, tx, p, markPaidAt(n.SettledAt)); err != nil {
 				return err
 			}
 			// The PSP's confirmation, written by its worker: its own audit row.

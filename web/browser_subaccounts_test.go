@@ -25,6 +25,7 @@ func TestBrowserPlatformOpensItsSubaccounts(t *testing.T) {
 		t.Run(vp.name, func(t *testing.T) {
 			ctx := newBrowserContext(t, vp)
 			name := []string{"Padaria Pão Quente", "Açougue Boi Gordo"}[i]
+			row := `//tr[@data-testid="subaccount-row"][.//span[text()="` + name + `"]]`
 			var problem string
 			require.NoError(t, chromedp.Run(ctx, signIn(s, "dona@example.com"),
 				chromedp.Navigate(s.URL+"/dashboard/subaccounts"),
@@ -42,12 +43,14 @@ func TestBrowserPlatformOpensItsSubaccounts(t *testing.T) {
 			var available, banner string
 			require.NoError(t, chromedp.Run(ctx,
 				chromedp.SetValue(`#document`, "12.ABC.345/01DE-35", chromedp.ByQuery),
-				clickAndWait(`[data-testid="submit-subaccount"]`, `[data-testid="subaccount-row"]`),
-				chromedp.Text(`[data-testid="subaccount-row"] [data-testid="subaccount-available"]`, &available, chromedp.ByQuery)))
+				// The new row (the phone's run lists the laptop's too).
+				chromedp.Click(`[data-testid="submit-subaccount"]`, chromedp.ByQuery),
+				chromedp.WaitVisible(row, chromedp.BySearch),
+				chromedp.Text(row+`//*[@data-testid="subaccount-available"]`, &available, chromedp.BySearch)))
 			require.Equal(t, "R$ 0,00", strings.ReplaceAll(available, "\u00a0", " "))
 			checkPage(t, ctx, "subaccounts listed")
 			require.NoError(t, chromedp.Run(ctx,
-				chromedp.Click(`[data-testid="subaccount-row"] [data-testid="open-subaccount"]`, chromedp.ByQuery),
+				chromedp.Click(row+`//*[@data-testid="open-subaccount"]`, chromedp.BySearch),
 				chromedp.WaitVisible(`[data-testid="subaccount-banner"]`, chromedp.ByQuery),
 				chromedp.Text(`[data-testid="subaccount-banner"]`, &banner, chromedp.ByQuery)))
 			require.Contains(t, banner, "Você está na subconta")
@@ -55,7 +58,8 @@ func TestBrowserPlatformOpensItsSubaccounts(t *testing.T) {
 			var subaccounts int
 			require.NoError(t, chromedp.Run(ctx,
 				chromedp.Evaluate(`document.querySelectorAll('a[href="/dashboard/subaccounts"]').length`, &subaccounts),
-				clickAndWait(`[data-testid="back-to-platform"]`, `[data-testid="sign-out"]`),
+				chromedp.Click(`[data-testid="back-to-platform"]`, chromedp.ByQuery),
+				chromedp.WaitNotPresent(`[data-testid="subaccount-banner"]`, chromedp.ByQuery),
 				chromedp.Navigate(s.URL+"/dashboard/subaccounts"),
 				chromedp.WaitVisible(`[data-testid="subaccount-form"]`, chromedp.ByQuery)))
 			require.Zero(t, subaccounts, "a subaccount has none of its own")

@@ -192,3 +192,37 @@ func TestCanceledLiveChargeIsRemovedAtThePSP(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
 	require.Zero(t, s.PSP.State().Counts["nonconforming"])
 }
+
+// When a live payment was paid is the PSP's time of settlement (the Pix's
+// horario), whatever the service's clock says: the API's paid_at, the
+// dashboard's "Pago em", the checkout's and the receipt's (issue 52).
+func TestAPaymentWasPaidWhenThePixSettled(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}), webtest.WithRunningDispatcher())
+	later := time.Now().In(brasilia).AddDate(0, 0, 13)
+	s.PSP.SetDate(later.Format(time.DateOnly)) // the sandbox's noon, 13 days on
+	p := s.CreateLivePayment(map[string]any{"amount_cents": 1_500})
+	pix := s.PSP.Pay(p["correlation_id"].(string))
+	paid := s.WaitForPayment(s.LiveKey, p["id"].(string), "paid", 10*time.Second)
+	settled, err := time.Parse(time.RFC3339, pix.Horario)
+	require.NoError(t, err)
+	at, err := time.Parse(time.RFC3339, paid["paid_at"].(string))
+	require.NoError(t, err)
+	require.WithinDuration(t, settled, at, time.Millisecond, "paid_at is the Pix's horario")
+	require.Equal(t, later.Format(time.DateOnly), at.In(brasilia).Format(time.DateOnly))
+
+	receipt := s.DoRaw(webtest.Request{Method: "GET", Path: "/pay/" + p["id"].(string) + "/receipt"})
+	checkout := s.DoRaw(webtest.Request{Method: "GET", Path: "/pay/" + p["id"].(string)})
+	day := at.In(brasilia).Format("02/01/2006")
+	require.Contains(t, string(receipt.Body), day)
+	require.Contains(t, string(checkout.Body), day)
+}
+
+// brasilia is where the pages tell times (the account's zone by default).
+var brasilia = func() *time.Location {
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
