@@ -33,7 +33,9 @@ func (o *Operations) CreatePaymentBatch(ctx context.Context, who store.Actor, ac
 		if item.Payment != nil {
 			bad := o.checkNewPayment(*item.Payment)
 			if bad == nil {
-				bad = o.checkSplits(ctx, acct, *item.Payment)
+				if bad, err = o.checkSplits(ctx, acct, *item.Payment); err != nil {
+					return nil, err
+				}
 			}
 			if bad != nil {
 				code := bad.Code

@@ -27,8 +27,10 @@ func (o *Operations) CreatePayment(ctx context.Context, who store.Actor, acct *s
 	if err := o.checkNewPayment(in); err != nil {
 		return nil, false, err
 	}
-	if err := o.checkSplits(ctx, acct, in); err != nil {
+	if refused, err := o.checkSplits(ctx, acct, in); err != nil {
 		return nil, false, err
+	} else if refused != nil {
+		return nil, false, refused
 	}
 	if p, err = o.Store.BuildPayment(acct, livemode, in); err != nil {
 		return nil, false, err

@@ -102,8 +102,12 @@ func (o *Operations) CreateSubscription(ctx context.Context, who store.Actor, ac
 			amount = in.MaxAmountCents
 		}
 		if amount != nil {
-			if bad := o.checkSplits(ctx, acct, store.NewPayment{AmountCents: *amount, Splits: in.Splits}); bad != nil {
-				return nil, bad
+			refused, err := o.checkSplits(ctx, acct, store.NewPayment{AmountCents: *amount, Splits: in.Splits})
+			if err != nil {
+				return nil, err
+			}
+			if refused != nil {
+				return nil, refused
 			}
 		}
 	}
