@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/pix"
 	"payments/web/webtest"
 )
 
@@ -38,4 +39,17 @@ func TestOverviewShowsWhatSplitsMoved(t *testing.T) {
 	given, _ := card("dona@example.com")
 	got, _ := card("padeiro@example.com")
 	require.Equal(t, []string{"-R$ 30,00", "R$ 30,00"}, []string{given, got})
+
+	// The payment's page: each part, and what the charge's account keeps.
+	b := newBrowser(t, s)
+	require.Equal(t, http.StatusSeeOther, b.login("dona@example.com", "correct-horse-battery").status)
+	page := b.do("GET", "/dashboard/payments/"+p["id"].(string), nil, nil)
+	require.Equal(t, http.StatusOK, page.status)
+	part := page.doc.Find(`[data-testid="payment-split"]`)
+	require.Equal(t, 1, part.Length())
+	require.Contains(t, part.Text(), "Padaria")
+	require.Equal(t, "R$ 30,00", strings.ReplaceAll(part.Find(`[data-testid="split-part"]`).Text(), "\u00a0", " "))
+	paid := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/payments/" + p["id"].(string), Key: s.TestKey}).JSON(t)
+	kept := page.doc.Find(`[data-testid="payment-split-kept"]`).Text()
+	require.Contains(t, strings.ReplaceAll(kept, "\u00a0", " "), pix.FormatBRL(10_000-int64(paid["fee_cents"].(float64))-3_000))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"payments/pix"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -82,6 +83,11 @@ func TestSplitChargesCreditEachAccountAndRefundProRata(t *testing.T) {
 		[]int64{p.balance(t, ""), p.balance(t, p.sellerA), p.balance(t, p.sellerB)})
 	for _, account := range []string{s.Account.ID, p.sellerA, p.sellerB} {
 		s.LedgerMatchesBalance(store.Scope{AccountID: account})
+	}
+	// Its receipt names each part: whom else it paid, and how much.
+	receipt := string(s.DoRaw(webtest.Request{Method: "GET", Path: "/pay/" + id + "/receipt", Headers: map[string]string{"Accept-Language": "pt-BR"}}).Body)
+	for _, want := range []string{"Parte de Padaria", "R$ 30,00", "Parte de Açougue", pix.FormatBRL(partB)} {
+		require.Contains(t, strings.ReplaceAll(receipt, "\u00a0", " "), want)
 	}
 
 	// A seller's charge may split to its platform, and to the other seller.
