@@ -82,6 +82,26 @@ func (s *Store) Balance(ctx context.Context, scope Scope) (*Balance, error) {
 	return b, nil
 }
 
+// Balances returns the balances of accounts in one mode, by account, in
+// one read: an account that never moved money has none (zero).
+func (s *Store) Balances(ctx context.Context, accounts []string, livemode bool) (map[string]Balance, error) {
+	if err := flushBalances(ctx); err != nil {
+		return nil, err
+	}
+	var rows []Balance
+	if len(accounts) > 0 {
+		err := s.idb(ctx).NewSelect().Model(&rows).Where("account_id IN (?) AND livemode = ?", bun.List(accounts), livemode).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("store: balances: %w", err)
+		}
+	}
+	out := make(map[string]Balance, len(rows))
+	for _, b := range rows {
+		out[b.AccountID] = b
+	}
+	return out, nil
+}
+
 // ActivityEntry is a ledger entry with what a person recognizes it by: the
 // payment behind it (its own, its refund's or its dispute's) with the
 // payment's external_id and description, or the withdrawal's PIX key.

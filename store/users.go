@@ -62,6 +62,12 @@ type User struct {
 	// TimeZone is the user's account's zone (support staff: none), read
 	// with the user by UserByID.
 	TimeZone string `bun:"time_zone,scanonly"`
+	// Subaccount is the name of the account UserInAccount read them in
+	// when it is a platform's subaccount ("": it is not); PlatformMember
+	// says they are a member of that platform too, whose id is PlatformID.
+	Subaccount     string  `bun:"subaccount,scanonly"`
+	PlatformID     *string `bun:"platform_id,scanonly"`
+	PlatformMember bool    `bun:"platform_member,scanonly"`
 }
 
 // CreateUser stores a user an operator makes (the admin commands, the
@@ -270,7 +276,11 @@ func (s *Store) UserInAccount(ctx context.Context, id, accountID string) (*User,
 			u.totp_enabled_at, (SELECT count(*) FROM passkeys AS pk WHERE pk.user_id = u.id) AS passkeys,
 			CASE WHEN m.user_id IS NOT NULL THEN a.id END AS account_id,
 			CASE WHEN u.role = 'support' THEN 'support' ELSE coalesce(m.role, '') END AS role,
-			CASE WHEN m.user_id IS NOT NULL THEN a.time_zone ELSE '' END AS time_zone
+			CASE WHEN m.user_id IS NOT NULL THEN a.time_zone ELSE '' END AS time_zone,
+			CASE WHEN m.user_id IS NOT NULL AND a.parent_account_id IS NOT NULL THEN a.name ELSE '' END AS subaccount,
+			CASE WHEN m.user_id IS NOT NULL THEN a.parent_account_id END AS platform_id,
+			m.user_id IS NOT NULL AND EXISTS (SELECT 1 FROM memberships AS pm
+				WHERE u.role = 'member' AND pm.user_id = u.id AND pm.account_id = a.parent_account_id) AS platform_member
 		FROM users AS u
 		LEFT JOIN accounts AS a ON a.id = coalesce(nullif(?, ''), u.account_id)
 		-- A member of the account, or of its platform (who acts in any of

@@ -62,8 +62,10 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 	if err != nil {
 		return err
 	}
+	names := map[string]string{}
 	for _, s := range subs {
 		page.Subaccounts = append(page.Subaccounts, views.AccountChoice{ID: s.ID, Name: s.Name, Current: slices.Contains(form.Subaccounts, s.ID)})
+		names[s.ID] = s.Name
 	}
 	for _, k := range keys {
 		row := views.APIKeyRow{ID: k.ID, Name: k.Name, Mode: k.Mode(), Redacted: k.Redacted, CreatedAt: when(c, k.CreatedAt),
@@ -77,9 +79,14 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 			row.AllowedIPs = append(row.AllowedIPs, allowedIPLabel(p))
 		}
 		for _, id := range k.Subaccounts {
-			name := id
-			if sub, err := d.Store.SubaccountOf(c.UserContext(), acct.ID, id); err == nil {
-				name = sub.Name
+			// Named from the list read above; one past its first 100 is read.
+			name, ok := names[id]
+			if !ok {
+				name = id
+				if sub, err := d.Store.SubaccountOf(c.UserContext(), acct.ID, id); err == nil {
+					name = sub.Name
+				}
+				names[id] = name
 			}
 			row.Subaccounts = append(row.Subaccounts, name)
 		}

@@ -130,12 +130,12 @@ func (d *Dashboard) nav(c *fiber.Ctx, active string) views.Nav {
 	if u.AccountID != nil && u.Role != store.RoleSupport {
 		// A subaccount's page says whose it is, and leads back to the
 		// platform for a platform's member (a read error leaves it out).
-		if acct, err := d.Store.Account(c.UserContext(), *u.AccountID); err == nil && acct.IsSubaccount() {
-			n.Subaccount = acct.Name
-			if platform, err := d.Store.UserInAccount(c.UserContext(), u.ID, *acct.ParentAccountID); err == nil && platform.Role != "" {
-				if p, err := d.Store.Account(c.UserContext(), *acct.ParentAccountID); err == nil {
-					n.PlatformID, n.PlatformName = p.ID, p.Name
-				}
+		// The request's read of the person (UserInAccount) says whether it
+		// is one: a page of an account of its own reads nothing more.
+		n.Subaccount = u.Subaccount
+		if u.PlatformMember && u.PlatformID != nil {
+			if p, err := d.Store.Account(c.UserContext(), *u.PlatformID); err == nil {
+				n.PlatformID, n.PlatformName = p.ID, p.Name
 			}
 		}
 	}

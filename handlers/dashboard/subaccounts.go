@@ -30,12 +30,17 @@ func (d *Dashboard) subaccountsPage(c *fiber.Ctx, status int, form views.Subacco
 		return err
 	}
 	m := views.SubaccountsPage{Nav: d.nav(c, "subaccounts"), CanCreate: may(c, operations.Subaccounts), Form: form}
+	ids := make([]string, len(page))
+	for i := range page {
+		ids[i] = page[i].ID
+	}
+	balances, err := d.Store.Balances(c.UserContext(), ids, scope.Livemode)
+	if err != nil {
+		return err
+	}
 	for i := range page {
 		a := &page[i]
-		b, err := d.Store.Balance(c.UserContext(), store.Scope{AccountID: a.ID, Livemode: scope.Livemode})
-		if err != nil {
-			return err
-		}
+		b := balances[a.ID]
 		row := views.SubaccountRow{ID: a.ID, Name: a.Name, Email: a.Email, Status: a.Status, Available: pix.FormatBRL(b.AvailableCents),
 			Pending: pix.FormatBRL(b.PendingCents), CreatedAt: when(c, a.CreatedAt)}
 		if a.Document != nil {
