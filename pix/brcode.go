@@ -220,6 +220,34 @@ func WithRecurrence(code, location string) (string, error) {
 	return out + fmt.Sprintf("%04X", CRC16(out)), nil
 }
 
+// WithMerchantName names the merchant (field 59) in a code a PSP made,
+// which names the PSP's customer, the platform: the payer then reads the
+// name of the account that charges them. The fields keep their order; the
+// CRC is computed again.
+func WithMerchantName(code, name string) (string, error) {
+	if _, err := Decode(code); err != nil {
+		return "", err
+	}
+	text := emvText(name, maxMerchantName)
+	if text == "" {
+		return "", errors.New("pix: brcode: merchant name is required")
+	}
+	body := code[:len(code)-len("6304XXXX")]
+	var out strings.Builder
+	for i := 0; i < len(body); {
+		id := body[i : i+2]
+		n, _ := strconv.Atoi(body[i+2 : i+4])
+		value := body[i+4 : i+4+n]
+		if id == "59" {
+			value = text
+		}
+		out.WriteString(tlv(id, value))
+		i += 4 + n
+	}
+	out.WriteString("6304")
+	return out.String() + fmt.Sprintf("%04X", CRC16(out.String())), nil
+}
+
 func parseTLV(s string) (map[string]string, error) {
 	out := map[string]string{}
 	for i := 0; i < len(s); {

@@ -1,6 +1,7 @@
 package pix_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -253,5 +254,40 @@ func TestWithRecurrenceComposesAPSPCode(t *testing.T) {
 	}
 	if _, err := pix.WithRecurrence(composed, "x"); err == nil {
 		t.Fatal("a second recurrence was added")
+	}
+}
+
+// A PSP's code names the merchant instead of the platform: only field 59
+// changes (the name as BR Codes write it), in place, with a new CRC.
+func TestWithMerchantNameRenamesAPSPCode(t *testing.T) {
+	charge, err := pix.BRCode{Location: "psp.example.com/qr/v2/9d36b84f", MerchantName: "Payments", MerchantCity: "SAO PAULO",
+		AmountCents: 4990, SingleUse: true}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed, err := pix.WithMerchantName(charge, "Padaria São João & Filhos Ltda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pix.Decode(renamed)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	before, _ := pix.Decode(charge)
+	if d.Fields["59"] != "Padaria Sao Joao & Filhos" {
+		t.Fatalf("field 59: %q", d.Fields["59"])
+	}
+	before.Fields["59"], before.Fields["63"], d.Fields["63"] = d.Fields["59"], "", ""
+	if fmt.Sprint(before.Fields) != fmt.Sprint(d.Fields) {
+		t.Fatalf("other fields changed:\n%v\n%v", before.Fields, d.Fields)
+	}
+	if want := strings.Replace(charge[:len(charge)-4], "5908Payments", "5925Padaria Sao Joao & Filhos", 1); renamed[:len(renamed)-4] != want {
+		t.Fatalf("not in place: %s", renamed)
+	}
+	if _, err := pix.WithMerchantName(charge[:len(charge)-1]+"0", "Loja"); err == nil {
+		t.Fatal("a code with a bad CRC was renamed")
+	}
+	if _, err := pix.WithMerchantName(charge, "   "); err == nil {
+		t.Fatal("renamed to nothing")
 	}
 }

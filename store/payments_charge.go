@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"payments/pix"
 	"payments/store/internal/pg"
 )
 
@@ -90,7 +91,7 @@ func (s *Store) WaitForCharge(ctx context.Context, id uuid.UUID, deadline time.T
 }
 
 // RegisterCharge records that the PSP registered the live charge id: the
-// payment takes the PSP's BR Code and, if still pending, becomes payable
+// payment takes the PSP's BR Code (naming the merchant) and, if still pending, becomes payable
 // and writes its payment.created event. A payment canceled while its
 // charge was being registered queues the charge's removal instead. A
 // charge registered before is left as it is: the call may be made twice.
@@ -99,6 +100,16 @@ func (s *Store) RegisterCharge(ctx context.Context, id uuid.UUID, brCode string)
 		p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(id))
 		if err != nil || p.ChargeState != ChargeRegistering {
 			return err
+		}
+		acct, err := s.Account(ctx, p.AccountID)
+		if err != nil {
+			return err
+		}
+		// The PSP's code names its customer, the platform; the payer reads
+		// the merchant's name, as on every code made here. A code that does
+		// not decode is kept as the PSP made it: it still pays.
+		if named, err := pix.WithMerchantName(brCode, acct.Name); err == nil {
+			brCode = named
 		}
 		p.BRCode, p.ChargeState = brCode, ChargeRegistered
 		p.QRCodeURL = s.charges.BaseURL + "/pay/" + p.ID.String() + "/qr.png"

@@ -212,8 +212,8 @@ const recAgent = "PAYMENTS"
 const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 // CreateSubscription stores a new subscription (awaiting its payer's
-// authorization in test mode; created, until the PSP has it, live) with
-// its subscription.created event, and, for the journey that pays the first
+// authorization in test mode, with its subscription.created event;
+// created, until the PSP has it and the event is written, live) and, for the journey that pays the first
 // cycle, that cycle's payment (first, built by BuildPayment) with its
 // payment.created event.
 func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription, first *Payment) error {
@@ -238,8 +238,13 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription, first
 		if _, err := tx.NewInsert().Model(sub).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create subscription: %w", translate(err))
 		}
-		if err := s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, now); err != nil {
-			return err
+		// A live subscription is announced once the PSP has it (awaiting
+		// its payer, or refused): its event then carries what the API
+		// answers, never the created it holds only until then.
+		if sub.Status != SubscriptionCreated {
+			if err := s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, now); err != nil {
+				return err
+			}
 		}
 		if err := s.auditOn(ctx, tx, AuditRecord{Scope: sub.Scope(), Action: EventSubscriptionCreated, ObjectID: sub.ID,
 			Changes: Changes{"status": {nil, sub.Status}}}); err != nil {
@@ -344,6 +349,13 @@ func (s *Store) changeSubscription(ctx context.Context, scope *Scope, id string,
 		sub.UpdatedAt = now
 		if _, err := tx.NewUpdate().Model(sub).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: save subscription: %w", err)
+		}
+		if before == SubscriptionCreated {
+			// Ended before the PSP had it (refused, or canceled): it is
+			// announced now, as it now is.
+			if err := s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, now); err != nil {
+				return err
+			}
 		}
 		if err := s.recordEvent(ctx, tx, event, sub.AccountID, sub.Livemode, sub.ID, sub, now); err != nil {
 			return err

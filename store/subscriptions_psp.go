@@ -39,7 +39,8 @@ func (s *Store) SetSubscriptionLoc(ctx context.Context, id string, locID int64, 
 // its code: the recurrence's location in field 80, on a key (authorization
 // only) or on the first cycle's charge, whose code becomes the same "QR
 // composto" and whose payment.created is written now. payer_bank_request
-// stays created until its request is pushed (SolicitedSubscription).
+// stays created until its request is pushed (SolicitedSubscription). Each
+// is announced (subscription.created) when it awaits its payer.
 func (s *Store) RegisterRec(ctx context.Context, id, recID string) (*Subscription, error) {
 	sub := new(Subscription)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -52,11 +53,11 @@ func (s *Store) RegisterRec(ctx context.Context, id, recID string) (*Subscriptio
 		sub.RecID, sub.UpdatedAt = &recID, s.Now()
 		changes := Changes{"rec_id": {nil, recID}}
 		if sub.Journey != JourneyPayerBank {
+			changes["status"] = [2]any{sub.Status, SubscriptionAwaiting}
+			sub.Status = SubscriptionAwaiting
 			if err := s.prepareLiveCode(ctx, tx, sub); err != nil {
 				return err
 			}
-			changes["status"] = [2]any{sub.Status, SubscriptionAwaiting}
-			sub.Status = SubscriptionAwaiting
 		}
 		if _, err := tx.NewUpdate().Model(sub).Column("rec_id", "status", "br_code", "checkout_url", "updated_at").WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: register rec: %w", err)
@@ -69,10 +70,12 @@ func (s *Store) RegisterRec(ctx context.Context, id, recID string) (*Subscriptio
 	return sub, nil
 }
 
-// prepareLiveCode gives the live QR journey's subscription sub its code
-// and page, as PrepareSubscription does in test mode, on the PSP's
-// location; on the first-payment journey the first cycle's charge (the
-// PSP's code) gains the recurrence and is announced (payment.created).
+// prepareLiveCode gives the live QR journey's subscription sub (now
+// awaiting its payer) its code and page, as PrepareSubscription does in
+// test mode, on the PSP's location, and announces it (subscription.created,
+// as the API now answers); on the first-payment journey the first cycle's
+// charge (the PSP's code) gains the recurrence and is announced after it
+// (payment.created).
 func (s *Store) prepareLiveCode(ctx context.Context, tx bun.Tx, sub *Subscription) error {
 	if sub.PSPLocation == nil {
 		return errors.New("store: the live subscription has no location at the PSP")
@@ -90,7 +93,7 @@ func (s *Store) prepareLiveCode(ctx context.Context, tx bun.Tx, sub *Subscriptio
 			return fmt.Errorf("store: subscription code: %w", err)
 		}
 		sub.BRCode = &code
-		return nil
+		return s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, sub.UpdatedAt)
 	}
 	p, err := lockPaymentWhere(ctx, tx, "id = $1", pg.UUID(*sub.FirstPaymentID))
 	if err != nil {
@@ -106,6 +109,9 @@ func (s *Store) prepareLiveCode(ctx context.Context, tx bun.Tx, sub *Subscriptio
 	sub.BRCode, p.BRCode = &code, code
 	if _, err := tx.NewUpdate().Model(p).Column("br_code").WherePK().Exec(ctx); err != nil {
 		return fmt.Errorf("store: first cycle's code: %w", err)
+	}
+	if err := s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, sub.UpdatedAt); err != nil {
+		return err
 	}
 	if p.Status != StatusPending {
 		return nil
@@ -167,6 +173,9 @@ func (s *Store) SolicitedSubscription(ctx context.Context, id, solicRecID string
 		}
 		if _, err := tx.NewUpdate().Model(sub).Column("status", "solicrec_id", "updated_at").WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("store: solicited subscription: %w", err)
+		}
+		if err := s.recordEvent(ctx, tx, EventSubscriptionCreated, sub.AccountID, sub.Livemode, sub.ID, sub, sub.UpdatedAt); err != nil {
+			return err
 		}
 		return s.auditOn(ctx, tx, AuditRecord{Scope: sub.Scope(), Action: "subscription.registered", ObjectID: sub.ID,
 			Changes: Changes{"status": {SubscriptionCreated, SubscriptionAwaiting}, "solicrec_id": {nil, solicRecID}}})

@@ -2,8 +2,11 @@ package views
 
 // CheckoutPage is the payer's public page for one payment.
 type CheckoutPage struct {
-	PaymentID   string
-	Merchant    string
+	PaymentID string
+	Merchant  string
+	// Via is the name the payer's bank shows as the receiver instead of
+	// Merchant's ("" when it shows Merchant's own).
+	Via         string
 	AmountLabel string
 	Description string
 	BRCode      string

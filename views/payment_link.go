@@ -5,8 +5,11 @@ package views
 // was typed and each field's error; or, when the link takes no payer,
 // why (Closed).
 type PaymentLinkPage struct {
-	Action      string
-	Merchant    string
+	Action   string
+	Merchant string
+	// Via is the name the payer's bank shows as the receiver instead of
+	// Merchant's ("" when it shows Merchant's own).
+	Via         string
 	Description string
 	// AmountLabel is a fixed amount; RangeLabel the range of a chosen one.
 	AmountLabel, RangeLabel string

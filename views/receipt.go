@@ -23,6 +23,9 @@ type ReceiptFacts struct {
 	// CNPJ shown whole, a CPF masked), empty when it signed up without one.
 	ReceiverName     string
 	ReceiverDocument string
+	// Via is the name the payer's bank shows as the receiver instead of
+	// ReceiverName's ("" when it shows the receiver's own).
+	Via string
 	// The payer as the charge named them (digits; empty when not given).
 	PayerName     string
 	PayerDocument string
@@ -84,6 +87,9 @@ func NewReceipt(ctx context.Context, f ReceiptFacts) Receipt {
 			doc = pix.MaskDocument(f.ReceiverDocument)
 		}
 		add("receipt.receiver_document", doc, "receipt-receiver-document", false)
+	}
+	if f.Via != "" {
+		add("receipt.via", f.Via, "receipt-via", false)
 	}
 	payer := f.PayerName
 	if payer == "" {

@@ -4,6 +4,9 @@ package views
 // authorize and the QR that authorizes it.
 type SubscriptionCheckout struct {
 	ID, Merchant, Contract, Description, Status string
+	// Via is the name the payer's bank shows as the receiver instead of
+	// Merchant's ("" when it shows Merchant's own).
+	Via string
 	// AmountLabel is a fixed amount each cycle; CeilingLabel the most a
 	// variable one charges.
 	AmountLabel, CeilingLabel string

@@ -60,6 +60,10 @@ type Config struct {
 	// SandboxPayerURL is the PSP sandbox's payer page (development only):
 	// the checkout of a live charge links to it.
 	SandboxPayerURL string
+	// PixReceiverName is the name a payer's bank shows as the receiver of
+	// every Pix (the platform's, whose key takes them); the payer's pages
+	// say the merchant is paid via it ("": they do not).
+	PixReceiverName string
 	// DeviceKey signs the device cookies of sign-in (derived from
 	// SECRET_KEY; nil: none are issued, every sign-in counts as untrusted).
 	DeviceKey []byte

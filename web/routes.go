@@ -51,7 +51,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	if deps.Redis != nil {
 		counter = &redisCounter{client: deps.Redis, prefix: cfg.CounterPrefix}
 	}
-	payer := &checkout.Checkout{Store: deps.Store, Ops: rulebook, SandboxPayerURL: cfg.SandboxPayerURL,
+	payer := &checkout.Checkout{Store: deps.Store, Ops: rulebook, SandboxPayerURL: cfg.SandboxPayerURL, ReceiverName: cfg.PixReceiverName,
 		AllowLinkCharge: func(ctx context.Context, ip string) (bool, error) {
 			n, err := counter.hit(ctx, "link:ip:"+ip, time.Now().Truncate(time.Minute), time.Minute)
 			return n <= checkout.LinkChargesPerMinute, err

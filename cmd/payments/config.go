@@ -52,14 +52,18 @@ type config struct {
 	// TrustedProxies are reverse proxies whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	// Tracing turns OpenTelemetry traces on (OTEL_EXPORTER_OTLP_ENDPOINT).
-	Tracing              tracing.Config
-	RateLimitLive        int
-	RateLimitTest        int
-	StreamsPerKey        int
-	StreamsPerAccount    int
-	APIKeyCacheTTL       time.Duration
-	PixKey               string
-	PixCity              string
+	Tracing           tracing.Config
+	RateLimitLive     int
+	RateLimitTest     int
+	StreamsPerKey     int
+	StreamsPerAccount int
+	APIKeyCacheTTL    time.Duration
+	PixKey            string
+	PixCity           string
+	// PixReceiverName is the name the platform's key is registered under
+	// (PIX_RECEIVER_NAME): what a payer's bank shows as the receiver of
+	// every Pix, so the payer's pages say the merchant is paid via it.
+	PixReceiverName      string
 	ExpiryInterval       time.Duration
 	ShutdownTimeout      time.Duration
 	AttemptRetention     time.Duration
@@ -97,8 +101,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Tracing: tracing.Config{Endpoint: cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
 			ServiceName: getenv("OTEL_SERVICE_NAME")},
 		SMTPURL: getenv("SMTP_URL"), MailFrom: orDefault(getenv("MAIL_FROM"), "Pagamentos <nao-responda@localhost>"),
-		PixKey:  orDefault(getenv("PIX_KEY"), devPixKey),
-		PixCity: orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
+		PixKey:          orDefault(getenv("PIX_KEY"), devPixKey),
+		PixCity:         orDefault(getenv("PIX_MERCHANT_CITY"), "SAO PAULO"),
+		PixReceiverName: orDefault(getenv("PIX_RECEIVER_NAME"), "Pagamentos"),
 	}
 	var errs []error
 	if cfg.DatabaseURL == "" {

@@ -199,6 +199,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, accessLog io.Write
 		CallbackMTLS:         cfg.PSP.CallbackCAFile != "",
 		CallbackToken:        cfg.PSP.CallbackToken,
 		SandboxPayerURL:      cfg.PSP.SandboxPayerURL,
+		PixReceiverName:      cfg.PixReceiverName,
 		MetricsToken:         cfg.MetricsToken,
 		TrustedProxies:       cfg.TrustedProxies,
 		SessionIdle:          cfg.SessionIdle,

@@ -62,7 +62,7 @@ func run(args []string) error {
 	clientSecret := fs.String("client-secret", os.Getenv("PSP_SANDBOX_CLIENT_SECRET"), "OAuth2 client secret accepted (env PSP_SANDBOX_CLIENT_SECRET)")
 	chave := fs.String("chave", "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", "the receiver's PIX key at this PSP")
 	account := fs.String("account", "1234567", "the receiver's account number at this PSP (recurring charges pay into it)")
-	name := fs.String("name", "Payments", "the receiver's name in BR Codes")
+	name := fs.String("name", "Pagamentos", "the name the platform's key is registered under: BR Codes and the payer's bank show it as the receiver")
 	city := fs.String("city", "SAO PAULO", "the receiver's city in BR Codes")
 	tokenTTL := fs.Duration("token-ttl", time.Hour, "lifetime of access tokens")
 	if err := fs.Parse(args); err != nil {

@@ -51,7 +51,8 @@ textarea{width:100%;min-height:8rem;font-family:monospace}button{margin-top:1rem
 <body><h1>Banco de testes</h1>
 <p>Este é o banco do pagador do sandbox de PSP: cole o <strong>Pix copia e cola</strong> de uma cobrança ao vivo e pague-a. O PSP avisa o serviço como um PSP de verdade.</p>
 <p>Um código de Pix Automático mostra a autorização pedida. Suas autorizações: <a href="/payer/recs">Pix Automático</a>.</p>
-{{if .Paid}}<p class="ok" data-testid="paid">Pago: {{.Amount}}. endToEndId <code>{{.E2E}}</code>.</p>{{end}}
+{{if .Paid}}<div class="ok" data-testid="paid"><p>Pago: {{.Amount}}. endToEndId <code>{{.E2E}}</code>.</p>
+<p>Recebedor: <strong data-testid="paid-receiver">{{.Receiver}}</strong>{{if .Message}}<br>Mensagem do recebedor: <span data-testid="paid-message">{{.Message}}</span>{{end}}</p></div>{{end}}
 {{if .Error}}<p class="err" data-testid="error">{{.Error}}</p>{{end}}
 <form method="post" action="/payer"><label for="code">Pix copia e cola</label>
 <textarea id="code" name="code" required>{{.Code}}</textarea>
@@ -62,6 +63,9 @@ textarea{width:100%;min-height:8rem;font-family:monospace}button{margin-top:1rem
 type payerView struct {
 	Code, Error, E2E, Amount string
 	Paid                     bool
+	// Receiver is the name the key's holder is registered under, as a
+	// payer's bank shows it; Message the charge's solicitacaoPagador.
+	Receiver, Message string
 }
 
 func (sb *sandbox) payerPage(w http.ResponseWriter, r *http.Request) {
@@ -85,9 +89,23 @@ func (sb *sandbox) payerSubmit(w http.ResponseWriter, r *http.Request) {
 	} else {
 		amount, _ := apipix.ParseValor(p.Valor)
 		view.Paid, view.E2E, view.Amount = true, p.EndToEndID, pix.FormatBRL(amount)
+		view.Receiver, view.Message = sb.name, sb.chargeMessage(p.TxID)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_ = payerTemplate.Execute(w, view)
+}
+
+// chargeMessage is the solicitacaoPagador of the charge txid ("" for none).
+func (sb *sandbox) chargeMessage(txid string) string {
+	sb.st.mu.Lock()
+	defer sb.st.mu.Unlock()
+	if c, ok := sb.st.cobs[txid]; ok {
+		return c.SolicitacaoPagador
+	}
+	if c, ok := sb.st.cobvs[txid]; ok {
+		return c.SolicitacaoPagador
+	}
+	return ""
 }
 
 // payJSON handles POST /sandbox/pay {"code"} or {"txid"}: the payer pays a charge.

@@ -32,8 +32,12 @@ func (w *Worker) registerBatch(ctx context.Context, c *store.PSPCall) result {
 	if b.Description != nil {
 		req.Descricao = truncate(*b.Description, 140)
 	}
+	merchant, err := w.merchant(ctx, payments[0])
+	if err != nil {
+		return again(err, nil, 0)
+	}
 	for _, p := range payments {
-		req.CobsV = append(req.CobsV, apipix.LoteCobVItem{TxID: p.CorrelationID, CobVRequest: w.cobvRequest(p)})
+		req.CobsV = append(req.CobsV, apipix.LoteCobVItem{TxID: p.CorrelationID, CobVRequest: w.cobvRequest(p, merchant)})
 	}
 	// Kept without the charges: a thousand of them would bloat the row.
 	sent := map[string]any{"id": b.PSPID, "descricao": req.Descricao, "cobsv": len(req.CobsV)}

@@ -3,6 +3,7 @@ package pspcalls_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -68,14 +69,24 @@ func TestLiveChargeRegisteredPaidConfirmedAndNotified(t *testing.T) {
 	require.Equal(t, "123.45", cob.Valor.Original)
 	require.Equal(t, sandboxtest.Chave, cob.Chave)
 	require.Equal(t, &apipix.Devedor{CPF: "52998224725", Nome: "Maria Souza"}, cob.Devedor, "devedor from the customer")
-	require.Equal(t, "Pedido 42", cob.SolicitacaoPagador, "solicitacaoPagador from the description")
+	require.Equal(t, "Loja Teste: Pedido 42", cob.SolicitacaoPagador, "solicitacaoPagador: the merchant, then the description")
 	require.InDelta(t, 600, cob.Calendario.Expiracao, 2, "expiracao from expires_in")
-	require.Equal(t, code, cob.PixCopiaECola)
+	// The PSP's code names the platform, whose key it is; the payer's code
+	// names the merchant, and the checkout says whose name the bank shows.
+	require.Equal(t, "Pagamentos", mustDecode(t, cob.PixCopiaECola).Fields["59"])
+	require.Equal(t, "Loja Teste", d.Fields["59"], "the merchant's name in the payer's code")
+	renamed, err := pix.WithMerchantName(cob.PixCopiaECola, "Loja Teste")
+	require.NoError(t, err)
+	require.Equal(t, renamed, code, "the PSP's code, but for the name")
+	require.Contains(t, pageText(t, s, "/pay/"+p["id"].(string)),
+		`data-testid="payer-via">via Pagamentos: é o nome que o seu banco mostra como recebedor<`)
 
 	paid := s.PSP.PayCode(code)
 	require.Equal(t, "123.45", paid.Valor)
 	got := s.WaitForPayment(s.LiveKey, p["id"].(string), "paid", 10*time.Second)
 	require.NotNil(t, got["paid_at"])
+	require.Contains(t, pageText(t, s, "/pay/"+p["id"].(string)+"/receipt"), `data-testid="receipt-via">Pagamentos<`,
+		"the receipt says whom the bank named")
 	require.Equal(t, []string{"payment.created", "payment.paid"}, eventTypes(t, recv.WaitFor(2, 10*time.Second)))
 	require.Equal(t, "CONCLUIDA", s.PSP.State().Cobs[p["correlation_id"].(string)])
 
@@ -226,3 +237,24 @@ var brasilia = func() *time.Location {
 	}
 	return loc
 }()
+
+// mustDecode decodes a BR Code.
+func mustDecode(t *testing.T, code string) pix.Decoded {
+	t.Helper()
+	d, err := pix.Decode(code)
+	require.NoError(t, err)
+	return d
+}
+
+// pageText is the HTML of a payer's page (pages are not in the OpenAPI
+// document that webtest's requests are checked against).
+func pageText(t *testing.T, s *webtest.Server, path string) string {
+	t.Helper()
+	res, err := s.Client.Get(s.URL + path)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return string(b)
+}

@@ -11,15 +11,11 @@ import (
 // cobvRequest is the due-date charge p as API Pix's PUT /cobv/{txid} takes
 // it: its due date and days payable after, its terms as CobVValor, and its
 // payer (required by cobv).
-func (w *Worker) cobvRequest(p *store.Payment) apipix.CobVRequest {
+func (w *Worker) cobvRequest(p *store.Payment, merchant string) apipix.CobVRequest {
 	days := p.DueTerms.DaysAfterDue
 	valor := p.DueTerms.Valor(p.AmountCents)
-	req := apipix.CobVRequest{Calendario: &apipix.CalendarioV{DataDeVencimento: p.DueTerms.DueDate, ValidadeAposVencimento: &days},
-		Devedor: devedor(p), Valor: &valor, Chave: w.cfg.Key}
-	if p.Description != nil {
-		req.SolicitacaoPagador = truncate(*p.Description, 140)
-	}
-	return req
+	return apipix.CobVRequest{Calendario: &apipix.CalendarioV{DataDeVencimento: p.DueTerms.DueDate, ValidadeAposVencimento: &days},
+		Devedor: devedor(p), Valor: &valor, Chave: w.cfg.Key, SolicitacaoPagador: payerMessage(merchant, p.Description)}
 }
 
 // createDueCharge registers a live due-date charge: PUT /cobv/{txid}. As
@@ -32,7 +28,11 @@ func (w *Worker) createDueCharge(ctx context.Context, c *store.PSPCall, p *store
 		}
 		return refused(errors.New("the payment ended before its charge was registered"), nil)
 	}
-	req := w.cobvRequest(p)
+	merchant, err := w.merchant(ctx, p)
+	if err != nil {
+		return again(err, nil, 0)
+	}
+	req := w.cobvRequest(p, merchant)
 	return registerCharge(ctx, w, c, p, req,
 		func() (*apipix.CobV, error) { return w.client.GetCobV(ctx, p.CorrelationID) },
 		func() (*apipix.CobV, error) { return w.client.PutCobV(ctx, p.CorrelationID, req) },

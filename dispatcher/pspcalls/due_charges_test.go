@@ -3,6 +3,7 @@ package pspcalls_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +81,10 @@ func TestLiveDueChargesAgreeWithThePSPOnEveryDate(t *testing.T) {
 	require.Equal(t, &apipix.ModalidadeValor{Modalidade: 5, ValorPerc: "0.37"}, cobv.Valor.Juros, "an amount per business day")
 	require.Equal(t, &apipix.Desconto{Modalidade: 4, ValorPerc: "0.45"}, cobv.Valor.Desconto)
 	require.Equal(t, &apipix.ModalidadeValor{Modalidade: 1, ValorPerc: "9.90"}, cobv.Valor.Abatimento)
-	require.Equal(t, charges[1]["pix"].(map[string]any)["br_code"], cobv.PixCopiaECola, "the PSP's code")
+	renamed, err := pix.WithMerchantName(cobv.PixCopiaECola, "Loja Teste")
+	require.NoError(t, err)
+	require.Equal(t, renamed, charges[1]["pix"].(map[string]any)["br_code"], "the PSP's code, naming the merchant")
+	require.True(t, strings.HasPrefix(cobv.SolicitacaoPagador, "Loja Teste"), "the payer's bank names the merchant: %q", cobv.SolicitacaoPagador)
 
 	t.Cleanup(func() { s.PSP.SetDate("") })
 	for n := -12; n < 18; n++ {

@@ -42,11 +42,12 @@ func (w *Worker) createCharge(ctx context.Context, c *store.PSPCall) result {
 		}
 		return refused(errors.New("the payment ended before its charge was registered"), nil)
 	}
-	req := apipix.CobRequest{Calendario: apipix.Calendario{Expiracao: remaining}, Chave: w.cfg.Key,
-		Valor: apipix.Valor{Original: apipix.FormatValor(p.AmountCents)}}
-	if p.Description != nil {
-		req.SolicitacaoPagador = truncate(*p.Description, 140)
+	merchant, err := w.merchant(ctx, p)
+	if err != nil {
+		return again(err, nil, 0)
 	}
+	req := apipix.CobRequest{Calendario: apipix.Calendario{Expiracao: remaining}, Chave: w.cfg.Key,
+		Valor: apipix.Valor{Original: apipix.FormatValor(p.AmountCents)}, SolicitacaoPagador: payerMessage(merchant, p.Description)}
 	req.Devedor = devedor(p)
 	return registerCharge(ctx, w, c, p, req,
 		func() (*apipix.Cob, error) { return w.client.GetCob(ctx, p.CorrelationID) },
@@ -118,6 +119,25 @@ func registerAtPSP[T any](ctx context.Context, w *Worker, c *store.PSPCall, p *s
 		return again(err, req, 0)
 	}
 	return done(req, charge)
+}
+
+// merchant is the name of the account p charges for.
+func (w *Worker) merchant(ctx context.Context, p *store.Payment) (string, error) {
+	acct, err := w.store.Account(ctx, p.AccountID)
+	if err != nil {
+		return "", err
+	}
+	return acct.Name, nil
+}
+
+// payerMessage is a charge's solicitacaoPagador, the text the payer's
+// bank shows with it: the merchant's name first (the receiver the bank
+// names is the platform, whose key takes the Pix), then what it is for.
+func payerMessage(merchant string, description *string) string {
+	if description != nil && *description != "" {
+		merchant += ": " + *description
+	}
+	return truncate(merchant, 140)
 }
 
 // devedor is whom the payment's charge is addressed to (nil: no one).

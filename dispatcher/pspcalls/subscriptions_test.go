@@ -81,11 +81,13 @@ func TestLiveSubscriptionThroughThePSP(t *testing.T) {
 	sub := r.JSON(t)
 	id := sub["id"].(string)
 	require.Equal(t, "awaiting_authorization", sub["status"], "the PSP has it: %v", sub)
+	require.Equal(t, sub, s.EventObject(s.LiveKey, id, "subscription.created"), "the event says what the API answered")
 	recID := sub["rec_id"].(string)
 	require.Regexp(t, `^RR99999999\d{8}[0-9A-Za-z]{11}$`, recID, "the PSP named it, retries allowed")
 	code, err := pix.Decode(sub["br_code"].(string))
 	require.NoError(t, err)
 	require.Contains(t, code.MerchantAccount["25"], "/qr/v2/", "the QR pays the PSP's charge")
+	require.Equal(t, "Loja Teste", code.Fields["59"], "and names the merchant, not the platform")
 	require.Contains(t, code.Recurrence["25"], "/qr/v2/rec/", "and authorizes the PSP's recurrence (QR composto)")
 	rec, err := s.PSP.Client.GetRec(ctx, recID)
 	require.NoError(t, err)
@@ -95,6 +97,7 @@ func TestLiveSubscriptionThroughThePSP(t *testing.T) {
 	first := sub["first_payment"].(string)
 	firstPayment := get("/api/v1/payments/" + first)
 	require.Equal(t, sub["br_code"], firstPayment["pix"].(map[string]any)["br_code"], "the first cycle's code is the same QR")
+	require.Equal(t, firstPayment, s.EventObject(s.LiveKey, first, "payment.created"), "announced as the API answers it")
 
 	// The payer scans it: their bank shows the authorization, and approving
 	// pays the first cycle.
@@ -214,6 +217,7 @@ func TestLiveSubscriptionJourneysAndLostCallbacks(t *testing.T) {
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	pushed := r.JSON(t)
 	require.Equal(t, "awaiting_authorization", pushed["status"], "the request reached the payer's bank")
+	require.Equal(t, pushed, s.EventObject(s.LiveKey, pushed["id"].(string), "subscription.created"), "the event says what the API answered")
 	require.Nil(t, pushed["br_code"])
 	require.Equal(t, map[string]any{"ispb": "60701190", "branch": "0001", "number": "123456"}, pushed["payer"].(map[string]any)["bank_account"])
 	require.Equal(t, 1, s.PSP.State().Counts["solicrec"])
@@ -256,6 +260,7 @@ func TestLiveSubscriptionJourneysAndLostCallbacks(t *testing.T) {
 	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/subscriptions", Key: s.LiveKey, Body: body("authorization_only", ana)})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
 	qr := r.JSON(t)
+	require.Equal(t, qr, s.EventObject(s.LiveKey, qr["id"].(string), "subscription.created"), "the event says what the API answered")
 	code, err := pix.Decode(qr["br_code"].(string))
 	require.NoError(t, err)
 	require.Empty(t, code.Fields["54"], "no amount: the scan only authorizes")

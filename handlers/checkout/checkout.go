@@ -10,6 +10,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -34,6 +35,19 @@ type Checkout struct {
 	// SandboxPayerURL is the PSP sandbox's payer page, in development: a
 	// live charge's page links to it with its code.
 	SandboxPayerURL string
+	// ReceiverName is the name a payer's bank shows as the receiver of
+	// every Pix: the platform's, whose key at the PSP takes them.
+	ReceiverName string
+}
+
+// via is the name the payer's bank will show instead of merchant's (""
+// when it shows the merchant's own): the pages say "via" it, so that a
+// payer who reads another name at their bank knows why.
+func (ch *Checkout) via(merchant string) string {
+	if strings.EqualFold(strings.TrimSpace(merchant), strings.TrimSpace(ch.ReceiverName)) {
+		return ""
+	}
+	return ch.ReceiverName
 }
 
 // payment loads the payment the path's {id} names, in any account.
@@ -69,7 +83,7 @@ func (ch *Checkout) model(c *fiber.Ctx) (views.CheckoutPage, error) {
 		return views.CheckoutPage{}, err
 	}
 	m := views.CheckoutPage{
-		PaymentID: payment.ID.String(), Merchant: acct.Name, AmountLabel: pix.FormatBRL(payment.AmountCents),
+		PaymentID: payment.ID.String(), Merchant: acct.Name, Via: ch.via(acct.Name), AmountLabel: pix.FormatBRL(payment.AmountCents),
 		BRCode: payment.BRCode, QRCodeURL: payment.QRCodeURL, State: State(payment, ch.Store.Now()),
 		ExpiresAt: views.ISO(payment.ExpiresAt), ExpiresLabel: views.Time(ctx, payment.ExpiresAt),
 	}

@@ -34,7 +34,7 @@ func (ch *Checkout) linkPage(c *fiber.Ctx) (*store.PaymentLink, views.PaymentLin
 	if err != nil {
 		return nil, views.PaymentLinkPage{}, 0, err
 	}
-	m := views.PaymentLinkPage{Action: "/pay/link/" + l.ID, Merchant: acct.Name, Description: l.Description, Errors: map[string]string{},
+	m := views.PaymentLinkPage{Action: "/pay/link/" + l.ID, Merchant: acct.Name, Via: ch.via(acct.Name), Description: l.Description, Errors: map[string]string{},
 		AskName: l.Collects(store.CollectName), AskDocument: l.Collects(store.CollectDocument), AskEmail: l.Collects(store.CollectEmail)}
 	if l.AmountCents != nil {
 		m.AmountLabel = pix.FormatBRL(*l.AmountCents)

@@ -113,7 +113,7 @@ func (ch *Checkout) StaticQRPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m := views.StaticQRPage{Merchant: acct.Name, BRCode: q.BRCode, QRCodeURL: "/pay/qr/" + q.ID + "/qr.png"}
+	m := views.StaticQRPage{Merchant: acct.Name, Via: ch.via(acct.Name), BRCode: q.BRCode, QRCodeURL: "/pay/qr/" + q.ID + "/qr.png"}
 	if q.Description != nil {
 		m.Description = *q.Description
 	}

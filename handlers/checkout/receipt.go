@@ -27,7 +27,7 @@ func (ch *Checkout) receipt(c *fiber.Ctx) (views.Receipt, error) {
 		return views.Receipt{}, err
 	}
 	f := views.ReceiptFacts{PaymentID: p.ID.String(), Livemode: p.Livemode, AmountCents: p.ReceivedCents(), PaidAt: *p.PaidAt,
-		ReceiverName: acct.Name, TxID: p.CorrelationID, RefundedCents: p.AmountRefundedCents, RefundedAt: p.RefundedAt}
+		ReceiverName: acct.Name, Via: ch.via(acct.Name), TxID: p.CorrelationID, RefundedCents: p.AmountRefundedCents, RefundedAt: p.RefundedAt}
 	if acct.Document != nil {
 		f.ReceiverDocument = *acct.Document
 	}

@@ -39,7 +39,7 @@ func (ch *Checkout) SubscriptionPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m := views.SubscriptionCheckout{ID: sub.ID, Merchant: acct.Name, Contract: sub.Contract, Status: sub.Status,
+	m := views.SubscriptionCheckout{ID: sub.ID, Merchant: acct.Name, Via: ch.via(acct.Name), Contract: sub.Contract, Status: sub.Status,
 		Interval: sub.Interval, Start: views.Day(calendar.FromTime(sub.StartDate)), Retries: sub.RetryPolicy == store.RetryThreeInSeven}
 	if sub.Description != nil {
 		m.Description = *sub.Description

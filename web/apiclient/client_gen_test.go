@@ -5199,7 +5199,7 @@ type ClientInterface interface {
 
 	// CreateSubscriptionWithBody Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5208,7 +5208,7 @@ type ClientInterface interface {
 
 	// CreateSubscription Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6723,7 +6723,7 @@ func (c *Client) ListSubscriptions(ctx context.Context, params *ListSubscription
 
 // CreateSubscriptionWithBody Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6742,7 +6742,7 @@ func (c *Client) CreateSubscriptionWithBody(ctx context.Context, params *CreateS
 
 // CreateSubscription Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13506,7 +13506,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13515,7 +13515,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateSubscriptionWithResponse Create a Pix Automático subscription
 	//
-	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+	// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -30066,7 +30066,7 @@ func (c *ClientWithResponses) ListSubscriptionsWithResponse(ctx context.Context,
 
 // CreateSubscriptionWithBodyWithResponse Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30081,7 +30081,7 @@ func (c *ClientWithResponses) CreateSubscriptionWithBodyWithResponse(ctx context
 
 // CreateSubscriptionWithResponse Create a Pix Automático subscription
 //
-// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again).
+// A recurrence its payer authorizes once in their bank; its cycles are then payments made ahead of each due date and paid without the payer acting. The QR journeys answer with a br_code and a checkout_url for the payer; authorization_with_first_payment needs amount_cents and makes the first cycle's payment at once. Live, the PSP registers the recurrence (its location, the recurrence, and on payer_bank_request the request to the payer's bank): the answer waits a few seconds for it and comes with status awaiting_authorization and the PSP's code, or with status created (GET it again); subscription.created is sent once the PSP has it, with the object GET then answers.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

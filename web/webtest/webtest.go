@@ -178,6 +178,8 @@ func New(t testing.TB, opts ...Option) *Server {
 		RateLimitLive: 100_000,
 		RateLimitTest: 100_000,
 		PSPToken:      PSPToken,
+		// The sandbox's name for the platform's key, as `make run`'s.
+		PixReceiverName: "Pagamentos",
 	}}
 	for _, opt := range opts {
 		opt(&o)
@@ -417,6 +419,19 @@ func (s *Server) EventTypes(objectID string) []string {
 	err := s.DB.NewRaw("SELECT type FROM events WHERE object_id = ? ORDER BY created_at, id", objectID).Scan(context.Background(), &types)
 	require.NoError(s.t, err)
 	return types
+}
+
+// EventObject is data.object of the newest event of type typ about
+// objectID, as GET /api/v1/events/{id} serves it with key.
+func (s *Server) EventObject(key, objectID, typ string) map[string]any {
+	s.t.Helper()
+	var id string
+	err := s.DB.NewRaw("SELECT id FROM events WHERE object_id = ? AND type = ? ORDER BY created_at DESC, id DESC LIMIT 1", objectID, typ).
+		Scan(context.Background(), &id)
+	require.NoError(s.t, err, "a %s event about %s", typ, objectID)
+	r := s.Do(Request{Method: "GET", Path: "/api/v1/events/" + id, Key: key})
+	require.Equal(s.t, http.StatusOK, r.Status, "%s", r.Body)
+	return r.JSON(s.t)["data"].(map[string]any)["object"].(map[string]any)
 }
 
 // MetricValue reads one sample of what the service exports on /metrics
