@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -327,6 +328,9 @@ func (d *Dispatcher) attemptOne(ctx context.Context, dl *store.Delivery) (succes
 	if d.cfg.Tracer != nil {
 		ctx, span = d.startSpan(ctx, dl)
 		defer span.End()
+	} else if dl.Webhook.ForwardTrace {
+		// No span of its own: the receiver continues the request's.
+		ctx = eventTrace(ctx, dl)
 	}
 	// The lease was taken before this attempt; finishing after it ends is
 	// pointless (another dispatcher may have the delivery by then).
@@ -406,15 +410,26 @@ func (d *Dispatcher) failed(webhookID string) *atomic.Int64 {
 // startSpan opens the attempt's span, a child of the span of the request
 // whose state change made the event (through the outbox's traceparent).
 func (d *Dispatcher) startSpan(ctx context.Context, dl *store.Delivery) (context.Context, trace.Span) {
-	if dl.Event != nil && dl.Event.TraceParent != nil {
-		ctx = tracing.FromTraceParent(ctx, *dl.Event.TraceParent)
-	}
+	ctx = eventTrace(ctx, dl)
 	attrs := []attribute.KeyValue{attribute.String("webhook.id", dl.WebhookID), attribute.String("delivery.id", dl.ID),
 		attribute.Int("delivery.attempt", dl.Attempts)}
 	if dl.Event != nil {
 		attrs = append(attrs, attribute.String("event.id", dl.Event.ID), attribute.String("event.type", dl.Event.Type))
 	}
 	return d.cfg.Tracer.Start(ctx, "webhook delivery", trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+}
+
+// eventTrace is ctx carrying the span of the request whose state change
+// made dl's event (through the outbox's traceparent and tracestate).
+func eventTrace(ctx context.Context, dl *store.Delivery) context.Context {
+	if dl.Event == nil || dl.Event.TraceParent == nil {
+		return ctx
+	}
+	state := ""
+	if dl.Event.TraceState != nil {
+		state = *dl.Event.TraceState
+	}
+	return tracing.FromTraceParent(ctx, *dl.Event.TraceParent, state)
 }
 
 // observe counts an attempt, and the lag of a first attempt since its event.
@@ -504,6 +519,11 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 	}
 	headers := signature.Headers(signature.Request{EventID: e.ID, EventType: e.Type, AttemptID: a.ID, WebhookID: w.ID,
 		APIVersion: w.APIVersion, Body: body, At: now, Secrets: secrets})
+	if w.ForwardTrace {
+		// The attempt's span: the receiver's trace goes on from the request
+		// that made the event, through this attempt.
+		maps.Copy(headers, tracing.Headers(ctx))
+	}
 	profile, err := d.tlsProfile(w)
 	if err != nil {
 		a.result = Result{ErrClass: "internal", ErrMessage: err.Error()}

@@ -49,7 +49,7 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 			return "", nil, err
 		}
 		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"},
-			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "mtls": {nil, mtlsShown(w)}}, nil
+			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "forward_trace": {nil, w.ForwardTrace}, "mtls": {nil, mtlsShown(w)}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -101,7 +101,7 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 	}
 	action := "webhook.updated"
 	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil &&
-		u.MTLS == nil && !u.RemoveMTLS {
+		u.ForwardTrace == nil && u.MTLS == nil && !u.RemoveMTLS {
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
@@ -255,6 +255,7 @@ func webhookChanges(before, after *store.Webhook) store.Changes {
 	add("events", before.Events, after.Events, slices.Equal(before.Events, after.Events))
 	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
 	add("ordered", before.Ordered, after.Ordered, before.Ordered == after.Ordered)
+	add("forward_trace", before.ForwardTrace, after.ForwardTrace, before.ForwardTrace == after.ForwardTrace)
 	add("mtls", mtlsShown(before), mtlsShown(after), reflect.DeepEqual(mtlsShown(before), mtlsShown(after)))
 	return c
 }

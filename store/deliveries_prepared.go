@@ -161,7 +161,7 @@ const claimSQL = `
 		l.id, l.event_id, l.webhook_id, l.account_id, l.livemode, l.event_type, l.status, l.attempts,
 		l.next_attempt_at, l.lease_token, l.lease_expires_at, l.last_status_code, l.last_error,
 		l.created_at, l.updated_at, l.completed_at,
-		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
 
@@ -246,7 +246,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery,
 				&d.ID, &d.EventID, &d.WebhookID, &d.AccountID, &d.Livemode, &d.EventType, &d.Status, &d.Attempts,
 				&d.NextAttemptAt, &d.LeaseToken, &d.LeaseExpiresAt, &d.LastStatusCode, &d.LastError,
 				&d.CreatedAt, &d.UpdatedAt, &d.CompletedAt,
-				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt, &e.TraceParent); err != nil {
+				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt, &e.TraceParent, &e.TraceState); err != nil {
 				return err
 			}
 			e.ID, e.Data = d.EventID, json.RawMessage(data)
@@ -578,7 +578,7 @@ const finishSuccessesTail = `
 	)
 	SELECT f.i, finished.i IS NOT NULL, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
 		(SELECT updated_at FROM webhooks WHERE id = f.webhook_id),
-		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
 	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id
 	ORDER BY f.i, leased.next_attempt_at, leased.id`
 
@@ -659,13 +659,13 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 			nextDue          *time.Time
 			webhookUpdatedAt *time.Time
 			ev               struct {
-				accountID, eventType, objectID, data, traceparent *string
-				livemode                                          *bool
-				createdAt                                         *time.Time
+				accountID, eventType, objectID, data, traceparent, tracestate *string
+				livemode                                                      *bool
+				createdAt                                                     *time.Time
 			}
 		)
 		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
-			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt, &ev.traceparent}
+			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt, &ev.traceparent, &ev.tracestate}
 		answered := make([]bool, len(batch))
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
@@ -688,6 +688,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 				Webhook: d.Webhook, Event: &Event{
 					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
 					ObjectID: *ev.objectID, Data: json.RawMessage(*ev.data), CreatedAt: *ev.createdAt, TraceParent: copied(ev.traceparent),
+					TraceState: copied(ev.tracestate),
 				}}
 			if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
 				// The webhook changed since it was read (a new URL, a rotated

@@ -68,6 +68,8 @@ type Event struct {
 	// TraceParent is the W3C traceparent of the request that made the
 	// event (nil when traces are off).
 	TraceParent *string `bun:"traceparent"`
+	// TraceState is that request's W3C tracestate (nil: it had none).
+	TraceState *string `bun:"tracestate"`
 	// Actor is who asked for the change the event tells (see Actor).
 	Actor string `bun:"actor"`
 	// StreamTx is the writing transaction, read by the event stream only.

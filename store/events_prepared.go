@@ -30,8 +30,8 @@ import (
 // A delivery's id is its event's delivery stem completed with the
 // delivery's place among the event's deliveries (see ids.NewStem).
 const outboxCTEs = `event AS (
-		INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at, traceparent, actor)
-		SELECT event_id, account_id, livemode, type, object_id, data, created_at, traceparent, actor FROM source
+		INSERT INTO events (id, account_id, livemode, type, object_id, data, created_at, traceparent, tracestate, actor)
+		SELECT event_id, account_id, livemode, type, object_id, data, created_at, traceparent, tracestate, actor FROM source
 	), queued AS (
 		INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
 			status, next_attempt_at, created_at, updated_at, order_key)
@@ -86,11 +86,11 @@ const rollupCTE = `rolled AS (
 // fails to compile when the cap outgrows it.
 var _ [len(ids.Alphabet) - 2*MaxWebhooksPerAccount]struct{}
 
-// recordEventSQL records one event: recordEvent's ten parameters.
+// recordEventSQL records one event: recordEvent's eleven parameters.
 const recordEventSQL = `WITH source AS (
 		SELECT $1::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, $4::text AS type,
 			$5::text AS object_id, $6::json AS data, $7::timestamptz AS created_at, $8::text AS delivery_stem,
-			$9::text AS traceparent, $10::text AS actor
+			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate
 	), ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
 
@@ -115,14 +115,14 @@ func recordEventStatement(ctx context.Context, eventType, accountID string, live
 		return pg.Statement{}, fmt.Errorf("store: snapshot %s: %w", eventType, err)
 	}
 	return pg.Statement{SQL: recordEventSQL, Args: []any{ids.New(ids.PrefixEvent), accountID, livemode,
-		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx), actorOf(ctx)}}, nil
+		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx), actorOf(ctx), traceState(ctx)}}, nil
 }
 
 // recordEventsSQL records a batch of events: arrays of equal length, one
 // element per event, in recordEvent's order.
 const recordEventsSQL = `WITH source AS (
 		SELECT event_id, account_id, livemode, type, object_id, data::json AS data, created_at, delivery_stem,
-			$9::text AS traceparent, $10::text AS actor
+			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate
 		FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
 			WITH ORDINALITY AS e(event_id, account_id, livemode, type, object_id, data, created_at, delivery_stem, i)
 		ORDER BY i
@@ -155,7 +155,7 @@ func recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) error {
 		objectIDs[i], data[i], ats[i], stems[i] = e.ObjectID, string(e.Data), e.At, ids.NewStem(ids.PrefixDelivery)
 	}
 	_, err := tx.Tx.ExecContext(ctx, recordEventsSQL,
-		pg.Prepared(eventIDs, accounts, livemodes, types, objectIDs, data, ats, stems, traceParent(ctx), actorOf(ctx))...)
+		pg.Prepared(eventIDs, accounts, livemodes, types, objectIDs, data, ats, stems, traceParent(ctx), actorOf(ctx), traceState(ctx))...)
 	if err != nil {
 		return fmt.Errorf("store: record events: %w", err)
 	}
@@ -167,6 +167,15 @@ func recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) error {
 func traceParent(ctx context.Context) *string {
 	if tp := tracing.TraceParent(ctx); tp != "" {
 		return &tp
+	}
+	return nil
+}
+
+// traceState is the W3C tracestate of ctx's span for an event row, nil
+// when it has none.
+func traceState(ctx context.Context) *string {
+	if ts := tracing.TraceState(ctx); ts != "" {
+		return &ts
 	}
 	return nil
 }

@@ -226,7 +226,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 // its trace, who asked and its audit row's changes.
 func newRequestedCreate(ctx context.Context, p *Payment) paymentCreate {
 	c := newPaymentCreate(p)
-	c.traceparent, c.actor = traceParent(ctx), actorOf(ctx)
+	c.traceparent, c.tracestate, c.actor = traceParent(ctx), traceState(ctx), actorOf(ctx)
 	changes := jsonw.AppendString(append(make([]byte, 0, 64), `{"status":[null,`...), p.Status)
 	changes = strconv.AppendInt(append(changes, `],"amount_cents":[null,`...), p.AmountCents, 10)
 	c.who = auditJSON(ctx, append(changes, "]}"...))
@@ -251,7 +251,7 @@ const createPaymentSQL = `WITH payment AS (
 	), source AS (
 		SELECT $23::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
 			$1::uuid::text AS object_id, $24::json AS data, $18::timestamptz AS created_at, $25::text AS delivery_stem,
-			$26::text AS traceparent, $27::text AS actor, $28::jsonb AS who
+			$26::text AS traceparent, $27::text AS actor, $28::jsonb AS who, $29::text AS tracestate
 		FROM payment
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -287,6 +287,7 @@ type paymentCreate struct {
 	splits             *string // a split charge's column
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
+	tracestate         *string // and its vendors' state (nil: none)
 	actor              string  // who asked, for the event
 	who                string  // who asked, for the audit row (auditJSON; "": the service itself)
 }
@@ -332,7 +333,7 @@ func (c paymentCreate) args() []any {
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
 		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.dueDate, c.dueTerms, c.splits,
-		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON()}
+		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON(), c.tracestate}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -348,11 +349,11 @@ const createPaymentsSQL = `
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
 			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
-			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[], $28::text[])
+			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[], $28::text[], $29::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
 				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who,
-				due_date, due_terms, splits, i)
+				due_date, due_terms, splits, tracestate, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
@@ -363,7 +364,8 @@ const createPaymentsSQL = `
 		RETURNING id
 	), source AS (
 		SELECT c.event_id, c.account_id, c.livemode, '` + EventPaymentCreated + `'::text AS type, c.id::text AS object_id,
-			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent, c.actor, c.who::jsonb AS who
+			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent, c.actor, c.who::jsonb AS who,
+			c.tracestate
 		FROM c JOIN payment USING (id)
 		ORDER BY c.i
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
@@ -448,7 +450,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	accounts, statuses, currencies, methods, correlations := texts(), texts(), texts(), texts(), texts()
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
 	actors, whos := texts(), texts()
-	descriptions, externalIDs, customers, traceparents := nullables(), nullables(), nullables(), nullables()
+	descriptions, externalIDs, customers, traceparents, tracestates := nullables(), nullables(), nullables(), nullables(), nullables()
 	dueDates, dueTerms, splits := nullables(), nullables(), nullables()
 	created, updated, expires := times(), times(), times()
 	for i, c := range batch {
@@ -459,11 +461,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
-		whos[i], dueDates[i], dueTerms[i], splits[i] = c.whoJSON(), c.dueDate, c.dueTerms, c.splits
+		whos[i], dueDates[i], dueTerms[i], splits[i], tracestates[i] = c.whoJSON(), c.dueDate, c.dueTerms, c.splits, c.tracestate
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms, splits}
+		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms, splits, tracestates}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a

@@ -129,6 +129,10 @@ type Webhook struct {
 	PausedUntil *time.Time `bun:"paused_until"`
 	// Ordered holds each object's deliveries to the order they were queued.
 	Ordered bool `bun:"ordered"`
+	// ForwardTrace sends each attempt's W3C traceparent and tracestate
+	// (migration 055): the receiver's trace goes on from the request that
+	// made the event.
+	ForwardTrace bool `bun:"forward_trace"`
 	// SlowSince is when its attempts became slow (the slow lane, see
 	// ClaimParams); nil while it answers fast. The dispatcher alone writes it.
 	SlowSince *time.Time `bun:"slow_since"`
@@ -167,9 +171,10 @@ type NewWebhook struct {
 	Enabled    bool
 	// Signing is what it signs with; an empty Secret of SignatureHMAC is
 	// generated.
-	Signing   SigningSecret
-	RateLimit *int
-	Ordered   bool
+	Signing      SigningSecret
+	RateLimit    *int
+	Ordered      bool
+	ForwardTrace bool
 	// MTLS, when set, is its mutual TLS settings.
 	MTLS *WebhookMTLS
 }
@@ -185,7 +190,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
 		SecretHint: signing.hint(), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
-		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered,
+		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered, ForwardTrace: in.ForwardTrace,
 	}
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
@@ -264,8 +269,9 @@ type WebhookUpdate struct {
 	Events     []string
 	Enabled    *bool
 	// RateLimit sets the deliveries per second; a pointer to 0 removes the limit.
-	RateLimit *int
-	Ordered   *bool
+	RateLimit    *int
+	Ordered      *bool
+	ForwardTrace *bool
 	// MTLS replaces the mutual TLS settings; RemoveMTLS drops them.
 	MTLS       *WebhookMTLS
 	RemoveMTLS bool
@@ -300,6 +306,9 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		}
 		if u.Ordered != nil {
 			w.Ordered = *u.Ordered
+		}
+		if u.ForwardTrace != nil {
+			w.ForwardTrace = *u.ForwardTrace
 		}
 		if u.MTLS != nil || u.RemoveMTLS {
 			if err := s.setMTLS(w, u.MTLS); err != nil {

@@ -73,12 +73,32 @@ func TraceParent(ctx context.Context) string {
 	return carrier["traceparent"]
 }
 
-// FromTraceParent is ctx carrying the remote span traceparent names.
-func FromTraceParent(ctx context.Context, traceparent string) context.Context {
+// TraceState is ctx's span's W3C tracestate, "" without one.
+func TraceState(ctx context.Context) string {
+	return trace.SpanContextFromContext(ctx).TraceState().String()
+}
+
+// Headers are ctx's span as the W3C traceparent and tracestate headers
+// (none without a span; no tracestate when it is empty).
+func Headers(ctx context.Context) map[string]string {
+	carrier := propagation.MapCarrier{}
+	if trace.SpanContextFromContext(ctx).IsValid() {
+		propagator.Inject(ctx, carrier)
+	}
+	return carrier
+}
+
+// FromTraceParent is ctx carrying the remote span traceparent (and
+// tracestate, "" for none) name.
+func FromTraceParent(ctx context.Context, traceparent, tracestate string) context.Context {
 	if traceparent == "" {
 		return ctx
 	}
-	return propagator.Extract(ctx, propagation.MapCarrier{"traceparent": traceparent})
+	carrier := propagation.MapCarrier{"traceparent": traceparent}
+	if tracestate != "" {
+		carrier["tracestate"] = tracestate
+	}
+	return propagator.Extract(ctx, carrier)
 }
 
 // FromHeaders is ctx carrying the caller's span, from its traceparent and

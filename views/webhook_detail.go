@@ -15,6 +15,8 @@ type WebhookDetail struct {
 	PublicKey string
 	// Ordered: each object's deliveries go in order, one at a time.
 	Ordered bool
+	// ForwardTrace: each attempt carries the trace context.
+	ForwardTrace bool
 	// MTLS is what is shown of its mutual TLS (nil: none).
 	MTLS *MTLSView
 	// NewSecret is set once, right after creation or rotation.

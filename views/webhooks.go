@@ -43,6 +43,8 @@ type WebhookForm struct {
 	Signature string
 	// Ordered holds each object's deliveries in order.
 	Ordered bool
+	// ForwardTrace sends each attempt's traceparent and tracestate.
+	ForwardTrace bool
 	// RemoveMTLS drops the webhook's mutual TLS files; HasMTLS says it
 	// has some (edit).
 	RemoveMTLS bool

@@ -11,6 +11,18 @@ import (
 	"payments/tracing"
 )
 
+// carryTrace, with traces off, keeps the caller's trace context (its
+// traceparent and tracestate) in the request's context without a span of
+// the service's own: the events the request records carry it, and a
+// webhook with forward_trace hands it on, so the caller's trace reaches
+// their own webhook handler even so.
+func carryTrace(c *fiber.Ctx) error {
+	if len(c.Request().Header.Peek("traceparent")) > 0 {
+		c.SetUserContext(tracing.FromHeaders(c.UserContext(), func(k string) string { return c.Get(k) }))
+	}
+	return c.Next()
+}
+
 // traceRequests makes a server span of each request, continuing the
 // caller's trace when it sent a traceparent; handlers' contexts carry it,
 // so the events a request records carry it too (the outbox's traceparent)

@@ -356,6 +356,7 @@ func webhookBody(create bool) obj {
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit),
 			rateLimitDescription+" null removes the limit."),
 		"ordered", describe(boolean(), orderedDescription+" Applies to deliveries queued from then on."),
+		"forward_trace", describe(boolean(), forwardTraceDescription),
 		"mtls", describe(o("oneOf", []any{ref("WebhookMTLSInput"), o("type", "null")}),
 			"Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them."),
 	)
@@ -366,6 +367,7 @@ func webhookBody(create bool) obj {
 		"api_version", enum(store.APIVersions).with("default", store.APIVersions[0]),
 		"enabled", boolean().with("default", true),
 		"ordered", describe(boolean().with("default", false), orderedDescription),
+		"forward_trace", describe(boolean().with("default", false), forwardTraceDescription),
 		"secret", describe(str(), fmt.Sprintf("Optional custom HMAC secret, %d to %d printable ASCII characters, not beginning with whsk_; generated (whsec_...) when absent or empty. Not accepted with signature_algorithm ed25519.",
 			store.MinCustomSecret, store.MaxCustomSecret)),
 		"signature_algorithm", signatureAlgorithm().with("default", store.SignatureHMAC),
@@ -382,6 +384,12 @@ func signatureAlgorithm() obj {
 const orderedDescription = "true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) " +
 	"reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. " +
 	"A delivery given up (failed) releases those behind it: the gap shows as that failed delivery."
+
+const forwardTraceDescription = "true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request " +
+	"whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt " +
+	"when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, " +
+	"Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when " +
+	"the service traces, and sends none when it does not."
 
 const rateLimitDescription = "Deliveries per second this webhook accepts, across every dispatcher process (null: no limit). " +
 	"No second at the receiver holds more; the rest wait in the queue."
@@ -1007,6 +1015,7 @@ func schemas() obj {
 		"enabled", boolean(),
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit), rateLimitDescription),
 		"ordered", describe(boolean(), orderedDescription),
+		"forward_trace", describe(boolean(), forwardTraceDescription),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
 		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2; for ed25519, its public key's (whpk_...a1B2): the signing key is never shown, not even in part."),

@@ -33,6 +33,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	}), refuseHostileBytes, securityHeaders)
 	if deps.Tracer != nil {
 		app.Use(traceRequests(deps.Tracer))
+	} else {
+		app.Use(carryTrace)
 	}
 
 	health := &ops.Health{Checks: map[string]func(context.Context) error{

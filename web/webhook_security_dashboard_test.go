@@ -254,3 +254,34 @@ func TestDashboardShowsOrderedWaitsAndGaps(t *testing.T) {
 	require.Zero(t, console.doc.Find(`[data-testid="delivery-waiting"]`).Length())
 	require.Equal(t, "desistida: as entregas seguintes deste objeto seguiram sem ela", console.doc.Find(`[data-testid="delivery-gap"]`).Text())
 }
+
+// Forwarding the trace is a box on the webhook form: ticked, the webhook
+// has forward_trace and its page says so; unticked on edit, it goes.
+func TestDashboardForwardTrace(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	ownerFor(t, s, s.Account.ID, "owner@example.com")
+	b := newBrowser(t, s)
+	b.login("owner@example.com", "correct-horse-battery")
+	token := b.csrf("/dashboard/webhooks/new")
+	form := b.do("GET", "/dashboard/webhooks/new", nil, nil)
+	require.Equal(t, 1, form.doc.Find(`input[name="forward_trace"]:not([checked])`).Length(), "off by default")
+	r := b.do("POST", "/dashboard/webhooks", url.Values{"_csrf": {token}, "url": {"https://example.com/hook"}, "events": {"payment.paid"},
+		"forward_trace": {"true"}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, r.body)
+	detail := b.do("GET", r.header.Get("Location"), nil, nil)
+	require.Equal(t, "Sim: cada tentativa leva traceparent e tracestate", strings.TrimSpace(detail.doc.Find(`[data-testid="webhook-forward-trace"]`).Text()))
+	hook := s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks", Key: s.TestKey}).JSON(t)["data"].([]any)[0].(map[string]any)
+	require.Equal(t, true, hook["forward_trace"])
+
+	id := hook["id"].(string)
+	edit := b.do("GET", "/dashboard/webhooks/"+id+"/edit", nil, nil)
+	require.Equal(t, 1, edit.doc.Find(`input[name="forward_trace"][checked]`).Length(), "the form shows it on")
+	r = b.do("POST", "/dashboard/webhooks/"+id+"/edit", url.Values{"_csrf": {token}, "url": {"https://example.com/hook"},
+		"events": {"payment.paid"}, "name": {hook["name"].(string)}}, nil)
+	require.Equal(t, http.StatusSeeOther, r.status, r.body)
+	require.Equal(t, false, s.Do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + id, Key: s.TestKey}).JSON(t)["forward_trace"])
+	var changes string
+	require.NoError(t, s.DB.NewRaw("SELECT changes::text FROM audit_log WHERE object_id = ? AND action = 'webhook.updated'", id).Scan(t.Context(), &changes))
+	require.Contains(t, changes, `"forward_trace": [true, false]`, "audited")
+}

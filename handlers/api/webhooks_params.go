@@ -21,6 +21,8 @@ type webhookParams struct {
 	Enabled    *bool
 	Secret     *string
 	Ordered    *bool
+	// ForwardTrace sends each attempt's traceparent and tracestate.
+	ForwardTrace *bool
 	// MTLS replaces the mutual TLS settings; RemoveMTLS (an explicit null) drops them.
 	MTLS       *store.WebhookMTLS
 	RemoveMTLS bool
@@ -30,8 +32,9 @@ type webhookParams struct {
 	RateLimit *int
 }
 
-var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered", "mtls"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "mtls"}
+var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered",
+	"forward_trace", "mtls"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "forward_trace", "mtls"}
 
 // parseWebhookParams reads the fields' types; their rules (lengths, the
 // URL rule, the event catalog, the ranges) are the operation's, which
@@ -69,7 +72,7 @@ func parseWebhookParams(o request.Object, create bool) (webhookParams, *reply.Er
 	for _, f := range []struct {
 		name string
 		dst  **bool
-	}{{"enabled", &p.Enabled}, {"ordered", &p.Ordered}} {
+	}{{"enabled", &p.Enabled}, {"ordered", &p.Ordered}, {"forward_trace", &p.ForwardTrace}} {
 		name, dst := f.name, f.dst
 		if !o.Present(name) {
 			continue

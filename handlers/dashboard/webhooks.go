@@ -110,6 +110,7 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) (secr
 	form.APIVersion = c.FormValue("api_version")
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	form.Ordered = c.FormValue("ordered") == "true"
+	form.ForwardTrace = c.FormValue("forward_trace") == "true"
 	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
 	form.Signature = c.FormValue("signature_algorithm")
 	if form.Signature == "" {
@@ -169,7 +170,7 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	}
 	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
-		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, MTLS: mtls,
+		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, ForwardTrace: form.ForwardTrace, MTLS: mtls,
 		RateLimit: &rate,
 	}
 	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
@@ -197,7 +198,7 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
-	form.Ordered = w.Ordered
+	form.Ordered, form.ForwardTrace = w.Ordered, w.ForwardTrace
 	form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
 	if w.RateLimit != nil {
 		form.RateLimit = strconv.Itoa(*w.RateLimit)
@@ -226,7 +227,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
-		Ordered: &form.Ordered, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
+		Ordered: &form.Ordered, ForwardTrace: &form.ForwardTrace, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
 	})
 	if webhookRefused(c, err, &form) {
 		form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
@@ -325,7 +326,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
+		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
 		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,

@@ -13,6 +13,7 @@ type Webhook struct {
 	Enabled                 bool     `json:"enabled"`
 	RateLimit               *int     `json:"rate_limit"`
 	Ordered                 bool     `json:"ordered"`
+	ForwardTrace            bool     `json:"forward_trace"`
 	MTLS                    *MTLS    `json:"mtls"`
 	DisabledReason          *string  `json:"disabled_reason"`
 	SecretHint              string   `json:"secret_hint"`

@@ -3140,8 +3140,11 @@ type Webhook struct {
 
 	// FailingSince Start of the current run of failed attempts.
 	FailingSince *time.Time `json:"failing_since"`
-	Id           string     `json:"id"`
-	Livemode     bool       `json:"livemode"`
+
+	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
+	ForwardTrace bool   `json:"forward_trace"`
+	Id           string `json:"id"`
+	Livemode     bool   `json:"livemode"`
 
 	// Mtls Mutual TLS to the receiver (null: none). The private key is never returned.
 	Mtls   *WebhookMTLS  `json:"mtls"`
@@ -3282,8 +3285,11 @@ type WebhookWithSecret struct {
 
 	// FailingSince Start of the current run of failed attempts.
 	FailingSince *time.Time `json:"failing_since"`
-	Id           string     `json:"id"`
-	Livemode     bool       `json:"livemode"`
+
+	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
+	ForwardTrace bool   `json:"forward_trace"`
+	Id           string `json:"id"`
+	Livemode     bool   `json:"livemode"`
 
 	// Mtls Mutual TLS to the receiver (null: none). The private key is never returned.
 	Mtls   *WebhookMTLS            `json:"mtls"`
@@ -4014,6 +4020,9 @@ type CreateWebhookJSONBody struct {
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     []EventType                      `json:"events"`
 
+	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
+	ForwardTrace *bool `json:"forward_trace,omitempty"`
+
 	// Mtls Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them.
 	Mtls *WebhookMTLSInput `json:"mtls,omitempty"`
 	Name *string           `json:"name,omitempty"`
@@ -4051,6 +4060,9 @@ type UpdateWebhookJSONBody struct {
 	ApiVersion *UpdateWebhookJSONBodyApiVersion `json:"api_version,omitempty"`
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     *[]EventType                     `json:"events,omitempty"`
+
+	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
+	ForwardTrace *bool `json:"forward_trace,omitempty"`
 
 	// Mtls Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them.
 	Mtls *WebhookMTLSInput `json:"mtls,omitempty"`
