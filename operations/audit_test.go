@@ -277,6 +277,10 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.RecoverEvents(ctx, who, test, hook.ID, time.Now().Add(-time.Hour), time.Now())
 			return err
 		}, nil},
+		{"ReplayWebhook", "webhook.replay_started", func() error {
+			_, err := ops.ReplayWebhook(ctx, who, test, hook.ID, time.Now().Add(-time.Hour), time.Now(), nil)
+			return err
+		}, nil},
 		{"ResendEvent", "event.resent", func() error {
 			events, err := st.EventsForObjects(ctx, test, []string{paid.ID.String()})
 			require.NoError(t, err)

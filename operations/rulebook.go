@@ -69,6 +69,7 @@ var Rulebook = map[string]Permission{
 	"ResendDelivery":      Write(Webhooks),
 	"ResendFailedSince":   Write(Webhooks),
 	"RecoverEvents":       Write(Webhooks),
+	"ReplayWebhook":       Write(Webhooks),
 	"ResendEvent":         Write(Events),
 
 	// Reports: reading what they hold.

@@ -212,6 +212,25 @@ func (o *Operations) RecoverEvents(ctx context.Context, who store.Actor, scope s
 	return n, err
 }
 
+// ReplayWebhook starts a replay to the scope's webhook webhookID of every
+// event of types (nil: all the webhook's) created in [from, to]: checked
+// and counted now (at most store.MaxReplayEvents; one at a time per
+// webhook), delivered by the maintenance loop.
+func (o *Operations) ReplayWebhook(ctx context.Context, who store.Actor, scope store.Scope, webhookID string, from, to time.Time,
+	types []string,
+) (*store.WebhookReplay, error) {
+	var r *store.WebhookReplay
+	err := o.record(ctx, who, scope, rule("ReplayWebhook"), "webhook.replay_started", func(ctx context.Context) (string, store.Changes, error) {
+		var err error
+		if r, err = o.Store.StartReplay(ctx, scope, webhookID, from, to, types); err != nil {
+			return "", nil, err
+		}
+		return webhookID, store.Changes{"replay": {nil, r.ID}, "from": {nil, r.From}, "to": {nil, r.To}, "types": {nil, r.Types},
+			"events_total": {nil, r.EventsTotal}}, nil
+	})
+	return r, err
+}
+
 // ResendEvent queues event e again, for one endpoint or ("") every one
 // subscribed to its type.
 func (o *Operations) ResendEvent(ctx context.Context, who store.Actor, scope store.Scope, e *store.Event, webhookID string) ([]store.Delivery, error) {

@@ -17,6 +17,8 @@ type WebhookDetail struct {
 	Ordered bool
 	// ForwardTrace: each attempt carries the trace context.
 	ForwardTrace bool
+	// Replays are its latest replays of a window, newest first.
+	Replays []ReplayView
 	// MTLS is what is shown of its mutual TLS (nil: none).
 	MTLS *MTLSView
 	// NewSecret is set once, right after creation or rotation.
@@ -166,4 +168,10 @@ type MTLSView struct {
 	DaysLeft          int
 	// The pinned CAs ("" for none).
 	ServerCASubjects, ServerCAFingerprint string
+}
+
+// ReplayView is one replay of a window as the console lists it: the
+// window in the reader's time, and where it stands in words.
+type ReplayView struct {
+	Status, Window, Progress string
 }

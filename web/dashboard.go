@@ -257,6 +257,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Post("/webhooks/:id/deliveries/:delivery_id/resend", member, ruled("ResendDelivery"), dash.ResendDelivery)
 	signedIn.Post("/webhooks/:id/resend-failed", member, ruled("ResendFailedSince"), dash.ResendFailed)
 	signedIn.Post("/webhooks/:id/recover", member, ruled("RecoverEvents"), dash.RecoverEvents)
+	signedIn.Post("/webhooks/:id/replay", member, ruled("ReplayWebhook"), dash.ReplayWebhook)
 }
 
 // favicon is the tab's icon, also at /favicon.ico where browsers look first.

@@ -867,6 +867,27 @@ func paths() obj {
 					"since", describe(o("type", "integer", "minimum", 0), "Unix seconds."),
 					"until", describe(o("type", "integer", "minimum", 0), "Unix seconds, that second included; default now.")), "since")),
 				"responses", responses(200, posted("How many were queued.", "WebhookRecovery"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/replay", o(
+			"parameters", []any{webhookID},
+			"post", op("replayWebhook", "Replay a window of events, in the background", "Webhooks",
+				"description", fmt.Sprintf("Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. "+
+					"Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. "+
+					"At most %d events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).", store.MaxReplayEvents),
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(true, object(o(
+					"from", describe(o("oneOf", []any{o("type", "integer", "minimum", 0), o("type", "string", "format", "date-time")}), "Unix seconds or an RFC 3339 time."),
+					"to", describe(o("oneOf", []any{o("type", "integer", "minimum", 0), o("type", "string", "format", "date-time")}), "Unix seconds (that second included) or an RFC 3339 time (included)."),
+					"types", describe(o("type", "array", "minItems", 1, "items", ref("EventType")), "Event types among the webhook's; default all of them.")), "from", "to")),
+				"responses", responses(202, posted("The replay, started (or completed at once when the window holds no event).", "WebhookReplay"), with(postErrors, 404, 415)...))),
+		"/api/v1/webhooks/{id}/replays", o(
+			"parameters", []any{webhookID},
+			"get", op("listWebhookReplays", "List a webhook's replays, newest first", "Webhooks",
+				"parameters", []any{limit},
+				"responses", responses(200, ok("Its latest replays.", "WebhookReplayList"), with(getErrors, 404)...))),
+		"/api/v1/webhooks/{id}/replays/{replay_id}", o(
+			"parameters", []any{webhookID, pathParam("replay_id", "A replay id (rpl_...).", str())},
+			"get", op("getWebhookReplay", "Retrieve a replay and its progress", "Webhooks",
+				"responses", responses(200, ok("The replay.", "WebhookReplay"), with(getErrors, 404)...))),
 		"/api/v1/webhooks/{id}/deliveries", o(
 			"parameters", []any{webhookID},
 			"get", op("listWebhookDeliveries", "List a webhook's deliveries with every attempt, newest first", "Webhooks",
@@ -1356,6 +1377,14 @@ func schemas() obj {
 		"EventWithDeliveries", object(event.with("deliveries", listOf("", "Delivery", 0)), append(eventRequired, "deliveries")...),
 		"EventList", describe(object(o("object", constant("list"), "url", constant("/api/v1/events"), "has_more", boolean(),
 			"data", arrayOf(ref("Event")))), "One page, newest first; has_more says whether older events follow."),
+		"WebhookReplay", object(o("id", o("type", "string", "pattern", "^rpl_[0-9A-Za-z]{22}$"), "object", constant("webhook_replay"),
+			"webhook", str(), "livemode", boolean(), "from", timestamp(), "to", timestamp(),
+			"types", o("type", "array", "items", ref("EventType")),
+			"status", describe(enum([]string{store.ReplayRunning, store.ReplayCompleted}), "running while deliveries are being queued; completed once every event of the window is."),
+			"events_total", describe(o("type", "integer", "minimum", 0), "Events of the window (once completed: how many were queued)."),
+			"events_queued", describe(o("type", "integer", "minimum", 0), "Events whose new delivery is queued so far."),
+			"created_at", timestamp(), "completed_at", nullableTimestamp())),
+		"WebhookReplayList", listOf("", "WebhookReplay", 0),
 		"WebhookRecovery", object(o("object", constant("webhook_recovery"), "webhook_id", str(), "since", timestamp(), "until", timestamp(),
 			"requeued", o("type", "integer", "minimum", 0))),
 		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),

@@ -303,6 +303,14 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/resend_failed", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/recover", Key: s.TestKey, Body: map[string]any{"since": 0}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/recover", Key: s.TestKey, Body: map[string]any{}}, 400)
+	replay := do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/replay", Key: s.TestKey,
+		Body: map[string]any{"from": 0, "to": "2100-01-01T00:00:00Z", "types": []string{"payment.created"}}}, 202).JSON(t)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/replay", Key: s.TestKey, Body: map[string]any{"from": 0, "to": 1}}, 409)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/replay", Key: s.TestKey,
+		Body: map[string]any{"from": 0, "to": 1, "types": []string{"refund.failed"}}}, 400)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays/" + replay["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays/rpl_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"rate_limit": 5}}, 200)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"rate_limit": 0}}, 400)
 	events := do(webtest.Request{Method: "GET", Path: "/api/v1/events?limit=3", Key: s.TestKey}, 200).JSON(t)

@@ -68,7 +68,10 @@ func (j *Jobs) Run(ctx context.Context) {
 		})
 	})
 	jobs.Go(func() {
-		every(ctx, cfg.RollupInterval, func() { FoldRollups(ctx, st, log) })
+		every(ctx, cfg.RollupInterval, func() {
+			FoldRollups(ctx, st, log)
+			AdvanceReplays(ctx, st, log)
+		})
 	})
 	jobs.Go(func() {
 		every(ctx, cfg.PruneInterval, func() {
@@ -128,6 +131,12 @@ func RemindDisputesAwaitingDefense(ctx context.Context, st *store.Store, log *sl
 	return inBatches(ctx, log, "reminded disputes awaiting a defense", func() (int, error) {
 		return st.RemindDisputesAwaitingDefense(ctx, batchSize)
 	})
+}
+
+// AdvanceReplays queues the deliveries of the running webhook replays, a
+// chunk of events at a time, until none has more to queue now.
+func AdvanceReplays(ctx context.Context, st *store.Store, log *slog.Logger) int {
+	return inBatches(ctx, log, "replayed events", func() (int, error) { return st.AdvanceReplays(ctx, batchSize) })
 }
 
 // FoldRollups folds the rollup deltas committed changes appended.

@@ -300,6 +300,9 @@ func (d *Dashboard) WebhookDetail(c *fiber.Ctx) error {
 	if page.History, err = d.objectHistory(c, w.ID); err != nil {
 		return err
 	}
+	if page.Replays, err = d.replayViews(c, w); err != nil {
+		return err
+	}
 	return reply.Page(c, http.StatusOK, views.WebhookDetailPage(page))
 }
 
@@ -705,6 +708,64 @@ func (d *Dashboard) RecoverEvents(c *fiber.Ctx) error {
 		return err
 	}
 	return d.noticeAndGo(c, views.Tn(c.UserContext(), "deliveries.recovered", n, "Since", when(c, since)), back)
+}
+
+// ReplayWebhook handles POST /dashboard/webhooks/{id}/replay: every event
+// of the ticked types created in the window, delivered again, in the
+// background (the page lists its progress).
+func (d *Dashboard) ReplayWebhook(c *fiber.Ctx) error {
+	w, err := d.webhook(c)
+	if err != nil {
+		return err
+	}
+	back := "/dashboard/webhooks/" + w.ID
+	from, err := localTime(c, c.FormValue("from"))
+	if err != nil {
+		return d.noticeOrErr(c, back, reply.InvalidParam("since_invalid", "from", "bad time"))
+	}
+	to, err := localTime(c, c.FormValue("to"))
+	if err != nil || to.Before(from) {
+		return d.noticeOrErr(c, back, reply.InvalidParam("until_invalid", "to", "bad time"))
+	}
+	to = to.Add(time.Minute - time.Millisecond) // the whole minute it names
+	var types []string
+	for _, t := range c.Context().PostArgs().PeekMulti("types") {
+		types = append(types, string(t))
+	}
+	if len(types) == 0 {
+		return d.noticeOrErr(c, back, reply.InvalidParam("parameter_missing", "types", "no types"))
+	}
+	r, err := d.Ops.ReplayWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, from, to, types)
+	var tooLarge *store.ReplayTooLargeError
+	var foreign *store.ReplayTypesError
+	switch {
+	case errors.Is(err, store.ErrWebhookDisabled):
+		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "disabled"))
+	case errors.Is(err, store.ErrReplayRunning):
+		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "replay_running", "running"))
+	case errors.As(err, &tooLarge):
+		return d.noticeOrErr(c, back, reply.InvalidParam("replay_too_large", "to", "too large"))
+	case errors.As(err, &foreign):
+		return d.noticeOrErr(c, back, reply.InvalidParam("parameter_invalid", "types", "not subscribed"))
+	case err != nil:
+		return err
+	}
+	return d.noticeAndGo(c, views.T(c.UserContext(), "replay.started", "Total", r.EventsTotal), back)
+}
+
+// replayViews are w's latest replays as its page lists them.
+func (d *Dashboard) replayViews(c *fiber.Ctx, w *store.Webhook) ([]views.ReplayView, error) {
+	rows, err := d.Store.Replays(c.UserContext(), dashScope(c), w.ID, 5)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.UserContext()
+	out := make([]views.ReplayView, len(rows))
+	for i, r := range rows {
+		out[i] = views.ReplayView{Status: r.Status, Window: views.T(ctx, "replay.window", "From", when(c, r.From), "To", when(c, r.To)),
+			Progress: views.T(ctx, "replay."+r.Status, "Queued", r.EventsQueued, "Total", r.EventsTotal)}
+	}
+	return out, nil
 }
 
 // EventCatalog handles GET /dashboard/webhooks/events: every event type,

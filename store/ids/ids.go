@@ -36,6 +36,7 @@ const (
 	PrefixEmail        = "em"
 	PrefixToken        = "tok"
 	PrefixReport       = "rpt"
+	PrefixReplay       = "rpl"
 	// PrefixLease names a dispatcher's leases on the deliveries it claims.
 	PrefixLease = "lease"
 )
