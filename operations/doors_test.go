@@ -24,7 +24,7 @@ var doorReads = []string{
 	"ListPayers", "ListPaymentBatches", "ListPayments", "ListRefunds", "ListReports", "ListSubscriptions", "ListWithdrawals",
 	"LiveCycleByTxID", "LiveSubscriptionByRecID", "Members", "MembershipsOf", "Now", "OverviewSeries", "Passkeys", "Payment",
 	"PaymentBatch", "PaymentExists", "PendingInvitations", "PixNotification", "PixNotifications", "PixNotificationsForPayment",
-	"PixQRCodeOf", "ListPixQRCodes", "PaymentLinkOf", "ListPaymentLinks", "PublicPaymentLink", "SubaccountOf", "ListSubaccounts", "SplitNet", "Balances", "PublicPayment", "PublicPixQRCode", "PublicSubscription", "QueueState", "RecoveryCodesLeft", "Refund", "RefundsForPayment", "Report",
+	"PixQRCodeOf", "ListPixQRCodes", "PaymentLinkOf", "ListPaymentLinks", "PublicPaymentLink", "SubaccountOf", "ListSubaccounts", "SplitNet", "Balances", "PublicPayment", "PublicPixQRCode", "PublicSubscription", "QueueState", "RecoveryCodesLeft", "Refund", "RefundsForPayment", "Replay", "Replays", "Report",
 	"ReportParts", "ReportSchedule", "SearchPayments", "SearchSubscriptions", "StreamFrom", "Subscription", "SubscriptionCycles",
 	"UnderOpenDispute", "UserByEmail", "UserByID", "UserInAccount", "UserSessions", "WaitForCharge", "WaitForRec", "Webhook",
 	"WebhookDays", "WebhookNames", "Webhooks", "WebhooksHealth", "Withdrawal",
