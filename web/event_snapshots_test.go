@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher/maintenance"
@@ -28,6 +30,13 @@ func TestEveryEventCarriesWhatTheAPIAnswers(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	setDay := func(date string) { mu.Lock(); defer mu.Unlock(); now = noonInBrasilia(date)() }
 	s := webtest.New(t, webtest.WithClock(clock))
+	// Every delivery, in each version, is checked against the schema GET
+	// /api/v1/event_types serves for its type.
+	receivers := map[string]*webtest.Receiver{}
+	for _, version := range store.APIVersions {
+		receivers[version] = webtest.NewReceiver(t, nil)
+		s.CreateWebhook(receivers[version].URL, map[string]any{"events": store.EventTypes, "api_version": version})
+	}
 	api := func(method, path string, body any, want int) map[string]any {
 		t.Helper()
 		r := s.Do(webtest.Request{Method: method, Path: path, Key: s.TestKey, Body: body})
@@ -166,6 +175,42 @@ func TestEveryEventCarriesWhatTheAPIAnswers(t *testing.T) {
 	for _, typ := range store.EventTypes {
 		require.True(t, seen[typ], "%s compared", typ)
 	}
+
+	catalog := api("GET", "/api/v1/event_types", nil, http.StatusOK)["data"].([]any)
+	require.Len(t, catalog, len(store.EventTypes))
+	compiler := jsonschema.NewCompiler()
+	validators := map[string]*jsonschema.Schema{}
+	for _, item := range catalog {
+		e := item.(map[string]any)
+		for version, schema := range e["schemas"].(map[string]any) {
+			name := e["type"].(string) + "." + version + ".json"
+			raw, err := json.Marshal(schema)
+			require.NoError(t, err)
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			require.NoError(t, err)
+			require.NoError(t, compiler.AddResource(name, doc))
+			sch, err := compiler.Compile(name)
+			require.NoError(t, err, name)
+			validators[e["type"].(string)+" "+version] = sch
+		}
+	}
+	var events int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM events WHERE account_id = ? AND NOT sample", s.Account.ID).Scan(t.Context(), &events))
+	for s.Dispatcher.RunOnce(t.Context(), 100) > 0 {
+	}
+	checked := map[string]bool{}
+	for version, recv := range receivers {
+		for _, got := range recv.WaitFor(events, 20*time.Second) {
+			body, err := jsonschema.UnmarshalJSON(bytes.NewReader(got.Body))
+			require.NoError(t, err)
+			typ := got.Header.Get("X-Service-Event")
+			v, ok := validators[typ+" "+version]
+			require.True(t, ok, "a schema for %s %s", typ, version)
+			require.NoError(t, v.Validate(body), "a %s delivery (%s) valid against its schema: %s", typ, version, got.Body)
+			checked[typ+" "+version] = true
+		}
+	}
+	require.Len(t, checked, 2*len(store.EventTypes), "every type, in both versions")
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

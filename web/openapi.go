@@ -805,6 +805,10 @@ func paths() obj {
 					o("name", "Last-Event-ID", "in", "header", "required", false, "description", "The last event id received: the stream resumes after it.", "schema", str())},
 				"responses", responses(200, o("description", "The stream.", "headers", apiHeaders(),
 					"content", o("text/event-stream", o("schema", str()))), getErrors...))),
+		"/api/v1/event_types", o(
+			"get", op("listEventTypes", "List the event types, each with its payload's JSON Schema", "Events",
+				"description", "Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.",
+				"responses", responses(200, ok("The catalog.", "EventTypeList"), getErrors...))),
 		"/api/v1/events/{id}", o(
 			"parameters", []any{eventID},
 			"get", op("getEvent", "Retrieve an event with its deliveries", "Events",
@@ -1050,18 +1054,7 @@ func schemas() obj {
 		"created_at", timestamp(), "updated_at", timestamp(),
 	)
 	headers := func(values obj) obj { return o("type", "object", "additionalProperties", values) }
-	event := o(
-		"id", o("type", "string", "pattern", "^evt_[0-9A-Za-z]{22}$"),
-		"type", ref("EventType"),
-		"api_version", constant("v2"),
-		"created", describe(integer(), "Unix seconds."),
-		"created_at", timestamp(),
-		"livemode", boolean(),
-		"account", describe(o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"), "Only at a platform's webhook, for an event of one of its subaccounts: that subaccount."),
-		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription"), ref("Report")}),
-			"The object as it was when the event happened."))),
-		"source", constant(envelope.Source),
-	)
+	event := eventEnvelope()
 	eventRequired := slices.DeleteFunc(event.keys(), func(k string) bool { return k == "account" })
 	return o(
 		"EventType", describe(enum(store.EventTypes), "What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*)."),
@@ -1385,6 +1378,12 @@ func schemas() obj {
 			"events_queued", describe(o("type", "integer", "minimum", 0), "Events whose new delivery is queued so far."),
 			"created_at", timestamp(), "completed_at", nullableTimestamp())),
 		"WebhookReplayList", listOf("", "WebhookReplay", 0),
+		"EventTypeDoc", object(o("object", constant("event_type").with("x-enum-varnames", []string{"EventTypeDocObjectEventType"}), "type", ref("EventType"),
+			"object_type", enum([]string{"payment", "refund", "dispute", "withdrawal", "subscription", "report"}),
+			"description", str(),
+			"schemas", describe(object(o("v2", o("type", "object"), "v1", o("type", "object"))),
+				"The payload's JSON Schema (draft 2020-12, self-contained: what it refers to is under $defs) for each api_version."))),
+		"EventTypeList", listOf("/api/v1/event_types", "EventTypeDoc", 0),
 		"WebhookRecovery", object(o("object", constant("webhook_recovery"), "webhook_id", str(), "since", timestamp(), "until", timestamp(),
 			"requeued", o("type", "integer", "minimum", 0))),
 		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),
@@ -1435,6 +1434,7 @@ func document() obj {
 			o("name", "Payer", "description", "Public pages for the payer."),
 		},
 		"paths", paths(),
+		"webhooks", eventWebhooks(),
 		"components", o(
 			"securitySchemes", o(
 				"bearer", o("type", "http", "scheme", "bearer", "description", "Authorization: Bearer sk_test_..., sk_live_..., rk_test_... or rk_live_..."),
@@ -1457,7 +1457,7 @@ func document() obj {
 					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
 						"Retry-After", o("description", "On 429 and 503: seconds to wait before retrying.", "schema", integer())),
 					"content", o("application/json", o("schema", ref("Error"))))),
-			"schemas", append(append(schemas(), dueSchemas()...), subscriptionSchemas()...),
+			"schemas", append(append(append(schemas(), dueSchemas()...), subscriptionSchemas()...), eventPayloadSchemas()...),
 		),
 	)
 }
@@ -1491,4 +1491,21 @@ func cobrCallbackBody() obj {
 	return o("type", "object", "required", []string{"cobsr"}, "properties", o("cobsr", o("type", "array", "minItems", 1, "maxItems", psp.MaxPixPerNotification,
 		"items", o("type", "object", "required", []string{"txid"}, "properties", o(
 			"txid", o("type", "string", "pattern", psp.TxIDPattern.String()), "idRec", str(), "status", str())))))
+}
+
+// eventEnvelope is an event as v2 webhooks receive it and the Events API
+// lists it, whatever its type.
+func eventEnvelope() obj {
+	return o(
+		"id", o("type", "string", "pattern", "^evt_[0-9A-Za-z]{22}$"),
+		"type", ref("EventType"),
+		"api_version", constant("v2"),
+		"created", describe(integer(), "Unix seconds."),
+		"created_at", timestamp(),
+		"livemode", boolean(),
+		"account", describe(o("type", "string", "pattern", "^acct_[0-9A-Za-z]{22}$"), "Only at a platform's webhook, for an event of one of its subaccounts: that subaccount."),
+		"data", object(o("object", describe(o("oneOf", []any{ref("Payment"), ref("Refund"), ref("Dispute"), ref("Withdrawal"), ref("Subscription"), ref("Report")}),
+			"The object as it was when the event happened."))),
+		"source", constant(envelope.Source),
+	)
 }

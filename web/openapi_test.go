@@ -309,6 +309,8 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID + "/replay", Key: s.TestKey,
 		Body: map[string]any{"from": 0, "to": 1, "types": []string{"refund.failed"}}}, 400)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/event_types", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "GET", Path: "/api/v1/event_types?limit=1", Key: s.TestKey}, 400)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays/" + replay["id"].(string), Key: s.TestKey}, 200)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/webhooks/" + whID + "/replays/rpl_nope", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + whID, Key: s.TestKey, Body: map[string]any{"rate_limit": 5}}, 200)

@@ -88,7 +88,8 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 		PerKey: cmp.Or(cfg.StreamsPerKey, DefaultStreamsPerKey), PerAccount: cmp.Or(cfg.StreamsPerAccount, DefaultStreamsPerAccount)})
 	deps.Metrics.WatchStreams(func() float64 { return float64(streams.Stats().Open) },
 		func() float64 { return float64(streams.Stats().StoreReads) })
-	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics}
+	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics,
+		EventTypes: eventTypesBody}
 	v1 := app.Group("/api/v1")
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Get("/reports/:id/file", reportFileInBrowser)
@@ -146,6 +147,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/events", needs(read(operations.Events)), a.ListEvents)
 	v1.Get("/events/stream", needs(read(operations.Events)), a.StreamEvents)
 	v1.Get("/events/:id", needs(read(operations.Events)), a.GetEvent)
+	v1.Get("/event_types", a.ListEventTypes)
 	v1.Post("/events/:id/resend", ruled("ResendEvent"), a.ResendEvent)
 	v1.Post("/webhooks", ruled("CreateWebhook"), a.CreateWebhook)
 	v1.Get("/webhooks", needs(read(operations.Webhooks)), a.ListWebhooks)

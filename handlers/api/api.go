@@ -29,6 +29,9 @@ type API struct {
 	Streams *eventfeed.Hub
 	// Metrics counts refusals (nil: none).
 	Metrics *metrics.Metrics
+	// EventTypes is GET /api/v1/event_types's body: the event catalog with
+	// each type's payload schemas (built once, from the OpenAPI document).
+	EventTypes func() ([]byte, error)
 }
 
 // listBody is the envelope of every list response.

@@ -392,3 +392,18 @@ func (a *API) RecoverWebhook(c *fiber.Ctx) error {
 	return c.JSON(recoverJSON{Object: "webhook_recovery", WebhookID: id, Since: jsonw.FormatTime(since),
 		Until: jsonw.FormatTime(until), Requeued: n})
 }
+
+// ListEventTypes handles GET /api/v1/event_types: every event type, what
+// it means, and a JSON Schema of its payload in each webhook version. Any
+// key may read it: it is the catalog, not the account's data.
+func (a *API) ListEventTypes(c *fiber.Ctx) error {
+	if _, _, apiErr := parseListQuery(c, nil, nil); apiErr != nil {
+		return apiErr
+	}
+	body, err := a.EventTypes()
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
+}

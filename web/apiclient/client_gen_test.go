@@ -621,6 +621,81 @@ func (e EventType) Valid() bool {
 	}
 }
 
+// Defines values for EventTypeDocObject.
+const (
+	EventTypeDocObjectEventType EventTypeDocObject = "event_type"
+)
+
+// Valid indicates whether the value is a known member of the EventTypeDocObject enum.
+func (e EventTypeDocObject) Valid() bool {
+	switch e {
+	case EventTypeDocObjectEventType:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventTypeDocObjectType.
+const (
+	EventTypeDocObjectTypeDispute      EventTypeDocObjectType = "dispute"
+	EventTypeDocObjectTypePayment      EventTypeDocObjectType = "payment"
+	EventTypeDocObjectTypeRefund       EventTypeDocObjectType = "refund"
+	EventTypeDocObjectTypeReport       EventTypeDocObjectType = "report"
+	EventTypeDocObjectTypeSubscription EventTypeDocObjectType = "subscription"
+	EventTypeDocObjectTypeWithdrawal   EventTypeDocObjectType = "withdrawal"
+)
+
+// Valid indicates whether the value is a known member of the EventTypeDocObjectType enum.
+func (e EventTypeDocObjectType) Valid() bool {
+	switch e {
+	case EventTypeDocObjectTypeDispute:
+		return true
+	case EventTypeDocObjectTypePayment:
+		return true
+	case EventTypeDocObjectTypeRefund:
+		return true
+	case EventTypeDocObjectTypeReport:
+		return true
+	case EventTypeDocObjectTypeSubscription:
+		return true
+	case EventTypeDocObjectTypeWithdrawal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventTypeListObject.
+const (
+	EventTypeListObjectList EventTypeListObject = "list"
+)
+
+// Valid indicates whether the value is a known member of the EventTypeListObject enum.
+func (e EventTypeListObject) Valid() bool {
+	switch e {
+	case EventTypeListObjectList:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventTypeListUrl.
+const (
+	Apiv1eventTypes EventTypeListUrl = "/api/v1/event_types"
+)
+
+// Valid indicates whether the value is a known member of the EventTypeListUrl enum.
+func (e EventTypeListUrl) Valid() bool {
+	switch e {
+	case Apiv1eventTypes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EventWithDeliveriesApiVersion.
 const (
 	EventWithDeliveriesApiVersionV2 EventWithDeliveriesApiVersion = "v2"
@@ -2130,6 +2205,2256 @@ func (e RotateWebhookSecretJSONBodySignatureAlgorithm) Valid() bool {
 	}
 }
 
+// Defines values for EventDisputeLostJSONBody0ApiVersion.
+const (
+	EventDisputeLostJSONBody0ApiVersionV2 EventDisputeLostJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody0ApiVersion enum.
+func (e EventDisputeLostJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeLostJSONBody0Source.
+const (
+	EventDisputeLostJSONBody0SourceService EventDisputeLostJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody0Source enum.
+func (e EventDisputeLostJSONBody0Source) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeLostJSONBody0Type.
+const (
+	EventDisputeLostJSONBody0TypeDisputeLost EventDisputeLostJSONBody0Type = "dispute.lost"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody0Type enum.
+func (e EventDisputeLostJSONBody0Type) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody0TypeDisputeLost:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeLostJSONBody1ApiVersion.
+const (
+	EventDisputeLostJSONBody1ApiVersionV1 EventDisputeLostJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody1ApiVersion enum.
+func (e EventDisputeLostJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeLostJSONBody1Event.
+const (
+	EventDisputeLostJSONBody1EventDisputeLost EventDisputeLostJSONBody1Event = "dispute.lost"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody1Event enum.
+func (e EventDisputeLostJSONBody1Event) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody1EventDisputeLost:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeLostJSONBody1Source.
+const (
+	EventDisputeLostJSONBody1SourceService EventDisputeLostJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeLostJSONBody1Source enum.
+func (e EventDisputeLostJSONBody1Source) Valid() bool {
+	switch e {
+	case EventDisputeLostJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody0ApiVersion.
+const (
+	EventDisputeOpenedJSONBody0ApiVersionV2 EventDisputeOpenedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody0ApiVersion enum.
+func (e EventDisputeOpenedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody0Source.
+const (
+	EventDisputeOpenedJSONBody0SourceService EventDisputeOpenedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody0Source enum.
+func (e EventDisputeOpenedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody0Type.
+const (
+	EventDisputeOpenedJSONBody0TypeDisputeOpened EventDisputeOpenedJSONBody0Type = "dispute.opened"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody0Type enum.
+func (e EventDisputeOpenedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody0TypeDisputeOpened:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody1ApiVersion.
+const (
+	EventDisputeOpenedJSONBody1ApiVersionV1 EventDisputeOpenedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody1ApiVersion enum.
+func (e EventDisputeOpenedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody1Event.
+const (
+	EventDisputeOpenedJSONBody1EventDisputeOpened EventDisputeOpenedJSONBody1Event = "dispute.opened"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody1Event enum.
+func (e EventDisputeOpenedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody1EventDisputeOpened:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeOpenedJSONBody1Source.
+const (
+	EventDisputeOpenedJSONBody1SourceService EventDisputeOpenedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeOpenedJSONBody1Source enum.
+func (e EventDisputeOpenedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventDisputeOpenedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody0ApiVersion.
+const (
+	EventDisputeUpdatedJSONBody0ApiVersionV2 EventDisputeUpdatedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody0ApiVersion enum.
+func (e EventDisputeUpdatedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody0Source.
+const (
+	EventDisputeUpdatedJSONBody0SourceService EventDisputeUpdatedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody0Source enum.
+func (e EventDisputeUpdatedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody0Type.
+const (
+	EventDisputeUpdatedJSONBody0TypeDisputeUpdated EventDisputeUpdatedJSONBody0Type = "dispute.updated"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody0Type enum.
+func (e EventDisputeUpdatedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody0TypeDisputeUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody1ApiVersion.
+const (
+	EventDisputeUpdatedJSONBody1ApiVersionV1 EventDisputeUpdatedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody1ApiVersion enum.
+func (e EventDisputeUpdatedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody1Event.
+const (
+	EventDisputeUpdatedJSONBody1EventDisputeUpdated EventDisputeUpdatedJSONBody1Event = "dispute.updated"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody1Event enum.
+func (e EventDisputeUpdatedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody1EventDisputeUpdated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeUpdatedJSONBody1Source.
+const (
+	EventDisputeUpdatedJSONBody1SourceService EventDisputeUpdatedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeUpdatedJSONBody1Source enum.
+func (e EventDisputeUpdatedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventDisputeUpdatedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody0ApiVersion.
+const (
+	EventDisputeWonJSONBody0ApiVersionV2 EventDisputeWonJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody0ApiVersion enum.
+func (e EventDisputeWonJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody0Source.
+const (
+	EventDisputeWonJSONBody0SourceService EventDisputeWonJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody0Source enum.
+func (e EventDisputeWonJSONBody0Source) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody0Type.
+const (
+	EventDisputeWonJSONBody0TypeDisputeWon EventDisputeWonJSONBody0Type = "dispute.won"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody0Type enum.
+func (e EventDisputeWonJSONBody0Type) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody0TypeDisputeWon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody1ApiVersion.
+const (
+	EventDisputeWonJSONBody1ApiVersionV1 EventDisputeWonJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody1ApiVersion enum.
+func (e EventDisputeWonJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody1Event.
+const (
+	EventDisputeWonJSONBody1EventDisputeWon EventDisputeWonJSONBody1Event = "dispute.won"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody1Event enum.
+func (e EventDisputeWonJSONBody1Event) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody1EventDisputeWon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventDisputeWonJSONBody1Source.
+const (
+	EventDisputeWonJSONBody1SourceService EventDisputeWonJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventDisputeWonJSONBody1Source enum.
+func (e EventDisputeWonJSONBody1Source) Valid() bool {
+	switch e {
+	case EventDisputeWonJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody0ApiVersion.
+const (
+	EventPaymentCanceledJSONBody0ApiVersionV2 EventPaymentCanceledJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody0ApiVersion enum.
+func (e EventPaymentCanceledJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody0Source.
+const (
+	EventPaymentCanceledJSONBody0SourceService EventPaymentCanceledJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody0Source enum.
+func (e EventPaymentCanceledJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody0Type.
+const (
+	EventPaymentCanceledJSONBody0TypePaymentCanceled EventPaymentCanceledJSONBody0Type = "payment.canceled"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody0Type enum.
+func (e EventPaymentCanceledJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody0TypePaymentCanceled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody1ApiVersion.
+const (
+	EventPaymentCanceledJSONBody1ApiVersionV1 EventPaymentCanceledJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody1ApiVersion enum.
+func (e EventPaymentCanceledJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody1Event.
+const (
+	EventPaymentCanceledJSONBody1EventPaymentCanceled EventPaymentCanceledJSONBody1Event = "payment.canceled"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody1Event enum.
+func (e EventPaymentCanceledJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody1EventPaymentCanceled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCanceledJSONBody1Source.
+const (
+	EventPaymentCanceledJSONBody1SourceService EventPaymentCanceledJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCanceledJSONBody1Source enum.
+func (e EventPaymentCanceledJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentCanceledJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody0ApiVersion.
+const (
+	EventPaymentCreatedJSONBody0ApiVersionV2 EventPaymentCreatedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody0ApiVersion enum.
+func (e EventPaymentCreatedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody0Source.
+const (
+	EventPaymentCreatedJSONBody0SourceService EventPaymentCreatedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody0Source enum.
+func (e EventPaymentCreatedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody0Type.
+const (
+	EventPaymentCreatedJSONBody0TypePaymentCreated EventPaymentCreatedJSONBody0Type = "payment.created"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody0Type enum.
+func (e EventPaymentCreatedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody0TypePaymentCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody1ApiVersion.
+const (
+	EventPaymentCreatedJSONBody1ApiVersionV1 EventPaymentCreatedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody1ApiVersion enum.
+func (e EventPaymentCreatedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody1Event.
+const (
+	EventPaymentCreatedJSONBody1EventPaymentCreated EventPaymentCreatedJSONBody1Event = "payment.created"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody1Event enum.
+func (e EventPaymentCreatedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody1EventPaymentCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentCreatedJSONBody1Source.
+const (
+	EventPaymentCreatedJSONBody1SourceService EventPaymentCreatedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentCreatedJSONBody1Source enum.
+func (e EventPaymentCreatedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentCreatedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody0ApiVersion.
+const (
+	EventPaymentExpiredJSONBody0ApiVersionV2 EventPaymentExpiredJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody0ApiVersion enum.
+func (e EventPaymentExpiredJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody0Source.
+const (
+	EventPaymentExpiredJSONBody0SourceService EventPaymentExpiredJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody0Source enum.
+func (e EventPaymentExpiredJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody0Type.
+const (
+	EventPaymentExpiredJSONBody0TypePaymentExpired EventPaymentExpiredJSONBody0Type = "payment.expired"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody0Type enum.
+func (e EventPaymentExpiredJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody0TypePaymentExpired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody1ApiVersion.
+const (
+	EventPaymentExpiredJSONBody1ApiVersionV1 EventPaymentExpiredJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody1ApiVersion enum.
+func (e EventPaymentExpiredJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody1Event.
+const (
+	EventPaymentExpiredJSONBody1EventPaymentExpired EventPaymentExpiredJSONBody1Event = "payment.expired"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody1Event enum.
+func (e EventPaymentExpiredJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody1EventPaymentExpired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentExpiredJSONBody1Source.
+const (
+	EventPaymentExpiredJSONBody1SourceService EventPaymentExpiredJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentExpiredJSONBody1Source enum.
+func (e EventPaymentExpiredJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentExpiredJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody0ApiVersion.
+const (
+	EventPaymentFailedJSONBody0ApiVersionV2 EventPaymentFailedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody0ApiVersion enum.
+func (e EventPaymentFailedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody0Source.
+const (
+	EventPaymentFailedJSONBody0SourceService EventPaymentFailedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody0Source enum.
+func (e EventPaymentFailedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody0Type.
+const (
+	EventPaymentFailedJSONBody0TypePaymentFailed EventPaymentFailedJSONBody0Type = "payment.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody0Type enum.
+func (e EventPaymentFailedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody0TypePaymentFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody1ApiVersion.
+const (
+	EventPaymentFailedJSONBody1ApiVersionV1 EventPaymentFailedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody1ApiVersion enum.
+func (e EventPaymentFailedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody1Event.
+const (
+	EventPaymentFailedJSONBody1EventPaymentFailed EventPaymentFailedJSONBody1Event = "payment.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody1Event enum.
+func (e EventPaymentFailedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody1EventPaymentFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentFailedJSONBody1Source.
+const (
+	EventPaymentFailedJSONBody1SourceService EventPaymentFailedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentFailedJSONBody1Source enum.
+func (e EventPaymentFailedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentFailedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody0ApiVersion.
+const (
+	EventPaymentPaidJSONBody0ApiVersionV2 EventPaymentPaidJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody0ApiVersion enum.
+func (e EventPaymentPaidJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody0Source.
+const (
+	EventPaymentPaidJSONBody0SourceService EventPaymentPaidJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody0Source enum.
+func (e EventPaymentPaidJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody0Type.
+const (
+	EventPaymentPaidJSONBody0TypePaymentPaid EventPaymentPaidJSONBody0Type = "payment.paid"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody0Type enum.
+func (e EventPaymentPaidJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody0TypePaymentPaid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody1ApiVersion.
+const (
+	EventPaymentPaidJSONBody1ApiVersionV1 EventPaymentPaidJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody1ApiVersion enum.
+func (e EventPaymentPaidJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody1Event.
+const (
+	EventPaymentPaidJSONBody1EventPaymentPaid EventPaymentPaidJSONBody1Event = "payment.paid"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody1Event enum.
+func (e EventPaymentPaidJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody1EventPaymentPaid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentPaidJSONBody1Source.
+const (
+	EventPaymentPaidJSONBody1SourceService EventPaymentPaidJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentPaidJSONBody1Source enum.
+func (e EventPaymentPaidJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentPaidJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody0ApiVersion.
+const (
+	EventPaymentRefundedJSONBody0ApiVersionV2 EventPaymentRefundedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody0ApiVersion enum.
+func (e EventPaymentRefundedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody0Source.
+const (
+	EventPaymentRefundedJSONBody0SourceService EventPaymentRefundedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody0Source enum.
+func (e EventPaymentRefundedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody0Type.
+const (
+	EventPaymentRefundedJSONBody0TypePaymentRefunded EventPaymentRefundedJSONBody0Type = "payment.refunded"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody0Type enum.
+func (e EventPaymentRefundedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody0TypePaymentRefunded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody1ApiVersion.
+const (
+	EventPaymentRefundedJSONBody1ApiVersionV1 EventPaymentRefundedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody1ApiVersion enum.
+func (e EventPaymentRefundedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody1Event.
+const (
+	EventPaymentRefundedJSONBody1EventPaymentRefunded EventPaymentRefundedJSONBody1Event = "payment.refunded"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody1Event enum.
+func (e EventPaymentRefundedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody1EventPaymentRefunded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRefundedJSONBody1Source.
+const (
+	EventPaymentRefundedJSONBody1SourceService EventPaymentRefundedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRefundedJSONBody1Source enum.
+func (e EventPaymentRefundedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentRefundedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody0ApiVersion.
+const (
+	EventPaymentRetryScheduledJSONBody0ApiVersionV2 EventPaymentRetryScheduledJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody0ApiVersion enum.
+func (e EventPaymentRetryScheduledJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody0Source.
+const (
+	EventPaymentRetryScheduledJSONBody0SourceService EventPaymentRetryScheduledJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody0Source enum.
+func (e EventPaymentRetryScheduledJSONBody0Source) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody0Type.
+const (
+	EventPaymentRetryScheduledJSONBody0TypePaymentRetryScheduled EventPaymentRetryScheduledJSONBody0Type = "payment.retry_scheduled"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody0Type enum.
+func (e EventPaymentRetryScheduledJSONBody0Type) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody0TypePaymentRetryScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody1ApiVersion.
+const (
+	EventPaymentRetryScheduledJSONBody1ApiVersionV1 EventPaymentRetryScheduledJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody1ApiVersion enum.
+func (e EventPaymentRetryScheduledJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody1Event.
+const (
+	EventPaymentRetryScheduledJSONBody1EventPaymentRetryScheduled EventPaymentRetryScheduledJSONBody1Event = "payment.retry_scheduled"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody1Event enum.
+func (e EventPaymentRetryScheduledJSONBody1Event) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody1EventPaymentRetryScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventPaymentRetryScheduledJSONBody1Source.
+const (
+	EventPaymentRetryScheduledJSONBody1SourceService EventPaymentRetryScheduledJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventPaymentRetryScheduledJSONBody1Source enum.
+func (e EventPaymentRetryScheduledJSONBody1Source) Valid() bool {
+	switch e {
+	case EventPaymentRetryScheduledJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody0ApiVersion.
+const (
+	EventRefundFailedJSONBody0ApiVersionV2 EventRefundFailedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody0ApiVersion enum.
+func (e EventRefundFailedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody0Source.
+const (
+	EventRefundFailedJSONBody0SourceService EventRefundFailedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody0Source enum.
+func (e EventRefundFailedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody0Type.
+const (
+	EventRefundFailedJSONBody0TypeRefundFailed EventRefundFailedJSONBody0Type = "refund.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody0Type enum.
+func (e EventRefundFailedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody0TypeRefundFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody1ApiVersion.
+const (
+	EventRefundFailedJSONBody1ApiVersionV1 EventRefundFailedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody1ApiVersion enum.
+func (e EventRefundFailedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody1Event.
+const (
+	EventRefundFailedJSONBody1EventRefundFailed EventRefundFailedJSONBody1Event = "refund.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody1Event enum.
+func (e EventRefundFailedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody1EventRefundFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundFailedJSONBody1Source.
+const (
+	EventRefundFailedJSONBody1SourceService EventRefundFailedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundFailedJSONBody1Source enum.
+func (e EventRefundFailedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventRefundFailedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody0ApiVersion.
+const (
+	EventRefundSucceededJSONBody0ApiVersionV2 EventRefundSucceededJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody0ApiVersion enum.
+func (e EventRefundSucceededJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody0Source.
+const (
+	EventRefundSucceededJSONBody0SourceService EventRefundSucceededJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody0Source enum.
+func (e EventRefundSucceededJSONBody0Source) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody0Type.
+const (
+	EventRefundSucceededJSONBody0TypeRefundSucceeded EventRefundSucceededJSONBody0Type = "refund.succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody0Type enum.
+func (e EventRefundSucceededJSONBody0Type) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody0TypeRefundSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody1ApiVersion.
+const (
+	EventRefundSucceededJSONBody1ApiVersionV1 EventRefundSucceededJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody1ApiVersion enum.
+func (e EventRefundSucceededJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody1Event.
+const (
+	EventRefundSucceededJSONBody1EventRefundSucceeded EventRefundSucceededJSONBody1Event = "refund.succeeded"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody1Event enum.
+func (e EventRefundSucceededJSONBody1Event) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody1EventRefundSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventRefundSucceededJSONBody1Source.
+const (
+	EventRefundSucceededJSONBody1SourceService EventRefundSucceededJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventRefundSucceededJSONBody1Source enum.
+func (e EventRefundSucceededJSONBody1Source) Valid() bool {
+	switch e {
+	case EventRefundSucceededJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody0ApiVersion.
+const (
+	EventReportFailedJSONBody0ApiVersionV2 EventReportFailedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody0ApiVersion enum.
+func (e EventReportFailedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody0Source.
+const (
+	EventReportFailedJSONBody0SourceService EventReportFailedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody0Source enum.
+func (e EventReportFailedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody0Type.
+const (
+	EventReportFailedJSONBody0TypeReportFailed EventReportFailedJSONBody0Type = "report.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody0Type enum.
+func (e EventReportFailedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody0TypeReportFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody1ApiVersion.
+const (
+	EventReportFailedJSONBody1ApiVersionV1 EventReportFailedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody1ApiVersion enum.
+func (e EventReportFailedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody1Event.
+const (
+	EventReportFailedJSONBody1EventReportFailed EventReportFailedJSONBody1Event = "report.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody1Event enum.
+func (e EventReportFailedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody1EventReportFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportFailedJSONBody1Source.
+const (
+	EventReportFailedJSONBody1SourceService EventReportFailedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventReportFailedJSONBody1Source enum.
+func (e EventReportFailedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventReportFailedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody0ApiVersion.
+const (
+	EventReportReadyJSONBody0ApiVersionV2 EventReportReadyJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody0ApiVersion enum.
+func (e EventReportReadyJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody0Source.
+const (
+	EventReportReadyJSONBody0SourceService EventReportReadyJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody0Source enum.
+func (e EventReportReadyJSONBody0Source) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody0Type.
+const (
+	EventReportReadyJSONBody0TypeReportReady EventReportReadyJSONBody0Type = "report.ready"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody0Type enum.
+func (e EventReportReadyJSONBody0Type) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody0TypeReportReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody1ApiVersion.
+const (
+	EventReportReadyJSONBody1ApiVersionV1 EventReportReadyJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody1ApiVersion enum.
+func (e EventReportReadyJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody1Event.
+const (
+	EventReportReadyJSONBody1EventReportReady EventReportReadyJSONBody1Event = "report.ready"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody1Event enum.
+func (e EventReportReadyJSONBody1Event) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody1EventReportReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventReportReadyJSONBody1Source.
+const (
+	EventReportReadyJSONBody1SourceService EventReportReadyJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventReportReadyJSONBody1Source enum.
+func (e EventReportReadyJSONBody1Source) Valid() bool {
+	switch e {
+	case EventReportReadyJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody0ApiVersion.
+const (
+	EventSubscriptionActivatedJSONBody0ApiVersionV2 EventSubscriptionActivatedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody0ApiVersion enum.
+func (e EventSubscriptionActivatedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody0Source.
+const (
+	EventSubscriptionActivatedJSONBody0SourceService EventSubscriptionActivatedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody0Source enum.
+func (e EventSubscriptionActivatedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody0Type.
+const (
+	EventSubscriptionActivatedJSONBody0TypeSubscriptionActivated EventSubscriptionActivatedJSONBody0Type = "subscription.activated"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody0Type enum.
+func (e EventSubscriptionActivatedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody0TypeSubscriptionActivated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody1ApiVersion.
+const (
+	EventSubscriptionActivatedJSONBody1ApiVersionV1 EventSubscriptionActivatedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody1ApiVersion enum.
+func (e EventSubscriptionActivatedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody1Event.
+const (
+	EventSubscriptionActivatedJSONBody1EventSubscriptionActivated EventSubscriptionActivatedJSONBody1Event = "subscription.activated"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody1Event enum.
+func (e EventSubscriptionActivatedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody1EventSubscriptionActivated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionActivatedJSONBody1Source.
+const (
+	EventSubscriptionActivatedJSONBody1SourceService EventSubscriptionActivatedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionActivatedJSONBody1Source enum.
+func (e EventSubscriptionActivatedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventSubscriptionActivatedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody0ApiVersion.
+const (
+	EventSubscriptionCanceledJSONBody0ApiVersionV2 EventSubscriptionCanceledJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody0ApiVersion enum.
+func (e EventSubscriptionCanceledJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody0Source.
+const (
+	EventSubscriptionCanceledJSONBody0SourceService EventSubscriptionCanceledJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody0Source enum.
+func (e EventSubscriptionCanceledJSONBody0Source) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody0Type.
+const (
+	EventSubscriptionCanceledJSONBody0TypeSubscriptionCanceled EventSubscriptionCanceledJSONBody0Type = "subscription.canceled"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody0Type enum.
+func (e EventSubscriptionCanceledJSONBody0Type) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody0TypeSubscriptionCanceled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody1ApiVersion.
+const (
+	EventSubscriptionCanceledJSONBody1ApiVersionV1 EventSubscriptionCanceledJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody1ApiVersion enum.
+func (e EventSubscriptionCanceledJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody1Event.
+const (
+	EventSubscriptionCanceledJSONBody1EventSubscriptionCanceled EventSubscriptionCanceledJSONBody1Event = "subscription.canceled"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody1Event enum.
+func (e EventSubscriptionCanceledJSONBody1Event) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody1EventSubscriptionCanceled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCanceledJSONBody1Source.
+const (
+	EventSubscriptionCanceledJSONBody1SourceService EventSubscriptionCanceledJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCanceledJSONBody1Source enum.
+func (e EventSubscriptionCanceledJSONBody1Source) Valid() bool {
+	switch e {
+	case EventSubscriptionCanceledJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody0ApiVersion.
+const (
+	EventSubscriptionCreatedJSONBody0ApiVersionV2 EventSubscriptionCreatedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody0ApiVersion enum.
+func (e EventSubscriptionCreatedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody0Source.
+const (
+	EventSubscriptionCreatedJSONBody0SourceService EventSubscriptionCreatedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody0Source enum.
+func (e EventSubscriptionCreatedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody0Type.
+const (
+	EventSubscriptionCreatedJSONBody0TypeSubscriptionCreated EventSubscriptionCreatedJSONBody0Type = "subscription.created"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody0Type enum.
+func (e EventSubscriptionCreatedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody0TypeSubscriptionCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody1ApiVersion.
+const (
+	EventSubscriptionCreatedJSONBody1ApiVersionV1 EventSubscriptionCreatedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody1ApiVersion enum.
+func (e EventSubscriptionCreatedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody1Event.
+const (
+	EventSubscriptionCreatedJSONBody1EventSubscriptionCreated EventSubscriptionCreatedJSONBody1Event = "subscription.created"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody1Event enum.
+func (e EventSubscriptionCreatedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody1EventSubscriptionCreated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionCreatedJSONBody1Source.
+const (
+	EventSubscriptionCreatedJSONBody1SourceService EventSubscriptionCreatedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionCreatedJSONBody1Source enum.
+func (e EventSubscriptionCreatedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventSubscriptionCreatedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody0ApiVersion.
+const (
+	EventSubscriptionExpiredJSONBody0ApiVersionV2 EventSubscriptionExpiredJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody0ApiVersion enum.
+func (e EventSubscriptionExpiredJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody0Source.
+const (
+	EventSubscriptionExpiredJSONBody0SourceService EventSubscriptionExpiredJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody0Source enum.
+func (e EventSubscriptionExpiredJSONBody0Source) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody0Type.
+const (
+	EventSubscriptionExpiredJSONBody0TypeSubscriptionExpired EventSubscriptionExpiredJSONBody0Type = "subscription.expired"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody0Type enum.
+func (e EventSubscriptionExpiredJSONBody0Type) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody0TypeSubscriptionExpired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody1ApiVersion.
+const (
+	EventSubscriptionExpiredJSONBody1ApiVersionV1 EventSubscriptionExpiredJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody1ApiVersion enum.
+func (e EventSubscriptionExpiredJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody1Event.
+const (
+	EventSubscriptionExpiredJSONBody1EventSubscriptionExpired EventSubscriptionExpiredJSONBody1Event = "subscription.expired"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody1Event enum.
+func (e EventSubscriptionExpiredJSONBody1Event) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody1EventSubscriptionExpired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionExpiredJSONBody1Source.
+const (
+	EventSubscriptionExpiredJSONBody1SourceService EventSubscriptionExpiredJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionExpiredJSONBody1Source enum.
+func (e EventSubscriptionExpiredJSONBody1Source) Valid() bool {
+	switch e {
+	case EventSubscriptionExpiredJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody0ApiVersion.
+const (
+	EventSubscriptionRejectedJSONBody0ApiVersionV2 EventSubscriptionRejectedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody0ApiVersion enum.
+func (e EventSubscriptionRejectedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody0Source.
+const (
+	EventSubscriptionRejectedJSONBody0SourceService EventSubscriptionRejectedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody0Source enum.
+func (e EventSubscriptionRejectedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody0Type.
+const (
+	EventSubscriptionRejectedJSONBody0TypeSubscriptionRejected EventSubscriptionRejectedJSONBody0Type = "subscription.rejected"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody0Type enum.
+func (e EventSubscriptionRejectedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody0TypeSubscriptionRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody1ApiVersion.
+const (
+	EventSubscriptionRejectedJSONBody1ApiVersionV1 EventSubscriptionRejectedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody1ApiVersion enum.
+func (e EventSubscriptionRejectedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody1Event.
+const (
+	EventSubscriptionRejectedJSONBody1EventSubscriptionRejected EventSubscriptionRejectedJSONBody1Event = "subscription.rejected"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody1Event enum.
+func (e EventSubscriptionRejectedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody1EventSubscriptionRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventSubscriptionRejectedJSONBody1Source.
+const (
+	EventSubscriptionRejectedJSONBody1SourceService EventSubscriptionRejectedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventSubscriptionRejectedJSONBody1Source enum.
+func (e EventSubscriptionRejectedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventSubscriptionRejectedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody0ApiVersion.
+const (
+	EventWithdrawalCompletedJSONBody0ApiVersionV2 EventWithdrawalCompletedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody0ApiVersion enum.
+func (e EventWithdrawalCompletedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody0Source.
+const (
+	EventWithdrawalCompletedJSONBody0SourceService EventWithdrawalCompletedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody0Source enum.
+func (e EventWithdrawalCompletedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody0Type.
+const (
+	EventWithdrawalCompletedJSONBody0TypeWithdrawalCompleted EventWithdrawalCompletedJSONBody0Type = "withdrawal.completed"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody0Type enum.
+func (e EventWithdrawalCompletedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody0TypeWithdrawalCompleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody1ApiVersion.
+const (
+	EventWithdrawalCompletedJSONBody1ApiVersionV1 EventWithdrawalCompletedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody1ApiVersion enum.
+func (e EventWithdrawalCompletedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody1Event.
+const (
+	EventWithdrawalCompletedJSONBody1EventWithdrawalCompleted EventWithdrawalCompletedJSONBody1Event = "withdrawal.completed"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody1Event enum.
+func (e EventWithdrawalCompletedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody1EventWithdrawalCompleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalCompletedJSONBody1Source.
+const (
+	EventWithdrawalCompletedJSONBody1SourceService EventWithdrawalCompletedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalCompletedJSONBody1Source enum.
+func (e EventWithdrawalCompletedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventWithdrawalCompletedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody0ApiVersion.
+const (
+	EventWithdrawalContestRefusedJSONBody0ApiVersionV2 EventWithdrawalContestRefusedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody0ApiVersion enum.
+func (e EventWithdrawalContestRefusedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody0Source.
+const (
+	EventWithdrawalContestRefusedJSONBody0SourceService EventWithdrawalContestRefusedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody0Source enum.
+func (e EventWithdrawalContestRefusedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody0Type.
+const (
+	EventWithdrawalContestRefusedJSONBody0TypeWithdrawalContestRefused EventWithdrawalContestRefusedJSONBody0Type = "withdrawal.contest_refused"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody0Type enum.
+func (e EventWithdrawalContestRefusedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody0TypeWithdrawalContestRefused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody1ApiVersion.
+const (
+	EventWithdrawalContestRefusedJSONBody1ApiVersionV1 EventWithdrawalContestRefusedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody1ApiVersion enum.
+func (e EventWithdrawalContestRefusedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody1Event.
+const (
+	EventWithdrawalContestRefusedJSONBody1EventWithdrawalContestRefused EventWithdrawalContestRefusedJSONBody1Event = "withdrawal.contest_refused"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody1Event enum.
+func (e EventWithdrawalContestRefusedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody1EventWithdrawalContestRefused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestRefusedJSONBody1Source.
+const (
+	EventWithdrawalContestRefusedJSONBody1SourceService EventWithdrawalContestRefusedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestRefusedJSONBody1Source enum.
+func (e EventWithdrawalContestRefusedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestRefusedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody0ApiVersion.
+const (
+	EventWithdrawalContestReturnedJSONBody0ApiVersionV2 EventWithdrawalContestReturnedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody0ApiVersion enum.
+func (e EventWithdrawalContestReturnedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody0Source.
+const (
+	EventWithdrawalContestReturnedJSONBody0SourceService EventWithdrawalContestReturnedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody0Source enum.
+func (e EventWithdrawalContestReturnedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody0Type.
+const (
+	EventWithdrawalContestReturnedJSONBody0TypeWithdrawalContestReturned EventWithdrawalContestReturnedJSONBody0Type = "withdrawal.contest_returned"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody0Type enum.
+func (e EventWithdrawalContestReturnedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody0TypeWithdrawalContestReturned:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody1ApiVersion.
+const (
+	EventWithdrawalContestReturnedJSONBody1ApiVersionV1 EventWithdrawalContestReturnedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody1ApiVersion enum.
+func (e EventWithdrawalContestReturnedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody1Event.
+const (
+	EventWithdrawalContestReturnedJSONBody1EventWithdrawalContestReturned EventWithdrawalContestReturnedJSONBody1Event = "withdrawal.contest_returned"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody1Event enum.
+func (e EventWithdrawalContestReturnedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody1EventWithdrawalContestReturned:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestReturnedJSONBody1Source.
+const (
+	EventWithdrawalContestReturnedJSONBody1SourceService EventWithdrawalContestReturnedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestReturnedJSONBody1Source enum.
+func (e EventWithdrawalContestReturnedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestReturnedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody0ApiVersion.
+const (
+	EventWithdrawalContestedJSONBody0ApiVersionV2 EventWithdrawalContestedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody0ApiVersion enum.
+func (e EventWithdrawalContestedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody0Source.
+const (
+	EventWithdrawalContestedJSONBody0SourceService EventWithdrawalContestedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody0Source enum.
+func (e EventWithdrawalContestedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody0Type.
+const (
+	EventWithdrawalContestedJSONBody0TypeWithdrawalContested EventWithdrawalContestedJSONBody0Type = "withdrawal.contested"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody0Type enum.
+func (e EventWithdrawalContestedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody0TypeWithdrawalContested:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody1ApiVersion.
+const (
+	EventWithdrawalContestedJSONBody1ApiVersionV1 EventWithdrawalContestedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody1ApiVersion enum.
+func (e EventWithdrawalContestedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody1Event.
+const (
+	EventWithdrawalContestedJSONBody1EventWithdrawalContested EventWithdrawalContestedJSONBody1Event = "withdrawal.contested"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody1Event enum.
+func (e EventWithdrawalContestedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody1EventWithdrawalContested:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalContestedJSONBody1Source.
+const (
+	EventWithdrawalContestedJSONBody1SourceService EventWithdrawalContestedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalContestedJSONBody1Source enum.
+func (e EventWithdrawalContestedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventWithdrawalContestedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody0ApiVersion.
+const (
+	EventWithdrawalFailedJSONBody0ApiVersionV2 EventWithdrawalFailedJSONBody0ApiVersion = "v2"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody0ApiVersion enum.
+func (e EventWithdrawalFailedJSONBody0ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody0ApiVersionV2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody0Source.
+const (
+	EventWithdrawalFailedJSONBody0SourceService EventWithdrawalFailedJSONBody0Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody0Source enum.
+func (e EventWithdrawalFailedJSONBody0Source) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody0SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody0Type.
+const (
+	EventWithdrawalFailedJSONBody0TypeWithdrawalFailed EventWithdrawalFailedJSONBody0Type = "withdrawal.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody0Type enum.
+func (e EventWithdrawalFailedJSONBody0Type) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody0TypeWithdrawalFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody1ApiVersion.
+const (
+	EventWithdrawalFailedJSONBody1ApiVersionV1 EventWithdrawalFailedJSONBody1ApiVersion = "v1"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody1ApiVersion enum.
+func (e EventWithdrawalFailedJSONBody1ApiVersion) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody1ApiVersionV1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody1Event.
+const (
+	EventWithdrawalFailedJSONBody1EventWithdrawalFailed EventWithdrawalFailedJSONBody1Event = "withdrawal.failed"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody1Event enum.
+func (e EventWithdrawalFailedJSONBody1Event) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody1EventWithdrawalFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EventWithdrawalFailedJSONBody1Source.
+const (
+	EventWithdrawalFailedJSONBody1SourceService EventWithdrawalFailedJSONBody1Source = "service"
+)
+
+// Valid indicates whether the value is a known member of the EventWithdrawalFailedJSONBody1Source enum.
+func (e EventWithdrawalFailedJSONBody1Source) Valid() bool {
+	switch e {
+	case EventWithdrawalFailedJSONBody1SourceService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Account defines model for Account.
 type Account struct {
 	CreatedAt time.Time `json:"created_at"`
@@ -2585,6 +4910,42 @@ type EventListUrl string
 
 // EventType What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*).
 type EventType string
+
+// EventTypeDoc defines model for EventTypeDoc.
+type EventTypeDoc struct {
+	Description string                 `json:"description"`
+	Object      EventTypeDocObject     `json:"object"`
+	ObjectType  EventTypeDocObjectType `json:"object_type"`
+
+	// Schemas The payload's JSON Schema (draft 2020-12, self-contained: what it refers to is under $defs) for each api_version.
+	Schemas struct {
+		V1 map[string]interface{} `json:"v1"`
+		V2 map[string]interface{} `json:"v2"`
+	} `json:"schemas"`
+
+	// Type What happened. Each event's object is a payment, a refund, a dispute, a withdrawal, a subscription (subscription.*) or a report (report.*).
+	Type EventType `json:"type"`
+}
+
+// EventTypeDocObject defines model for EventTypeDoc.Object.
+type EventTypeDocObject string
+
+// EventTypeDocObjectType defines model for EventTypeDoc.ObjectType.
+type EventTypeDocObjectType string
+
+// EventTypeList One page, newest first; has_more says whether older objects follow.
+type EventTypeList struct {
+	Data    []EventTypeDoc      `json:"data"`
+	HasMore bool                `json:"has_more"`
+	Object  EventTypeListObject `json:"object"`
+	Url     EventTypeListUrl    `json:"url"`
+}
+
+// EventTypeListObject defines model for EventTypeList.Object.
+type EventTypeListObject string
+
+// EventTypeListUrl defines model for EventTypeList.Url.
+type EventTypeListUrl string
 
 // EventWithDeliveries defines model for EventWithDeliveries.
 type EventWithDeliveries struct {
@@ -4448,6 +6809,1381 @@ type PspRecCallbackWithTokenJSONBody struct {
 	} `json:"recs"`
 }
 
+// EventDisputeLostJSONBody defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody struct {
+	union json.RawMessage
+}
+
+// EventDisputeLostJSONBody0 defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventDisputeLostJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Dispute `json:"object"`
+	} `json:"data"`
+	Id       string                          `json:"id"`
+	Livemode bool                            `json:"livemode"`
+	Source   EventDisputeLostJSONBody0Source `json:"source"`
+	Type     EventDisputeLostJSONBody0Type   `json:"type"`
+}
+
+// EventDisputeLostJSONBody0ApiVersion defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody0ApiVersion string
+
+// EventDisputeLostJSONBody0Source defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody0Source string
+
+// EventDisputeLostJSONBody0Type defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody0Type string
+
+// EventDisputeLostJSONBody1 defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventDisputeLostJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                           `json:"created_at"`
+	Data       Dispute                             `json:"data"`
+	Event      EventDisputeLostJSONBody1Event      `json:"event"`
+	EventId    string                              `json:"event_id"`
+	Livemode   bool                                `json:"livemode"`
+	Source     EventDisputeLostJSONBody1Source     `json:"source"`
+}
+
+// EventDisputeLostJSONBody1ApiVersion defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody1ApiVersion string
+
+// EventDisputeLostJSONBody1Event defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody1Event string
+
+// EventDisputeLostJSONBody1Source defines parameters for EventDisputeLost.
+type EventDisputeLostJSONBody1Source string
+
+// EventDisputeOpenedJSONBody defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventDisputeOpenedJSONBody0 defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                               `json:"account,omitempty"`
+	ApiVersion EventDisputeOpenedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Dispute `json:"object"`
+	} `json:"data"`
+	Id       string                            `json:"id"`
+	Livemode bool                              `json:"livemode"`
+	Source   EventDisputeOpenedJSONBody0Source `json:"source"`
+	Type     EventDisputeOpenedJSONBody0Type   `json:"type"`
+}
+
+// EventDisputeOpenedJSONBody0ApiVersion defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody0ApiVersion string
+
+// EventDisputeOpenedJSONBody0Source defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody0Source string
+
+// EventDisputeOpenedJSONBody0Type defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody0Type string
+
+// EventDisputeOpenedJSONBody1 defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                               `json:"account,omitempty"`
+	ApiVersion EventDisputeOpenedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                             `json:"created_at"`
+	Data       Dispute                               `json:"data"`
+	Event      EventDisputeOpenedJSONBody1Event      `json:"event"`
+	EventId    string                                `json:"event_id"`
+	Livemode   bool                                  `json:"livemode"`
+	Source     EventDisputeOpenedJSONBody1Source     `json:"source"`
+}
+
+// EventDisputeOpenedJSONBody1ApiVersion defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody1ApiVersion string
+
+// EventDisputeOpenedJSONBody1Event defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody1Event string
+
+// EventDisputeOpenedJSONBody1Source defines parameters for EventDisputeOpened.
+type EventDisputeOpenedJSONBody1Source string
+
+// EventDisputeUpdatedJSONBody defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventDisputeUpdatedJSONBody0 defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventDisputeUpdatedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Dispute `json:"object"`
+	} `json:"data"`
+	Id       string                             `json:"id"`
+	Livemode bool                               `json:"livemode"`
+	Source   EventDisputeUpdatedJSONBody0Source `json:"source"`
+	Type     EventDisputeUpdatedJSONBody0Type   `json:"type"`
+}
+
+// EventDisputeUpdatedJSONBody0ApiVersion defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody0ApiVersion string
+
+// EventDisputeUpdatedJSONBody0Source defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody0Source string
+
+// EventDisputeUpdatedJSONBody0Type defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody0Type string
+
+// EventDisputeUpdatedJSONBody1 defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventDisputeUpdatedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                              `json:"created_at"`
+	Data       Dispute                                `json:"data"`
+	Event      EventDisputeUpdatedJSONBody1Event      `json:"event"`
+	EventId    string                                 `json:"event_id"`
+	Livemode   bool                                   `json:"livemode"`
+	Source     EventDisputeUpdatedJSONBody1Source     `json:"source"`
+}
+
+// EventDisputeUpdatedJSONBody1ApiVersion defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody1ApiVersion string
+
+// EventDisputeUpdatedJSONBody1Event defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody1Event string
+
+// EventDisputeUpdatedJSONBody1Source defines parameters for EventDisputeUpdated.
+type EventDisputeUpdatedJSONBody1Source string
+
+// EventDisputeWonJSONBody defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody struct {
+	union json.RawMessage
+}
+
+// EventDisputeWonJSONBody0 defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                            `json:"account,omitempty"`
+	ApiVersion EventDisputeWonJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Dispute `json:"object"`
+	} `json:"data"`
+	Id       string                         `json:"id"`
+	Livemode bool                           `json:"livemode"`
+	Source   EventDisputeWonJSONBody0Source `json:"source"`
+	Type     EventDisputeWonJSONBody0Type   `json:"type"`
+}
+
+// EventDisputeWonJSONBody0ApiVersion defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody0ApiVersion string
+
+// EventDisputeWonJSONBody0Source defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody0Source string
+
+// EventDisputeWonJSONBody0Type defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody0Type string
+
+// EventDisputeWonJSONBody1 defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                            `json:"account,omitempty"`
+	ApiVersion EventDisputeWonJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                          `json:"created_at"`
+	Data       Dispute                            `json:"data"`
+	Event      EventDisputeWonJSONBody1Event      `json:"event"`
+	EventId    string                             `json:"event_id"`
+	Livemode   bool                               `json:"livemode"`
+	Source     EventDisputeWonJSONBody1Source     `json:"source"`
+}
+
+// EventDisputeWonJSONBody1ApiVersion defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody1ApiVersion string
+
+// EventDisputeWonJSONBody1Event defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody1Event string
+
+// EventDisputeWonJSONBody1Source defines parameters for EventDisputeWon.
+type EventDisputeWonJSONBody1Source string
+
+// EventPaymentCanceledJSONBody defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentCanceledJSONBody0 defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventPaymentCanceledJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                              `json:"id"`
+	Livemode bool                                `json:"livemode"`
+	Source   EventPaymentCanceledJSONBody0Source `json:"source"`
+	Type     EventPaymentCanceledJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentCanceledJSONBody0ApiVersion defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody0ApiVersion string
+
+// EventPaymentCanceledJSONBody0Source defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody0Source string
+
+// EventPaymentCanceledJSONBody0Type defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody0Type string
+
+// EventPaymentCanceledJSONBody1 defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventPaymentCanceledJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                               `json:"created_at"`
+	Data       Payment                                 `json:"data"`
+	Event      EventPaymentCanceledJSONBody1Event      `json:"event"`
+	EventId    string                                  `json:"event_id"`
+	Livemode   bool                                    `json:"livemode"`
+	Source     EventPaymentCanceledJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentCanceledJSONBody1ApiVersion defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody1ApiVersion string
+
+// EventPaymentCanceledJSONBody1Event defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody1Event string
+
+// EventPaymentCanceledJSONBody1Source defines parameters for EventPaymentCanceled.
+type EventPaymentCanceledJSONBody1Source string
+
+// EventPaymentCreatedJSONBody defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentCreatedJSONBody0 defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventPaymentCreatedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                             `json:"id"`
+	Livemode bool                               `json:"livemode"`
+	Source   EventPaymentCreatedJSONBody0Source `json:"source"`
+	Type     EventPaymentCreatedJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentCreatedJSONBody0ApiVersion defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody0ApiVersion string
+
+// EventPaymentCreatedJSONBody0Source defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody0Source string
+
+// EventPaymentCreatedJSONBody0Type defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody0Type string
+
+// EventPaymentCreatedJSONBody1 defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventPaymentCreatedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                              `json:"created_at"`
+	Data       Payment                                `json:"data"`
+	Event      EventPaymentCreatedJSONBody1Event      `json:"event"`
+	EventId    string                                 `json:"event_id"`
+	Livemode   bool                                   `json:"livemode"`
+	Source     EventPaymentCreatedJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentCreatedJSONBody1ApiVersion defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody1ApiVersion string
+
+// EventPaymentCreatedJSONBody1Event defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody1Event string
+
+// EventPaymentCreatedJSONBody1Source defines parameters for EventPaymentCreated.
+type EventPaymentCreatedJSONBody1Source string
+
+// EventPaymentExpiredJSONBody defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentExpiredJSONBody0 defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventPaymentExpiredJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                             `json:"id"`
+	Livemode bool                               `json:"livemode"`
+	Source   EventPaymentExpiredJSONBody0Source `json:"source"`
+	Type     EventPaymentExpiredJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentExpiredJSONBody0ApiVersion defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody0ApiVersion string
+
+// EventPaymentExpiredJSONBody0Source defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody0Source string
+
+// EventPaymentExpiredJSONBody0Type defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody0Type string
+
+// EventPaymentExpiredJSONBody1 defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                `json:"account,omitempty"`
+	ApiVersion EventPaymentExpiredJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                              `json:"created_at"`
+	Data       Payment                                `json:"data"`
+	Event      EventPaymentExpiredJSONBody1Event      `json:"event"`
+	EventId    string                                 `json:"event_id"`
+	Livemode   bool                                   `json:"livemode"`
+	Source     EventPaymentExpiredJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentExpiredJSONBody1ApiVersion defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody1ApiVersion string
+
+// EventPaymentExpiredJSONBody1Event defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody1Event string
+
+// EventPaymentExpiredJSONBody1Source defines parameters for EventPaymentExpired.
+type EventPaymentExpiredJSONBody1Source string
+
+// EventPaymentFailedJSONBody defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentFailedJSONBody0 defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                               `json:"account,omitempty"`
+	ApiVersion EventPaymentFailedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                            `json:"id"`
+	Livemode bool                              `json:"livemode"`
+	Source   EventPaymentFailedJSONBody0Source `json:"source"`
+	Type     EventPaymentFailedJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentFailedJSONBody0ApiVersion defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody0ApiVersion string
+
+// EventPaymentFailedJSONBody0Source defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody0Source string
+
+// EventPaymentFailedJSONBody0Type defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody0Type string
+
+// EventPaymentFailedJSONBody1 defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                               `json:"account,omitempty"`
+	ApiVersion EventPaymentFailedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                             `json:"created_at"`
+	Data       Payment                               `json:"data"`
+	Event      EventPaymentFailedJSONBody1Event      `json:"event"`
+	EventId    string                                `json:"event_id"`
+	Livemode   bool                                  `json:"livemode"`
+	Source     EventPaymentFailedJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentFailedJSONBody1ApiVersion defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody1ApiVersion string
+
+// EventPaymentFailedJSONBody1Event defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody1Event string
+
+// EventPaymentFailedJSONBody1Source defines parameters for EventPaymentFailed.
+type EventPaymentFailedJSONBody1Source string
+
+// EventPaymentPaidJSONBody defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentPaidJSONBody0 defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventPaymentPaidJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                          `json:"id"`
+	Livemode bool                            `json:"livemode"`
+	Source   EventPaymentPaidJSONBody0Source `json:"source"`
+	Type     EventPaymentPaidJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentPaidJSONBody0ApiVersion defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody0ApiVersion string
+
+// EventPaymentPaidJSONBody0Source defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody0Source string
+
+// EventPaymentPaidJSONBody0Type defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody0Type string
+
+// EventPaymentPaidJSONBody1 defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventPaymentPaidJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                           `json:"created_at"`
+	Data       Payment                             `json:"data"`
+	Event      EventPaymentPaidJSONBody1Event      `json:"event"`
+	EventId    string                              `json:"event_id"`
+	Livemode   bool                                `json:"livemode"`
+	Source     EventPaymentPaidJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentPaidJSONBody1ApiVersion defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody1ApiVersion string
+
+// EventPaymentPaidJSONBody1Event defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody1Event string
+
+// EventPaymentPaidJSONBody1Source defines parameters for EventPaymentPaid.
+type EventPaymentPaidJSONBody1Source string
+
+// EventPaymentRefundedJSONBody defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentRefundedJSONBody0 defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventPaymentRefundedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                              `json:"id"`
+	Livemode bool                                `json:"livemode"`
+	Source   EventPaymentRefundedJSONBody0Source `json:"source"`
+	Type     EventPaymentRefundedJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentRefundedJSONBody0ApiVersion defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody0ApiVersion string
+
+// EventPaymentRefundedJSONBody0Source defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody0Source string
+
+// EventPaymentRefundedJSONBody0Type defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody0Type string
+
+// EventPaymentRefundedJSONBody1 defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventPaymentRefundedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                               `json:"created_at"`
+	Data       Payment                                 `json:"data"`
+	Event      EventPaymentRefundedJSONBody1Event      `json:"event"`
+	EventId    string                                  `json:"event_id"`
+	Livemode   bool                                    `json:"livemode"`
+	Source     EventPaymentRefundedJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentRefundedJSONBody1ApiVersion defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody1ApiVersion string
+
+// EventPaymentRefundedJSONBody1Event defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody1Event string
+
+// EventPaymentRefundedJSONBody1Source defines parameters for EventPaymentRefunded.
+type EventPaymentRefundedJSONBody1Source string
+
+// EventPaymentRetryScheduledJSONBody defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody struct {
+	union json.RawMessage
+}
+
+// EventPaymentRetryScheduledJSONBody0 defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                       `json:"account,omitempty"`
+	ApiVersion EventPaymentRetryScheduledJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Payment `json:"object"`
+	} `json:"data"`
+	Id       string                                    `json:"id"`
+	Livemode bool                                      `json:"livemode"`
+	Source   EventPaymentRetryScheduledJSONBody0Source `json:"source"`
+	Type     EventPaymentRetryScheduledJSONBody0Type   `json:"type"`
+}
+
+// EventPaymentRetryScheduledJSONBody0ApiVersion defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody0ApiVersion string
+
+// EventPaymentRetryScheduledJSONBody0Source defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody0Source string
+
+// EventPaymentRetryScheduledJSONBody0Type defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody0Type string
+
+// EventPaymentRetryScheduledJSONBody1 defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                       `json:"account,omitempty"`
+	ApiVersion EventPaymentRetryScheduledJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                     `json:"created_at"`
+	Data       Payment                                       `json:"data"`
+	Event      EventPaymentRetryScheduledJSONBody1Event      `json:"event"`
+	EventId    string                                        `json:"event_id"`
+	Livemode   bool                                          `json:"livemode"`
+	Source     EventPaymentRetryScheduledJSONBody1Source     `json:"source"`
+}
+
+// EventPaymentRetryScheduledJSONBody1ApiVersion defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody1ApiVersion string
+
+// EventPaymentRetryScheduledJSONBody1Event defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody1Event string
+
+// EventPaymentRetryScheduledJSONBody1Source defines parameters for EventPaymentRetryScheduled.
+type EventPaymentRetryScheduledJSONBody1Source string
+
+// EventRefundFailedJSONBody defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventRefundFailedJSONBody0 defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                              `json:"account,omitempty"`
+	ApiVersion EventRefundFailedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Refund `json:"object"`
+	} `json:"data"`
+	Id       string                           `json:"id"`
+	Livemode bool                             `json:"livemode"`
+	Source   EventRefundFailedJSONBody0Source `json:"source"`
+	Type     EventRefundFailedJSONBody0Type   `json:"type"`
+}
+
+// EventRefundFailedJSONBody0ApiVersion defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody0ApiVersion string
+
+// EventRefundFailedJSONBody0Source defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody0Source string
+
+// EventRefundFailedJSONBody0Type defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody0Type string
+
+// EventRefundFailedJSONBody1 defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                              `json:"account,omitempty"`
+	ApiVersion EventRefundFailedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                            `json:"created_at"`
+	Data       Refund                               `json:"data"`
+	Event      EventRefundFailedJSONBody1Event      `json:"event"`
+	EventId    string                               `json:"event_id"`
+	Livemode   bool                                 `json:"livemode"`
+	Source     EventRefundFailedJSONBody1Source     `json:"source"`
+}
+
+// EventRefundFailedJSONBody1ApiVersion defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody1ApiVersion string
+
+// EventRefundFailedJSONBody1Event defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody1Event string
+
+// EventRefundFailedJSONBody1Source defines parameters for EventRefundFailed.
+type EventRefundFailedJSONBody1Source string
+
+// EventRefundSucceededJSONBody defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody struct {
+	union json.RawMessage
+}
+
+// EventRefundSucceededJSONBody0 defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventRefundSucceededJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Refund `json:"object"`
+	} `json:"data"`
+	Id       string                              `json:"id"`
+	Livemode bool                                `json:"livemode"`
+	Source   EventRefundSucceededJSONBody0Source `json:"source"`
+	Type     EventRefundSucceededJSONBody0Type   `json:"type"`
+}
+
+// EventRefundSucceededJSONBody0ApiVersion defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody0ApiVersion string
+
+// EventRefundSucceededJSONBody0Source defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody0Source string
+
+// EventRefundSucceededJSONBody0Type defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody0Type string
+
+// EventRefundSucceededJSONBody1 defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                 `json:"account,omitempty"`
+	ApiVersion EventRefundSucceededJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                               `json:"created_at"`
+	Data       Refund                                  `json:"data"`
+	Event      EventRefundSucceededJSONBody1Event      `json:"event"`
+	EventId    string                                  `json:"event_id"`
+	Livemode   bool                                    `json:"livemode"`
+	Source     EventRefundSucceededJSONBody1Source     `json:"source"`
+}
+
+// EventRefundSucceededJSONBody1ApiVersion defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody1ApiVersion string
+
+// EventRefundSucceededJSONBody1Event defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody1Event string
+
+// EventRefundSucceededJSONBody1Source defines parameters for EventRefundSucceeded.
+type EventRefundSucceededJSONBody1Source string
+
+// EventReportFailedJSONBody defines parameters for EventReportFailed.
+type EventReportFailedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventReportFailedJSONBody0 defines parameters for EventReportFailed.
+type EventReportFailedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                              `json:"account,omitempty"`
+	ApiVersion EventReportFailedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Report `json:"object"`
+	} `json:"data"`
+	Id       string                           `json:"id"`
+	Livemode bool                             `json:"livemode"`
+	Source   EventReportFailedJSONBody0Source `json:"source"`
+	Type     EventReportFailedJSONBody0Type   `json:"type"`
+}
+
+// EventReportFailedJSONBody0ApiVersion defines parameters for EventReportFailed.
+type EventReportFailedJSONBody0ApiVersion string
+
+// EventReportFailedJSONBody0Source defines parameters for EventReportFailed.
+type EventReportFailedJSONBody0Source string
+
+// EventReportFailedJSONBody0Type defines parameters for EventReportFailed.
+type EventReportFailedJSONBody0Type string
+
+// EventReportFailedJSONBody1 defines parameters for EventReportFailed.
+type EventReportFailedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                              `json:"account,omitempty"`
+	ApiVersion EventReportFailedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                            `json:"created_at"`
+	Data       Report                               `json:"data"`
+	Event      EventReportFailedJSONBody1Event      `json:"event"`
+	EventId    string                               `json:"event_id"`
+	Livemode   bool                                 `json:"livemode"`
+	Source     EventReportFailedJSONBody1Source     `json:"source"`
+}
+
+// EventReportFailedJSONBody1ApiVersion defines parameters for EventReportFailed.
+type EventReportFailedJSONBody1ApiVersion string
+
+// EventReportFailedJSONBody1Event defines parameters for EventReportFailed.
+type EventReportFailedJSONBody1Event string
+
+// EventReportFailedJSONBody1Source defines parameters for EventReportFailed.
+type EventReportFailedJSONBody1Source string
+
+// EventReportReadyJSONBody defines parameters for EventReportReady.
+type EventReportReadyJSONBody struct {
+	union json.RawMessage
+}
+
+// EventReportReadyJSONBody0 defines parameters for EventReportReady.
+type EventReportReadyJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventReportReadyJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Report `json:"object"`
+	} `json:"data"`
+	Id       string                          `json:"id"`
+	Livemode bool                            `json:"livemode"`
+	Source   EventReportReadyJSONBody0Source `json:"source"`
+	Type     EventReportReadyJSONBody0Type   `json:"type"`
+}
+
+// EventReportReadyJSONBody0ApiVersion defines parameters for EventReportReady.
+type EventReportReadyJSONBody0ApiVersion string
+
+// EventReportReadyJSONBody0Source defines parameters for EventReportReady.
+type EventReportReadyJSONBody0Source string
+
+// EventReportReadyJSONBody0Type defines parameters for EventReportReady.
+type EventReportReadyJSONBody0Type string
+
+// EventReportReadyJSONBody1 defines parameters for EventReportReady.
+type EventReportReadyJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                             `json:"account,omitempty"`
+	ApiVersion EventReportReadyJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                           `json:"created_at"`
+	Data       Report                              `json:"data"`
+	Event      EventReportReadyJSONBody1Event      `json:"event"`
+	EventId    string                              `json:"event_id"`
+	Livemode   bool                                `json:"livemode"`
+	Source     EventReportReadyJSONBody1Source     `json:"source"`
+}
+
+// EventReportReadyJSONBody1ApiVersion defines parameters for EventReportReady.
+type EventReportReadyJSONBody1ApiVersion string
+
+// EventReportReadyJSONBody1Event defines parameters for EventReportReady.
+type EventReportReadyJSONBody1Event string
+
+// EventReportReadyJSONBody1Source defines parameters for EventReportReady.
+type EventReportReadyJSONBody1Source string
+
+// EventSubscriptionActivatedJSONBody defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventSubscriptionActivatedJSONBody0 defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                       `json:"account,omitempty"`
+	ApiVersion EventSubscriptionActivatedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Subscription `json:"object"`
+	} `json:"data"`
+	Id       string                                    `json:"id"`
+	Livemode bool                                      `json:"livemode"`
+	Source   EventSubscriptionActivatedJSONBody0Source `json:"source"`
+	Type     EventSubscriptionActivatedJSONBody0Type   `json:"type"`
+}
+
+// EventSubscriptionActivatedJSONBody0ApiVersion defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody0ApiVersion string
+
+// EventSubscriptionActivatedJSONBody0Source defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody0Source string
+
+// EventSubscriptionActivatedJSONBody0Type defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody0Type string
+
+// EventSubscriptionActivatedJSONBody1 defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                       `json:"account,omitempty"`
+	ApiVersion EventSubscriptionActivatedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                     `json:"created_at"`
+	Data       Subscription                                  `json:"data"`
+	Event      EventSubscriptionActivatedJSONBody1Event      `json:"event"`
+	EventId    string                                        `json:"event_id"`
+	Livemode   bool                                          `json:"livemode"`
+	Source     EventSubscriptionActivatedJSONBody1Source     `json:"source"`
+}
+
+// EventSubscriptionActivatedJSONBody1ApiVersion defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody1ApiVersion string
+
+// EventSubscriptionActivatedJSONBody1Event defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody1Event string
+
+// EventSubscriptionActivatedJSONBody1Source defines parameters for EventSubscriptionActivated.
+type EventSubscriptionActivatedJSONBody1Source string
+
+// EventSubscriptionCanceledJSONBody defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody struct {
+	union json.RawMessage
+}
+
+// EventSubscriptionCanceledJSONBody0 defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                      `json:"account,omitempty"`
+	ApiVersion EventSubscriptionCanceledJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Subscription `json:"object"`
+	} `json:"data"`
+	Id       string                                   `json:"id"`
+	Livemode bool                                     `json:"livemode"`
+	Source   EventSubscriptionCanceledJSONBody0Source `json:"source"`
+	Type     EventSubscriptionCanceledJSONBody0Type   `json:"type"`
+}
+
+// EventSubscriptionCanceledJSONBody0ApiVersion defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody0ApiVersion string
+
+// EventSubscriptionCanceledJSONBody0Source defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody0Source string
+
+// EventSubscriptionCanceledJSONBody0Type defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody0Type string
+
+// EventSubscriptionCanceledJSONBody1 defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                      `json:"account,omitempty"`
+	ApiVersion EventSubscriptionCanceledJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                    `json:"created_at"`
+	Data       Subscription                                 `json:"data"`
+	Event      EventSubscriptionCanceledJSONBody1Event      `json:"event"`
+	EventId    string                                       `json:"event_id"`
+	Livemode   bool                                         `json:"livemode"`
+	Source     EventSubscriptionCanceledJSONBody1Source     `json:"source"`
+}
+
+// EventSubscriptionCanceledJSONBody1ApiVersion defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody1ApiVersion string
+
+// EventSubscriptionCanceledJSONBody1Event defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody1Event string
+
+// EventSubscriptionCanceledJSONBody1Source defines parameters for EventSubscriptionCanceled.
+type EventSubscriptionCanceledJSONBody1Source string
+
+// EventSubscriptionCreatedJSONBody defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventSubscriptionCreatedJSONBody0 defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventSubscriptionCreatedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Subscription `json:"object"`
+	} `json:"data"`
+	Id       string                                  `json:"id"`
+	Livemode bool                                    `json:"livemode"`
+	Source   EventSubscriptionCreatedJSONBody0Source `json:"source"`
+	Type     EventSubscriptionCreatedJSONBody0Type   `json:"type"`
+}
+
+// EventSubscriptionCreatedJSONBody0ApiVersion defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody0ApiVersion string
+
+// EventSubscriptionCreatedJSONBody0Source defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody0Source string
+
+// EventSubscriptionCreatedJSONBody0Type defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody0Type string
+
+// EventSubscriptionCreatedJSONBody1 defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventSubscriptionCreatedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                   `json:"created_at"`
+	Data       Subscription                                `json:"data"`
+	Event      EventSubscriptionCreatedJSONBody1Event      `json:"event"`
+	EventId    string                                      `json:"event_id"`
+	Livemode   bool                                        `json:"livemode"`
+	Source     EventSubscriptionCreatedJSONBody1Source     `json:"source"`
+}
+
+// EventSubscriptionCreatedJSONBody1ApiVersion defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody1ApiVersion string
+
+// EventSubscriptionCreatedJSONBody1Event defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody1Event string
+
+// EventSubscriptionCreatedJSONBody1Source defines parameters for EventSubscriptionCreated.
+type EventSubscriptionCreatedJSONBody1Source string
+
+// EventSubscriptionExpiredJSONBody defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody struct {
+	union json.RawMessage
+}
+
+// EventSubscriptionExpiredJSONBody0 defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventSubscriptionExpiredJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Subscription `json:"object"`
+	} `json:"data"`
+	Id       string                                  `json:"id"`
+	Livemode bool                                    `json:"livemode"`
+	Source   EventSubscriptionExpiredJSONBody0Source `json:"source"`
+	Type     EventSubscriptionExpiredJSONBody0Type   `json:"type"`
+}
+
+// EventSubscriptionExpiredJSONBody0ApiVersion defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody0ApiVersion string
+
+// EventSubscriptionExpiredJSONBody0Source defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody0Source string
+
+// EventSubscriptionExpiredJSONBody0Type defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody0Type string
+
+// EventSubscriptionExpiredJSONBody1 defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventSubscriptionExpiredJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                   `json:"created_at"`
+	Data       Subscription                                `json:"data"`
+	Event      EventSubscriptionExpiredJSONBody1Event      `json:"event"`
+	EventId    string                                      `json:"event_id"`
+	Livemode   bool                                        `json:"livemode"`
+	Source     EventSubscriptionExpiredJSONBody1Source     `json:"source"`
+}
+
+// EventSubscriptionExpiredJSONBody1ApiVersion defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody1ApiVersion string
+
+// EventSubscriptionExpiredJSONBody1Event defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody1Event string
+
+// EventSubscriptionExpiredJSONBody1Source defines parameters for EventSubscriptionExpired.
+type EventSubscriptionExpiredJSONBody1Source string
+
+// EventSubscriptionRejectedJSONBody defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventSubscriptionRejectedJSONBody0 defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                      `json:"account,omitempty"`
+	ApiVersion EventSubscriptionRejectedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Subscription `json:"object"`
+	} `json:"data"`
+	Id       string                                   `json:"id"`
+	Livemode bool                                     `json:"livemode"`
+	Source   EventSubscriptionRejectedJSONBody0Source `json:"source"`
+	Type     EventSubscriptionRejectedJSONBody0Type   `json:"type"`
+}
+
+// EventSubscriptionRejectedJSONBody0ApiVersion defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody0ApiVersion string
+
+// EventSubscriptionRejectedJSONBody0Source defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody0Source string
+
+// EventSubscriptionRejectedJSONBody0Type defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody0Type string
+
+// EventSubscriptionRejectedJSONBody1 defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                      `json:"account,omitempty"`
+	ApiVersion EventSubscriptionRejectedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                    `json:"created_at"`
+	Data       Subscription                                 `json:"data"`
+	Event      EventSubscriptionRejectedJSONBody1Event      `json:"event"`
+	EventId    string                                       `json:"event_id"`
+	Livemode   bool                                         `json:"livemode"`
+	Source     EventSubscriptionRejectedJSONBody1Source     `json:"source"`
+}
+
+// EventSubscriptionRejectedJSONBody1ApiVersion defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody1ApiVersion string
+
+// EventSubscriptionRejectedJSONBody1Event defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody1Event string
+
+// EventSubscriptionRejectedJSONBody1Source defines parameters for EventSubscriptionRejected.
+type EventSubscriptionRejectedJSONBody1Source string
+
+// EventWithdrawalCompletedJSONBody defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventWithdrawalCompletedJSONBody0 defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventWithdrawalCompletedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Withdrawal `json:"object"`
+	} `json:"data"`
+	Id       string                                  `json:"id"`
+	Livemode bool                                    `json:"livemode"`
+	Source   EventWithdrawalCompletedJSONBody0Source `json:"source"`
+	Type     EventWithdrawalCompletedJSONBody0Type   `json:"type"`
+}
+
+// EventWithdrawalCompletedJSONBody0ApiVersion defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody0ApiVersion string
+
+// EventWithdrawalCompletedJSONBody0Source defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody0Source string
+
+// EventWithdrawalCompletedJSONBody0Type defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody0Type string
+
+// EventWithdrawalCompletedJSONBody1 defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventWithdrawalCompletedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                   `json:"created_at"`
+	Data       Withdrawal                                  `json:"data"`
+	Event      EventWithdrawalCompletedJSONBody1Event      `json:"event"`
+	EventId    string                                      `json:"event_id"`
+	Livemode   bool                                        `json:"livemode"`
+	Source     EventWithdrawalCompletedJSONBody1Source     `json:"source"`
+}
+
+// EventWithdrawalCompletedJSONBody1ApiVersion defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody1ApiVersion string
+
+// EventWithdrawalCompletedJSONBody1Event defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody1Event string
+
+// EventWithdrawalCompletedJSONBody1Source defines parameters for EventWithdrawalCompleted.
+type EventWithdrawalCompletedJSONBody1Source string
+
+// EventWithdrawalContestRefusedJSONBody defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventWithdrawalContestRefusedJSONBody0 defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                          `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestRefusedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Withdrawal `json:"object"`
+	} `json:"data"`
+	Id       string                                       `json:"id"`
+	Livemode bool                                         `json:"livemode"`
+	Source   EventWithdrawalContestRefusedJSONBody0Source `json:"source"`
+	Type     EventWithdrawalContestRefusedJSONBody0Type   `json:"type"`
+}
+
+// EventWithdrawalContestRefusedJSONBody0ApiVersion defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody0ApiVersion string
+
+// EventWithdrawalContestRefusedJSONBody0Source defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody0Source string
+
+// EventWithdrawalContestRefusedJSONBody0Type defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody0Type string
+
+// EventWithdrawalContestRefusedJSONBody1 defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                          `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestRefusedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                        `json:"created_at"`
+	Data       Withdrawal                                       `json:"data"`
+	Event      EventWithdrawalContestRefusedJSONBody1Event      `json:"event"`
+	EventId    string                                           `json:"event_id"`
+	Livemode   bool                                             `json:"livemode"`
+	Source     EventWithdrawalContestRefusedJSONBody1Source     `json:"source"`
+}
+
+// EventWithdrawalContestRefusedJSONBody1ApiVersion defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody1ApiVersion string
+
+// EventWithdrawalContestRefusedJSONBody1Event defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody1Event string
+
+// EventWithdrawalContestRefusedJSONBody1Source defines parameters for EventWithdrawalContestRefused.
+type EventWithdrawalContestRefusedJSONBody1Source string
+
+// EventWithdrawalContestReturnedJSONBody defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventWithdrawalContestReturnedJSONBody0 defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                           `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestReturnedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Withdrawal `json:"object"`
+	} `json:"data"`
+	Id       string                                        `json:"id"`
+	Livemode bool                                          `json:"livemode"`
+	Source   EventWithdrawalContestReturnedJSONBody0Source `json:"source"`
+	Type     EventWithdrawalContestReturnedJSONBody0Type   `json:"type"`
+}
+
+// EventWithdrawalContestReturnedJSONBody0ApiVersion defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody0ApiVersion string
+
+// EventWithdrawalContestReturnedJSONBody0Source defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody0Source string
+
+// EventWithdrawalContestReturnedJSONBody0Type defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody0Type string
+
+// EventWithdrawalContestReturnedJSONBody1 defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                           `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestReturnedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                         `json:"created_at"`
+	Data       Withdrawal                                        `json:"data"`
+	Event      EventWithdrawalContestReturnedJSONBody1Event      `json:"event"`
+	EventId    string                                            `json:"event_id"`
+	Livemode   bool                                              `json:"livemode"`
+	Source     EventWithdrawalContestReturnedJSONBody1Source     `json:"source"`
+}
+
+// EventWithdrawalContestReturnedJSONBody1ApiVersion defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody1ApiVersion string
+
+// EventWithdrawalContestReturnedJSONBody1Event defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody1Event string
+
+// EventWithdrawalContestReturnedJSONBody1Source defines parameters for EventWithdrawalContestReturned.
+type EventWithdrawalContestReturnedJSONBody1Source string
+
+// EventWithdrawalContestedJSONBody defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventWithdrawalContestedJSONBody0 defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Withdrawal `json:"object"`
+	} `json:"data"`
+	Id       string                                  `json:"id"`
+	Livemode bool                                    `json:"livemode"`
+	Source   EventWithdrawalContestedJSONBody0Source `json:"source"`
+	Type     EventWithdrawalContestedJSONBody0Type   `json:"type"`
+}
+
+// EventWithdrawalContestedJSONBody0ApiVersion defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody0ApiVersion string
+
+// EventWithdrawalContestedJSONBody0Source defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody0Source string
+
+// EventWithdrawalContestedJSONBody0Type defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody0Type string
+
+// EventWithdrawalContestedJSONBody1 defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                     `json:"account,omitempty"`
+	ApiVersion EventWithdrawalContestedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                   `json:"created_at"`
+	Data       Withdrawal                                  `json:"data"`
+	Event      EventWithdrawalContestedJSONBody1Event      `json:"event"`
+	EventId    string                                      `json:"event_id"`
+	Livemode   bool                                        `json:"livemode"`
+	Source     EventWithdrawalContestedJSONBody1Source     `json:"source"`
+}
+
+// EventWithdrawalContestedJSONBody1ApiVersion defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody1ApiVersion string
+
+// EventWithdrawalContestedJSONBody1Event defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody1Event string
+
+// EventWithdrawalContestedJSONBody1Source defines parameters for EventWithdrawalContested.
+type EventWithdrawalContestedJSONBody1Source string
+
+// EventWithdrawalFailedJSONBody defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody struct {
+	union json.RawMessage
+}
+
+// EventWithdrawalFailedJSONBody0 defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody0 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                  `json:"account,omitempty"`
+	ApiVersion EventWithdrawalFailedJSONBody0ApiVersion `json:"api_version"`
+
+	// Created Unix seconds.
+	Created   int       `json:"created"`
+	CreatedAt time.Time `json:"created_at"`
+	Data      struct {
+		// Object The object as GET would have answered when the event happened.
+		Object Withdrawal `json:"object"`
+	} `json:"data"`
+	Id       string                               `json:"id"`
+	Livemode bool                                 `json:"livemode"`
+	Source   EventWithdrawalFailedJSONBody0Source `json:"source"`
+	Type     EventWithdrawalFailedJSONBody0Type   `json:"type"`
+}
+
+// EventWithdrawalFailedJSONBody0ApiVersion defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody0ApiVersion string
+
+// EventWithdrawalFailedJSONBody0Source defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody0Source string
+
+// EventWithdrawalFailedJSONBody0Type defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody0Type string
+
+// EventWithdrawalFailedJSONBody1 defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody1 struct {
+	// Account Only at a platform's webhook, for an event of one of its subaccounts: that subaccount.
+	Account    *string                                  `json:"account,omitempty"`
+	ApiVersion EventWithdrawalFailedJSONBody1ApiVersion `json:"api_version"`
+	CreatedAt  time.Time                                `json:"created_at"`
+	Data       Withdrawal                               `json:"data"`
+	Event      EventWithdrawalFailedJSONBody1Event      `json:"event"`
+	EventId    string                                   `json:"event_id"`
+	Livemode   bool                                     `json:"livemode"`
+	Source     EventWithdrawalFailedJSONBody1Source     `json:"source"`
+}
+
+// EventWithdrawalFailedJSONBody1ApiVersion defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody1ApiVersion string
+
+// EventWithdrawalFailedJSONBody1Event defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody1Event string
+
+// EventWithdrawalFailedJSONBody1Source defines parameters for EventWithdrawalFailed.
+type EventWithdrawalFailedJSONBody1Source string
+
 // DefendDisputeJSONRequestBody defines body for DefendDispute for application/json ContentType.
 type DefendDisputeJSONRequestBody DefendDisputeJSONBody
 
@@ -4594,6 +8330,81 @@ type PspCallbackWithTokenJSONRequestBody PspCallbackWithTokenJSONBody
 
 // PspRecCallbackWithTokenJSONRequestBody defines body for PspRecCallbackWithToken for application/json ContentType.
 type PspRecCallbackWithTokenJSONRequestBody PspRecCallbackWithTokenJSONBody
+
+// EventDisputeLostJSONRequestBody defines body for EventDisputeLost for application/json ContentType.
+type EventDisputeLostJSONRequestBody EventDisputeLostJSONBody
+
+// EventDisputeOpenedJSONRequestBody defines body for EventDisputeOpened for application/json ContentType.
+type EventDisputeOpenedJSONRequestBody EventDisputeOpenedJSONBody
+
+// EventDisputeUpdatedJSONRequestBody defines body for EventDisputeUpdated for application/json ContentType.
+type EventDisputeUpdatedJSONRequestBody EventDisputeUpdatedJSONBody
+
+// EventDisputeWonJSONRequestBody defines body for EventDisputeWon for application/json ContentType.
+type EventDisputeWonJSONRequestBody EventDisputeWonJSONBody
+
+// EventPaymentCanceledJSONRequestBody defines body for EventPaymentCanceled for application/json ContentType.
+type EventPaymentCanceledJSONRequestBody EventPaymentCanceledJSONBody
+
+// EventPaymentCreatedJSONRequestBody defines body for EventPaymentCreated for application/json ContentType.
+type EventPaymentCreatedJSONRequestBody EventPaymentCreatedJSONBody
+
+// EventPaymentExpiredJSONRequestBody defines body for EventPaymentExpired for application/json ContentType.
+type EventPaymentExpiredJSONRequestBody EventPaymentExpiredJSONBody
+
+// EventPaymentFailedJSONRequestBody defines body for EventPaymentFailed for application/json ContentType.
+type EventPaymentFailedJSONRequestBody EventPaymentFailedJSONBody
+
+// EventPaymentPaidJSONRequestBody defines body for EventPaymentPaid for application/json ContentType.
+type EventPaymentPaidJSONRequestBody EventPaymentPaidJSONBody
+
+// EventPaymentRefundedJSONRequestBody defines body for EventPaymentRefunded for application/json ContentType.
+type EventPaymentRefundedJSONRequestBody EventPaymentRefundedJSONBody
+
+// EventPaymentRetryScheduledJSONRequestBody defines body for EventPaymentRetryScheduled for application/json ContentType.
+type EventPaymentRetryScheduledJSONRequestBody EventPaymentRetryScheduledJSONBody
+
+// EventRefundFailedJSONRequestBody defines body for EventRefundFailed for application/json ContentType.
+type EventRefundFailedJSONRequestBody EventRefundFailedJSONBody
+
+// EventRefundSucceededJSONRequestBody defines body for EventRefundSucceeded for application/json ContentType.
+type EventRefundSucceededJSONRequestBody EventRefundSucceededJSONBody
+
+// EventReportFailedJSONRequestBody defines body for EventReportFailed for application/json ContentType.
+type EventReportFailedJSONRequestBody EventReportFailedJSONBody
+
+// EventReportReadyJSONRequestBody defines body for EventReportReady for application/json ContentType.
+type EventReportReadyJSONRequestBody EventReportReadyJSONBody
+
+// EventSubscriptionActivatedJSONRequestBody defines body for EventSubscriptionActivated for application/json ContentType.
+type EventSubscriptionActivatedJSONRequestBody EventSubscriptionActivatedJSONBody
+
+// EventSubscriptionCanceledJSONRequestBody defines body for EventSubscriptionCanceled for application/json ContentType.
+type EventSubscriptionCanceledJSONRequestBody EventSubscriptionCanceledJSONBody
+
+// EventSubscriptionCreatedJSONRequestBody defines body for EventSubscriptionCreated for application/json ContentType.
+type EventSubscriptionCreatedJSONRequestBody EventSubscriptionCreatedJSONBody
+
+// EventSubscriptionExpiredJSONRequestBody defines body for EventSubscriptionExpired for application/json ContentType.
+type EventSubscriptionExpiredJSONRequestBody EventSubscriptionExpiredJSONBody
+
+// EventSubscriptionRejectedJSONRequestBody defines body for EventSubscriptionRejected for application/json ContentType.
+type EventSubscriptionRejectedJSONRequestBody EventSubscriptionRejectedJSONBody
+
+// EventWithdrawalCompletedJSONRequestBody defines body for EventWithdrawalCompleted for application/json ContentType.
+type EventWithdrawalCompletedJSONRequestBody EventWithdrawalCompletedJSONBody
+
+// EventWithdrawalContestRefusedJSONRequestBody defines body for EventWithdrawalContestRefused for application/json ContentType.
+type EventWithdrawalContestRefusedJSONRequestBody EventWithdrawalContestRefusedJSONBody
+
+// EventWithdrawalContestReturnedJSONRequestBody defines body for EventWithdrawalContestReturned for application/json ContentType.
+type EventWithdrawalContestReturnedJSONRequestBody EventWithdrawalContestReturnedJSONBody
+
+// EventWithdrawalContestedJSONRequestBody defines body for EventWithdrawalContested for application/json ContentType.
+type EventWithdrawalContestedJSONRequestBody EventWithdrawalContestedJSONBody
+
+// EventWithdrawalFailedJSONRequestBody defines body for EventWithdrawalFailed for application/json ContentType.
+type EventWithdrawalFailedJSONRequestBody EventWithdrawalFailedJSONBody
 
 // AsPayment returns the union data inside the Event_Data_Object as a Payment
 func (t Event_Data_Object) AsPayment() (Payment, error) {
@@ -5051,6 +8862,1556 @@ func (t *ReplayWebhookJSONBody_To) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsEventDisputeLostJSONBody0 returns the union data inside the EventDisputeLostJSONBody as a EventDisputeLostJSONBody0
+func (t EventDisputeLostJSONBody) AsEventDisputeLostJSONBody0() (EventDisputeLostJSONBody0, error) {
+	var body EventDisputeLostJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeLostJSONBody0 overwrites any union data inside the EventDisputeLostJSONBody as the provided EventDisputeLostJSONBody0
+func (t *EventDisputeLostJSONBody) FromEventDisputeLostJSONBody0(v EventDisputeLostJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeLostJSONBody0 performs a merge with any union data inside the EventDisputeLostJSONBody, using the provided EventDisputeLostJSONBody0
+func (t *EventDisputeLostJSONBody) MergeEventDisputeLostJSONBody0(v EventDisputeLostJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventDisputeLostJSONBody1 returns the union data inside the EventDisputeLostJSONBody as a EventDisputeLostJSONBody1
+func (t EventDisputeLostJSONBody) AsEventDisputeLostJSONBody1() (EventDisputeLostJSONBody1, error) {
+	var body EventDisputeLostJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeLostJSONBody1 overwrites any union data inside the EventDisputeLostJSONBody as the provided EventDisputeLostJSONBody1
+func (t *EventDisputeLostJSONBody) FromEventDisputeLostJSONBody1(v EventDisputeLostJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeLostJSONBody1 performs a merge with any union data inside the EventDisputeLostJSONBody, using the provided EventDisputeLostJSONBody1
+func (t *EventDisputeLostJSONBody) MergeEventDisputeLostJSONBody1(v EventDisputeLostJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventDisputeLostJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventDisputeLostJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventDisputeOpenedJSONBody0 returns the union data inside the EventDisputeOpenedJSONBody as a EventDisputeOpenedJSONBody0
+func (t EventDisputeOpenedJSONBody) AsEventDisputeOpenedJSONBody0() (EventDisputeOpenedJSONBody0, error) {
+	var body EventDisputeOpenedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeOpenedJSONBody0 overwrites any union data inside the EventDisputeOpenedJSONBody as the provided EventDisputeOpenedJSONBody0
+func (t *EventDisputeOpenedJSONBody) FromEventDisputeOpenedJSONBody0(v EventDisputeOpenedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeOpenedJSONBody0 performs a merge with any union data inside the EventDisputeOpenedJSONBody, using the provided EventDisputeOpenedJSONBody0
+func (t *EventDisputeOpenedJSONBody) MergeEventDisputeOpenedJSONBody0(v EventDisputeOpenedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventDisputeOpenedJSONBody1 returns the union data inside the EventDisputeOpenedJSONBody as a EventDisputeOpenedJSONBody1
+func (t EventDisputeOpenedJSONBody) AsEventDisputeOpenedJSONBody1() (EventDisputeOpenedJSONBody1, error) {
+	var body EventDisputeOpenedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeOpenedJSONBody1 overwrites any union data inside the EventDisputeOpenedJSONBody as the provided EventDisputeOpenedJSONBody1
+func (t *EventDisputeOpenedJSONBody) FromEventDisputeOpenedJSONBody1(v EventDisputeOpenedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeOpenedJSONBody1 performs a merge with any union data inside the EventDisputeOpenedJSONBody, using the provided EventDisputeOpenedJSONBody1
+func (t *EventDisputeOpenedJSONBody) MergeEventDisputeOpenedJSONBody1(v EventDisputeOpenedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventDisputeOpenedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventDisputeOpenedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventDisputeUpdatedJSONBody0 returns the union data inside the EventDisputeUpdatedJSONBody as a EventDisputeUpdatedJSONBody0
+func (t EventDisputeUpdatedJSONBody) AsEventDisputeUpdatedJSONBody0() (EventDisputeUpdatedJSONBody0, error) {
+	var body EventDisputeUpdatedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeUpdatedJSONBody0 overwrites any union data inside the EventDisputeUpdatedJSONBody as the provided EventDisputeUpdatedJSONBody0
+func (t *EventDisputeUpdatedJSONBody) FromEventDisputeUpdatedJSONBody0(v EventDisputeUpdatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeUpdatedJSONBody0 performs a merge with any union data inside the EventDisputeUpdatedJSONBody, using the provided EventDisputeUpdatedJSONBody0
+func (t *EventDisputeUpdatedJSONBody) MergeEventDisputeUpdatedJSONBody0(v EventDisputeUpdatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventDisputeUpdatedJSONBody1 returns the union data inside the EventDisputeUpdatedJSONBody as a EventDisputeUpdatedJSONBody1
+func (t EventDisputeUpdatedJSONBody) AsEventDisputeUpdatedJSONBody1() (EventDisputeUpdatedJSONBody1, error) {
+	var body EventDisputeUpdatedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeUpdatedJSONBody1 overwrites any union data inside the EventDisputeUpdatedJSONBody as the provided EventDisputeUpdatedJSONBody1
+func (t *EventDisputeUpdatedJSONBody) FromEventDisputeUpdatedJSONBody1(v EventDisputeUpdatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeUpdatedJSONBody1 performs a merge with any union data inside the EventDisputeUpdatedJSONBody, using the provided EventDisputeUpdatedJSONBody1
+func (t *EventDisputeUpdatedJSONBody) MergeEventDisputeUpdatedJSONBody1(v EventDisputeUpdatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventDisputeUpdatedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventDisputeUpdatedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventDisputeWonJSONBody0 returns the union data inside the EventDisputeWonJSONBody as a EventDisputeWonJSONBody0
+func (t EventDisputeWonJSONBody) AsEventDisputeWonJSONBody0() (EventDisputeWonJSONBody0, error) {
+	var body EventDisputeWonJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeWonJSONBody0 overwrites any union data inside the EventDisputeWonJSONBody as the provided EventDisputeWonJSONBody0
+func (t *EventDisputeWonJSONBody) FromEventDisputeWonJSONBody0(v EventDisputeWonJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeWonJSONBody0 performs a merge with any union data inside the EventDisputeWonJSONBody, using the provided EventDisputeWonJSONBody0
+func (t *EventDisputeWonJSONBody) MergeEventDisputeWonJSONBody0(v EventDisputeWonJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventDisputeWonJSONBody1 returns the union data inside the EventDisputeWonJSONBody as a EventDisputeWonJSONBody1
+func (t EventDisputeWonJSONBody) AsEventDisputeWonJSONBody1() (EventDisputeWonJSONBody1, error) {
+	var body EventDisputeWonJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventDisputeWonJSONBody1 overwrites any union data inside the EventDisputeWonJSONBody as the provided EventDisputeWonJSONBody1
+func (t *EventDisputeWonJSONBody) FromEventDisputeWonJSONBody1(v EventDisputeWonJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventDisputeWonJSONBody1 performs a merge with any union data inside the EventDisputeWonJSONBody, using the provided EventDisputeWonJSONBody1
+func (t *EventDisputeWonJSONBody) MergeEventDisputeWonJSONBody1(v EventDisputeWonJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventDisputeWonJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventDisputeWonJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentCanceledJSONBody0 returns the union data inside the EventPaymentCanceledJSONBody as a EventPaymentCanceledJSONBody0
+func (t EventPaymentCanceledJSONBody) AsEventPaymentCanceledJSONBody0() (EventPaymentCanceledJSONBody0, error) {
+	var body EventPaymentCanceledJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentCanceledJSONBody0 overwrites any union data inside the EventPaymentCanceledJSONBody as the provided EventPaymentCanceledJSONBody0
+func (t *EventPaymentCanceledJSONBody) FromEventPaymentCanceledJSONBody0(v EventPaymentCanceledJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentCanceledJSONBody0 performs a merge with any union data inside the EventPaymentCanceledJSONBody, using the provided EventPaymentCanceledJSONBody0
+func (t *EventPaymentCanceledJSONBody) MergeEventPaymentCanceledJSONBody0(v EventPaymentCanceledJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentCanceledJSONBody1 returns the union data inside the EventPaymentCanceledJSONBody as a EventPaymentCanceledJSONBody1
+func (t EventPaymentCanceledJSONBody) AsEventPaymentCanceledJSONBody1() (EventPaymentCanceledJSONBody1, error) {
+	var body EventPaymentCanceledJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentCanceledJSONBody1 overwrites any union data inside the EventPaymentCanceledJSONBody as the provided EventPaymentCanceledJSONBody1
+func (t *EventPaymentCanceledJSONBody) FromEventPaymentCanceledJSONBody1(v EventPaymentCanceledJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentCanceledJSONBody1 performs a merge with any union data inside the EventPaymentCanceledJSONBody, using the provided EventPaymentCanceledJSONBody1
+func (t *EventPaymentCanceledJSONBody) MergeEventPaymentCanceledJSONBody1(v EventPaymentCanceledJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentCanceledJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentCanceledJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentCreatedJSONBody0 returns the union data inside the EventPaymentCreatedJSONBody as a EventPaymentCreatedJSONBody0
+func (t EventPaymentCreatedJSONBody) AsEventPaymentCreatedJSONBody0() (EventPaymentCreatedJSONBody0, error) {
+	var body EventPaymentCreatedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentCreatedJSONBody0 overwrites any union data inside the EventPaymentCreatedJSONBody as the provided EventPaymentCreatedJSONBody0
+func (t *EventPaymentCreatedJSONBody) FromEventPaymentCreatedJSONBody0(v EventPaymentCreatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentCreatedJSONBody0 performs a merge with any union data inside the EventPaymentCreatedJSONBody, using the provided EventPaymentCreatedJSONBody0
+func (t *EventPaymentCreatedJSONBody) MergeEventPaymentCreatedJSONBody0(v EventPaymentCreatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentCreatedJSONBody1 returns the union data inside the EventPaymentCreatedJSONBody as a EventPaymentCreatedJSONBody1
+func (t EventPaymentCreatedJSONBody) AsEventPaymentCreatedJSONBody1() (EventPaymentCreatedJSONBody1, error) {
+	var body EventPaymentCreatedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentCreatedJSONBody1 overwrites any union data inside the EventPaymentCreatedJSONBody as the provided EventPaymentCreatedJSONBody1
+func (t *EventPaymentCreatedJSONBody) FromEventPaymentCreatedJSONBody1(v EventPaymentCreatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentCreatedJSONBody1 performs a merge with any union data inside the EventPaymentCreatedJSONBody, using the provided EventPaymentCreatedJSONBody1
+func (t *EventPaymentCreatedJSONBody) MergeEventPaymentCreatedJSONBody1(v EventPaymentCreatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentCreatedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentCreatedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentExpiredJSONBody0 returns the union data inside the EventPaymentExpiredJSONBody as a EventPaymentExpiredJSONBody0
+func (t EventPaymentExpiredJSONBody) AsEventPaymentExpiredJSONBody0() (EventPaymentExpiredJSONBody0, error) {
+	var body EventPaymentExpiredJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentExpiredJSONBody0 overwrites any union data inside the EventPaymentExpiredJSONBody as the provided EventPaymentExpiredJSONBody0
+func (t *EventPaymentExpiredJSONBody) FromEventPaymentExpiredJSONBody0(v EventPaymentExpiredJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentExpiredJSONBody0 performs a merge with any union data inside the EventPaymentExpiredJSONBody, using the provided EventPaymentExpiredJSONBody0
+func (t *EventPaymentExpiredJSONBody) MergeEventPaymentExpiredJSONBody0(v EventPaymentExpiredJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentExpiredJSONBody1 returns the union data inside the EventPaymentExpiredJSONBody as a EventPaymentExpiredJSONBody1
+func (t EventPaymentExpiredJSONBody) AsEventPaymentExpiredJSONBody1() (EventPaymentExpiredJSONBody1, error) {
+	var body EventPaymentExpiredJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentExpiredJSONBody1 overwrites any union data inside the EventPaymentExpiredJSONBody as the provided EventPaymentExpiredJSONBody1
+func (t *EventPaymentExpiredJSONBody) FromEventPaymentExpiredJSONBody1(v EventPaymentExpiredJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentExpiredJSONBody1 performs a merge with any union data inside the EventPaymentExpiredJSONBody, using the provided EventPaymentExpiredJSONBody1
+func (t *EventPaymentExpiredJSONBody) MergeEventPaymentExpiredJSONBody1(v EventPaymentExpiredJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentExpiredJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentExpiredJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentFailedJSONBody0 returns the union data inside the EventPaymentFailedJSONBody as a EventPaymentFailedJSONBody0
+func (t EventPaymentFailedJSONBody) AsEventPaymentFailedJSONBody0() (EventPaymentFailedJSONBody0, error) {
+	var body EventPaymentFailedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentFailedJSONBody0 overwrites any union data inside the EventPaymentFailedJSONBody as the provided EventPaymentFailedJSONBody0
+func (t *EventPaymentFailedJSONBody) FromEventPaymentFailedJSONBody0(v EventPaymentFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentFailedJSONBody0 performs a merge with any union data inside the EventPaymentFailedJSONBody, using the provided EventPaymentFailedJSONBody0
+func (t *EventPaymentFailedJSONBody) MergeEventPaymentFailedJSONBody0(v EventPaymentFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentFailedJSONBody1 returns the union data inside the EventPaymentFailedJSONBody as a EventPaymentFailedJSONBody1
+func (t EventPaymentFailedJSONBody) AsEventPaymentFailedJSONBody1() (EventPaymentFailedJSONBody1, error) {
+	var body EventPaymentFailedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentFailedJSONBody1 overwrites any union data inside the EventPaymentFailedJSONBody as the provided EventPaymentFailedJSONBody1
+func (t *EventPaymentFailedJSONBody) FromEventPaymentFailedJSONBody1(v EventPaymentFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentFailedJSONBody1 performs a merge with any union data inside the EventPaymentFailedJSONBody, using the provided EventPaymentFailedJSONBody1
+func (t *EventPaymentFailedJSONBody) MergeEventPaymentFailedJSONBody1(v EventPaymentFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentFailedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentFailedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentPaidJSONBody0 returns the union data inside the EventPaymentPaidJSONBody as a EventPaymentPaidJSONBody0
+func (t EventPaymentPaidJSONBody) AsEventPaymentPaidJSONBody0() (EventPaymentPaidJSONBody0, error) {
+	var body EventPaymentPaidJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentPaidJSONBody0 overwrites any union data inside the EventPaymentPaidJSONBody as the provided EventPaymentPaidJSONBody0
+func (t *EventPaymentPaidJSONBody) FromEventPaymentPaidJSONBody0(v EventPaymentPaidJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentPaidJSONBody0 performs a merge with any union data inside the EventPaymentPaidJSONBody, using the provided EventPaymentPaidJSONBody0
+func (t *EventPaymentPaidJSONBody) MergeEventPaymentPaidJSONBody0(v EventPaymentPaidJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentPaidJSONBody1 returns the union data inside the EventPaymentPaidJSONBody as a EventPaymentPaidJSONBody1
+func (t EventPaymentPaidJSONBody) AsEventPaymentPaidJSONBody1() (EventPaymentPaidJSONBody1, error) {
+	var body EventPaymentPaidJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentPaidJSONBody1 overwrites any union data inside the EventPaymentPaidJSONBody as the provided EventPaymentPaidJSONBody1
+func (t *EventPaymentPaidJSONBody) FromEventPaymentPaidJSONBody1(v EventPaymentPaidJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentPaidJSONBody1 performs a merge with any union data inside the EventPaymentPaidJSONBody, using the provided EventPaymentPaidJSONBody1
+func (t *EventPaymentPaidJSONBody) MergeEventPaymentPaidJSONBody1(v EventPaymentPaidJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentPaidJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentPaidJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentRefundedJSONBody0 returns the union data inside the EventPaymentRefundedJSONBody as a EventPaymentRefundedJSONBody0
+func (t EventPaymentRefundedJSONBody) AsEventPaymentRefundedJSONBody0() (EventPaymentRefundedJSONBody0, error) {
+	var body EventPaymentRefundedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentRefundedJSONBody0 overwrites any union data inside the EventPaymentRefundedJSONBody as the provided EventPaymentRefundedJSONBody0
+func (t *EventPaymentRefundedJSONBody) FromEventPaymentRefundedJSONBody0(v EventPaymentRefundedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentRefundedJSONBody0 performs a merge with any union data inside the EventPaymentRefundedJSONBody, using the provided EventPaymentRefundedJSONBody0
+func (t *EventPaymentRefundedJSONBody) MergeEventPaymentRefundedJSONBody0(v EventPaymentRefundedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentRefundedJSONBody1 returns the union data inside the EventPaymentRefundedJSONBody as a EventPaymentRefundedJSONBody1
+func (t EventPaymentRefundedJSONBody) AsEventPaymentRefundedJSONBody1() (EventPaymentRefundedJSONBody1, error) {
+	var body EventPaymentRefundedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentRefundedJSONBody1 overwrites any union data inside the EventPaymentRefundedJSONBody as the provided EventPaymentRefundedJSONBody1
+func (t *EventPaymentRefundedJSONBody) FromEventPaymentRefundedJSONBody1(v EventPaymentRefundedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentRefundedJSONBody1 performs a merge with any union data inside the EventPaymentRefundedJSONBody, using the provided EventPaymentRefundedJSONBody1
+func (t *EventPaymentRefundedJSONBody) MergeEventPaymentRefundedJSONBody1(v EventPaymentRefundedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentRefundedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentRefundedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventPaymentRetryScheduledJSONBody0 returns the union data inside the EventPaymentRetryScheduledJSONBody as a EventPaymentRetryScheduledJSONBody0
+func (t EventPaymentRetryScheduledJSONBody) AsEventPaymentRetryScheduledJSONBody0() (EventPaymentRetryScheduledJSONBody0, error) {
+	var body EventPaymentRetryScheduledJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentRetryScheduledJSONBody0 overwrites any union data inside the EventPaymentRetryScheduledJSONBody as the provided EventPaymentRetryScheduledJSONBody0
+func (t *EventPaymentRetryScheduledJSONBody) FromEventPaymentRetryScheduledJSONBody0(v EventPaymentRetryScheduledJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentRetryScheduledJSONBody0 performs a merge with any union data inside the EventPaymentRetryScheduledJSONBody, using the provided EventPaymentRetryScheduledJSONBody0
+func (t *EventPaymentRetryScheduledJSONBody) MergeEventPaymentRetryScheduledJSONBody0(v EventPaymentRetryScheduledJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventPaymentRetryScheduledJSONBody1 returns the union data inside the EventPaymentRetryScheduledJSONBody as a EventPaymentRetryScheduledJSONBody1
+func (t EventPaymentRetryScheduledJSONBody) AsEventPaymentRetryScheduledJSONBody1() (EventPaymentRetryScheduledJSONBody1, error) {
+	var body EventPaymentRetryScheduledJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventPaymentRetryScheduledJSONBody1 overwrites any union data inside the EventPaymentRetryScheduledJSONBody as the provided EventPaymentRetryScheduledJSONBody1
+func (t *EventPaymentRetryScheduledJSONBody) FromEventPaymentRetryScheduledJSONBody1(v EventPaymentRetryScheduledJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventPaymentRetryScheduledJSONBody1 performs a merge with any union data inside the EventPaymentRetryScheduledJSONBody, using the provided EventPaymentRetryScheduledJSONBody1
+func (t *EventPaymentRetryScheduledJSONBody) MergeEventPaymentRetryScheduledJSONBody1(v EventPaymentRetryScheduledJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventPaymentRetryScheduledJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventPaymentRetryScheduledJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventRefundFailedJSONBody0 returns the union data inside the EventRefundFailedJSONBody as a EventRefundFailedJSONBody0
+func (t EventRefundFailedJSONBody) AsEventRefundFailedJSONBody0() (EventRefundFailedJSONBody0, error) {
+	var body EventRefundFailedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventRefundFailedJSONBody0 overwrites any union data inside the EventRefundFailedJSONBody as the provided EventRefundFailedJSONBody0
+func (t *EventRefundFailedJSONBody) FromEventRefundFailedJSONBody0(v EventRefundFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventRefundFailedJSONBody0 performs a merge with any union data inside the EventRefundFailedJSONBody, using the provided EventRefundFailedJSONBody0
+func (t *EventRefundFailedJSONBody) MergeEventRefundFailedJSONBody0(v EventRefundFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventRefundFailedJSONBody1 returns the union data inside the EventRefundFailedJSONBody as a EventRefundFailedJSONBody1
+func (t EventRefundFailedJSONBody) AsEventRefundFailedJSONBody1() (EventRefundFailedJSONBody1, error) {
+	var body EventRefundFailedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventRefundFailedJSONBody1 overwrites any union data inside the EventRefundFailedJSONBody as the provided EventRefundFailedJSONBody1
+func (t *EventRefundFailedJSONBody) FromEventRefundFailedJSONBody1(v EventRefundFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventRefundFailedJSONBody1 performs a merge with any union data inside the EventRefundFailedJSONBody, using the provided EventRefundFailedJSONBody1
+func (t *EventRefundFailedJSONBody) MergeEventRefundFailedJSONBody1(v EventRefundFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventRefundFailedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventRefundFailedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventRefundSucceededJSONBody0 returns the union data inside the EventRefundSucceededJSONBody as a EventRefundSucceededJSONBody0
+func (t EventRefundSucceededJSONBody) AsEventRefundSucceededJSONBody0() (EventRefundSucceededJSONBody0, error) {
+	var body EventRefundSucceededJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventRefundSucceededJSONBody0 overwrites any union data inside the EventRefundSucceededJSONBody as the provided EventRefundSucceededJSONBody0
+func (t *EventRefundSucceededJSONBody) FromEventRefundSucceededJSONBody0(v EventRefundSucceededJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventRefundSucceededJSONBody0 performs a merge with any union data inside the EventRefundSucceededJSONBody, using the provided EventRefundSucceededJSONBody0
+func (t *EventRefundSucceededJSONBody) MergeEventRefundSucceededJSONBody0(v EventRefundSucceededJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventRefundSucceededJSONBody1 returns the union data inside the EventRefundSucceededJSONBody as a EventRefundSucceededJSONBody1
+func (t EventRefundSucceededJSONBody) AsEventRefundSucceededJSONBody1() (EventRefundSucceededJSONBody1, error) {
+	var body EventRefundSucceededJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventRefundSucceededJSONBody1 overwrites any union data inside the EventRefundSucceededJSONBody as the provided EventRefundSucceededJSONBody1
+func (t *EventRefundSucceededJSONBody) FromEventRefundSucceededJSONBody1(v EventRefundSucceededJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventRefundSucceededJSONBody1 performs a merge with any union data inside the EventRefundSucceededJSONBody, using the provided EventRefundSucceededJSONBody1
+func (t *EventRefundSucceededJSONBody) MergeEventRefundSucceededJSONBody1(v EventRefundSucceededJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventRefundSucceededJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventRefundSucceededJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventReportFailedJSONBody0 returns the union data inside the EventReportFailedJSONBody as a EventReportFailedJSONBody0
+func (t EventReportFailedJSONBody) AsEventReportFailedJSONBody0() (EventReportFailedJSONBody0, error) {
+	var body EventReportFailedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventReportFailedJSONBody0 overwrites any union data inside the EventReportFailedJSONBody as the provided EventReportFailedJSONBody0
+func (t *EventReportFailedJSONBody) FromEventReportFailedJSONBody0(v EventReportFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventReportFailedJSONBody0 performs a merge with any union data inside the EventReportFailedJSONBody, using the provided EventReportFailedJSONBody0
+func (t *EventReportFailedJSONBody) MergeEventReportFailedJSONBody0(v EventReportFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventReportFailedJSONBody1 returns the union data inside the EventReportFailedJSONBody as a EventReportFailedJSONBody1
+func (t EventReportFailedJSONBody) AsEventReportFailedJSONBody1() (EventReportFailedJSONBody1, error) {
+	var body EventReportFailedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventReportFailedJSONBody1 overwrites any union data inside the EventReportFailedJSONBody as the provided EventReportFailedJSONBody1
+func (t *EventReportFailedJSONBody) FromEventReportFailedJSONBody1(v EventReportFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventReportFailedJSONBody1 performs a merge with any union data inside the EventReportFailedJSONBody, using the provided EventReportFailedJSONBody1
+func (t *EventReportFailedJSONBody) MergeEventReportFailedJSONBody1(v EventReportFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventReportFailedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventReportFailedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventReportReadyJSONBody0 returns the union data inside the EventReportReadyJSONBody as a EventReportReadyJSONBody0
+func (t EventReportReadyJSONBody) AsEventReportReadyJSONBody0() (EventReportReadyJSONBody0, error) {
+	var body EventReportReadyJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventReportReadyJSONBody0 overwrites any union data inside the EventReportReadyJSONBody as the provided EventReportReadyJSONBody0
+func (t *EventReportReadyJSONBody) FromEventReportReadyJSONBody0(v EventReportReadyJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventReportReadyJSONBody0 performs a merge with any union data inside the EventReportReadyJSONBody, using the provided EventReportReadyJSONBody0
+func (t *EventReportReadyJSONBody) MergeEventReportReadyJSONBody0(v EventReportReadyJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventReportReadyJSONBody1 returns the union data inside the EventReportReadyJSONBody as a EventReportReadyJSONBody1
+func (t EventReportReadyJSONBody) AsEventReportReadyJSONBody1() (EventReportReadyJSONBody1, error) {
+	var body EventReportReadyJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventReportReadyJSONBody1 overwrites any union data inside the EventReportReadyJSONBody as the provided EventReportReadyJSONBody1
+func (t *EventReportReadyJSONBody) FromEventReportReadyJSONBody1(v EventReportReadyJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventReportReadyJSONBody1 performs a merge with any union data inside the EventReportReadyJSONBody, using the provided EventReportReadyJSONBody1
+func (t *EventReportReadyJSONBody) MergeEventReportReadyJSONBody1(v EventReportReadyJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventReportReadyJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventReportReadyJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventSubscriptionActivatedJSONBody0 returns the union data inside the EventSubscriptionActivatedJSONBody as a EventSubscriptionActivatedJSONBody0
+func (t EventSubscriptionActivatedJSONBody) AsEventSubscriptionActivatedJSONBody0() (EventSubscriptionActivatedJSONBody0, error) {
+	var body EventSubscriptionActivatedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionActivatedJSONBody0 overwrites any union data inside the EventSubscriptionActivatedJSONBody as the provided EventSubscriptionActivatedJSONBody0
+func (t *EventSubscriptionActivatedJSONBody) FromEventSubscriptionActivatedJSONBody0(v EventSubscriptionActivatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionActivatedJSONBody0 performs a merge with any union data inside the EventSubscriptionActivatedJSONBody, using the provided EventSubscriptionActivatedJSONBody0
+func (t *EventSubscriptionActivatedJSONBody) MergeEventSubscriptionActivatedJSONBody0(v EventSubscriptionActivatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventSubscriptionActivatedJSONBody1 returns the union data inside the EventSubscriptionActivatedJSONBody as a EventSubscriptionActivatedJSONBody1
+func (t EventSubscriptionActivatedJSONBody) AsEventSubscriptionActivatedJSONBody1() (EventSubscriptionActivatedJSONBody1, error) {
+	var body EventSubscriptionActivatedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionActivatedJSONBody1 overwrites any union data inside the EventSubscriptionActivatedJSONBody as the provided EventSubscriptionActivatedJSONBody1
+func (t *EventSubscriptionActivatedJSONBody) FromEventSubscriptionActivatedJSONBody1(v EventSubscriptionActivatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionActivatedJSONBody1 performs a merge with any union data inside the EventSubscriptionActivatedJSONBody, using the provided EventSubscriptionActivatedJSONBody1
+func (t *EventSubscriptionActivatedJSONBody) MergeEventSubscriptionActivatedJSONBody1(v EventSubscriptionActivatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventSubscriptionActivatedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventSubscriptionActivatedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventSubscriptionCanceledJSONBody0 returns the union data inside the EventSubscriptionCanceledJSONBody as a EventSubscriptionCanceledJSONBody0
+func (t EventSubscriptionCanceledJSONBody) AsEventSubscriptionCanceledJSONBody0() (EventSubscriptionCanceledJSONBody0, error) {
+	var body EventSubscriptionCanceledJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionCanceledJSONBody0 overwrites any union data inside the EventSubscriptionCanceledJSONBody as the provided EventSubscriptionCanceledJSONBody0
+func (t *EventSubscriptionCanceledJSONBody) FromEventSubscriptionCanceledJSONBody0(v EventSubscriptionCanceledJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionCanceledJSONBody0 performs a merge with any union data inside the EventSubscriptionCanceledJSONBody, using the provided EventSubscriptionCanceledJSONBody0
+func (t *EventSubscriptionCanceledJSONBody) MergeEventSubscriptionCanceledJSONBody0(v EventSubscriptionCanceledJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventSubscriptionCanceledJSONBody1 returns the union data inside the EventSubscriptionCanceledJSONBody as a EventSubscriptionCanceledJSONBody1
+func (t EventSubscriptionCanceledJSONBody) AsEventSubscriptionCanceledJSONBody1() (EventSubscriptionCanceledJSONBody1, error) {
+	var body EventSubscriptionCanceledJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionCanceledJSONBody1 overwrites any union data inside the EventSubscriptionCanceledJSONBody as the provided EventSubscriptionCanceledJSONBody1
+func (t *EventSubscriptionCanceledJSONBody) FromEventSubscriptionCanceledJSONBody1(v EventSubscriptionCanceledJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionCanceledJSONBody1 performs a merge with any union data inside the EventSubscriptionCanceledJSONBody, using the provided EventSubscriptionCanceledJSONBody1
+func (t *EventSubscriptionCanceledJSONBody) MergeEventSubscriptionCanceledJSONBody1(v EventSubscriptionCanceledJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventSubscriptionCanceledJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventSubscriptionCanceledJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventSubscriptionCreatedJSONBody0 returns the union data inside the EventSubscriptionCreatedJSONBody as a EventSubscriptionCreatedJSONBody0
+func (t EventSubscriptionCreatedJSONBody) AsEventSubscriptionCreatedJSONBody0() (EventSubscriptionCreatedJSONBody0, error) {
+	var body EventSubscriptionCreatedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionCreatedJSONBody0 overwrites any union data inside the EventSubscriptionCreatedJSONBody as the provided EventSubscriptionCreatedJSONBody0
+func (t *EventSubscriptionCreatedJSONBody) FromEventSubscriptionCreatedJSONBody0(v EventSubscriptionCreatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionCreatedJSONBody0 performs a merge with any union data inside the EventSubscriptionCreatedJSONBody, using the provided EventSubscriptionCreatedJSONBody0
+func (t *EventSubscriptionCreatedJSONBody) MergeEventSubscriptionCreatedJSONBody0(v EventSubscriptionCreatedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventSubscriptionCreatedJSONBody1 returns the union data inside the EventSubscriptionCreatedJSONBody as a EventSubscriptionCreatedJSONBody1
+func (t EventSubscriptionCreatedJSONBody) AsEventSubscriptionCreatedJSONBody1() (EventSubscriptionCreatedJSONBody1, error) {
+	var body EventSubscriptionCreatedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionCreatedJSONBody1 overwrites any union data inside the EventSubscriptionCreatedJSONBody as the provided EventSubscriptionCreatedJSONBody1
+func (t *EventSubscriptionCreatedJSONBody) FromEventSubscriptionCreatedJSONBody1(v EventSubscriptionCreatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionCreatedJSONBody1 performs a merge with any union data inside the EventSubscriptionCreatedJSONBody, using the provided EventSubscriptionCreatedJSONBody1
+func (t *EventSubscriptionCreatedJSONBody) MergeEventSubscriptionCreatedJSONBody1(v EventSubscriptionCreatedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventSubscriptionCreatedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventSubscriptionCreatedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventSubscriptionExpiredJSONBody0 returns the union data inside the EventSubscriptionExpiredJSONBody as a EventSubscriptionExpiredJSONBody0
+func (t EventSubscriptionExpiredJSONBody) AsEventSubscriptionExpiredJSONBody0() (EventSubscriptionExpiredJSONBody0, error) {
+	var body EventSubscriptionExpiredJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionExpiredJSONBody0 overwrites any union data inside the EventSubscriptionExpiredJSONBody as the provided EventSubscriptionExpiredJSONBody0
+func (t *EventSubscriptionExpiredJSONBody) FromEventSubscriptionExpiredJSONBody0(v EventSubscriptionExpiredJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionExpiredJSONBody0 performs a merge with any union data inside the EventSubscriptionExpiredJSONBody, using the provided EventSubscriptionExpiredJSONBody0
+func (t *EventSubscriptionExpiredJSONBody) MergeEventSubscriptionExpiredJSONBody0(v EventSubscriptionExpiredJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventSubscriptionExpiredJSONBody1 returns the union data inside the EventSubscriptionExpiredJSONBody as a EventSubscriptionExpiredJSONBody1
+func (t EventSubscriptionExpiredJSONBody) AsEventSubscriptionExpiredJSONBody1() (EventSubscriptionExpiredJSONBody1, error) {
+	var body EventSubscriptionExpiredJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionExpiredJSONBody1 overwrites any union data inside the EventSubscriptionExpiredJSONBody as the provided EventSubscriptionExpiredJSONBody1
+func (t *EventSubscriptionExpiredJSONBody) FromEventSubscriptionExpiredJSONBody1(v EventSubscriptionExpiredJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionExpiredJSONBody1 performs a merge with any union data inside the EventSubscriptionExpiredJSONBody, using the provided EventSubscriptionExpiredJSONBody1
+func (t *EventSubscriptionExpiredJSONBody) MergeEventSubscriptionExpiredJSONBody1(v EventSubscriptionExpiredJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventSubscriptionExpiredJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventSubscriptionExpiredJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventSubscriptionRejectedJSONBody0 returns the union data inside the EventSubscriptionRejectedJSONBody as a EventSubscriptionRejectedJSONBody0
+func (t EventSubscriptionRejectedJSONBody) AsEventSubscriptionRejectedJSONBody0() (EventSubscriptionRejectedJSONBody0, error) {
+	var body EventSubscriptionRejectedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionRejectedJSONBody0 overwrites any union data inside the EventSubscriptionRejectedJSONBody as the provided EventSubscriptionRejectedJSONBody0
+func (t *EventSubscriptionRejectedJSONBody) FromEventSubscriptionRejectedJSONBody0(v EventSubscriptionRejectedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionRejectedJSONBody0 performs a merge with any union data inside the EventSubscriptionRejectedJSONBody, using the provided EventSubscriptionRejectedJSONBody0
+func (t *EventSubscriptionRejectedJSONBody) MergeEventSubscriptionRejectedJSONBody0(v EventSubscriptionRejectedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventSubscriptionRejectedJSONBody1 returns the union data inside the EventSubscriptionRejectedJSONBody as a EventSubscriptionRejectedJSONBody1
+func (t EventSubscriptionRejectedJSONBody) AsEventSubscriptionRejectedJSONBody1() (EventSubscriptionRejectedJSONBody1, error) {
+	var body EventSubscriptionRejectedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventSubscriptionRejectedJSONBody1 overwrites any union data inside the EventSubscriptionRejectedJSONBody as the provided EventSubscriptionRejectedJSONBody1
+func (t *EventSubscriptionRejectedJSONBody) FromEventSubscriptionRejectedJSONBody1(v EventSubscriptionRejectedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventSubscriptionRejectedJSONBody1 performs a merge with any union data inside the EventSubscriptionRejectedJSONBody, using the provided EventSubscriptionRejectedJSONBody1
+func (t *EventSubscriptionRejectedJSONBody) MergeEventSubscriptionRejectedJSONBody1(v EventSubscriptionRejectedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventSubscriptionRejectedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventSubscriptionRejectedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventWithdrawalCompletedJSONBody0 returns the union data inside the EventWithdrawalCompletedJSONBody as a EventWithdrawalCompletedJSONBody0
+func (t EventWithdrawalCompletedJSONBody) AsEventWithdrawalCompletedJSONBody0() (EventWithdrawalCompletedJSONBody0, error) {
+	var body EventWithdrawalCompletedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalCompletedJSONBody0 overwrites any union data inside the EventWithdrawalCompletedJSONBody as the provided EventWithdrawalCompletedJSONBody0
+func (t *EventWithdrawalCompletedJSONBody) FromEventWithdrawalCompletedJSONBody0(v EventWithdrawalCompletedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalCompletedJSONBody0 performs a merge with any union data inside the EventWithdrawalCompletedJSONBody, using the provided EventWithdrawalCompletedJSONBody0
+func (t *EventWithdrawalCompletedJSONBody) MergeEventWithdrawalCompletedJSONBody0(v EventWithdrawalCompletedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventWithdrawalCompletedJSONBody1 returns the union data inside the EventWithdrawalCompletedJSONBody as a EventWithdrawalCompletedJSONBody1
+func (t EventWithdrawalCompletedJSONBody) AsEventWithdrawalCompletedJSONBody1() (EventWithdrawalCompletedJSONBody1, error) {
+	var body EventWithdrawalCompletedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalCompletedJSONBody1 overwrites any union data inside the EventWithdrawalCompletedJSONBody as the provided EventWithdrawalCompletedJSONBody1
+func (t *EventWithdrawalCompletedJSONBody) FromEventWithdrawalCompletedJSONBody1(v EventWithdrawalCompletedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalCompletedJSONBody1 performs a merge with any union data inside the EventWithdrawalCompletedJSONBody, using the provided EventWithdrawalCompletedJSONBody1
+func (t *EventWithdrawalCompletedJSONBody) MergeEventWithdrawalCompletedJSONBody1(v EventWithdrawalCompletedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithdrawalCompletedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithdrawalCompletedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventWithdrawalContestRefusedJSONBody0 returns the union data inside the EventWithdrawalContestRefusedJSONBody as a EventWithdrawalContestRefusedJSONBody0
+func (t EventWithdrawalContestRefusedJSONBody) AsEventWithdrawalContestRefusedJSONBody0() (EventWithdrawalContestRefusedJSONBody0, error) {
+	var body EventWithdrawalContestRefusedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestRefusedJSONBody0 overwrites any union data inside the EventWithdrawalContestRefusedJSONBody as the provided EventWithdrawalContestRefusedJSONBody0
+func (t *EventWithdrawalContestRefusedJSONBody) FromEventWithdrawalContestRefusedJSONBody0(v EventWithdrawalContestRefusedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestRefusedJSONBody0 performs a merge with any union data inside the EventWithdrawalContestRefusedJSONBody, using the provided EventWithdrawalContestRefusedJSONBody0
+func (t *EventWithdrawalContestRefusedJSONBody) MergeEventWithdrawalContestRefusedJSONBody0(v EventWithdrawalContestRefusedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventWithdrawalContestRefusedJSONBody1 returns the union data inside the EventWithdrawalContestRefusedJSONBody as a EventWithdrawalContestRefusedJSONBody1
+func (t EventWithdrawalContestRefusedJSONBody) AsEventWithdrawalContestRefusedJSONBody1() (EventWithdrawalContestRefusedJSONBody1, error) {
+	var body EventWithdrawalContestRefusedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestRefusedJSONBody1 overwrites any union data inside the EventWithdrawalContestRefusedJSONBody as the provided EventWithdrawalContestRefusedJSONBody1
+func (t *EventWithdrawalContestRefusedJSONBody) FromEventWithdrawalContestRefusedJSONBody1(v EventWithdrawalContestRefusedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestRefusedJSONBody1 performs a merge with any union data inside the EventWithdrawalContestRefusedJSONBody, using the provided EventWithdrawalContestRefusedJSONBody1
+func (t *EventWithdrawalContestRefusedJSONBody) MergeEventWithdrawalContestRefusedJSONBody1(v EventWithdrawalContestRefusedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithdrawalContestRefusedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithdrawalContestRefusedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventWithdrawalContestReturnedJSONBody0 returns the union data inside the EventWithdrawalContestReturnedJSONBody as a EventWithdrawalContestReturnedJSONBody0
+func (t EventWithdrawalContestReturnedJSONBody) AsEventWithdrawalContestReturnedJSONBody0() (EventWithdrawalContestReturnedJSONBody0, error) {
+	var body EventWithdrawalContestReturnedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestReturnedJSONBody0 overwrites any union data inside the EventWithdrawalContestReturnedJSONBody as the provided EventWithdrawalContestReturnedJSONBody0
+func (t *EventWithdrawalContestReturnedJSONBody) FromEventWithdrawalContestReturnedJSONBody0(v EventWithdrawalContestReturnedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestReturnedJSONBody0 performs a merge with any union data inside the EventWithdrawalContestReturnedJSONBody, using the provided EventWithdrawalContestReturnedJSONBody0
+func (t *EventWithdrawalContestReturnedJSONBody) MergeEventWithdrawalContestReturnedJSONBody0(v EventWithdrawalContestReturnedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventWithdrawalContestReturnedJSONBody1 returns the union data inside the EventWithdrawalContestReturnedJSONBody as a EventWithdrawalContestReturnedJSONBody1
+func (t EventWithdrawalContestReturnedJSONBody) AsEventWithdrawalContestReturnedJSONBody1() (EventWithdrawalContestReturnedJSONBody1, error) {
+	var body EventWithdrawalContestReturnedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestReturnedJSONBody1 overwrites any union data inside the EventWithdrawalContestReturnedJSONBody as the provided EventWithdrawalContestReturnedJSONBody1
+func (t *EventWithdrawalContestReturnedJSONBody) FromEventWithdrawalContestReturnedJSONBody1(v EventWithdrawalContestReturnedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestReturnedJSONBody1 performs a merge with any union data inside the EventWithdrawalContestReturnedJSONBody, using the provided EventWithdrawalContestReturnedJSONBody1
+func (t *EventWithdrawalContestReturnedJSONBody) MergeEventWithdrawalContestReturnedJSONBody1(v EventWithdrawalContestReturnedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithdrawalContestReturnedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithdrawalContestReturnedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventWithdrawalContestedJSONBody0 returns the union data inside the EventWithdrawalContestedJSONBody as a EventWithdrawalContestedJSONBody0
+func (t EventWithdrawalContestedJSONBody) AsEventWithdrawalContestedJSONBody0() (EventWithdrawalContestedJSONBody0, error) {
+	var body EventWithdrawalContestedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestedJSONBody0 overwrites any union data inside the EventWithdrawalContestedJSONBody as the provided EventWithdrawalContestedJSONBody0
+func (t *EventWithdrawalContestedJSONBody) FromEventWithdrawalContestedJSONBody0(v EventWithdrawalContestedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestedJSONBody0 performs a merge with any union data inside the EventWithdrawalContestedJSONBody, using the provided EventWithdrawalContestedJSONBody0
+func (t *EventWithdrawalContestedJSONBody) MergeEventWithdrawalContestedJSONBody0(v EventWithdrawalContestedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventWithdrawalContestedJSONBody1 returns the union data inside the EventWithdrawalContestedJSONBody as a EventWithdrawalContestedJSONBody1
+func (t EventWithdrawalContestedJSONBody) AsEventWithdrawalContestedJSONBody1() (EventWithdrawalContestedJSONBody1, error) {
+	var body EventWithdrawalContestedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalContestedJSONBody1 overwrites any union data inside the EventWithdrawalContestedJSONBody as the provided EventWithdrawalContestedJSONBody1
+func (t *EventWithdrawalContestedJSONBody) FromEventWithdrawalContestedJSONBody1(v EventWithdrawalContestedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalContestedJSONBody1 performs a merge with any union data inside the EventWithdrawalContestedJSONBody, using the provided EventWithdrawalContestedJSONBody1
+func (t *EventWithdrawalContestedJSONBody) MergeEventWithdrawalContestedJSONBody1(v EventWithdrawalContestedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithdrawalContestedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithdrawalContestedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventWithdrawalFailedJSONBody0 returns the union data inside the EventWithdrawalFailedJSONBody as a EventWithdrawalFailedJSONBody0
+func (t EventWithdrawalFailedJSONBody) AsEventWithdrawalFailedJSONBody0() (EventWithdrawalFailedJSONBody0, error) {
+	var body EventWithdrawalFailedJSONBody0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalFailedJSONBody0 overwrites any union data inside the EventWithdrawalFailedJSONBody as the provided EventWithdrawalFailedJSONBody0
+func (t *EventWithdrawalFailedJSONBody) FromEventWithdrawalFailedJSONBody0(v EventWithdrawalFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalFailedJSONBody0 performs a merge with any union data inside the EventWithdrawalFailedJSONBody, using the provided EventWithdrawalFailedJSONBody0
+func (t *EventWithdrawalFailedJSONBody) MergeEventWithdrawalFailedJSONBody0(v EventWithdrawalFailedJSONBody0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEventWithdrawalFailedJSONBody1 returns the union data inside the EventWithdrawalFailedJSONBody as a EventWithdrawalFailedJSONBody1
+func (t EventWithdrawalFailedJSONBody) AsEventWithdrawalFailedJSONBody1() (EventWithdrawalFailedJSONBody1, error) {
+	var body EventWithdrawalFailedJSONBody1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventWithdrawalFailedJSONBody1 overwrites any union data inside the EventWithdrawalFailedJSONBody as the provided EventWithdrawalFailedJSONBody1
+func (t *EventWithdrawalFailedJSONBody) FromEventWithdrawalFailedJSONBody1(v EventWithdrawalFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventWithdrawalFailedJSONBody1 performs a merge with any union data inside the EventWithdrawalFailedJSONBody, using the provided EventWithdrawalFailedJSONBody1
+func (t *EventWithdrawalFailedJSONBody) MergeEventWithdrawalFailedJSONBody1(v EventWithdrawalFailedJSONBody1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t EventWithdrawalFailedJSONBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *EventWithdrawalFailedJSONBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -5166,6 +10527,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
 	GetDisputeEvidence(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListEventTypes List the event types, each with its payload's JSON Schema
+	//
+	// Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.
+	//
+	// Corresponds with GET /api/v1/event_types (the `ListEventTypes` operationId).
+	ListEventTypes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEvents List events, newest first
 	//
@@ -6299,6 +11667,23 @@ func (c *Client) DefendDispute(ctx context.Context, id string, params *DefendDis
 // Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
 func (c *Client) GetDisputeEvidence(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDisputeEvidenceRequest(c.Server, id, file)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListEventTypes List the event types, each with its payload's JSON Schema
+//
+// Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.
+//
+// Corresponds with GET /api/v1/event_types (the `ListEventTypes` operationId).
+func (c *Client) ListEventTypes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListEventTypesRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -8903,6 +14288,33 @@ func NewGetDisputeEvidenceRequest(server string, id string, file string) (*http.
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/disputes/%s/evidence/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListEventTypesRequest constructs an http.Request for the ListEventTypes method
+func NewListEventTypesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/event_types")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -13692,6 +19104,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/disputes/{id}/evidence/{file} (the `GetDisputeEvidence` operationId).
 	GetDisputeEvidenceWithResponse(ctx context.Context, id string, file string, reqEditors ...RequestEditorFn) (*GetDisputeEvidenceResponse, error)
 
+	// ListEventTypesWithResponse List the event types, each with its payload's JSON Schema
+	//
+	// Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/event_types (the `ListEventTypes` operationId).
+	ListEventTypesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListEventTypesResponse, error)
+
 	// ListEventsWithResponse List events, newest first
 	//
 	// Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
@@ -15657,6 +21078,162 @@ func (r GetDisputeEvidenceResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDisputeEvidenceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListEventTypesResponse200Headers the declared response headers of an HTTP 200 response for ListEventTypes
+type ListEventTypesResponse200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ListEventTypesResponse400Headers the declared response headers of an HTTP 400 response for ListEventTypes
+type ListEventTypesResponse400Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse401Headers the declared response headers of an HTTP 401 response for ListEventTypes
+type ListEventTypesResponse401Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse403Headers the declared response headers of an HTTP 403 response for ListEventTypes
+type ListEventTypesResponse403Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse413Headers the declared response headers of an HTTP 413 response for ListEventTypes
+type ListEventTypesResponse413Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse429Headers the declared response headers of an HTTP 429 response for ListEventTypes
+type ListEventTypesResponse429Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse500Headers the declared response headers of an HTTP 500 response for ListEventTypes
+type ListEventTypesResponse500Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+// ListEventTypesResponse503Headers the declared response headers of an HTTP 503 response for ListEventTypes
+type ListEventTypesResponse503Headers struct {
+	RetryAfter *int
+	XRequestId *string
+}
+
+type ListEventTypesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *EventTypeList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListEventTypesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListEventTypesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListEventTypesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListEventTypesResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ListEventTypesResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListEventTypesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListEventTypesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListEventTypesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListEventTypesResponse) GetJSON200() *EventTypeList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventTypesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListEventTypesResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListEventTypesResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListEventTypesResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListEventTypesResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListEventTypesResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListEventTypesResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListEventTypesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListEventTypesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListEventTypesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListEventTypesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -30597,6 +36174,21 @@ func (c *ClientWithResponses) GetDisputeEvidenceWithResponse(ctx context.Context
 	return ParseGetDisputeEvidenceResponse(rsp)
 }
 
+// ListEventTypesWithResponse List the event types, each with its payload's JSON Schema
+//
+// Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/event_types (the `ListEventTypes` operationId).
+func (c *ClientWithResponses) ListEventTypesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListEventTypesResponse, error) {
+	rsp, err := c.ListEventTypes(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListEventTypesResponse(rsp)
+}
+
 // ListEventsWithResponse List events, newest first
 //
 // Each item is byte for byte the v2 body a webhook receives for the event. Events are kept EVENT_RETENTION (at least 30 days). delivery_success=false lists the events some webhook has not yet acknowledged with a 2xx (a later successful recovery or resend counts); true, those every webhook they were queued for has acknowledged.
@@ -33738,6 +39330,234 @@ func ParseGetDisputeEvidenceResponse(rsp *http.Response) (*GetDisputeEvidenceRes
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetDisputeEvidenceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListEventTypesResponse parses an HTTP response from a ListEventTypesWithResponse call
+func ParseListEventTypesResponse(rsp *http.Response) (*ListEventTypesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListEventTypesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest EventTypeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListEventTypesResponse200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListEventTypesResponse400Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListEventTypesResponse401Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListEventTypesResponse403Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers ListEventTypesResponse413Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListEventTypesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListEventTypesResponse500Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListEventTypesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -55662,4 +61482,1571 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 	}
 
 	return response, nil
+}
+
+// WebhookInitiator sends OpenAPI 3.1 webhook requests to target URLs.
+// Modeled on the generated Client, but with no stored Server -- the full
+// target URL is provided per-call by the caller (typically discovered
+// from a subscription registration).
+type WebhookInitiator struct {
+	// Doer for performing requests, typically a *http.Client with any
+	// customized settings, such as certificate chains.
+	Client HttpRequestDoer
+
+	// A list of callbacks for modifying requests which are generated before sending over
+	// the network.
+	RequestEditors []RequestEditorFn
+}
+
+// WebhookInitiatorOption allows setting custom parameters during construction.
+type WebhookInitiatorOption func(*WebhookInitiator) error
+
+// NewWebhookInitiator creates a new WebhookInitiator with reasonable defaults.
+func NewWebhookInitiator(opts ...WebhookInitiatorOption) (*WebhookInitiator, error) {
+	initiator := WebhookInitiator{}
+	for _, o := range opts {
+		if err := o(&initiator); err != nil {
+			return nil, err
+		}
+	}
+	if initiator.Client == nil {
+		initiator.Client = &http.Client{}
+	}
+	return &initiator, nil
+}
+
+// WithWebhookHTTPClient allows overriding the default Doer, which is
+// automatically created using http.Client. This is useful for tests.
+func WithWebhookHTTPClient(doer HttpRequestDoer) WebhookInitiatorOption {
+	return func(p *WebhookInitiator) error {
+		p.Client = doer
+		return nil
+	}
+}
+
+// WithWebhookRequestEditorFn allows setting up a callback function, which
+// will be called right before sending the webhook request. This can be
+// used to mutate the request, e.g. to add signature headers.
+func WithWebhookRequestEditorFn(fn RequestEditorFn) WebhookInitiatorOption {
+	return func(p *WebhookInitiator) error {
+		p.RequestEditors = append(p.RequestEditors, fn)
+		return nil
+	}
+}
+
+func (p *WebhookInitiator) applyWebhookEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
+	for _, r := range p.RequestEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	for _, r := range additionalEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WebhookInitiatorInterface is the interface specification for the webhook initiator.
+type WebhookInitiatorInterface interface {
+	// EventDisputeLostWithBody fires the dispute.lost webhook with any body
+	EventDisputeLostWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventDisputeLost(ctx context.Context, targetURL string, body EventDisputeLostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventDisputeOpenedWithBody fires the dispute.opened webhook with any body
+	EventDisputeOpenedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventDisputeOpened(ctx context.Context, targetURL string, body EventDisputeOpenedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventDisputeUpdatedWithBody fires the dispute.updated webhook with any body
+	EventDisputeUpdatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventDisputeUpdated(ctx context.Context, targetURL string, body EventDisputeUpdatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventDisputeWonWithBody fires the dispute.won webhook with any body
+	EventDisputeWonWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventDisputeWon(ctx context.Context, targetURL string, body EventDisputeWonJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentCanceledWithBody fires the payment.canceled webhook with any body
+	EventPaymentCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentCanceled(ctx context.Context, targetURL string, body EventPaymentCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentCreatedWithBody fires the payment.created webhook with any body
+	EventPaymentCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentCreated(ctx context.Context, targetURL string, body EventPaymentCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentExpiredWithBody fires the payment.expired webhook with any body
+	EventPaymentExpiredWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentExpired(ctx context.Context, targetURL string, body EventPaymentExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentFailedWithBody fires the payment.failed webhook with any body
+	EventPaymentFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentFailed(ctx context.Context, targetURL string, body EventPaymentFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentPaidWithBody fires the payment.paid webhook with any body
+	EventPaymentPaidWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentPaid(ctx context.Context, targetURL string, body EventPaymentPaidJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentRefundedWithBody fires the payment.refunded webhook with any body
+	EventPaymentRefundedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentRefunded(ctx context.Context, targetURL string, body EventPaymentRefundedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventPaymentRetryScheduledWithBody fires the payment.retry_scheduled webhook with any body
+	EventPaymentRetryScheduledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventPaymentRetryScheduled(ctx context.Context, targetURL string, body EventPaymentRetryScheduledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventRefundFailedWithBody fires the refund.failed webhook with any body
+	EventRefundFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventRefundFailed(ctx context.Context, targetURL string, body EventRefundFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventRefundSucceededWithBody fires the refund.succeeded webhook with any body
+	EventRefundSucceededWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventRefundSucceeded(ctx context.Context, targetURL string, body EventRefundSucceededJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventReportFailedWithBody fires the report.failed webhook with any body
+	EventReportFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventReportFailed(ctx context.Context, targetURL string, body EventReportFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventReportReadyWithBody fires the report.ready webhook with any body
+	EventReportReadyWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventReportReady(ctx context.Context, targetURL string, body EventReportReadyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventSubscriptionActivatedWithBody fires the subscription.activated webhook with any body
+	EventSubscriptionActivatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventSubscriptionActivated(ctx context.Context, targetURL string, body EventSubscriptionActivatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventSubscriptionCanceledWithBody fires the subscription.canceled webhook with any body
+	EventSubscriptionCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventSubscriptionCanceled(ctx context.Context, targetURL string, body EventSubscriptionCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventSubscriptionCreatedWithBody fires the subscription.created webhook with any body
+	EventSubscriptionCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventSubscriptionCreated(ctx context.Context, targetURL string, body EventSubscriptionCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventSubscriptionExpiredWithBody fires the subscription.expired webhook with any body
+	EventSubscriptionExpiredWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventSubscriptionExpired(ctx context.Context, targetURL string, body EventSubscriptionExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventSubscriptionRejectedWithBody fires the subscription.rejected webhook with any body
+	EventSubscriptionRejectedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventSubscriptionRejected(ctx context.Context, targetURL string, body EventSubscriptionRejectedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventWithdrawalCompletedWithBody fires the withdrawal.completed webhook with any body
+	EventWithdrawalCompletedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventWithdrawalCompleted(ctx context.Context, targetURL string, body EventWithdrawalCompletedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventWithdrawalContestRefusedWithBody fires the withdrawal.contest_refused webhook with any body
+	EventWithdrawalContestRefusedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventWithdrawalContestRefused(ctx context.Context, targetURL string, body EventWithdrawalContestRefusedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventWithdrawalContestReturnedWithBody fires the withdrawal.contest_returned webhook with any body
+	EventWithdrawalContestReturnedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventWithdrawalContestReturned(ctx context.Context, targetURL string, body EventWithdrawalContestReturnedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventWithdrawalContestedWithBody fires the withdrawal.contested webhook with any body
+	EventWithdrawalContestedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventWithdrawalContested(ctx context.Context, targetURL string, body EventWithdrawalContestedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EventWithdrawalFailedWithBody fires the withdrawal.failed webhook with any body
+	EventWithdrawalFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	EventWithdrawalFailed(ctx context.Context, targetURL string, body EventWithdrawalFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+func (p *WebhookInitiator) EventDisputeLostWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeLostWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeLost(ctx context.Context, targetURL string, body EventDisputeLostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeLostWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeOpenedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeOpenedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeOpened(ctx context.Context, targetURL string, body EventDisputeOpenedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeOpenedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeUpdatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeUpdatedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeUpdated(ctx context.Context, targetURL string, body EventDisputeUpdatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeUpdatedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeWonWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeWonWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventDisputeWon(ctx context.Context, targetURL string, body EventDisputeWonJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventDisputeWonWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentCanceledWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentCanceled(ctx context.Context, targetURL string, body EventPaymentCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentCanceledWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentCreatedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentCreated(ctx context.Context, targetURL string, body EventPaymentCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentCreatedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentExpiredWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentExpiredWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentExpired(ctx context.Context, targetURL string, body EventPaymentExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentExpiredWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentFailedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentFailed(ctx context.Context, targetURL string, body EventPaymentFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentFailedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentPaidWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentPaidWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentPaid(ctx context.Context, targetURL string, body EventPaymentPaidJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentPaidWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentRefundedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentRefundedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentRefunded(ctx context.Context, targetURL string, body EventPaymentRefundedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentRefundedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentRetryScheduledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentRetryScheduledWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventPaymentRetryScheduled(ctx context.Context, targetURL string, body EventPaymentRetryScheduledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventPaymentRetryScheduledWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventRefundFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventRefundFailedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventRefundFailed(ctx context.Context, targetURL string, body EventRefundFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventRefundFailedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventRefundSucceededWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventRefundSucceededWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventRefundSucceeded(ctx context.Context, targetURL string, body EventRefundSucceededJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventRefundSucceededWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventReportFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventReportFailedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventReportFailed(ctx context.Context, targetURL string, body EventReportFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventReportFailedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventReportReadyWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventReportReadyWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventReportReady(ctx context.Context, targetURL string, body EventReportReadyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventReportReadyWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionActivatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionActivatedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionActivated(ctx context.Context, targetURL string, body EventSubscriptionActivatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionActivatedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionCanceledWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionCanceled(ctx context.Context, targetURL string, body EventSubscriptionCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionCanceledWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionCreatedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionCreated(ctx context.Context, targetURL string, body EventSubscriptionCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionCreatedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionExpiredWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionExpiredWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionExpired(ctx context.Context, targetURL string, body EventSubscriptionExpiredJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionExpiredWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionRejectedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionRejectedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventSubscriptionRejected(ctx context.Context, targetURL string, body EventSubscriptionRejectedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventSubscriptionRejectedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalCompletedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalCompletedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalCompleted(ctx context.Context, targetURL string, body EventWithdrawalCompletedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalCompletedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContestRefusedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestRefusedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContestRefused(ctx context.Context, targetURL string, body EventWithdrawalContestRefusedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestRefusedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContestReturnedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestReturnedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContestReturned(ctx context.Context, targetURL string, body EventWithdrawalContestReturnedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestReturnedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContestedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalContested(ctx context.Context, targetURL string, body EventWithdrawalContestedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalContestedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalFailedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalFailedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) EventWithdrawalFailed(ctx context.Context, targetURL string, body EventWithdrawalFailedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventWithdrawalFailedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+// NewEventDisputeLostWebhookRequest builds a application/json POST request for the dispute.lost webhook
+func NewEventDisputeLostWebhookRequest(targetURL string, body EventDisputeLostJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventDisputeLostWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventDisputeLostWebhookRequestWithBody builds a POST request for the dispute.lost webhook with any body
+func NewEventDisputeLostWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventDisputeOpenedWebhookRequest builds a application/json POST request for the dispute.opened webhook
+func NewEventDisputeOpenedWebhookRequest(targetURL string, body EventDisputeOpenedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventDisputeOpenedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventDisputeOpenedWebhookRequestWithBody builds a POST request for the dispute.opened webhook with any body
+func NewEventDisputeOpenedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventDisputeUpdatedWebhookRequest builds a application/json POST request for the dispute.updated webhook
+func NewEventDisputeUpdatedWebhookRequest(targetURL string, body EventDisputeUpdatedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventDisputeUpdatedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventDisputeUpdatedWebhookRequestWithBody builds a POST request for the dispute.updated webhook with any body
+func NewEventDisputeUpdatedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventDisputeWonWebhookRequest builds a application/json POST request for the dispute.won webhook
+func NewEventDisputeWonWebhookRequest(targetURL string, body EventDisputeWonJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventDisputeWonWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventDisputeWonWebhookRequestWithBody builds a POST request for the dispute.won webhook with any body
+func NewEventDisputeWonWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentCanceledWebhookRequest builds a application/json POST request for the payment.canceled webhook
+func NewEventPaymentCanceledWebhookRequest(targetURL string, body EventPaymentCanceledJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentCanceledWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentCanceledWebhookRequestWithBody builds a POST request for the payment.canceled webhook with any body
+func NewEventPaymentCanceledWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentCreatedWebhookRequest builds a application/json POST request for the payment.created webhook
+func NewEventPaymentCreatedWebhookRequest(targetURL string, body EventPaymentCreatedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentCreatedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentCreatedWebhookRequestWithBody builds a POST request for the payment.created webhook with any body
+func NewEventPaymentCreatedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentExpiredWebhookRequest builds a application/json POST request for the payment.expired webhook
+func NewEventPaymentExpiredWebhookRequest(targetURL string, body EventPaymentExpiredJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentExpiredWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentExpiredWebhookRequestWithBody builds a POST request for the payment.expired webhook with any body
+func NewEventPaymentExpiredWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentFailedWebhookRequest builds a application/json POST request for the payment.failed webhook
+func NewEventPaymentFailedWebhookRequest(targetURL string, body EventPaymentFailedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentFailedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentFailedWebhookRequestWithBody builds a POST request for the payment.failed webhook with any body
+func NewEventPaymentFailedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentPaidWebhookRequest builds a application/json POST request for the payment.paid webhook
+func NewEventPaymentPaidWebhookRequest(targetURL string, body EventPaymentPaidJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentPaidWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentPaidWebhookRequestWithBody builds a POST request for the payment.paid webhook with any body
+func NewEventPaymentPaidWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentRefundedWebhookRequest builds a application/json POST request for the payment.refunded webhook
+func NewEventPaymentRefundedWebhookRequest(targetURL string, body EventPaymentRefundedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentRefundedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentRefundedWebhookRequestWithBody builds a POST request for the payment.refunded webhook with any body
+func NewEventPaymentRefundedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventPaymentRetryScheduledWebhookRequest builds a application/json POST request for the payment.retry_scheduled webhook
+func NewEventPaymentRetryScheduledWebhookRequest(targetURL string, body EventPaymentRetryScheduledJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventPaymentRetryScheduledWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventPaymentRetryScheduledWebhookRequestWithBody builds a POST request for the payment.retry_scheduled webhook with any body
+func NewEventPaymentRetryScheduledWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventRefundFailedWebhookRequest builds a application/json POST request for the refund.failed webhook
+func NewEventRefundFailedWebhookRequest(targetURL string, body EventRefundFailedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventRefundFailedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventRefundFailedWebhookRequestWithBody builds a POST request for the refund.failed webhook with any body
+func NewEventRefundFailedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventRefundSucceededWebhookRequest builds a application/json POST request for the refund.succeeded webhook
+func NewEventRefundSucceededWebhookRequest(targetURL string, body EventRefundSucceededJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventRefundSucceededWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventRefundSucceededWebhookRequestWithBody builds a POST request for the refund.succeeded webhook with any body
+func NewEventRefundSucceededWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventReportFailedWebhookRequest builds a application/json POST request for the report.failed webhook
+func NewEventReportFailedWebhookRequest(targetURL string, body EventReportFailedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventReportFailedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventReportFailedWebhookRequestWithBody builds a POST request for the report.failed webhook with any body
+func NewEventReportFailedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventReportReadyWebhookRequest builds a application/json POST request for the report.ready webhook
+func NewEventReportReadyWebhookRequest(targetURL string, body EventReportReadyJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventReportReadyWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventReportReadyWebhookRequestWithBody builds a POST request for the report.ready webhook with any body
+func NewEventReportReadyWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventSubscriptionActivatedWebhookRequest builds a application/json POST request for the subscription.activated webhook
+func NewEventSubscriptionActivatedWebhookRequest(targetURL string, body EventSubscriptionActivatedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventSubscriptionActivatedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventSubscriptionActivatedWebhookRequestWithBody builds a POST request for the subscription.activated webhook with any body
+func NewEventSubscriptionActivatedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventSubscriptionCanceledWebhookRequest builds a application/json POST request for the subscription.canceled webhook
+func NewEventSubscriptionCanceledWebhookRequest(targetURL string, body EventSubscriptionCanceledJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventSubscriptionCanceledWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventSubscriptionCanceledWebhookRequestWithBody builds a POST request for the subscription.canceled webhook with any body
+func NewEventSubscriptionCanceledWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventSubscriptionCreatedWebhookRequest builds a application/json POST request for the subscription.created webhook
+func NewEventSubscriptionCreatedWebhookRequest(targetURL string, body EventSubscriptionCreatedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventSubscriptionCreatedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventSubscriptionCreatedWebhookRequestWithBody builds a POST request for the subscription.created webhook with any body
+func NewEventSubscriptionCreatedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventSubscriptionExpiredWebhookRequest builds a application/json POST request for the subscription.expired webhook
+func NewEventSubscriptionExpiredWebhookRequest(targetURL string, body EventSubscriptionExpiredJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventSubscriptionExpiredWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventSubscriptionExpiredWebhookRequestWithBody builds a POST request for the subscription.expired webhook with any body
+func NewEventSubscriptionExpiredWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventSubscriptionRejectedWebhookRequest builds a application/json POST request for the subscription.rejected webhook
+func NewEventSubscriptionRejectedWebhookRequest(targetURL string, body EventSubscriptionRejectedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventSubscriptionRejectedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventSubscriptionRejectedWebhookRequestWithBody builds a POST request for the subscription.rejected webhook with any body
+func NewEventSubscriptionRejectedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventWithdrawalCompletedWebhookRequest builds a application/json POST request for the withdrawal.completed webhook
+func NewEventWithdrawalCompletedWebhookRequest(targetURL string, body EventWithdrawalCompletedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventWithdrawalCompletedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventWithdrawalCompletedWebhookRequestWithBody builds a POST request for the withdrawal.completed webhook with any body
+func NewEventWithdrawalCompletedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventWithdrawalContestRefusedWebhookRequest builds a application/json POST request for the withdrawal.contest_refused webhook
+func NewEventWithdrawalContestRefusedWebhookRequest(targetURL string, body EventWithdrawalContestRefusedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventWithdrawalContestRefusedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventWithdrawalContestRefusedWebhookRequestWithBody builds a POST request for the withdrawal.contest_refused webhook with any body
+func NewEventWithdrawalContestRefusedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventWithdrawalContestReturnedWebhookRequest builds a application/json POST request for the withdrawal.contest_returned webhook
+func NewEventWithdrawalContestReturnedWebhookRequest(targetURL string, body EventWithdrawalContestReturnedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventWithdrawalContestReturnedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventWithdrawalContestReturnedWebhookRequestWithBody builds a POST request for the withdrawal.contest_returned webhook with any body
+func NewEventWithdrawalContestReturnedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventWithdrawalContestedWebhookRequest builds a application/json POST request for the withdrawal.contested webhook
+func NewEventWithdrawalContestedWebhookRequest(targetURL string, body EventWithdrawalContestedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventWithdrawalContestedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventWithdrawalContestedWebhookRequestWithBody builds a POST request for the withdrawal.contested webhook with any body
+func NewEventWithdrawalContestedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEventWithdrawalFailedWebhookRequest builds a application/json POST request for the withdrawal.failed webhook
+func NewEventWithdrawalFailedWebhookRequest(targetURL string, body EventWithdrawalFailedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventWithdrawalFailedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewEventWithdrawalFailedWebhookRequestWithBody builds a POST request for the withdrawal.failed webhook with any body
+func NewEventWithdrawalFailedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
