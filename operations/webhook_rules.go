@@ -9,6 +9,7 @@ import (
 
 	"payments/dispatcher"
 	"payments/store"
+	"payments/store/eventfilter"
 )
 
 // The rules of a webhook's fields, the API's and the dashboard's alike:
@@ -27,6 +28,9 @@ type webhookInput struct {
 	// Algorithm and Secret: at creation and rotation only; an empty
 	// Secret is one the service makes.
 	Algorithm, Secret *string
+	// Filter is a payload filter (store/eventfilter), trimmed; one left
+	// empty is none (nil).
+	Filter **string
 }
 
 // checkWebhook applies every rule to in at once: nil, or InputErrors.
@@ -67,6 +71,11 @@ func (o *Operations) checkWebhook(in webhookInput) error {
 	}
 	if in.Secret != nil {
 		if e := checkSecret(*in.Secret, in.Algorithm); e != nil {
+			bad = append(bad, e)
+		}
+	}
+	if in.Filter != nil && *in.Filter != nil {
+		if e := checkFilter(in.Filter); e != nil {
 			bad = append(bad, e)
 		}
 	}
@@ -152,3 +161,24 @@ func checkSecret(secret string, algorithm *string) *InputError {
 
 // secretForEd25519 says why an ed25519 webhook takes no custom secret.
 const secretForEd25519 = "A custom secret is an HMAC secret (signature_algorithm hmac-sha256); an ed25519 webhook's signing key is made by the service and its public key shown on the webhook."
+
+// checkFilter compiles a payload filter, trimmed (an empty one is none):
+// a refusal says why, in the expression's own terms.
+func checkFilter(f **string) *InputError {
+	src := strings.TrimSpace(**f)
+	if src == "" {
+		*f = nil
+		return nil
+	}
+	*f = &src
+	if _, err := eventfilter.Compile(src); err != nil {
+		var refused *eventfilter.Error
+		if !errors.As(err, &refused) {
+			return &InputError{Param: "filter", Message: "filter could not be checked: " + err.Error(), Words: "form.filter_invalid",
+				Args: []any{"Reason", err.Error()}}
+		}
+		return &InputError{Param: "filter", Message: "filter is not a CEL expression this service takes: " + refused.Reason + ".",
+			Words: "form.filter_invalid", Args: []any{"Reason", refused.Reason}}
+	}
+	return nil
+}

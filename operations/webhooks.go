@@ -23,7 +23,7 @@ type WebhookRules struct {
 // and returns it with its signing secret, shown this once.
 func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in store.NewWebhook) (*store.Webhook, string, error) {
 	asked := webhookInput{Name: &in.Name, URL: &in.URL, APIVersion: &in.APIVersion, Events: &in.Events, RateLimit: in.RateLimit,
-		Secret: &in.Signing.Secret}
+		Secret: &in.Signing.Secret, Filter: &in.Filter}
 	if in.Signing.Algorithm != "" {
 		asked.Algorithm = &in.Signing.Algorithm
 	}
@@ -49,7 +49,7 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 			return "", nil, err
 		}
 		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"},
-			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "forward_trace": {nil, w.ForwardTrace}, "mtls": {nil, mtlsShown(w)}}, nil
+			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "forward_trace": {nil, w.ForwardTrace}, "filter": {nil, w.Filter}, "mtls": {nil, mtlsShown(w)}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -89,19 +89,23 @@ func shownSecret(w *store.Webhook, secret string) string {
 
 // UpdateWebhook changes what u sets (enabling or disabling it included).
 func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string, u store.WebhookUpdate) (*store.Webhook, error) {
-	asked := webhookInput{Name: u.Name, URL: u.URL, APIVersion: u.APIVersion, RateLimit: u.RateLimit}
+	asked := webhookInput{Name: u.Name, URL: u.URL, APIVersion: u.APIVersion, RateLimit: u.RateLimit, Filter: &u.Filter}
 	if u.Events != nil {
 		asked.Events = &u.Events
 	}
+	setFilter := u.Filter != nil
 	if err := o.checkWebhook(asked); err != nil {
 		return nil, err
+	}
+	if setFilter && u.Filter == nil {
+		u.RemoveFilter = true // given empty: none
 	}
 	if err := checkMTLS(u.MTLS, o.Store.Now()); err != nil {
 		return nil, err
 	}
 	action := "webhook.updated"
 	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil &&
-		u.ForwardTrace == nil && u.MTLS == nil && !u.RemoveMTLS {
+		u.ForwardTrace == nil && u.Filter == nil && !u.RemoveFilter && u.MTLS == nil && !u.RemoveMTLS {
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
@@ -275,6 +279,7 @@ func webhookChanges(before, after *store.Webhook) store.Changes {
 	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
 	add("ordered", before.Ordered, after.Ordered, before.Ordered == after.Ordered)
 	add("forward_trace", before.ForwardTrace, after.ForwardTrace, before.ForwardTrace == after.ForwardTrace)
+	add("filter", before.Filter, after.Filter, reflect.DeepEqual(before.Filter, after.Filter))
 	add("mtls", mtlsShown(before), mtlsShown(after), reflect.DeepEqual(mtlsShown(before), mtlsShown(after)))
 	return c
 }

@@ -84,6 +84,8 @@ type Store struct {
 	replica *Replica
 	// families remembers which accounts a charge may split to (splits.go).
 	families *splitFamilies
+	// filters remembers the accounts' filtered webhooks (webhook_filters.go).
+	filters *webhookFilters
 }
 
 // Charges is what every new payment carries besides its own data: the
@@ -120,6 +122,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	s.families = &splitFamilies{known: map[string]splitFamily{}}
+	s.filters = newWebhookFilters()
 	return s, nil
 }
 

@@ -209,14 +209,14 @@ func (s *Store) RecoverEvents(ctx context.Context, scope Scope, webhookID string
 			return ErrWebhookDisabled
 		}
 		var events []Event
-		err = tx.NewSelect().Model(&events).Column("id", "type").
+		err = tx.NewSelect().Model(&events).Column("id", "type", "object_id", "livemode", "data").
 			Where("account_id = ? AND livemode = ? AND NOT sample AND type IN (?)", scope.AccountID, scope.Livemode, bun.List(w.Events)).
 			Where("created_at >= ? AND created_at <= ?", since, until).
 			Order("created_at", "id").Scan(ctx)
 		if err != nil {
 			return fmt.Errorf("store: events to recover: %w", err)
 		}
-		made, err := s.queueAgain(ctx, tx, []Webhook{*w}, events)
+		made, err := s.queueAgain(ctx, tx, []Webhook{*w}, events, true)
 		n = len(made)
 		return err
 	})
@@ -252,7 +252,8 @@ func (s *Store) ResendEvent(ctx context.Context, scope Scope, e *Event, webhookI
 	var made []Delivery
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		made, err = s.queueAgain(ctx, tx, hooks, []Event{*e})
+		// Asked for by name: a filter does not hold it back.
+		made, err = s.queueAgain(ctx, tx, hooks, []Event{*e}, false)
 		return err
 	})
 	if err != nil {
@@ -262,13 +263,14 @@ func (s *Store) ResendEvent(ctx context.Context, scope Scope, e *Event, webhookI
 }
 
 // queueAgain writes a new pending delivery of each event to each webhook
-// subscribed to its type, due now, and wakes the dispatchers.
-func (s *Store) queueAgain(ctx context.Context, tx bun.Tx, hooks []Webhook, events []Event) ([]Delivery, error) {
+// subscribed to its type (and, filtered, whose payload filter passes it),
+// due now, and wakes the dispatchers.
+func (s *Store) queueAgain(ctx context.Context, tx bun.Tx, hooks []Webhook, events []Event, filtered bool) ([]Delivery, error) {
 	now := s.Now()
 	made := []Delivery{}
 	for _, e := range events {
 		for _, w := range hooks {
-			if !slices.Contains(w.Events, e.Type) {
+			if !slices.Contains(w.Events, e.Type) || filtered && !s.passesFilter(&w, &e) {
 				continue
 			}
 			dl := Delivery{ID: ids.New(ids.PrefixDelivery), EventID: e.ID, WebhookID: w.ID,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -40,7 +41,7 @@ const outboxCTEs = `event AS (
 			CASE WHEN w.ordered THEN w.id || ':' || s.object_id END
 		FROM source s JOIN accounts a ON a.id = s.account_id
 			JOIN webhooks w ON w.account_id IN (s.account_id, a.parent_account_id) AND w.livemode = s.livemode
-			AND w.enabled AND s.type = ANY (w.events)
+			AND w.enabled AND s.type = ANY (w.events) AND (w.filter IS NULL OR w.id = ANY (s.passed))
 		RETURNING 1
 	), notify AS (
 		SELECT pg_notify('` + DeliveriesChannel + `', '') FROM (SELECT count(*) AS n FROM queued) q WHERE q.n > 0
@@ -86,11 +87,12 @@ const rollupCTE = `rolled AS (
 // fails to compile when the cap outgrows it.
 var _ [len(ids.Alphabet) - 2*MaxWebhooksPerAccount]struct{}
 
-// recordEventSQL records one event: recordEvent's eleven parameters.
+// recordEventSQL records one event: recordEvent's twelve parameters (the
+// last, the filtered webhooks the event passed, comma-separated).
 const recordEventSQL = `WITH source AS (
 		SELECT $1::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, $4::text AS type,
 			$5::text AS object_id, $6::json AS data, $7::timestamptz AS created_at, $8::text AS delivery_stem,
-			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate
+			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate, string_to_array($12::text, ',') AS passed
 	), ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
 
@@ -99,7 +101,7 @@ const recordEventSQL = `WITH source AS (
 func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID string, livemode bool,
 	objectID string, object any, at time.Time,
 ) error {
-	st, err := recordEventStatement(ctx, eventType, accountID, livemode, objectID, object, at)
+	st, err := s.recordEventStatement(ctx, eventType, accountID, livemode, objectID, object, at)
 	if err != nil {
 		return err
 	}
@@ -107,24 +109,28 @@ func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID
 }
 
 // recordEventStatement is recordEvent's statement.
-func recordEventStatement(ctx context.Context, eventType, accountID string, livemode bool,
+func (s *Store) recordEventStatement(ctx context.Context, eventType, accountID string, livemode bool,
 	objectID string, object any, at time.Time,
 ) (pg.Statement, error) {
 	data, err := json.Marshal(object)
 	if err != nil {
 		return pg.Statement{}, fmt.Errorf("store: snapshot %s: %w", eventType, err)
 	}
+	passed, err := s.passedFilters(ctx, accountID, livemode, eventType, data)
+	if err != nil {
+		return pg.Statement{}, err
+	}
 	return pg.Statement{SQL: recordEventSQL, Args: []any{ids.New(ids.PrefixEvent), accountID, livemode,
-		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx), actorOf(ctx), traceState(ctx)}}, nil
+		eventType, objectID, string(data), at, ids.NewStem(ids.PrefixDelivery), traceParent(ctx), actorOf(ctx), traceState(ctx), strings.Join(passed, ",")}}, nil
 }
 
 // recordEventsSQL records a batch of events: arrays of equal length, one
 // element per event, in recordEvent's order.
 const recordEventsSQL = `WITH source AS (
 		SELECT event_id, account_id, livemode, type, object_id, data::json AS data, created_at, delivery_stem,
-			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate
-		FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
-			WITH ORDINALITY AS e(event_id, account_id, livemode, type, object_id, data, created_at, delivery_stem, i)
+			$9::text AS traceparent, $10::text AS actor, $11::text AS tracestate, string_to_array(passed, ',') AS passed
+		FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $12::text[])
+			WITH ORDINALITY AS e(event_id, account_id, livemode, type, object_id, data, created_at, delivery_stem, passed, i)
 		ORDER BY i
 	), ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -142,20 +148,25 @@ type NewEvent struct {
 // RecordEvents writes events with their deliveries in one statement and
 // transaction, apart from any state change: the load generator's backlog.
 func (s *Store) RecordEvents(ctx context.Context, events []NewEvent) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error { return recordEvents(ctx, tx, events) })
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error { return s.recordEvents(ctx, tx, events) })
 }
 
 // recordEvents writes events inside tx in one statement (recordEventsSQL).
-func recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) error {
+func (s *Store) recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) error {
 	n := len(events)
 	eventIDs, accounts, livemodes, types := make([]string, n), make([]string, n), make([]bool, n), make([]string, n)
-	objectIDs, data, ats, stems := make([]string, n), make([]string, n), make([]time.Time, n), make([]string, n)
+	objectIDs, data, ats, stems, passed := make([]string, n), make([]string, n), make([]time.Time, n), make([]string, n), make([]string, n)
 	for i, e := range events {
 		eventIDs[i], accounts[i], livemodes[i], types[i] = ids.New(ids.PrefixEvent), e.Scope.AccountID, e.Scope.Livemode, e.Type
 		objectIDs[i], data[i], ats[i], stems[i] = e.ObjectID, string(e.Data), e.At, ids.NewStem(ids.PrefixDelivery)
+		ok, err := s.passedFilters(ctx, e.Scope.AccountID, e.Scope.Livemode, e.Type, e.Data)
+		if err != nil {
+			return err
+		}
+		passed[i] = strings.Join(ok, ",")
 	}
 	_, err := tx.Tx.ExecContext(ctx, recordEventsSQL,
-		pg.Prepared(eventIDs, accounts, livemodes, types, objectIDs, data, ats, stems, traceParent(ctx), actorOf(ctx), traceState(ctx))...)
+		pg.Prepared(eventIDs, accounts, livemodes, types, objectIDs, data, ats, stems, traceParent(ctx), actorOf(ctx), traceState(ctx), passed)...)
 	if err != nil {
 		return fmt.Errorf("store: record events: %w", err)
 	}

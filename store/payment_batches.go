@@ -194,7 +194,11 @@ func (s *Store) createTestBatchPayments(ctx context.Context, tx bun.Tx, entries 
 	var at []int
 	for i, e := range entries {
 		if e.Payment != nil {
-			creates, at = append(creates, newRequestedCreate(ctx, e.Payment)), append(at, i)
+			c, err := s.newRequestedCreate(ctx, e.Payment)
+			if err != nil {
+				return err
+			}
+			creates, at = append(creates, c), append(at, i)
 		}
 	}
 	if len(creates) == 0 {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -202,10 +203,12 @@ func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg
 // payment.created event and the event's deliveries, atomically (one
 // statement). A taken external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
-	c := newRequestedCreate(ctx, p)
+	c, err := s.newRequestedCreate(ctx, p)
+	if err != nil {
+		return err
+	}
 	// The API's hottest write. Outside a request's idempotency transaction,
 	// concurrent creations share statements (paymentCreates).
-	var err error
 	if _, ambient := ambientTx(ctx); ambient {
 		// In a request's idempotency transaction, a savepoint keeps a
 		// refusal (a taken external_id) from aborting the whole transaction.
@@ -223,14 +226,20 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 }
 
 // newRequestedCreate is the creation of p as ctx's request asks for it:
-// its trace, who asked and its audit row's changes.
-func newRequestedCreate(ctx context.Context, p *Payment) paymentCreate {
+// its trace, who asked, its audit row's changes, and the filtered
+// webhooks its event passes.
+func (s *Store) newRequestedCreate(ctx context.Context, p *Payment) (paymentCreate, error) {
 	c := newPaymentCreate(p)
+	passed, err := s.passedFilters(ctx, p.AccountID, p.Livemode, EventPaymentCreated, []byte(c.snapshot))
+	if err != nil {
+		return c, err
+	}
+	c.passed = strings.Join(passed, ",")
 	c.traceparent, c.tracestate, c.actor = traceParent(ctx), traceState(ctx), actorOf(ctx)
 	changes := jsonw.AppendString(append(make([]byte, 0, 64), `{"status":[null,`...), p.Status)
 	changes = strconv.AppendInt(append(changes, `],"amount_cents":[null,`...), p.AmountCents, 10)
 	c.who = auditJSON(ctx, append(changes, "]}"...))
-	return c
+	return c, nil
 }
 
 // paymentInsertColumns are the columns a new payment's row is written with,
@@ -251,7 +260,8 @@ const createPaymentSQL = `WITH payment AS (
 	), source AS (
 		SELECT $23::text AS event_id, $2::text AS account_id, $3::boolean AS livemode, '` + EventPaymentCreated + `'::text AS type,
 			$1::uuid::text AS object_id, $24::json AS data, $18::timestamptz AS created_at, $25::text AS delivery_stem,
-			$26::text AS traceparent, $27::text AS actor, $28::jsonb AS who, $29::text AS tracestate
+			$26::text AS traceparent, $27::text AS actor, $28::jsonb AS who, $29::text AS tracestate,
+			string_to_array($30::text, ',') AS passed
 		FROM payment
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
 	SELECT count(*) FROM notify`
@@ -288,6 +298,7 @@ type paymentCreate struct {
 	eventID, stem      string
 	traceparent        *string // the request's span, for the event (nil: traces off)
 	tracestate         *string // and its vendors' state (nil: none)
+	passed             string  // the filtered webhooks its event passed, comma-separated
 	actor              string  // who asked, for the event
 	who                string  // who asked, for the audit row (auditJSON; "": the service itself)
 }
@@ -333,7 +344,7 @@ func (c paymentCreate) args() []any {
 	return []any{pg.UUID(p.ID), p.AccountID, p.Livemode, p.Status, p.AmountCents, p.Currency, p.PaymentMethod,
 		p.Description, p.ExternalID, c.customer, c.metadata, p.CorrelationID, p.FeeCents, p.BRCode,
 		p.QRCodeURL, p.CheckoutURL, p.CreatedAt, p.UpdatedAt, p.ExpiresAt, c.dueDate, c.dueTerms, c.splits,
-		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON(), c.tracestate}
+		c.eventID, c.snapshot, c.stem, c.traceparent, c.actor, c.whoJSON(), c.tracestate, c.passed}
 }
 
 // createPaymentsSQL creates a batch of payments, each with its
@@ -349,11 +360,11 @@ const createPaymentsSQL = `
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::text[],
 			$8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[], $15::text[],
 			$16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[], $22::text[],
-			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[], $28::text[], $29::text[])
+			$23::text[], $24::text[], $25::text[], $26::date[], $27::text[], $28::text[], $29::text[], $30::text[])
 			WITH ORDINALITY AS c(id, account_id, livemode, status, amount_cents, currency, payment_method,
 				description, external_id, customer, metadata, correlation_id, fee_cents, br_code, qr_code_url,
 				checkout_url, created_at, updated_at, expires_at, event_id, data, delivery_stem, traceparent, actor, who,
-				due_date, due_terms, splits, tracestate, i)
+				due_date, due_terms, splits, tracestate, passed, i)
 	), payment AS (
 		INSERT INTO payments (` + paymentInsertColumns + `)
 		SELECT id, account_id, livemode, status, amount_cents, currency, payment_method, description, external_id,
@@ -365,7 +376,7 @@ const createPaymentsSQL = `
 	), source AS (
 		SELECT c.event_id, c.account_id, c.livemode, '` + EventPaymentCreated + `'::text AS type, c.id::text AS object_id,
 			c.data::json AS data, c.updated_at AS created_at, c.delivery_stem, c.traceparent, c.actor, c.who::jsonb AS who,
-			c.tracestate
+			c.tracestate, string_to_array(c.passed, ',') AS passed
 		FROM c JOIN payment USING (id)
 		ORDER BY c.i
 	), ` + auditCTEStart + `'` + EventPaymentCreated + `'` + auditCTEEnd + `, ` + outboxCTEs + `
@@ -449,7 +460,7 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 	paymentIDs, livemodes, amounts, fees := make([]pgtype.UUID, n), make([]bool, n), make([]int64, n), make([]int64, n)
 	accounts, statuses, currencies, methods, correlations := texts(), texts(), texts(), texts(), texts()
 	metadata, brCodes, qrURLs, checkoutURLs, eventIDs, data, stems := texts(), texts(), texts(), texts(), texts(), texts(), texts()
-	actors, whos := texts(), texts()
+	actors, whos, passed := texts(), texts(), texts()
 	descriptions, externalIDs, customers, traceparents, tracestates := nullables(), nullables(), nullables(), nullables(), nullables()
 	dueDates, dueTerms, splits := nullables(), nullables(), nullables()
 	created, updated, expires := times(), times(), times()
@@ -461,11 +472,11 @@ func createPaymentsArgs(batch []paymentCreate) []any {
 		correlations[i], fees[i], brCodes[i], qrURLs[i], checkoutURLs[i] = p.CorrelationID, p.FeeCents, p.BRCode, p.QRCodeURL, p.CheckoutURL
 		created[i], updated[i], expires[i] = p.CreatedAt, p.UpdatedAt, p.ExpiresAt
 		eventIDs[i], data[i], stems[i], traceparents[i], actors[i] = c.eventID, c.snapshot, c.stem, c.traceparent, c.actor
-		whos[i], dueDates[i], dueTerms[i], splits[i], tracestates[i] = c.whoJSON(), c.dueDate, c.dueTerms, c.splits, c.tracestate
+		whos[i], dueDates[i], dueTerms[i], splits[i], tracestates[i], passed[i] = c.whoJSON(), c.dueDate, c.dueTerms, c.splits, c.tracestate, c.passed
 	}
 	return []any{paymentIDs, accounts, livemodes, statuses, amounts, currencies, methods, descriptions, externalIDs,
 		customers, metadata, correlations, fees, brCodes, qrURLs, checkoutURLs, created, updated, expires,
-		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms, splits, tracestates}
+		eventIDs, data, stems, traceparents, actors, whos, dueDates, dueTerms, splits, tracestates, passed}
 }
 
 // lockPayment finds the payment ref names in scope and locks it for tx: a
@@ -717,7 +728,7 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 		return nil, nil, refusal, nil
 	}
 	p.UpdatedAt = now
-	event, err := recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
+	event, err := s.recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -795,7 +806,7 @@ func (s *Store) ExpireOverdue(ctx context.Context, limit int) (int, error) {
 		if moved == 0 {
 			return nil
 		}
-		if err := recordEvents(ctx, tx, events); err != nil {
+		if err := s.recordEvents(ctx, tx, events); err != nil {
 			return err
 		}
 		// The service's own doing (the sweep): an audit row for each.

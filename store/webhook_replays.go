@@ -157,7 +157,7 @@ func (s *Store) AdvanceReplays(ctx context.Context, limit int) (int, error) {
 			return fmt.Errorf("store: replay's webhook: %w", err)
 		}
 		var events []Event
-		q := tx.NewSelect().Model(&events).Column("id", "type", "object_id", "created_at").
+		q := tx.NewSelect().Model(&events).Column("id", "type", "object_id", "livemode", "data", "created_at").
 			Where(replayEventsWhere, r.AccountID, r.Livemode, bun.List(r.Types), r.From, r.To)
 		if r.CursorAt != nil {
 			q = q.Where("(created_at, id) > (?, ?)", *r.CursorAt, *r.CursorID)
@@ -169,7 +169,7 @@ func (s *Store) AdvanceReplays(ctx context.Context, limit int) (int, error) {
 		// dropped since is skipped.
 		hook := *w
 		hook.Events = slices.DeleteFunc(slices.Clone(r.Types), func(t string) bool { return !slices.Contains(w.Events, t) })
-		if _, err := s.queueAgain(ctx, tx, []Webhook{hook}, events); err != nil {
+		if _, err := s.queueAgain(ctx, tx, []Webhook{hook}, events, true); err != nil {
 			return err
 		}
 		n = len(events)

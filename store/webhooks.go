@@ -133,6 +133,10 @@ type Webhook struct {
 	// (migration 055): the receiver's trace goes on from the request that
 	// made the event.
 	ForwardTrace bool `bun:"forward_trace"`
+	// Filter is its payload filter, a CEL expression (store/eventfilter;
+	// migration 057): it receives only the events of its types the
+	// filter passes (nil: all of them).
+	Filter *string `bun:"filter"`
 	// SlowSince is when its attempts became slow (the slow lane, see
 	// ClaimParams); nil while it answers fast. The dispatcher alone writes it.
 	SlowSince *time.Time `bun:"slow_since"`
@@ -175,6 +179,8 @@ type NewWebhook struct {
 	RateLimit    *int
 	Ordered      bool
 	ForwardTrace bool
+	// Filter is its payload filter (nil: none), checked by the operation.
+	Filter *string
 	// MTLS, when set, is its mutual TLS settings.
 	MTLS *WebhookMTLS
 }
@@ -191,6 +197,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
 		SecretHint: signing.hint(), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
 		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered, ForwardTrace: in.ForwardTrace,
+		Filter: in.Filter,
 	}
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
@@ -216,6 +223,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	if err != nil {
 		return nil, "", err
 	}
+	s.filters.forget()
 	return w, secret, nil
 }
 
@@ -272,6 +280,9 @@ type WebhookUpdate struct {
 	RateLimit    *int
 	Ordered      *bool
 	ForwardTrace *bool
+	// Filter replaces the payload filter; RemoveFilter drops it.
+	Filter       *string
+	RemoveFilter bool
 	// MTLS replaces the mutual TLS settings; RemoveMTLS drops them.
 	MTLS       *WebhookMTLS
 	RemoveMTLS bool
@@ -310,6 +321,12 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		if u.ForwardTrace != nil {
 			w.ForwardTrace = *u.ForwardTrace
 		}
+		switch {
+		case u.RemoveFilter:
+			w.Filter = nil
+		case u.Filter != nil:
+			w.Filter = u.Filter
+		}
 		if u.MTLS != nil || u.RemoveMTLS {
 			if err := s.setMTLS(w, u.MTLS); err != nil {
 				return err
@@ -333,6 +350,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 	if err != nil {
 		return nil, err
 	}
+	s.filters.forget()
 	return w, nil
 }
 

@@ -17,6 +17,8 @@ type WebhookDetail struct {
 	Ordered bool
 	// ForwardTrace: each attempt carries the trace context.
 	ForwardTrace bool
+	// PayloadFilter is its payload filter (nil: none).
+	PayloadFilter *string
 	// Replays are its latest replays of a window, newest first.
 	Replays []ReplayView
 	// MTLS is what is shown of its mutual TLS (nil: none).

@@ -45,6 +45,8 @@ type WebhookForm struct {
 	Ordered bool
 	// ForwardTrace sends each attempt's traceparent and tracestate.
 	ForwardTrace bool
+	// Filter is the payload filter as typed ("" for none).
+	Filter string
 	// RemoveMTLS drops the webhook's mutual TLS files; HasMTLS says it
 	// has some (edit).
 	RemoveMTLS bool

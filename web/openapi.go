@@ -18,6 +18,7 @@ import (
 	"payments/pix"
 	"payments/pix/cobv"
 	"payments/store"
+	"payments/store/eventfilter"
 )
 
 // OpenAPIDocument is the OpenAPI 3.1 description of every JSON route, as
@@ -357,6 +358,7 @@ func webhookBody(create bool) obj {
 			rateLimitDescription+" null removes the limit."),
 		"ordered", describe(boolean(), orderedDescription+" Applies to deliveries queued from then on."),
 		"forward_trace", describe(boolean(), forwardTraceDescription),
+		"filter", describe(o("type", []string{"string", "null"}, "maxLength", eventfilter.MaxLength), filterDescription+" null (or empty) removes it."),
 		"mtls", describe(o("oneOf", []any{ref("WebhookMTLSInput"), o("type", "null")}),
 			"Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them."),
 	)
@@ -384,6 +386,12 @@ func signatureAlgorithm() obj {
 const orderedDescription = "true: the deliveries of one object (the payment, subscription, refund, dispute or withdrawal an event is about) " +
 	"reach the receiver in the order their events happened, one at a time; while one is retried the later ones of that object wait, other objects' flow. " +
 	"A delivery given up (failed) releases those behind it: the gap shows as that failed delivery."
+
+const filterDescription = "A payload filter: a CEL expression (https://cel.dev) over the event, true or false; the webhook receives only the events of its types it passes. " +
+	"It sees type, livemode and data.object (the object as the payload carries it; numbers without a fraction are integers), e.g. " +
+	"data.object.amount_cents >= 10000 && data.object.metadata.channel == \"loja\". Checked when saved (400 naming filter, saying why). " +
+	"An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. " +
+	"Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process."
 
 const forwardTraceDescription = "true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request " +
 	"whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt " +
@@ -1041,6 +1049,7 @@ func schemas() obj {
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit), rateLimitDescription),
 		"ordered", describe(boolean(), orderedDescription),
 		"forward_trace", describe(boolean(), forwardTraceDescription),
+		"filter", describe(nullableStr(), filterDescription+" null: every event of its types."),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
 		"secret_hint", describe(str(), "The secret's last characters, e.g. whsec_...a1B2; for ed25519, its public key's (whpk_...a1B2): the signing key is never shown, not even in part."),

@@ -23,6 +23,9 @@ type webhookParams struct {
 	Ordered    *bool
 	// ForwardTrace sends each attempt's traceparent and tracestate.
 	ForwardTrace *bool
+	// Filter replaces the payload filter; RemoveFilter (an explicit null) drops it.
+	Filter       *string
+	RemoveFilter bool
 	// MTLS replaces the mutual TLS settings; RemoveMTLS (an explicit null) drops them.
 	MTLS       *store.WebhookMTLS
 	RemoveMTLS bool
@@ -33,8 +36,8 @@ type webhookParams struct {
 }
 
 var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered",
-	"forward_trace", "mtls"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "forward_trace", "mtls"}
+	"forward_trace", "filter", "mtls"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "forward_trace", "filter", "mtls"}
 
 // parseWebhookParams reads the fields' types; their rules (lengths, the
 // URL rule, the event catalog, the ranges) are the operation's, which
@@ -101,6 +104,15 @@ func parseWebhookParams(o request.Object, create bool) (webhookParams, *reply.Er
 	} else if slices.Contains(o.Fields(), "rate_limit") {
 		none := 0
 		p.RateLimit = &none
+	}
+	if o.Present("filter") {
+		f, apiErr := o.Str("filter", ruledByTheOperation)
+		if apiErr != nil {
+			return p, apiErr
+		}
+		p.Filter = &f
+	} else if slices.Contains(o.Fields(), "filter") {
+		p.RemoveFilter = true
 	}
 	if o.Present("secret") {
 		secret, apiErr := o.Str("secret", ruledByTheOperation)

@@ -111,6 +111,7 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) (secr
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	form.Ordered = c.FormValue("ordered") == "true"
 	form.ForwardTrace = c.FormValue("forward_trace") == "true"
+	form.Filter = strings.TrimSpace(c.FormValue("filter"))
 	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
 	form.Signature = c.FormValue("signature_algorithm")
 	if form.Signature == "" {
@@ -171,7 +172,7 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
 		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, ForwardTrace: form.ForwardTrace, MTLS: mtls,
-		RateLimit: &rate,
+		RateLimit: &rate, Filter: &form.Filter,
 	}
 	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
@@ -199,6 +200,9 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
 	form.Ordered, form.ForwardTrace = w.Ordered, w.ForwardTrace
+	if w.Filter != nil {
+		form.Filter = *w.Filter
+	}
 	form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
 	if w.RateLimit != nil {
 		form.RateLimit = strconv.Itoa(*w.RateLimit)
@@ -227,7 +231,7 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
-		Ordered: &form.Ordered, ForwardTrace: &form.ForwardTrace, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
+		Ordered: &form.Ordered, ForwardTrace: &form.ForwardTrace, Filter: &form.Filter, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
 	})
 	if webhookRefused(c, err, &form) {
 		form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
@@ -329,7 +333,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
+		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, PayloadFilter: w.Filter, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
 		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,

@@ -14,6 +14,7 @@ type Webhook struct {
 	RateLimit               *int     `json:"rate_limit"`
 	Ordered                 bool     `json:"ordered"`
 	ForwardTrace            bool     `json:"forward_trace"`
+	Filter                  *string  `json:"filter"`
 	MTLS                    *MTLS    `json:"mtls"`
 	DisabledReason          *string  `json:"disabled_reason"`
 	SecretHint              string   `json:"secret_hint"`

@@ -91,14 +91,16 @@ func (f *Filter) Match(eventType string, livemode bool, object map[string]any) b
 	return ok && b
 }
 
-// integers turns the numbers JSON decoded as float64 that have no
-// fraction into int64, in place, so that amount_cents >= 10000 compares
-// integers as its author wrote them.
+// integers is v with the numbers JSON decoded as float64 that have no
+// fraction as int64, so that amount_cents >= 10000 compares integers as
+// its author wrote them. v is left as it is: one decoded object serves
+// every filter.
 func integers(v map[string]any) map[string]any {
+	out := make(map[string]any, len(v))
 	for k, x := range v {
-		v[k] = integer(x)
+		out[k] = integer(x)
 	}
-	return v
+	return out
 }
 
 func integer(x any) any {
@@ -110,9 +112,11 @@ func integer(x any) any {
 	case map[string]any:
 		return integers(x)
 	case []any:
+		out := make([]any, len(x))
 		for i := range x {
-			x[i] = integer(x[i])
+			out[i] = integer(x[i])
 		}
+		return out
 	}
 	return x
 }

@@ -5550,6 +5550,9 @@ type Webhook struct {
 	// FailingSince Start of the current run of failed attempts.
 	FailingSince *time.Time `json:"failing_since"`
 
+	// Filter A payload filter: a CEL expression (https://cel.dev) over the event, true or false; the webhook receives only the events of its types it passes. It sees type, livemode and data.object (the object as the payload carries it; numbers without a fraction are integers), e.g. data.object.amount_cents >= 10000 && data.object.metadata.channel == "loja". Checked when saved (400 naming filter, saying why). An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process. null: every event of its types.
+	Filter *string `json:"filter"`
+
 	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
 	ForwardTrace bool   `json:"forward_trace"`
 	Id           string `json:"id"`
@@ -5733,6 +5736,9 @@ type WebhookWithSecret struct {
 
 	// FailingSince Start of the current run of failed attempts.
 	FailingSince *time.Time `json:"failing_since"`
+
+	// Filter A payload filter: a CEL expression (https://cel.dev) over the event, true or false; the webhook receives only the events of its types it passes. It sees type, livemode and data.object (the object as the payload carries it; numbers without a fraction are integers), e.g. data.object.amount_cents >= 10000 && data.object.metadata.channel == "loja". Checked when saved (400 naming filter, saying why). An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process. null: every event of its types.
+	Filter *string `json:"filter"`
 
 	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
 	ForwardTrace bool   `json:"forward_trace"`
@@ -6468,6 +6474,9 @@ type CreateWebhookJSONBody struct {
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     []EventType                      `json:"events"`
 
+	// Filter A payload filter: a CEL expression (https://cel.dev) over the event, true or false; the webhook receives only the events of its types it passes. It sees type, livemode and data.object (the object as the payload carries it; numbers without a fraction are integers), e.g. data.object.amount_cents >= 10000 && data.object.metadata.channel == "loja". Checked when saved (400 naming filter, saying why). An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process. null (or empty) removes it.
+	Filter *string `json:"filter,omitempty"`
+
 	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
 	ForwardTrace *bool `json:"forward_trace,omitempty"`
 
@@ -6508,6 +6517,9 @@ type UpdateWebhookJSONBody struct {
 	ApiVersion *UpdateWebhookJSONBodyApiVersion `json:"api_version,omitempty"`
 	Enabled    *bool                            `json:"enabled,omitempty"`
 	Events     *[]EventType                     `json:"events,omitempty"`
+
+	// Filter A payload filter: a CEL expression (https://cel.dev) over the event, true or false; the webhook receives only the events of its types it passes. It sees type, livemode and data.object (the object as the payload carries it; numbers without a fraction are integers), e.g. data.object.amount_cents >= 10000 && data.object.metadata.channel == "loja". Checked when saved (400 naming filter, saying why). An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process. null (or empty) removes it.
+	Filter *string `json:"filter,omitempty"`
 
 	// ForwardTrace true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt when the service traces: your webhook handler's span joins the trace your own request began. No webhook anchor (Svix, Hookdeck, Convoy, Stripe) forwards it. An event made without a caller's trace (a payer paying, the PSP's callback) starts its own when the service traces, and sends none when it does not.
 	ForwardTrace *bool `json:"forward_trace,omitempty"`
