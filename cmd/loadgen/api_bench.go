@@ -22,6 +22,16 @@ import (
 type apiClient struct {
 	base, key string
 	http      *fasthttp.Client
+	// webhookFilter is the payload filter its webhooks get ("": none).
+	webhookFilter string
+}
+
+// filterField is the webhook body's filter member, with its comma ("" for none).
+func (a *apiClient) filterField() string {
+	if a.webhookFilter == "" {
+		return ""
+	}
+	return fmt.Sprintf(`, "filter": %q`, a.webhookFilter)
 }
 
 func newAPIClient(base, key string) *apiClient {

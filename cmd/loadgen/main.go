@@ -32,6 +32,7 @@ func main() {
 	only := flag.String("only", "", "run one group of phases: create, get or webhooks (payments the others need are made untimed)")
 	growth := flag.Bool("growth", false, "also drain a 10x backlog to four webhooks and a backlog to 1,000 webhooks of 100 accounts (issue 48's cost as work grows)")
 	database := flag.String("database", "", "measure on this existing database (a loaded one: cmd/scalebench), kept with its history, instead of a fresh one")
+	filter := flag.String("filter", "", "a payload filter (CEL) every webhook of the run's account gets, to price filters: one that passes every event, as data.object.amount_cents >= 0, keeps the phases comparable")
 	flag.Parse()
 	if *adminURL == "" {
 		log.Fatal("loadgen: set TEST_DATABASE_URL or -admin-url (make bench does)")
@@ -49,12 +50,12 @@ func main() {
 	default:
 		log.Fatalf("loadgen: -only takes create, get or webhooks, not %q", *only)
 	}
-	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only, *growth); err != nil {
+	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only, *growth, *filter); err != nil {
 		log.Fatalf("loadgen: %v", err)
 	}
 }
 
-func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string, growth bool) error {
+func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string, growth bool, filter string) error {
 	ctx := context.Background()
 	dbURL, drop, err := database, func() {}, error(nil)
 	var keepHistory []string
@@ -104,6 +105,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 	defer prof.wait() // before the service stops
 	go svc.sampleRSS(rssCtx)
 	api := newAPIClient(svc.BaseURL, key)
+	api.webhookFilter = filter
 	t := &table{}
 	m := &meter{pid: svc.Cmd.Process.Pid, t: t}
 	log.Printf("service on %s (pid %d); each phase runs %s", svc.BaseURL, svc.Cmd.Process.Pid, phase)
@@ -279,7 +281,8 @@ func benchOrderedDrain(ctx context.Context, api *apiClient, pool *pgxpool.Pool, 
 ) error {
 	const perObject = 5
 	eventType := store.EventPaymentRetryScheduled // no other webhook of the run subscribes to it
-	_, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q], "ordered": true}`, recv.url+"/ordered", eventType))
+	_, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q], "ordered": true%s}`, recv.url+"/ordered", eventType,
+		api.filterField()))
 	if err != nil {
 		log.Printf("ordered drain left out: this binary refused an ordered webhook: %v", err)
 		return nil
@@ -342,7 +345,7 @@ func moreWebhooks(api *apiClient, url string) ([]string, error) {
 
 // createWebhook subscribes url to one event type and returns the webhook's id.
 func createWebhook(api *apiClient, url, event string) (string, error) {
-	id, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q]}`, url, event))
+	id, _, err := api.create("/api/v1/webhooks", fmt.Appendf(nil, `{"url": %q, "events": [%q]%s}`, url, event, api.filterField()))
 	return id, err
 }
 
