@@ -1384,7 +1384,7 @@ func schemas() obj {
 			"types", o("type", "array", "items", ref("EventType")),
 			"status", describe(enum([]string{store.ReplayRunning, store.ReplayCompleted}), "running while deliveries are being queued; completed once every event of the window is."),
 			"events_total", describe(o("type", "integer", "minimum", 0), "Events of the window (once completed: how many were queued)."),
-			"events_queued", describe(o("type", "integer", "minimum", 0), "Events whose new delivery is queued so far."),
+			"events_queued", describe(o("type", "integer", "minimum", 0), "Events of the window gone through so far, each queued again unless the webhook's filter holds it back."),
 			"created_at", timestamp(), "completed_at", nullableTimestamp())),
 		"WebhookReplayList", listOf("", "WebhookReplay", 0),
 		"EventTypeDoc", object(o("object", constant("event_type").with("x-enum-varnames", []string{"EventTypeDocObjectEventType"}), "type", ref("EventType"),

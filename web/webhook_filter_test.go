@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -56,20 +55,7 @@ func TestWebhookFiltersNarrowTheEvents(t *testing.T) {
 	}
 	received := func(r *webtest.Receiver, from int) []string {
 		t.Helper()
-		var out []string
-		for _, req := range r.Requests()[from:] {
-			var e struct {
-				Type string `json:"type"`
-				Data struct {
-					Object struct {
-						ID string `json:"id"`
-					} `json:"object"`
-				} `json:"data"`
-			}
-			require.NoError(t, json.Unmarshal(req.Body, &e))
-			out = append(out, e.Type+" "+e.Data.Object.ID)
-		}
-		return out
+		return deliveredEvents(t, r.Requests()[from:])
 	}
 	big := pay(12_000, "loja")
 	site := pay(12_000, "site")

@@ -5667,7 +5667,7 @@ type WebhookReplay struct {
 	CompletedAt *time.Time `json:"completed_at"`
 	CreatedAt   time.Time  `json:"created_at"`
 
-	// EventsQueued Events whose new delivery is queued so far.
+	// EventsQueued Events of the window gone through so far, each queued again unless the webhook's filter holds it back.
 	EventsQueued int `json:"events_queued"`
 
 	// EventsTotal Events of the window (once completed: how many were queued).
