@@ -41,6 +41,7 @@ generate: ## regenerate the templ components, the OpenAPI document (from Go) and
 	$(GO) tool templ generate -include-version=false -path views
 	$(GO) run ./cmd/openapi web/openapi.json
 	$(GO) tool oapi-codegen -config web/apiclient/oapi-codegen.yaml web/openapi.json
+	$(GO) tool oapi-codegen -config web/apiclient/v20261126/oapi-codegen.yaml web/apiclient/v20261126/openapi.json
 
 # No lock file: npm 11 writes one that `npm ci` then rejects (it drops other
 # platforms' optional Tailwind binaries). package.json pins every tool exactly.
