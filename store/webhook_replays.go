@@ -76,8 +76,16 @@ const replayEventsWhere = "account_id = ? AND livemode = ? AND NOT sample AND ty
 
 // StartReplay records a replay of the events of types (nil: all the
 // webhook's) created in [from, to] to the scope's webhook webhookID, with
-// how many there are; AdvanceReplays delivers them.
+// how many there are; AdvanceReplays delivers them. A window reaching
+// past now ends now: what comes after is delivered as it happens, and
+// would otherwise be delivered twice.
 func (s *Store) StartReplay(ctx context.Context, scope Scope, webhookID string, from, to time.Time, types []string) (*WebhookReplay, error) {
+	if now := s.Now(); to.After(now) {
+		to = now
+	}
+	if from.After(to) {
+		from = to
+	}
 	r := &WebhookReplay{ID: ids.New(ids.PrefixReplay), WebhookID: webhookID, AccountID: scope.AccountID, Livemode: scope.Livemode,
 		From: from, To: to, Status: ReplayRunning}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -182,8 +190,8 @@ func (s *Store) AdvanceReplays(ctx context.Context, limit int) (int, error) {
 		}
 		if n < limit {
 			r.Status, r.CompletedAt = ReplayCompleted, &now
-			// Events the window gained after it was counted (none: it is in
-			// the past) or lost to retention: the total is what was done.
+			// The window is in the past: only retention can have taken
+			// events since it was counted. The total is what was done.
 			r.EventsTotal = r.EventsQueued
 		}
 		_, err = tx.NewUpdate().Model(r).Column("events_queued", "events_total", "cursor_at", "cursor_id", "status", "updated_at", "completed_at").

@@ -882,7 +882,7 @@ func paths() obj {
 		"/api/v1/webhooks/{id}/replay", o(
 			"parameters", []any{webhookID},
 			"post", op("replayWebhook", "Replay a window of events, in the background", "Webhooks",
-				"description", fmt.Sprintf("Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. "+
+				"description", fmt.Sprintf("Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. "+
 					"Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. "+
 					"At most %d events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).", store.MaxReplayEvents),
 				"parameters", []any{idempotencyKey},

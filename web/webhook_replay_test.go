@@ -107,6 +107,14 @@ func TestReplayAWindowOfEvents(t *testing.T) {
 	require.NoError(t, s.DB.NewRaw("SELECT changes->'events_total'->>1 FROM audit_log WHERE object_id = ? AND action = 'webhook.replay_started' ORDER BY id",
 		hook).Scan(t.Context(), &audited))
 	require.Equal(t, []string{"3", "6"}, audited)
+
+	// A window reaching past now ends now: what comes later is delivered as
+	// it happens, not twice.
+	future := api("POST", "/api/v1/webhooks/"+hook+"/replay", map[string]any{"from": from.Unix(), "to": "2100-01-01T00:00:00Z"},
+		http.StatusAccepted)
+	end, err := time.Parse(time.RFC3339, future["to"].(string))
+	require.NoError(t, err)
+	require.WithinDuration(t, time.Now(), end, time.Minute)
 }
 
 // The console replays a window too: its form (the webhook's types ticked),

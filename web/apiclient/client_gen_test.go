@@ -11234,7 +11234,7 @@ type ClientInterface interface {
 
 	// ReplayWebhookWithBody Replay a window of events, in the background
 	//
-	// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+	// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -11243,7 +11243,7 @@ type ClientInterface interface {
 
 	// ReplayWebhook Replay a window of events, in the background
 	//
-	// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+	// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -13283,7 +13283,7 @@ func (c *Client) RecoverWebhook(ctx context.Context, id string, params *RecoverW
 
 // ReplayWebhookWithBody Replay a window of events, in the background
 //
-// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 //
 // Takes any type of body and a specified content type.
 //
@@ -13302,7 +13302,7 @@ func (c *Client) ReplayWebhookWithBody(ctx context.Context, id string, params *R
 
 // ReplayWebhook Replay a window of events, in the background
 //
-// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19870,7 +19870,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReplayWebhookWithBodyWithResponse Replay a window of events, in the background
 	//
-	// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+	// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19879,7 +19879,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReplayWebhookWithResponse Replay a window of events, in the background
 	//
-	// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+	// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -37480,7 +37480,7 @@ func (c *ClientWithResponses) RecoverWebhookWithResponse(ctx context.Context, id
 
 // ReplayWebhookWithBodyWithResponse Replay a window of events, in the background
 //
-// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -37495,7 +37495,7 @@ func (c *ClientWithResponses) ReplayWebhookWithBodyWithResponse(ctx context.Cont
 
 // ReplayWebhookWithResponse Replay a window of events, in the background
 //
-// Delivers again every event created from `from` to `to` (both included) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
+// Delivers again every event created from `from` to `to` (both included; a `to` past now is now, as later events are delivered as they happen) of `types` (default: every type the webhook subscribes to; each must be one of them), whatever became of earlier deliveries, which stay as they ended. Answered at once (202) with the replay, counted; its deliveries are queued in the background, a chunk every second, and GET /api/v1/webhooks/{id}/replays/{replay_id} says how far it has gone (events_queued of events_total) until it is completed. At most 10000 events (400 replay_too_large naming to: split the window); one replay of a webhook at a time (409 replay_running); a disabled webhook is 409 webhook_disabled. Audited (webhook.replay_started).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
