@@ -23,8 +23,8 @@ import (
 // filtered webhooks.
 const filterTTL = time.Second
 
-// maxFilterAccounts bounds the accounts remembered at once.
-const maxFilterAccounts = 10_000
+// maxRemembered bounds the accounts, and the compiled filters, remembered at once.
+const maxRemembered = 10_000
 
 // filteredHook is a webhook with a filter, as the writer evaluates it.
 type filteredHook struct {
@@ -73,7 +73,7 @@ func (f *webhookFilters) compile(src string) (*eventfilter.Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.compiled) >= maxFilterAccounts {
+	if len(f.compiled) >= maxRemembered {
 		clear(f.compiled)
 	}
 	f.compiled[src] = p
@@ -112,7 +112,7 @@ func (s *Store) filteredHooks(ctx context.Context, account string, livemode bool
 		hooks = append(hooks, filteredHook{id: r.ID, events: r.Events, filter: p})
 	}
 	s.filters.mu.Lock()
-	if len(s.filters.known) >= maxFilterAccounts {
+	if len(s.filters.known) >= maxRemembered {
 		clear(s.filters.known)
 	}
 	s.filters.known[key] = filterEntry{read: now, hooks: hooks}

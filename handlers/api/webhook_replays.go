@@ -51,21 +51,8 @@ func (a *API) ReplayWebhook(c *fiber.Ctx) error {
 		}
 	}
 	r, err := a.Ops.ReplayWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id, from, to, types)
-	var tooLarge *store.ReplayTooLargeError
-	var foreign *store.ReplayTypesError
-	switch {
-	case errors.Is(err, store.ErrWebhookDisabled):
-		return reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "This webhook is disabled: enable it first, then replay.")
-	case errors.Is(err, store.ErrReplayRunning):
-		return reply.InvalidRequest(http.StatusConflict, "replay_running",
-			"A replay of this webhook is running: wait for it to complete (GET /api/v1/webhooks/%s/replays).", id)
-	case errors.As(err, &tooLarge):
-		return reply.InvalidParam("replay_too_large", "to",
-			"The window holds more than %d events: replay it in shorter windows.", store.MaxReplayEvents)
-	case errors.As(err, &foreign):
-		return reply.InvalidParam("parameter_invalid", "types", "This webhook does not subscribe to %s.", strings.Join(foreign.Types, ", "))
-	case err != nil:
-		return reply.Webhook(err, id)
+	if err != nil {
+		return reply.Replay(err, id)
 	}
 	return c.Status(http.StatusAccepted).JSON(r.JSON())
 }

@@ -740,19 +740,8 @@ func (d *Dashboard) ReplayWebhook(c *fiber.Ctx) error {
 		return d.noticeOrErr(c, back, reply.InvalidParam("parameter_missing", "types", "no types"))
 	}
 	r, err := d.Ops.ReplayWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, from, to, types)
-	var tooLarge *store.ReplayTooLargeError
-	var foreign *store.ReplayTypesError
-	switch {
-	case errors.Is(err, store.ErrWebhookDisabled):
-		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "webhook_disabled", "disabled"))
-	case errors.Is(err, store.ErrReplayRunning):
-		return d.noticeOrErr(c, back, reply.InvalidRequest(http.StatusConflict, "replay_running", "running"))
-	case errors.As(err, &tooLarge):
-		return d.noticeOrErr(c, back, reply.InvalidParam("replay_too_large", "to", "too large"))
-	case errors.As(err, &foreign):
-		return d.noticeOrErr(c, back, reply.InvalidParam("parameter_invalid", "types", "not subscribed"))
-	case err != nil:
-		return err
+	if err != nil {
+		return d.noticeOrErr(c, back, reply.Replay(err, w.ID))
 	}
 	return d.noticeAndGo(c, views.T(c.UserContext(), "replay.started", "Total", r.EventsTotal), back)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"payments/dispatcher"
 	"payments/operations"
@@ -254,6 +255,24 @@ func Webhook(err error, id string) error {
 		return InvalidParam("parameter_invalid", "mtls."+certErr.Field, "mtls.%s: %s.", certErr.Field, certErr.Problem)
 	}
 	return err
+}
+
+// Replay maps the store's answer to a replay of webhook id's events.
+func Replay(err error, id string) error {
+	var tooLarge *store.ReplayTooLargeError
+	var foreign *store.ReplayTypesError
+	switch {
+	case errors.Is(err, store.ErrWebhookDisabled):
+		return InvalidRequest(http.StatusConflict, "webhook_disabled", "This webhook is disabled: enable it first, then replay.")
+	case errors.Is(err, store.ErrReplayRunning):
+		return InvalidRequest(http.StatusConflict, "replay_running",
+			"A replay of this webhook is running: wait for it to complete (GET /api/v1/webhooks/%s/replays).", id)
+	case errors.As(err, &tooLarge):
+		return InvalidParam("replay_too_large", "to", "The window holds more than %d events: replay it in shorter windows.", store.MaxReplayEvents)
+	case errors.As(err, &foreign):
+		return InvalidParam("parameter_invalid", "types", "This webhook does not subscribe to %s.", strings.Join(foreign.Types, ", "))
+	}
+	return Webhook(err, id)
 }
 
 // NoSuchDelivery maps the store's answer about delivery id.
