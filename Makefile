@@ -37,9 +37,10 @@ build: ## build bin/payments, bin/psp-sandbox and bin/paymentsctl (the integrato
 	$(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox
 	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl
 
-generate: ## regenerate the templ components, the OpenAPI document (from Go) and the Go client generated from it
+generate: ## regenerate the templ components, the OpenAPI document (from Go), the API changelog and the Go clients generated from the documents
 	$(GO) tool templ generate -include-version=false -path views
 	$(GO) run ./cmd/openapi web/openapi.json
+	$(GO) run ./cmd/changelog API_CHANGELOG.md
 	$(GO) tool oapi-codegen -config web/apiclient/oapi-codegen.yaml web/openapi.json
 	$(GO) tool oapi-codegen -config web/apiclient/v20261126/oapi-codegen.yaml web/apiclient/v20261126/openapi.json
 
@@ -53,7 +54,7 @@ assets: node_modules/.installed ## rebuild static/app.css (Tailwind) and vendor 
 	npm run --silent build
 
 check-generated: generate assets ## fail when generated or built files differ from what is committed
-	@stale=$$(git status --porcelain -- views static web/openapi.json web/apiclient); \
+	@stale=$$(git status --porcelain -- views static web/openapi.json web/apiclient API_CHANGELOG.md); \
 	if [ -n "$$stale" ]; then echo "$$stale"; echo "generated files are stale: run 'make generate assets' and commit"; exit 1; fi
 
 services-stop: ## stop the private PostgreSQL, Redis and PSP sandbox this checkout started

@@ -31,6 +31,7 @@ import (
 	"payments/store"
 	"payments/store/ids"
 	"payments/tracing"
+	"payments/versions"
 )
 
 // Config tunes the dispatcher. Zero values take the defaults noted.
@@ -506,7 +507,7 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
-	body, err := envelope.ForAccount(w.APIVersion, e, w.AccountID)
+	body, err := render(w, e)
 	var secrets []string
 	if err == nil {
 		secrets, err = d.store.SigningSecrets(w, now)
@@ -519,6 +520,9 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 	}
 	headers := signature.Headers(signature.Request{EventID: e.ID, EventType: e.Type, AttemptID: a.ID, WebhookID: w.ID,
 		APIVersion: w.APIVersion, Body: body, At: now, Secrets: secrets})
+	if w.PaymentsVersion != "" {
+		headers[versions.Header] = w.PaymentsVersion
+	}
 	if w.ForwardTrace {
 		// The attempt's span: the receiver's trace goes on from the request
 		// that made the event, through this attempt.
@@ -549,6 +553,22 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
 	}
 	return a
+}
+
+// render is e's payload as w receives it: in its envelope (api_version)
+// and its object in its pinned dated version (the event as written, when
+// no change since that version touches the event's type).
+func render(w *store.Webhook, e *store.Event) ([]byte, error) {
+	if w.PaymentsVersion != "" {
+		data, err := versions.API.Object(w.PaymentsVersion, e.Type, e.Data)
+		if err != nil {
+			return nil, err
+		}
+		converted := *e
+		converted.Data = data
+		e = &converted
+	}
+	return envelope.ForAccount(w.APIVersion, e, w.AccountID)
 }
 
 // TruncatedHeader is the entry that stands for the response headers not

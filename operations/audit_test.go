@@ -309,6 +309,9 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			key, _, err = ops.CreateAPIKey(ctx, who, acct.ID, false, store.NewAPIKey{Name: "ERP", Permissions: []string{"payments:read"}})
 			return err
 		}, nil},
+		{"SetPaymentsVersion", "account.payments_version_changed", func() error {
+			return ops.SetPaymentsVersion(ctx, who, test, "2026-11-26")
+		}, nil},
 		{"RevokeAPIKey", "api_key.revoked", func() error {
 			_, err := ops.RevokeAPIKey(ctx, who, acct.ID, key.ID)
 			return err

@@ -88,6 +88,7 @@ var Rulebook = map[string]Permission{
 	// Keys, the team, the account.
 	"CreateAPIKey":           Write(APIKeys),
 	"RevokeAPIKey":           Write(APIKeys),
+	"SetPaymentsVersion":     Write(APIKeys),
 	"InviteMember":           Write(Team),
 	"RevokeInvitation":       Write(Team),
 	"SetMemberRole":          Write(Team),

@@ -47,8 +47,8 @@ var readmeRows = map[string][]string{
 	"disputes: answer (defense and evidence), test-mode disputes": {"DefendDispute", "SimulateDispute", "SimulateDisputeOutcome"},
 	"webhooks (create, edit, rotate, test, resend, recover, replay, delete)": {"CreateWebhook", "UpdateWebhook", "DeleteWebhook",
 		"RotateWebhookSecret", "SendTest", "ResendDelivery", "ResendFailedSince", "RecoverEvents", "ReplayWebhook", "ResendEvent"},
-	"subaccounts (create)":         {"CreateSubaccount"},
-	"API keys (create, revoke)":    {"CreateAPIKey", "RevokeAPIKey"},
+	"subaccounts (create)":                              {"CreateSubaccount"},
+	"API keys (create, revoke) and the API version pin": {"CreateAPIKey", "RevokeAPIKey", "SetPaymentsVersion"},
 	"the team":                     {"InviteMember", "RevokeInvitation", "SetMemberRole", "RemoveMember"},
 	"account settings (time zone)": {"SetPreferences:account", "SetDailyReport"},
 }

@@ -10,6 +10,7 @@ import (
 	"payments/dispatcher"
 	"payments/store"
 	"payments/store/eventfilter"
+	"payments/versions"
 )
 
 // The rules of a webhook's fields, the API's and the dashboard's alike:
@@ -31,6 +32,8 @@ type webhookInput struct {
 	// Filter is a payload filter (store/eventfilter), trimmed; one left
 	// empty is none (nil).
 	Filter **string
+	// PaymentsVersion is the dated API version its events are rendered in.
+	PaymentsVersion *string
 }
 
 // checkWebhook applies every rule to in at once: nil, or InputErrors.
@@ -54,6 +57,10 @@ func (o *Operations) checkWebhook(in webhookInput) error {
 	if in.APIVersion != nil && !slices.Contains(store.APIVersions, *in.APIVersion) {
 		bad = append(bad, &InputError{Param: "api_version", Message: "api_version must be v2 (recommended) or v1.",
 			Words: "form.api_version_unknown"})
+	}
+	if in.PaymentsVersion != nil && !versions.API.Known(*in.PaymentsVersion) {
+		bad = append(bad, &InputError{Param: "payments_version", Words: "form.payments_version_unknown",
+			Message: fmt.Sprintf("payments_version must be one of the API's versions: %s.", strings.Join(versions.API.Dates(), ", "))})
 	}
 	if in.Events != nil {
 		if e := checkEvents(in.Events); e != nil {

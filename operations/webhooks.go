@@ -24,6 +24,9 @@ type WebhookRules struct {
 func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in store.NewWebhook) (*store.Webhook, string, error) {
 	asked := webhookInput{Name: &in.Name, URL: &in.URL, APIVersion: &in.APIVersion, Events: &in.Events, RateLimit: in.RateLimit,
 		Secret: &in.Signing.Secret, Filter: &in.Filter}
+	if in.PaymentsVersion != "" {
+		asked.PaymentsVersion = &in.PaymentsVersion
+	}
 	if in.Signing.Algorithm != "" {
 		asked.Algorithm = &in.Signing.Algorithm
 	}
@@ -44,12 +47,21 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 	var w *store.Webhook
 	var secret string
 	err = o.record(ctx, who, in.Scope, rule("CreateWebhook"), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
+		if in.PaymentsVersion == "" {
+			// Not named: its events speak the account's pinned version.
+			acct, err := o.Store.Account(ctx, in.Scope.AccountID)
+			if err != nil {
+				return "", nil, err
+			}
+			in.PaymentsVersion = acct.PaymentsVersion
+		}
 		var err error
 		if w, secret, err = o.Store.CreateWebhook(ctx, in); err != nil {
 			return "", nil, err
 		}
 		return w.ID, store.Changes{"url": {nil, w.URL}, "events": {nil, w.Events}, "secret": {nil, "(set)"},
-			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "forward_trace": {nil, w.ForwardTrace}, "filter": {nil, w.Filter}, "mtls": {nil, mtlsShown(w)}}, nil
+			"signature_algorithm": {nil, w.SignatureAlgorithm}, "ordered": {nil, w.Ordered}, "forward_trace": {nil, w.ForwardTrace}, "filter": {nil, w.Filter},
+			"payments_version": {nil, w.PaymentsVersion}, "mtls": {nil, mtlsShown(w)}}, nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -89,7 +101,7 @@ func shownSecret(w *store.Webhook, secret string) string {
 
 // UpdateWebhook changes what u sets (enabling or disabling it included).
 func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope store.Scope, id string, u store.WebhookUpdate) (*store.Webhook, error) {
-	asked := webhookInput{Name: u.Name, URL: u.URL, APIVersion: u.APIVersion, RateLimit: u.RateLimit, Filter: &u.Filter}
+	asked := webhookInput{Name: u.Name, URL: u.URL, APIVersion: u.APIVersion, RateLimit: u.RateLimit, Filter: &u.Filter, PaymentsVersion: u.PaymentsVersion}
 	if u.Events != nil {
 		asked.Events = &u.Events
 	}
@@ -105,7 +117,7 @@ func (o *Operations) UpdateWebhook(ctx context.Context, who store.Actor, scope s
 	}
 	action := "webhook.updated"
 	if u.Enabled != nil && u.URL == nil && u.Name == nil && u.Events == nil && u.APIVersion == nil && u.RateLimit == nil && u.Ordered == nil &&
-		u.ForwardTrace == nil && u.Filter == nil && !u.RemoveFilter && u.MTLS == nil && !u.RemoveMTLS {
+		u.ForwardTrace == nil && u.Filter == nil && !u.RemoveFilter && u.PaymentsVersion == nil && u.MTLS == nil && !u.RemoveMTLS {
 		action = map[bool]string{true: "webhook.enabled", false: "webhook.disabled"}[*u.Enabled]
 	}
 	var w *store.Webhook
@@ -279,6 +291,7 @@ func webhookChanges(before, after *store.Webhook) store.Changes {
 	add("api_version", before.APIVersion, after.APIVersion, before.APIVersion == after.APIVersion)
 	add("ordered", before.Ordered, after.Ordered, before.Ordered == after.Ordered)
 	add("forward_trace", before.ForwardTrace, after.ForwardTrace, before.ForwardTrace == after.ForwardTrace)
+	add("payments_version", before.PaymentsVersion, after.PaymentsVersion, before.PaymentsVersion == after.PaymentsVersion)
 	add("filter", before.Filter, after.Filter, reflect.DeepEqual(before.Filter, after.Filter))
 	add("mtls", mtlsShown(before), mtlsShown(after), reflect.DeepEqual(mtlsShown(before), mtlsShown(after)))
 	return c

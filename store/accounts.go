@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/store/ids"
+	"payments/versions"
 )
 
 // Default pricing for new accounts: 0.99% per PIX charge, no fixed part.
@@ -42,6 +43,10 @@ type Account struct {
 	ParentAccountID *string `bun:"parent_account_id"`
 	PixKey          *string `bun:"pix_key"`
 	Status          string  `bun:"status"`
+	// PaymentsVersion is the dated API version its integration is pinned
+	// to (versions.API): the one its requests are answered in when they
+	// send no Payments-Version header.
+	PaymentsVersion string `bun:"payments_version"`
 }
 
 // LiveEnabled says whether the account may move live money.
@@ -121,6 +126,8 @@ func (s *Store) CreateAccount(ctx context.Context, in NewAccount) (*Account, err
 		TimeZone:      DefaultTimeZone,
 		CreatedAt:     s.Now(),
 		Status:        AccountActive,
+		// Pinned to the version current when it is made.
+		PaymentsVersion: versions.API.Current(),
 	}
 	if in.Document != "" {
 		a.Document = &in.Document
@@ -161,4 +168,17 @@ func (s *Store) AccountByEmail(ctx context.Context, email string) (*Account, err
 		return nil, fmt.Errorf("store: account by email: %w", translate(err))
 	}
 	return a, nil
+}
+
+// SetPaymentsVersion pins the account's integration to version (checked
+// by the caller) and returns the version it was pinned to before.
+func (s *Store) SetPaymentsVersion(ctx context.Context, accountID, version string) (string, error) {
+	var before string
+	err := s.idb(ctx).NewRaw(`WITH old AS (SELECT payments_version FROM accounts WHERE id = ? FOR UPDATE)
+		UPDATE accounts SET payments_version = ? FROM old WHERE accounts.id = ? RETURNING old.payments_version`,
+		accountID, version, accountID).Scan(ctx, &before)
+	if err != nil {
+		return "", fmt.Errorf("store: set payments version: %w", translate(err))
+	}
+	return before, nil
 }

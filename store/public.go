@@ -174,7 +174,7 @@ func (w *Webhook) JSON(now time.Time) apimodel.Webhook {
 		Events: w.Events, Enabled: w.Enabled, RateLimit: w.RateLimit, DisabledReason: w.DisabledReason, SecretHint: w.SecretHint,
 		FailingSince: jsonw.FormatTimePtr(w.FailingSince), CreatedAt: jsonw.FormatTime(w.CreatedAt),
 		UpdatedAt: jsonw.FormatTime(w.UpdatedAt), SignatureAlgorithm: w.SignatureAlgorithm, PublicKey: w.PublicKey,
-		Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, Filter: w.Filter,
+		Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, Filter: w.Filter, PaymentsVersion: w.PaymentsVersion,
 	}
 	if w.PreviousSecretExpiresAt != nil && w.PreviousSecretExpiresAt.After(now) {
 		out.PreviousSecretExpiresAt = jsonw.FormatTimePtr(w.PreviousSecretExpiresAt)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"payments/store/ids"
+	"payments/versions"
 )
 
 // IsSubaccount says the account is a platform's subaccount.
@@ -30,7 +31,8 @@ func (s *Store) CreateSubaccount(ctx context.Context, platform *Account, in NewS
 	}
 	a := &Account{ID: ids.New(ids.PrefixAccount), Name: strings.TrimSpace(in.Name), Email: strings.TrimSpace(in.Email),
 		FeeBPS: platform.FeeBPS, FeeFixedCents: platform.FeeFixedCents, TimeZone: platform.TimeZone, CreatedAt: s.Now(),
-		Document: &in.Document, PixKey: &in.PixKey, ParentAccountID: &platform.ID, Status: AccountActive}
+		Document: &in.Document, PixKey: &in.PixKey, ParentAccountID: &platform.ID, Status: AccountActive,
+		PaymentsVersion: versions.API.Current()}
 	if platform.LiveEnabledAt != nil {
 		a.LiveEnabledAt = &a.CreatedAt
 	}

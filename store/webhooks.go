@@ -133,6 +133,9 @@ type Webhook struct {
 	// (migration 055): the receiver's trace goes on from the request that
 	// made the event.
 	ForwardTrace bool `bun:"forward_trace"`
+	// PaymentsVersion is the dated API version its events are rendered in
+	// (versions.API), sent as each attempt's Payments-Version.
+	PaymentsVersion string `bun:"payments_version"`
 	// Filter is its payload filter, a CEL expression (store/eventfilter;
 	// migration 057): it receives only the events of its types the
 	// filter passes (nil: all of them).
@@ -179,6 +182,9 @@ type NewWebhook struct {
 	RateLimit    *int
 	Ordered      bool
 	ForwardTrace bool
+	// PaymentsVersion is the dated API version it renders events in
+	// (checked by the operation).
+	PaymentsVersion string
 	// Filter is its payload filter (nil: none), checked by the operation.
 	Filter *string
 	// MTLS, when set, is its mutual TLS settings.
@@ -197,7 +203,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
 		SecretHint: signing.hint(), RateLimit: in.RateLimit, CreatedAt: now, UpdatedAt: now,
 		SignatureAlgorithm: signing.Algorithm, PublicKey: signing.publicKey(), Ordered: in.Ordered, ForwardTrace: in.ForwardTrace,
-		Filter: in.Filter,
+		Filter: in.Filter, PaymentsVersion: in.PaymentsVersion,
 	}
 	if !in.Enabled {
 		w.DisabledReason = ptr(DisabledManual)
@@ -277,9 +283,10 @@ type WebhookUpdate struct {
 	Events     []string
 	Enabled    *bool
 	// RateLimit sets the deliveries per second; a pointer to 0 removes the limit.
-	RateLimit    *int
-	Ordered      *bool
-	ForwardTrace *bool
+	RateLimit       *int
+	Ordered         *bool
+	ForwardTrace    *bool
+	PaymentsVersion *string
 	// Filter replaces the payload filter; RemoveFilter drops it.
 	Filter       *string
 	RemoveFilter bool
@@ -320,6 +327,9 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		}
 		if u.ForwardTrace != nil {
 			w.ForwardTrace = *u.ForwardTrace
+		}
+		if u.PaymentsVersion != nil {
+			w.PaymentsVersion = *u.PaymentsVersion
 		}
 		switch {
 		case u.RemoveFilter:

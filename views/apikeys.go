@@ -15,6 +15,10 @@ type APIKeysPage struct {
 	LiveAllowed bool
 	// Subaccounts are the platform's, a restricted key may be limited to.
 	Subaccounts []AccountChoice
+	// PaymentsVersion is the dated API version the account's integration
+	// is pinned to; Versions every version, newest first.
+	PaymentsVersion string
+	Versions        []string
 }
 
 // Modes are the modes the page offers keys in.

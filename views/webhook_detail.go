@@ -17,6 +17,8 @@ type WebhookDetail struct {
 	Ordered bool
 	// ForwardTrace: each attempt carries the trace context.
 	ForwardTrace bool
+	// PaymentsVersion is the dated API version its events are rendered in.
+	PaymentsVersion string
 	// PayloadFilter is its payload filter (nil: none).
 	PayloadFilter *string
 	// Replays are its latest replays of a window, newest first.

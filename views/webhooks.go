@@ -45,6 +45,10 @@ type WebhookForm struct {
 	Ordered bool
 	// ForwardTrace sends each attempt's traceparent and tracestate.
 	ForwardTrace bool
+	// PaymentsVersion is the dated API version its events are rendered in
+	// (a new one: the account's pin); Versions every version, newest first.
+	PaymentsVersion string
+	Versions        []string
 	// Filter is the payload filter as typed ("" for none).
 	Filter string
 	// RemoveMTLS drops the webhook's mutual TLS files; HasMTLS says it

@@ -120,6 +120,7 @@ func (f authzFixture) dashboardDoors() []door {
 		{"RecoverEvents", "POST", "/dashboard/webhooks/" + f.hook + "/recover", nil},
 		{"ReplayWebhook", "POST", "/dashboard/webhooks/" + f.hook + "/replay", nil},
 		{"CreateAPIKey", "POST", "/dashboard/api-keys", map[string]any{"mode": "test"}},
+		{"SetPaymentsVersion", "POST", "/dashboard/api-version", map[string]any{"payments_version": "2026-11-27"}},
 		{"InviteMember", "POST", "/dashboard/team/invitations", map[string]any{"email": "nova@example.com", "role": "viewer"}},
 		{"SetDailyReport", "POST", "/dashboard/reports/daily", map[string]any{"format": "csv"}},
 		{"DeleteWebhook", "POST", "/dashboard/webhooks/" + f.hook + "/delete", nil},

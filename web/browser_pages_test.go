@@ -122,6 +122,7 @@ func everyPage(t *testing.T, vp viewport) {
 	visit("/dashboard/webhooks/"+hook, `[data-testid="action-delete"]`)
 	require.NoError(t, chromedp.Run(ctx, clickAndWait(`[data-testid="action-delete"]`, `[data-testid="confirmation"]`)))
 	checkPage(t, ctx, "delete webhook confirmation")
+	visit("/dashboard/api-versions", `[data-testid="api-version"]`)
 	visit("/dashboard/settings", `[data-testid="preferences-form"]`)
 	visit("/dashboard/team", `[data-testid="invitations"]`)
 	visit("/dashboard/audit", `[data-testid="audit-table"]`)

@@ -54,6 +54,7 @@ func apiKeyAuth(keys *keyCache, throttle *invalidKeyThrottle, usage *KeyUsage) f
 				"This API key may not be used from this address: it has an allow-list. Add the address to the key's allowed IPs, or use another key.")
 		}
 		usage.note(k.ID, ip)
+		pinVersion(c, k.Account)
 		acting, err := actingFor(c, keys.st, k)
 		if err != nil {
 			return err

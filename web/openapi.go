@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gofiber/fiber/v2"
-
 	"payments/dispatcher"
 	"payments/dispatcher/envelope"
 	"payments/handlers/api"
@@ -19,6 +17,7 @@ import (
 	"payments/pix/cobv"
 	"payments/store"
 	"payments/store/eventfilter"
+	"payments/versions"
 )
 
 // OpenAPIDocument is the OpenAPI 3.1 description of every JSON route, as
@@ -27,13 +26,6 @@ import (
 //
 //go:embed openapi.json
 var OpenAPIDocument []byte
-
-// serveOpenAPI handles GET /api/v1/openapi.json.
-func serveOpenAPI(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
-	return c.Send(OpenAPIDocument)
-}
 
 // OpenAPI builds the document from the rules the handlers validate with:
 // the store's limits, patterns, statuses and event catalog, the PSP
@@ -157,7 +149,7 @@ func jsonResponse(desc string, schema obj, headers obj) obj {
 // apiHeaders are on every /api/v1 answer.
 func apiHeaders(extra ...any) obj {
 	h := o()
-	for _, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"} {
+	for _, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id", versions.Header} {
 		h = h.with(name, o("$ref", "#/components/headers/"+name))
 	}
 	return h.with(extra...)
@@ -358,6 +350,7 @@ func webhookBody(create bool) obj {
 			rateLimitDescription+" null removes the limit."),
 		"ordered", describe(boolean(), orderedDescription+" Applies to deliveries queued from then on."),
 		"forward_trace", describe(boolean(), forwardTraceDescription),
+		"payments_version", describe(enum(versions.API.Dates()), paymentsVersionDescription),
 		"filter", describe(o("type", []string{"string", "null"}, "maxLength", eventfilter.MaxLength), filterDescription+" null (or empty) removes it."),
 		"mtls", describe(o("oneOf", []any{ref("WebhookMTLSInput"), o("type", "null")}),
 			"Mutual TLS to the receiver. Replaces the settings whole; null (on update) removes them."),
@@ -370,6 +363,7 @@ func webhookBody(create bool) obj {
 		"enabled", boolean().with("default", true),
 		"ordered", describe(boolean().with("default", false), orderedDescription),
 		"forward_trace", describe(boolean().with("default", false), forwardTraceDescription),
+		"payments_version", describe(enum(versions.API.Dates()), paymentsVersionDescription+" Default: the request's version (its Payments-Version header, else the account's pin)."),
 		"secret", describe(str(), fmt.Sprintf("Optional custom HMAC secret, %d to %d printable ASCII characters, not beginning with whsk_; generated (whsec_...) when absent or empty. Not accepted with signature_algorithm ed25519.",
 			store.MinCustomSecret, store.MaxCustomSecret)),
 		"signature_algorithm", signatureAlgorithm().with("default", store.SignatureHMAC),
@@ -392,6 +386,9 @@ const filterDescription = "A payload filter: a CEL expression (https://cel.dev) 
 	"data.object.amount_cents >= 10000 && data.object.metadata.channel == \"loja\". Checked when saved (400 naming filter, saying why). " +
 	"An event it cannot be evaluated on (a field the object lacks) does not pass: test with has(data.object.metadata.channel) first. " +
 	"Recover and replay apply it; a resend of one named event does not. A change applies within a second in every process."
+
+const paymentsVersionDescription = "The dated API version its events are rendered in (GET /api/v1/api_versions lists them): each attempt sends it " +
+	"as Payments-Version, and data.object has that version's shape. Its own pin: changing the account's leaves it as it is."
 
 const forwardTraceDescription = "true: each attempt carries the W3C Trace Context headers traceparent and tracestate of the request " +
 	"whose change made the event (POST /api/v1/payments with your traceparent, for one), continued through the delivery attempt " +
@@ -817,6 +814,11 @@ func paths() obj {
 			"get", op("listEventTypes", "List the event types, each with its payload's JSON Schema", "Events",
 				"description", "Every event type webhooks can subscribe to, what it means, the kind of object it carries, and a self-contained JSON Schema (draft 2020-12) of the payload a webhook receives, for each api_version (v2 and v1). The same schemas are this document's webhooks section. Any key may read it.",
 				"responses", responses(200, ok("The catalog.", "EventTypeList"), getErrors...))),
+		"/api/v1/api_versions", o(
+			"get", op("listAPIVersions", "List the API's dated versions, newest first, with what each changed", "Meta",
+				"description", "The changelog: each dated version and the breaking changes it made from the one before (with how older versions keep their shapes). "+
+					"The version the request itself is answered in is its answer's Payments-Version header. Any key may read it.",
+				"responses", responses(200, ok("The versions.", "APIVersionList"), getErrors...))),
 		"/api/v1/events/{id}", o(
 			"parameters", []any{eventID},
 			"get", op("getEvent", "Retrieve an event with its deliveries", "Events",
@@ -916,8 +918,9 @@ func paths() obj {
 				"responses", responses(200, posted("The delivery, queued.", "Delivery"), with(postErrors, 404)...))),
 		"/api/v1/openapi.json", o(
 			"get", op("getOpenAPI", "This document", "Meta", "security", []any{},
+				"description", "The current version's; with a Payments-Version header, that version's (info.version names it): what its integrators' clients were generated from.",
 				"responses", responses(200, jsonResponse("The OpenAPI 3.1 document.", o("type", "object", "required", []string{"openapi", "info", "paths"},
-					"properties", o("openapi", str(), "info", o("type", "object"), "paths", o("type", "object"))), nil), 413))),
+					"properties", o("openapi", str(), "info", o("type", "object"), "paths", o("type", "object"))), nil), 400, 413))),
 		"/healthz", o(
 			"get", op("healthz", "Liveness", "Meta", "security", []any{},
 				"responses", responses(200, jsonResponse("The process is up.", ref("Health"), nil), 413))),
@@ -1049,6 +1052,7 @@ func schemas() obj {
 		"rate_limit", describe(o("type", []string{"integer", "null"}, "minimum", 1, "maximum", store.MaxRateLimit), rateLimitDescription),
 		"ordered", describe(boolean(), orderedDescription),
 		"forward_trace", describe(boolean(), forwardTraceDescription),
+		"payments_version", describe(enum(versions.API.Dates()), paymentsVersionDescription),
 		"filter", describe(nullableStr(), filterDescription+" null: every event of its types."),
 		"disabled_reason", describe(nullableEnum(store.DisabledReasons),
 			"endpoint_gone: the receiver answered 410; failing: 5 days of failures, at least 10."),
@@ -1393,6 +1397,11 @@ func schemas() obj {
 			"schemas", describe(object(o("v2", o("type", "object"), "v1", o("type", "object"))),
 				"The payload's JSON Schema (draft 2020-12, self-contained: what it refers to is under $defs) for each api_version."))),
 		"EventTypeList", listOf("/api/v1/event_types", "EventTypeDoc", 0),
+		"APIVersion", object(o("object", constant("api_version").with("x-enum-varnames", []string{"APIVersionObjectAPIVersion"}),
+			"version", describe(enum(versions.API.Dates()), "Its name: what Payments-Version carries."),
+			"current", describe(boolean(), "true for the newest: what new accounts are pinned to."),
+			"changes", describe(arrayOf(str()), "The breaking changes it made from the version before, and what older versions get instead."))),
+		"APIVersionList", listOf("/api/v1/api_versions", "APIVersion", 0),
 		"WebhookRecovery", object(o("object", constant("webhook_recovery"), "webhook_id", str(), "since", timestamp(), "until", timestamp(),
 			"requeued", o("type", "integer", "minimum", 0))),
 		"WebhookResend", object(o("object", constant("webhook_resend"), "requeued", o("type", "integer", "minimum", 0), "webhook_id", str())),
@@ -1416,8 +1425,12 @@ func document() obj {
 	return o(
 		"openapi", "3.1.0",
 		"jsonSchemaDialect", "https://json-schema.org/draft/2020-12/schema",
-		"info", o("title", "Payments API", "version", "v1",
-			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Restricted keys (rk_test_, rk_live_) hold only their permissions (payments, refunds, withdrawals, disputes, balance, events, webhooks; read or write, write including read): a call outside them is 403 permission_denied, naming the permission it needed. A key with an allow-list of addresses answers 403 ip_not_allowed from any other. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error).",
+		"info", o("title", "Payments API", "version", versions.API.Current(),
+			"description", "PIX payments: create, read, list and cancel charges, partial and full refunds, disputes, withdrawals and signed webhooks. Authenticate every /api/v1 call with `Authorization: Bearer <API key>` or `X-API-Key: <API key>`. Test keys (sk_test_) see test data; live keys (sk_live_) see live data. Restricted keys (rk_test_, rk_live_) hold only their permissions (payments, refunds, withdrawals, disputes, balance, events, webhooks; read or write, write including read): a call outside them is 403 permission_denied, naming the permission it needed. A key with an allow-list of addresses answers 403 ip_not_allowed from any other. Every response carries X-Request-Id. POSTs accept an Idempotency-Key (kept 24h). Path ids may be percent-encoded. Errors have one shape (components/schemas/Error). "+
+				"Versions: each account is pinned to the dated version (YYYY-MM-DD) current when it was made, and changes it in the dashboard; a request's "+
+				"Payments-Version header answers it in another (an unknown one is 400 payments_version_unknown naming the header), and every answer names its "+
+				"version in Payments-Version. A breaking change is a new version; older ones keep their shapes (GET /api/v1/api_versions, the changelog). "+
+				"This document is the current version's; GET /api/v1/openapi.json with the header gives another's.",
 			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
 		"servers", []any{o("url", "/", "description", "The service itself.")},
 		// Payments-Account goes with either key header: a security scheme,
@@ -1460,10 +1473,13 @@ func document() obj {
 				"RateLimit-Remaining", o("description", "Requests left in the current second.", "schema", integer()),
 				"RateLimit-Reset", o("description", "Seconds until the budget resets.", "schema", integer()),
 				"X-Request-Id", o("description", "This request's id (req_...); quote it to support.", "schema", str()),
+				versions.Header, o("description", "The dated API version this answer is in: the request's Payments-Version header, else the account's pin.",
+					"schema", enum(versions.API.Dates())),
 				"Idempotent-Replayed", o("description", "true when this is the stored answer to an earlier request with the same Idempotency-Key.", "schema", constant("true"))),
 			"responses", o(
 				"Error", o("description", fmt.Sprintf("An error, in the one error shape of the API. 413 body_too_large: the body is over %d bytes. 503 service_unavailable: the database is briefly out of reach; nothing was changed; retry after Retry-After seconds.", DefaultBodyLimit),
 					"headers", o("X-Request-Id", o("$ref", "#/components/headers/X-Request-Id"),
+						versions.Header, o("$ref", "#/components/headers/"+versions.Header),
 						"Retry-After", o("description", "On 429 and 503: seconds to wait before retrying.", "schema", integer())),
 					"content", o("application/json", o("schema", ref("Error"))))),
 			"schemas", append(append(append(schemas(), dueSchemas()...), subscriptionSchemas()...), eventPayloadSchemas()...),

@@ -19,6 +19,7 @@ import (
 	"payments/handlers/request"
 	"payments/operations"
 	"payments/store/eventfeed"
+	"payments/versions"
 )
 
 func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
@@ -91,9 +92,11 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	a := &api.API{Store: deps.Store, Ops: rulebook, Log: deps.Log, ChargeWait: cfg.ChargeWait, Closing: deps.Closing, Streams: streams, Metrics: deps.Metrics,
 		EventTypes: eventTypesBody}
 	v1 := app.Group("/api/v1")
-	v1.Get("/openapi.json", serveOpenAPI)
+	v1.Use(askedVersion(versions.API))
+	v1.Get("/openapi.json", (&versionDocuments{list: versions.API}).serveOpenAPI)
 	v1.Get("/reports/:id/file", reportFileInBrowser)
-	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log), deps.KeyUsage), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation))
+	v1.Use(apiKeyAuth(newKeyCache(deps.Store, cfg.APIKeyCacheTTL), newInvalidKeyThrottle(counter, deps.Metrics, deps.Log), deps.KeyUsage), rateLimit(counter, cfg.RateLimitLive, cfg.RateLimitTest, deps.Log), idempotency(deps.Store, isLiveCreation),
+		convertVersion(versions.API))
 	v1.Post("/payments", ruled("CreatePayment"), a.CreatePayment)
 	v1.Get("/payments", needs(read(operations.Payments)), a.ListPayments)
 	v1.Get("/payments/:ref", needs(read(operations.Payments)), a.GetPayment)
@@ -148,6 +151,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Get("/events/stream", needs(read(operations.Events)), a.StreamEvents)
 	v1.Get("/events/:id", needs(read(operations.Events)), a.GetEvent)
 	v1.Get("/event_types", a.ListEventTypes)
+	v1.Get("/api_versions", a.ListAPIVersions)
 	v1.Post("/events/:id/resend", ruled("ResendEvent"), a.ResendEvent)
 	v1.Post("/webhooks", ruled("CreateWebhook"), a.CreateWebhook)
 	v1.Get("/webhooks", needs(read(operations.Webhooks)), a.ListWebhooks)

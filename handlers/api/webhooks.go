@@ -39,6 +39,12 @@ func (a *API) CreateWebhook(c *fiber.Ctx) error {
 	if p.ForwardTrace != nil {
 		in.ForwardTrace = *p.ForwardTrace
 	}
+	// Its events speak the version named, else the request's: the
+	// integration that makes it is the one that reads them.
+	in.PaymentsVersion, _ = request.Version(c)
+	if p.PaymentsVersion != nil {
+		in.PaymentsVersion = *p.PaymentsVersion
+	}
 	in.Filter = p.Filter
 	in.MTLS = p.MTLS
 	in.Signing.Algorithm = p.SignatureAlgorithm
@@ -103,7 +109,7 @@ func (a *API) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	w, err := a.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), request.Scope(c), id, store.WebhookUpdate{
 		Name: p.Name, URL: p.URL, APIVersion: p.APIVersion, Events: p.Events, Enabled: p.Enabled, RateLimit: p.RateLimit,
-		Ordered: p.Ordered, ForwardTrace: p.ForwardTrace, Filter: p.Filter, RemoveFilter: p.RemoveFilter, MTLS: p.MTLS, RemoveMTLS: p.RemoveMTLS,
+		Ordered: p.Ordered, ForwardTrace: p.ForwardTrace, PaymentsVersion: p.PaymentsVersion, Filter: p.Filter, RemoveFilter: p.RemoveFilter, MTLS: p.MTLS, RemoveMTLS: p.RemoveMTLS,
 	})
 	if err != nil {
 		return reply.Webhook(err, id)

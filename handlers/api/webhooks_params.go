@@ -23,6 +23,8 @@ type webhookParams struct {
 	Ordered    *bool
 	// ForwardTrace sends each attempt's traceparent and tracestate.
 	ForwardTrace *bool
+	// PaymentsVersion is the dated API version its events are rendered in.
+	PaymentsVersion *string
 	// Filter replaces the payload filter; RemoveFilter (an explicit null) drops it.
 	Filter       *string
 	RemoveFilter bool
@@ -36,8 +38,9 @@ type webhookParams struct {
 }
 
 var webhookCreateFields = []string{"name", "url", "api_version", "events", "enabled", "secret", "rate_limit", "signature_algorithm", "ordered",
-	"forward_trace", "filter", "mtls"}
-var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "forward_trace", "filter", "mtls"}
+	"forward_trace", "filter", "payments_version", "mtls"}
+var webhookUpdateFields = []string{"name", "url", "api_version", "events", "enabled", "rate_limit", "ordered", "forward_trace", "filter",
+	"payments_version", "mtls"}
 
 // parseWebhookParams reads the fields' types; their rules (lengths, the
 // URL rule, the event catalog, the ranges) are the operation's, which
@@ -54,7 +57,7 @@ func parseWebhookParams(o request.Object, create bool) (webhookParams, *reply.Er
 	for _, f := range []struct {
 		name string
 		dst  **string
-	}{{"name", &p.Name}, {"url", &p.URL}, {"api_version", &p.APIVersion}} {
+	}{{"name", &p.Name}, {"url", &p.URL}, {"api_version", &p.APIVersion}, {"payments_version", &p.PaymentsVersion}} {
 		name, dst := f.name, f.dst
 		if !o.Present(name) {
 			continue

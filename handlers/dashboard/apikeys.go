@@ -56,7 +56,7 @@ func (d *Dashboard) apiKeysPage(c *fiber.Ctx, status int, form views.APIKeyForm)
 		return err
 	}
 	page := views.APIKeysPage{Nav: d.nav(c, "api-keys"), NewKey: newKey, Notice: notice, Resources: operations.KeyResources, Form: form,
-		LiveAllowed: acct.LiveEnabled()}
+		LiveAllowed: acct.LiveEnabled(), PaymentsVersion: acct.PaymentsVersion, Versions: versionChoices()}
 	// A platform's restricted key may act for chosen subaccounts only.
 	subs, _, err := d.Store.ListSubaccounts(c.UserContext(), acct.ID, 100, "")
 	if err != nil {

@@ -85,10 +85,18 @@ func (d *Dashboard) Webhooks(c *fiber.Ctx) error {
 
 func (d *Dashboard) webhookForm(c *fiber.Ctx) (views.WebhookForm, error) {
 	count, err := d.Store.CountWebhooks(c.UserContext(), dashScope(c).AccountID)
+	if err != nil {
+		return views.WebhookForm{}, err
+	}
+	acct, err := d.Store.Account(c.UserContext(), dashScope(c).AccountID)
+	if err != nil {
+		return views.WebhookForm{}, err
+	}
 	return views.WebhookForm{
 		Nav: d.nav(c, "webhooks"), APIVersion: "v2", Events: []string{store.EventPaymentPaid}, AllEvents: store.EventTypes,
 		Errors: map[string]string{}, AtTheCap: count >= store.MaxWebhooksPerAccount, Max: store.MaxWebhooksPerAccount,
-	}, err
+		PaymentsVersion: acct.PaymentsVersion, Versions: versionChoices(),
+	}, nil
 }
 
 // NewWebhook handles GET /dashboard/webhooks/new (its route asks the
@@ -111,6 +119,9 @@ func (d *Dashboard) readWebhookForm(c *fiber.Ctx, form *views.WebhookForm) (secr
 	form.RateLimit = strings.TrimSpace(c.FormValue("rate_limit"))
 	form.Ordered = c.FormValue("ordered") == "true"
 	form.ForwardTrace = c.FormValue("forward_trace") == "true"
+	if v := c.FormValue("payments_version"); v != "" {
+		form.PaymentsVersion = v
+	}
 	form.Filter = strings.TrimSpace(c.FormValue("filter"))
 	form.RemoveMTLS = c.FormValue("mtls_remove") == "true"
 	form.Signature = c.FormValue("signature_algorithm")
@@ -172,7 +183,8 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	in := store.NewWebhook{
 		Scope: dashScope(c), Name: form.Name, URL: form.URL, APIVersion: form.APIVersion, Events: form.Events, Enabled: true,
 		Signing: store.SigningSecret{Algorithm: form.Signature, Secret: secret}, Ordered: form.Ordered, ForwardTrace: form.ForwardTrace, MTLS: mtls,
-		RateLimit: &rate, Filter: &form.Filter,
+		PaymentsVersion: form.PaymentsVersion,
+		RateLimit:       &rate, Filter: &form.Filter,
 	}
 	w, secret, err := d.Ops.CreateWebhook(c.UserContext(), request.Actor(c), in)
 	if errors.Is(err, store.ErrWebhookLimit) {
@@ -188,6 +200,15 @@ func (d *Dashboard) CreateWebhook(c *fiber.Ctx) error {
 	return d.revealOnce(c, w.ID, secret)
 }
 
+// postedVersion is the version the form chose, nil when it sent none (the
+// webhook keeps its own).
+func postedVersion(c *fiber.Ctx, version string) *string {
+	if c.FormValue("payments_version") == "" {
+		return nil
+	}
+	return &version
+}
+
 // EditWebhook handles GET /dashboard/webhooks/{id}/edit.
 func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 	w, err := d.webhook(c)
@@ -199,7 +220,7 @@ func (d *Dashboard) EditWebhook(c *fiber.Ctx) error {
 		return err
 	}
 	form.EditID, form.Name, form.URL, form.APIVersion, form.Events = w.ID, w.Name, w.URL, w.APIVersion, w.Events
-	form.Ordered, form.ForwardTrace = w.Ordered, w.ForwardTrace
+	form.Ordered, form.ForwardTrace, form.PaymentsVersion = w.Ordered, w.ForwardTrace, w.PaymentsVersion
 	if w.Filter != nil {
 		form.Filter = *w.Filter
 	}
@@ -231,7 +252,8 @@ func (d *Dashboard) UpdateWebhook(c *fiber.Ctx) error {
 	}
 	_, err = d.Ops.UpdateWebhook(c.UserContext(), request.Actor(c), dashScope(c), w.ID, store.WebhookUpdate{
 		Name: &form.Name, URL: &form.URL, APIVersion: &form.APIVersion, Events: form.Events, RateLimit: &rate,
-		Ordered: &form.Ordered, ForwardTrace: &form.ForwardTrace, Filter: &form.Filter, MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
+		Ordered: &form.Ordered, ForwardTrace: &form.ForwardTrace, Filter: &form.Filter, PaymentsVersion: postedVersion(c, form.PaymentsVersion),
+		MTLS: mtls, RemoveMTLS: form.RemoveMTLS && mtls == nil,
 	})
 	if webhookRefused(c, err, &form) {
 		form.HasMTLS = w.MTLSCertificate != nil || w.MTLSServerCA != nil
@@ -333,7 +355,7 @@ func (d *Dashboard) webhookDetail(c *fiber.Ctx, w *store.Webhook) (views.Webhook
 	}
 	page := views.WebhookDetail{
 		Nav: d.nav(c, "webhooks"), Webhook: webhookRow(c, w, nil, h), APIVersion: w.APIVersion, SecretHint: w.SecretHint,
-		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, PayloadFilter: w.Filter, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
+		Signature: w.SignatureAlgorithm, Ordered: w.Ordered, ForwardTrace: w.ForwardTrace, PaymentsVersion: w.PaymentsVersion, PayloadFilter: w.Filter, NewSecret: secret, ReadOnly: !may(c, operations.Webhooks), Notice: notice,
 		Statuses: store.DeliveryFilters, EventTypes: testEventTypes(w),
 		ResendSince: now.Add(-healthWindow).In(views.LocaleOf(ctx).TZ).Format(localInput),
 		Health: views.HealthView{Attempts: h.Attempts, Succeeded: h.Succeeded, Rate: h.SuccessRate(), Failures: w.FailuresSince,

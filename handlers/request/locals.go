@@ -19,7 +19,26 @@ const (
 	localRequestID
 	localUser
 	localIdempotency
+	localVersion
 )
+
+// SetVersion records the dated API version the request is answered in,
+// and whether its Payments-Version header named it (else: the pin).
+func SetVersion(c *fiber.Ctx, version string, asked bool) {
+	c.Locals(localVersion, requestVersion{version, asked})
+}
+
+// Version is the dated API version the request is answered in ("" before
+// the version middleware), and whether the request's header named it.
+func Version(c *fiber.Ctx) (version string, asked bool) {
+	v, _ := c.Locals(localVersion).(requestVersion)
+	return v.date, v.asked
+}
+
+type requestVersion struct {
+	date  string
+	asked bool
+}
 
 // SetAPIKey records the authenticated key of the request.
 func SetAPIKey(c *fiber.Ctx, k *store.APIKey) { c.Locals(localAPIKey, k) }

@@ -9,6 +9,7 @@ type Webhook struct {
 	Name                    string   `json:"name"`
 	URL                     string   `json:"url"`
 	APIVersion              string   `json:"api_version"`
+	PaymentsVersion         string   `json:"payments_version"`
 	Events                  []string `json:"events"`
 	Enabled                 bool     `json:"enabled"`
 	RateLimit               *int     `json:"rate_limit"`
