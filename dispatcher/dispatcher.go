@@ -507,7 +507,7 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		ID: ids.New(ids.PrefixAttempt), WebhookID: w.ID, EventID: e.ID, EventType: e.Type,
 		RequestURL: w.URL, Attempt: 1, CreatedAt: now.UTC(),
 	}}
-	body, err := render(w, e)
+	body, err := envelope.InVersion(w.APIVersion, w.PaymentsVersion, e, w.AccountID)
 	var secrets []string
 	if err == nil {
 		secrets, err = d.store.SigningSecrets(w, now)
@@ -553,22 +553,6 @@ func (d *Dispatcher) attempt(ctx context.Context, w *store.Webhook, e *store.Eve
 		a.ErrorClass, a.ErrorMessage = strPtr(a.result.ErrClass), strPtr(a.result.ErrMessage)
 	}
 	return a
-}
-
-// render is e's payload as w receives it: in its envelope (api_version)
-// and its object in its pinned dated version (the event as written, when
-// no change since that version touches the event's type).
-func render(w *store.Webhook, e *store.Event) ([]byte, error) {
-	if w.PaymentsVersion != "" {
-		data, err := versions.API.Object(w.PaymentsVersion, e.Type, e.Data)
-		if err != nil {
-			return nil, err
-		}
-		converted := *e
-		converted.Data = data
-		e = &converted
-	}
-	return envelope.ForAccount(w.APIVersion, e, w.AccountID)
 }
 
 // TruncatedHeader is the entry that stands for the response headers not

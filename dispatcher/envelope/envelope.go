@@ -11,6 +11,7 @@ import (
 
 	"payments/store"
 	"payments/store/jsonw"
+	"payments/versions"
 )
 
 // Source names the service in every envelope.
@@ -91,4 +92,17 @@ func appendAccount(b []byte, e *store.Event, account string) []byte {
 		return b
 	}
 	return jsonw.AppendString(append(b, `,"account":`...), e.AccountID)
+}
+
+// InVersion is ForAccount with the event's object in the shape of dated
+// version paymentsVersion (versions.API): the event as written when no
+// change since that version touches its type, as none does yet.
+func InVersion(apiVersion, paymentsVersion string, e *store.Event, account string) ([]byte, error) {
+	data, err := versions.API.Object(paymentsVersion, e.Type, e.Data)
+	if err != nil {
+		return nil, err
+	}
+	converted := *e
+	converted.Data = data
+	return ForAccount(apiVersion, &converted, account)
 }

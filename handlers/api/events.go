@@ -67,7 +67,9 @@ func (a *API) ListEvents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	// Written by hand: each item is the envelope's bytes, as sent.
+	// Written by hand: each item is the envelope's bytes, as sent (in the
+	// request's dated version).
+	version, _ := request.Version(c)
 	b := make([]byte, 0, 1024*len(page)+64)
 	b = append(b, `{"object":"list","url":"/api/v1/events","has_more":`...)
 	b = strconv.AppendBool(b, hasMore)
@@ -76,7 +78,7 @@ func (a *API) ListEvents(c *fiber.Ctx) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		env, err := envelope.Envelope("v2", &page[i])
+		env, err := envelope.InVersion("v2", version, &page[i], page[i].AccountID)
 		if err != nil {
 			return err
 		}
@@ -119,7 +121,8 @@ func (a *API) GetEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	env, err := envelope.Envelope("v2", e)
+	version, _ := request.Version(c)
+	env, err := envelope.InVersion("v2", version, e, e.AccountID)
 	if err != nil {
 		return err
 	}
@@ -256,6 +259,7 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 	c.Context().SetConnectionClose()
 	conn := c.Context().Conn()
 	log, closing := a.Log, a.Closing
+	paymentsVersion, _ := request.Version(c)
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer sub.Close()
 		// A fresh context (the request's ends when the handler returns),
@@ -289,7 +293,7 @@ func (a *API) StreamEvents(c *fiber.Ctx) error {
 				return
 			}
 			for i := range events {
-				body, err := envelope.Envelope(version, &events[i])
+				body, err := envelope.InVersion(version, paymentsVersion, &events[i], events[i].AccountID)
 				if err != nil || !send("id: %s\nevent: %s\ndata: %s\n\n", events[i].ID, events[i].Type, body) {
 					return
 				}
