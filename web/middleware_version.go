@@ -45,7 +45,7 @@ func askedVersion(list versions.List) fiber.Handler {
 // version acct (the key's own account: a platform acting for a subaccount
 // speaks its own integration's) is pinned to.
 func pinVersion(c *fiber.Ctx, acct *store.Account) {
-	if _, asked := request.Version(c); asked || acct == nil || acct.PaymentsVersion == "" {
+	if _, asked := request.Version(c); asked || acct == nil || acct.PaymentsVersion == "" || acct.PaymentsVersion == versions.API.Current() {
 		return
 	}
 	request.SetVersion(c, acct.PaymentsVersion, false)
@@ -61,7 +61,7 @@ func convertVersion(list versions.List) fiber.Handler {
 	current := list.Current()
 	return func(c *fiber.Ctx) error {
 		version, _ := request.Version(c)
-		if version == current || version == "" {
+		if version == current {
 			return c.Next()
 		}
 		route := list.Route(c.Method(), strings.TrimSuffix(c.Path(), "/"))

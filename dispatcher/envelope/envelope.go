@@ -98,6 +98,9 @@ func appendAccount(b []byte, e *store.Event, account string) []byte {
 // version paymentsVersion (versions.API): the event as written when no
 // change since that version touches its type, as none does yet.
 func InVersion(apiVersion, paymentsVersion string, e *store.Event, account string) ([]byte, error) {
+	if paymentsVersion == versions.API.Current() {
+		return ForAccount(apiVersion, e, account)
+	}
 	data, err := versions.API.Object(paymentsVersion, e.Type, e.Data)
 	if err != nil {
 		return nil, err

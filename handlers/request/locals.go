@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"payments/store"
+	"payments/versions"
 )
 
 type localKey int
@@ -23,15 +24,27 @@ const (
 )
 
 // SetVersion records the dated API version the request is answered in,
-// and whether its Payments-Version header named it (else: the pin).
+// and whether its Payments-Version header named it (else: the pin). The
+// current version unasked is recorded as nothing: the request of nearly
+// every integration costs no allocation for it.
 func SetVersion(c *fiber.Ctx, version string, asked bool) {
-	c.Locals(localVersion, requestVersion{version, asked})
+	if !asked && version == versions.API.Current() {
+		if c.Locals(localVersion) != nil {
+			c.Locals(localVersion, nil)
+		}
+		return
+	}
+	c.Locals(localVersion, &requestVersion{version, asked})
 }
 
-// Version is the dated API version the request is answered in ("" before
-// the version middleware), and whether the request's header named it.
+// Version is the dated API version the request is answered in (the
+// current one unless SetVersion recorded another), and whether the
+// request's header named it.
 func Version(c *fiber.Ctx) (version string, asked bool) {
-	v, _ := c.Locals(localVersion).(requestVersion)
+	v, _ := c.Locals(localVersion).(*requestVersion)
+	if v == nil {
+		return versions.API.Current(), false
+	}
 	return v.date, v.asked
 }
 
