@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/store/ids"
+	"payments/versions"
 )
 
 // MaxWebhooksPerAccount is the cap across both modes (seed, section 8).
@@ -198,6 +199,9 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	signing := in.Signing.orGenerated()
 	secret := signing.Secret
 	now := s.Now()
+	if in.PaymentsVersion == "" {
+		in.PaymentsVersion = versions.API.Current() // the operation names the account's pin; a bare store call, the current
+	}
 	w := &Webhook{
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
