@@ -135,6 +135,10 @@ func TestSplitChargesCreditEachAccountAndRefundProRata(t *testing.T) {
 		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 5, "fee_payer": "platform"}}, "splits[0].fee_payer", "parameter_invalid"},
 		{[]any{map[string]any{"amount_cents": 5}}, "splits[0].account", "parameter_missing"},
 		{many, "splits", "parameter_invalid"},
+		{"10%", "splits", "parameter_invalid_type"},
+		{[]any{1}, "splits[0]", "parameter_invalid_type"},
+		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 5}, nil}, "splits[1]", "parameter_invalid_type"},
+		{[]any{map[string]any{"account": p.sellerA, "amount_cents": 5}, []any{}}, "splits[1]", "parameter_invalid_type"},
 	} {
 		r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/payments", Key: s.TestKey, Body: map[string]any{"amount_cents": 10_000, "splits": bad.splits}})
 		require.Equal(t, http.StatusBadRequest, r.Status, "%v: %s", bad.splits, r.Body)

@@ -222,20 +222,30 @@ func (o Object) Field(name, param string) Object {
 
 // Array reads an array of objects, each named name[i] in errors.
 func (o Object) Array(name string) ([]Object, *reply.Error) {
+	// An array of objects, as sent, in one pass (a split charge's three
+	// splits read this way cost half what an array then each item did);
+	// anything else is read again item by item to name what is wrong.
+	var objects []map[string]json.RawMessage
+	if err := json.Unmarshal(o.fields[name], &objects); err == nil && objects != nil &&
+		!slices.ContainsFunc(objects, func(fields map[string]json.RawMessage) bool { return fields == nil }) {
+		out := make([]Object, len(objects))
+		for i, fields := range objects {
+			out[i] = Object{prefix: o.Param(name) + "[" + strconv.Itoa(i) + "].", fields: fields}
+		}
+		return out, nil
+	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(o.fields[name], &items); err != nil || items == nil {
 		return nil, o.WrongType(name, "an array")
 	}
-	out := make([]Object, len(items))
 	for i, raw := range items {
 		var fields map[string]json.RawMessage
-		param := o.Param(name) + "[" + strconv.Itoa(i) + "]"
 		if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+			param := o.Param(name) + "[" + strconv.Itoa(i) + "]"
 			return nil, reply.InvalidParam("parameter_invalid_type", param, "Invalid type for %s: expected an object.", param)
 		}
-		out[i] = Object{prefix: param + ".", fields: fields}
 	}
-	return out, nil
+	return nil, o.WrongType(name, "an array of objects")
 }
 
 // ClaimedCents reads a dispute's claimed amount: cents from 1 to
