@@ -170,3 +170,25 @@ func TestSubscriptionCyclesAreSplit(t *testing.T) {
 		"contract": "ALUNO-0043", "splits": []any{map[string]any{"account": p.sellerA, "percent": 100}}})})
 	require.Equal(t, []any{http.StatusBadRequest, "splits_too_large"}, []any{r.Status, r.ErrorCode(t)})
 }
+
+// A due-date charge (cobv) takes splits like any other: paid early with its
+// discount, the percent part is its percent of what was paid and the fixed
+// part its amount, credited in the payment's transaction; the platform
+// keeps the rest of the net.
+func TestDueDateChargesAreSplit(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t, webtest.WithClock(noonOf("2026-03-02")))
+	p := newSplitPlatform(t, s)
+	charge := p.call(t, "POST", "/api/v1/payments", "", dueBody(map[string]any{"splits": []any{
+		map[string]any{"account": p.sellerA, "percent": 10}, map[string]any{"account": p.sellerB, "amount_cents": 50_000}}}), http.StatusCreated)
+	require.Equal(t, "2026-03-10", charge["due_date"])
+	paid := p.call(t, "POST", "/api/v1/test_helpers/payments/"+charge["id"].(string)+"/pay", "", map[string]any{"date": "2026-03-04"}, http.StatusOK)
+	require.EqualValues(t, 95_000, paid["amount_paid_cents"], "the 5% discount until 2026-03-05")
+	fee := int64(paid["fee_cents"].(float64))
+	require.Equal(t, []any{9_500.0, 50_000.0}, []any{paid["splits"].([]any)[0].(map[string]any)["net_cents"],
+		paid["splits"].([]any)[1].(map[string]any)["net_cents"]})
+	require.Equal(t, []int64{95_000 - fee - 9_500 - 50_000, 9_500, 50_000}, []int64{p.balance(t, ""), p.balance(t, p.sellerA), p.balance(t, p.sellerB)})
+	for _, account := range []string{s.Account.ID, p.sellerA, p.sellerB} {
+		s.LedgerMatchesBalance(store.Scope{AccountID: account})
+	}
+}
