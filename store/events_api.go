@@ -196,7 +196,8 @@ func PositionOf(e *Event) StreamPosition {
 var ErrWebhookDisabled = errors.New("store: webhook is disabled")
 
 // RecoverEvents queues a new delivery to the webhook of every event of its
-// subscribed types created in [since, until], whatever became of earlier
+// subscribed types created in [since, until] (a platform's: its
+// subaccounts' too, as they were delivered), whatever became of earlier
 // deliveries, and returns how many. Earlier deliveries stay as they ended.
 func (s *Store) RecoverEvents(ctx context.Context, scope Scope, webhookID string, since, until time.Time) (int, error) {
 	var n int
@@ -210,7 +211,7 @@ func (s *Store) RecoverEvents(ctx context.Context, scope Scope, webhookID string
 		}
 		var events []Event
 		err = tx.NewSelect().Model(&events).Column("id", "type", "object_id", "livemode", "data").
-			Where("account_id = ? AND livemode = ? AND NOT sample AND type IN (?)", scope.AccountID, scope.Livemode, bun.List(w.Events)).
+			Where(webhookEventAccounts+" AND livemode = ? AND NOT sample AND type IN (?)", scope.AccountID, scope.AccountID, scope.Livemode, bun.List(w.Events)).
 			Where("created_at >= ? AND created_at <= ?", since, until).
 			Order("created_at", "id").Scan(ctx)
 		if err != nil {

@@ -70,9 +70,15 @@ func (e *ReplayTypesError) Error() string {
 	return fmt.Sprintf("store: the webhook does not subscribe to %v", e.Types)
 }
 
-// replayEventsWhere selects a replay's events: the account's, of its
-// types, in its window (NOT sample: a "send test"'s made-up events).
-const replayEventsWhere = "account_id = ? AND livemode = ? AND NOT sample AND type IN (?) AND created_at >= ? AND created_at <= ?"
+// replayEventsWhere selects a replay's events: the account's and its
+// subaccounts' (webhookEventAccounts), of its types, in its window (NOT
+// sample: a "send test"'s made-up events).
+const replayEventsWhere = webhookEventAccounts + " AND livemode = ? AND NOT sample AND type IN (?) AND created_at >= ? AND created_at <= ?"
+
+// webhookEventAccounts selects the events a webhook of an account (its
+// id, given twice) receives: the account's own and, for a platform, its
+// subaccounts', as the outbox queues them.
+const webhookEventAccounts = "account_id = ANY (ARRAY(SELECT ?::text UNION ALL SELECT id FROM accounts WHERE parent_account_id = ?))"
 
 // StartReplay records a replay of the events of types (nil: all the
 // webhook's) created in [from, to] to the scope's webhook webhookID, with
@@ -118,7 +124,7 @@ func (s *Store) StartReplay(ctx context.Context, scope Scope, webhookID string, 
 			return ErrReplayRunning
 		}
 		err = tx.NewRaw("SELECT count(*) FROM (SELECT 1 FROM events WHERE "+replayEventsWhere+" LIMIT ?) e",
-			scope.AccountID, scope.Livemode, bun.List(r.Types), from, to, MaxReplayEvents+1).Scan(ctx, &r.EventsTotal)
+			scope.AccountID, scope.AccountID, scope.Livemode, bun.List(r.Types), from, to, MaxReplayEvents+1).Scan(ctx, &r.EventsTotal)
 		if err != nil {
 			return fmt.Errorf("store: count replay events: %w", err)
 		}
@@ -166,7 +172,7 @@ func (s *Store) AdvanceReplays(ctx context.Context, limit int) (int, error) {
 		}
 		var events []Event
 		q := tx.NewSelect().Model(&events).Column("id", "type", "object_id", "livemode", "data", "created_at").
-			Where(replayEventsWhere, r.AccountID, r.Livemode, bun.List(r.Types), r.From, r.To)
+			Where(replayEventsWhere, r.AccountID, r.AccountID, r.Livemode, bun.List(r.Types), r.From, r.To)
 		if r.CursorAt != nil {
 			q = q.Where("(created_at, id) > (?, ?)", *r.CursorAt, *r.CursorID)
 		}

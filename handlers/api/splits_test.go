@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -191,4 +193,31 @@ func TestDueDateChargesAreSplit(t *testing.T) {
 	for _, account := range []string{s.Account.ID, p.sellerA, p.sellerB} {
 		s.LedgerMatchesBalance(store.Scope{AccountID: account})
 	}
+}
+
+// A platform's webhook receives its subaccounts' events, naming the
+// account; recovering a window or replaying it sends them again as well,
+// not only the platform's own.
+func TestPlatformWebhookRecoversAndReplaysItsSubaccountsEvents(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	p := newSplitPlatform(t, s)
+	recv := webtest.NewReceiver(t, nil)
+	hook, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	p.call(t, "POST", "/api/v1/payments", p.sellerA, map[string]any{"amount_cents": 700}, http.StatusCreated)
+	require.Equal(t, 1, s.Dispatcher.RunOnce(t.Context(), 10))
+	account := func(r webtest.Received) any {
+		var body map[string]any
+		require.NoError(t, json.Unmarshal(r.Body, &body))
+		return body["account"]
+	}
+	require.Equal(t, p.sellerA, account(recv.WaitFor(1, 10*time.Second)[0]))
+
+	recovered := p.call(t, "POST", "/api/v1/webhooks/"+hook+"/recover", "", map[string]any{"since": 0}, http.StatusOK)
+	require.EqualValues(t, 1, recovered["requeued"])
+	require.Equal(t, 1, s.Dispatcher.RunOnce(t.Context(), 10))
+	require.Equal(t, p.sellerA, account(recv.WaitFor(2, 10*time.Second)[1]))
+
+	replay := p.call(t, "POST", "/api/v1/webhooks/"+hook+"/replay", "", map[string]any{"from": 0, "to": time.Now().Unix()}, http.StatusAccepted)
+	require.EqualValues(t, 1, replay["events_total"])
 }
