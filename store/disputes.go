@@ -265,15 +265,12 @@ func (s *Store) closeDispute(ctx context.Context, tx bun.Tx, d *Dispute, p *Paym
 		if err := addRefunded(ctx, tx, p, r); err != nil {
 			return err
 		}
-		err = s.post(ctx, tx, posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
+		// A split charge's accounts give back their shares of what was lost.
+		loss := posting{scope: d.Scope(), sourceID: d.ID, at: now, lines: []movement{
 			{BalancePending, EntryDisputeLoss, -d.AmountCents},
 			{BalanceAvailable, EntryFeeRefund, r.FeeCents},
-		}})
-		if err != nil {
-			return err
-		}
-		// A split charge's accounts give back their shares of what was lost.
-		if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(d.AmountCents)))); err != nil {
+		}}
+		if err := s.postAll(ctx, tx, append([]posting{loss}, splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(d.AmountCents)))...)); err != nil {
 			return err
 		}
 	}

@@ -191,14 +191,12 @@ func (s *Store) createRefund(ctx context.Context, tx bun.Tx, p *Payment, in NewR
 	// A split charge's accounts give back their shares first: the charge's
 	// account's balance covers only its own (theirs may go below zero, as
 	// a dispute's hold may).
-	if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(r.AmountCents)))); err != nil {
-		return nil, err
-	}
-	err = s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, covered: true, lines: []movement{
-		{BalanceAvailable, EntryRefund, -r.AmountCents},
-		{BalanceAvailable, EntryFeeRefund, r.FeeCents},
-	}})
-	if err != nil {
+	postings := append(splitPostings(p, r.ID, EntrySplitReturn, now, negate(p.splitShares(r.AmountCents))),
+		posting{scope: r.Scope(), sourceID: r.ID, at: now, covered: true, lines: []movement{
+			{BalanceAvailable, EntryRefund, -r.AmountCents},
+			{BalanceAvailable, EntryFeeRefund, r.FeeCents},
+		}})
+	if err := s.postAll(ctx, tx, postings); err != nil {
 		return nil, err
 	}
 	if p.Livemode {
@@ -309,11 +307,12 @@ func (s *Store) settleRefund(ctx context.Context, tx bun.Tx, r *Refund, res Refu
 		return err
 	}
 	if res.Status == RefundFailed {
-		if err := s.reverseRefund(ctx, tx, r, now); err != nil {
+		reversal, err := s.refundReversal(ctx, tx, r, now)
+		if err != nil {
 			return err
 		}
 		// What the split's accounts gave back for it is theirs again.
-		if err := s.postAll(ctx, tx, splitPostings(p, r.ID, EntrySplitReturnRev, now, p.splitShares(r.AmountCents))); err != nil {
+		if err := s.postAll(ctx, tx, append([]posting{reversal}, splitPostings(p, r.ID, EntrySplitReturnRev, now, p.splitShares(r.AmountCents))...)); err != nil {
 			return err
 		}
 		return s.recordEvent(ctx, tx, event, r.AccountID, r.Livemode, r.ID, r, now)
@@ -337,12 +336,12 @@ func addRefunded(ctx context.Context, tx bun.Tx, p *Payment, r *Refund) error {
 		Args: []any{pg.UUID(p.ID), p.AmountRefundedCents, p.FeeRefundedCents}})
 }
 
-// reverseRefund brings a failed refund's amount back, and takes back the
-// part of the fee it returned. While a dispute is open on the payment the
+// refundReversal is the posting that brings a failed refund's amount back,
+// and takes back the part of the fee it returned. While a dispute is open on the payment the
 // amount is the merchant's again and so under the payer's claim: it joins
 // the dispute's hold (up to what the dispute claims), in pending, instead
 // of the available balance.
-func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now time.Time) error {
+func (s *Store) refundReversal(ctx context.Context, tx bun.Tx, r *Refund, now time.Time) (posting, error) {
 	// The oldest open dispute that holds less than it claims takes what it
 	// can of the amount back (a payment may have several).
 	var grown int64
@@ -356,7 +355,7 @@ func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now tim
 	case errors.Is(err, sql.ErrNoRows):
 		grown = 0
 	case err != nil:
-		return fmt.Errorf("store: grow the dispute's hold: %w", err)
+		return posting{}, fmt.Errorf("store: grow the dispute's hold: %w", err)
 	}
 	lines := []movement{
 		{BalanceAvailable, EntryRefundReversal, r.AmountCents},
@@ -366,7 +365,7 @@ func (s *Store) reverseRefund(ctx context.Context, tx bun.Tx, r *Refund, now tim
 		lines = append(lines, movement{BalanceAvailable, EntryDisputeHold, -grown},
 			movement{BalancePending, EntryDisputeHold, grown})
 	}
-	return s.post(ctx, tx, posting{scope: r.Scope(), sourceID: r.ID, at: now, lines: lines})
+	return posting{scope: r.Scope(), sourceID: r.ID, at: now, lines: lines}, nil
 }
 
 // refundedInFull makes the locked paid payment p refunded (with its event)

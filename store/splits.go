@@ -138,8 +138,16 @@ func negate(amounts []int64) []int64 {
 	return out
 }
 
-// postAll posts each of postings in tx (see post).
+// postAll posts each of postings in tx (see post), in the order of their
+// accounts' ids as postingStatements orders the balances, so that every
+// transaction that moves several accounts' money (a split charge paid,
+// refunded, its refund failed, its dispute lost) locks their balance rows
+// in one order and none waits on another that waits on it. One account's
+// postings keep their order: a covered debit still comes after the credit
+// before it.
 func (s *Store) postAll(ctx context.Context, tx bun.Tx, postings []posting) error {
+	postings = slices.Clone(postings)
+	slices.SortStableFunc(postings, func(a, b posting) int { return strings.Compare(a.scope.AccountID, b.scope.AccountID) })
 	for _, p := range postings {
 		if err := s.post(ctx, tx, p); err != nil {
 			return err

@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,4 +221,29 @@ func TestPlatformWebhookRecoversAndReplaysItsSubaccountsEvents(t *testing.T) {
 
 	replay := p.call(t, "POST", "/api/v1/webhooks/"+hook+"/replay", "", map[string]any{"from": 0, "to": time.Now().Unix()}, http.StatusAccepted)
 	require.EqualValues(t, 1, replay["events_total"])
+}
+
+// A marketplace's money moves both ways between a platform and its
+// sellers: a seller's charge pays the platform its commission, the
+// platform's charges pay sellers. Every transaction that moves several
+// accounts' money locks their balances in one order (their ids'), as
+// paying a split charge does, so that a refund of the one and a payment
+// of the other never wait on each other (PostgreSQL would end one as a
+// deadlock). A posting's entries are written with its balance's update,
+// so the entries' order is the locks' order.
+func TestSplitMoneyLocksAccountsInOneOrder(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	p := newSplitPlatform(t, s)
+	id := p.call(t, "POST", "/api/v1/payments", p.sellerA, map[string]any{"amount_cents": 1_000, "splits": []any{
+		map[string]any{"account": p.sellerB, "amount_cents": 100}, map[string]any{"account": s.Account.ID, "percent": 10}}}, http.StatusCreated)["id"].(string)
+	p.call(t, "POST", "/api/v1/test_helpers/payments/"+id+"/pay", p.sellerA, nil, http.StatusOK)
+	refund := p.call(t, "POST", "/api/v1/refunds", p.sellerA, map[string]any{"payment": id, "amount_cents": 500}, http.StatusCreated)
+	var accounts []string
+	require.NoError(t, s.DB.NewRaw(`SELECT account_id FROM ledger_entries WHERE source_id = ? ORDER BY id`, refund["id"]).Scan(t.Context(), &accounts))
+	require.Len(t, accounts, 5, "the other two accounts give back, the seller takes their parts and pays the refund less its fee")
+	require.True(t, slices.IsSorted(accounts), "%v", accounts)
+	for _, account := range []string{s.Account.ID, p.sellerA, p.sellerB} {
+		s.LedgerMatchesBalance(store.Scope{AccountID: account})
+	}
 }
