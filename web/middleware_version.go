@@ -25,8 +25,7 @@ func askedVersion(list versions.List) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		asked := strings.TrimSpace(c.Get(versions.Header))
 		if asked == "" {
-			c.Set(versions.Header, current)
-			request.SetVersion(c, current, false)
+			c.Set(versions.Header, current) // until apiKeyAuth knows the pin
 			return c.Next()
 		}
 		if !list.Known(asked) {
