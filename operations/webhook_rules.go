@@ -59,8 +59,7 @@ func (o *Operations) checkWebhook(in webhookInput) error {
 			Words: "form.api_version_unknown"})
 	}
 	if in.PaymentsVersion != nil && !versions.API.Known(*in.PaymentsVersion) {
-		bad = append(bad, &InputError{Param: "payments_version", Words: "form.payments_version_unknown",
-			Message: fmt.Sprintf("payments_version must be one of the API's versions: %s.", strings.Join(versions.API.Dates(), ", "))})
+		bad = append(bad, unknownVersion())
 	}
 	if in.Events != nil {
 		if e := checkEvents(in.Events); e != nil {
