@@ -47,14 +47,6 @@ func (o *Operations) CreateWebhook(ctx context.Context, who store.Actor, in stor
 	var w *store.Webhook
 	var secret string
 	err = o.record(ctx, who, in.Scope, rule("CreateWebhook"), "webhook.created", func(ctx context.Context) (string, store.Changes, error) {
-		if in.PaymentsVersion == "" {
-			// Not named: its events speak the account's pinned version.
-			acct, err := o.Store.Account(ctx, in.Scope.AccountID)
-			if err != nil {
-				return "", nil, err
-			}
-			in.PaymentsVersion = acct.PaymentsVersion
-		}
 		var err error
 		if w, secret, err = o.Store.CreateWebhook(ctx, in); err != nil {
 			return "", nil, err

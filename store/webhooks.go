@@ -11,7 +11,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/store/ids"
-	"payments/versions"
 )
 
 // MaxWebhooksPerAccount is the cap across both modes (seed, section 8).
@@ -184,7 +183,7 @@ type NewWebhook struct {
 	Ordered      bool
 	ForwardTrace bool
 	// PaymentsVersion is the dated API version it renders events in
-	// (checked by the operation).
+	// (checked by the operation); empty: the account's pin.
 	PaymentsVersion string
 	// Filter is its payload filter (nil: none), checked by the operation.
 	Filter *string
@@ -199,9 +198,6 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 	signing := in.Signing.orGenerated()
 	secret := signing.Secret
 	now := s.Now()
-	if in.PaymentsVersion == "" {
-		in.PaymentsVersion = versions.API.Current() // the operation names the account's pin; a bare store call, the current
-	}
 	w := &Webhook{
 		ID: ids.New(ids.PrefixWebhook), AccountID: in.Scope.AccountID, Livemode: in.Scope.Livemode,
 		Name: in.Name, URL: in.URL, APIVersion: in.APIVersion, Events: in.Events, Enabled: in.Enabled,
@@ -224,6 +220,14 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (*Webhook, str
 		count := tx.NewSelect().Model((*Webhook)(nil)).Where("account_id = ?", w.AccountID)
 		if err := withinAccountCap(ctx, tx, w.AccountID, count, MaxWebhooksPerAccount, ErrWebhookLimit); err != nil {
 			return err
+		}
+		if w.PaymentsVersion == "" {
+			// None named: its events speak the account's pinned version
+			// (its row locked by the cap above).
+			err := tx.NewSelect().Table("accounts").Column("payments_version").Where("id = ?", w.AccountID).Scan(ctx, &w.PaymentsVersion)
+			if err != nil {
+				return fmt.Errorf("store: the account's version: %w", err)
+			}
 		}
 		if _, err := tx.NewInsert().Model(w).Exec(ctx); err != nil {
 			return fmt.Errorf("store: create webhook: %w", translate(err))

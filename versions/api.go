@@ -90,7 +90,7 @@ var readBy = map[string][]string{
 // keepMembers is body with only the members named: nothing (no body) when
 // body is not a JSON object or keeps none.
 func keepMembers(body []byte, names ...string) []byte {
-	o, err := ParseObject(body)
+	o, err := parseObject(body)
 	if err != nil {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"slices"
 )
 
 // Object is a JSON object a converter edits: its members keep their order
@@ -16,8 +15,8 @@ type Object struct {
 	values map[string][]byte
 }
 
-// ParseObject reads a JSON object.
-func ParseObject(b []byte) (*Object, error) {
+// parseObject reads a JSON object.
+func parseObject(b []byte) (*Object, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errors.New("versions: not a JSON object")
@@ -47,9 +46,6 @@ func ParseObject(b []byte) (*Object, error) {
 // Has says the object has member key.
 func (o *Object) Has(key string) bool { _, ok := o.values[key]; return ok }
 
-// Get is member key's JSON (nil when absent).
-func (o *Object) Get(key string) json.RawMessage { return o.values[key] }
-
 // Set sets member key to value's JSON: in its place when it is there, last
 // when it is new.
 func (o *Object) Set(key string, value any) error {
@@ -62,14 +58,6 @@ func (o *Object) Set(key string, value any) error {
 	}
 	o.values[key] = b
 	return nil
-}
-
-// Delete removes member key.
-func (o *Object) Delete(key string) {
-	if o.Has(key) {
-		delete(o.values, key)
-		o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == key })
-	}
 }
 
 // MarshalJSON writes the members in their order.

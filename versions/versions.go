@@ -125,7 +125,7 @@ func (l List) convert(date string, body []byte, pick func(Change) func(*Object) 
 	if len(steps) == 0 {
 		return body, nil
 	}
-	object, err := ParseObject(body)
+	object, err := parseObject(body)
 	if err != nil {
 		return nil, fmt.Errorf("versions: %s: %w", date, err)
 	}

@@ -176,6 +176,12 @@ func TestWebhooksSpeakTheirEndpointsVersion(t *testing.T) {
 	s.CreateWebhook(oldRecv.URL, map[string]any{"events": []string{"payment.created"}, "payments_version": "2026-11-26"})
 	newHook, _ := s.CreateWebhook(newRecv.URL, map[string]any{"events": []string{"payment.created"}})
 	pinVersion(t, s, "2026-11-27")
+	// A webhook made without naming one speaks the account's pin.
+	ops := &operations.Operations{Store: s.Store, Webhooks: operations.WebhookRules{AllowPrivateNetworks: true}}
+	unnamed, _, err := ops.CreateWebhook(t.Context(), store.Actor{ID: "admin:test", Door: store.DoorAdmin}, store.NewWebhook{
+		Scope: store.Scope{AccountID: s.Account.ID}, URL: newRecv.URL, APIVersion: "v2", Events: []string{"refund.succeeded"}, Enabled: true})
+	require.NoError(t, err)
+	require.Equal(t, "2026-11-27", unnamed.PaymentsVersion)
 	s.CreatePayment(map[string]any{"amount_cents": 500})
 	require.Equal(t, 2, s.Dispatcher.RunOnce(t.Context(), 10))
 	require.Equal(t, "2026-11-26", oldRecv.WaitFor(1, 10*time.Second)[0].Header.Get("Payments-Version"))
