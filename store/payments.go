@@ -126,6 +126,20 @@ type Payment struct {
 	PaymentLink *string `bun:"payment_link"`
 	// Splits send parts of the charge to other accounts of its platform.
 	Splits []Split `bun:"splits,type:jsonb"`
+
+	// createdJSON is the JSON its creation froze into its payment.created
+	// event, kept so that the creation's answer is that same text rather
+	// than the payment written a second time (CreatedJSON).
+	createdJSON string `bun:"-"`
+}
+
+// CreatedJSON is the payment as its creation answers it: the JSON its
+// payment.created event holds, byte for byte. ok is false for a payment
+// Store.CreatePayment did not create (read back, or live: answer those
+// with MarshalJSON). It is the creation's answer only: the struct is not
+// watched for changes made after.
+func (p *Payment) CreatedJSON() (body string, ok bool) {
+	return p.createdJSON, p.createdJSON != ""
 }
 
 // ReceivedCents is what the payment brought in: what was paid, or, before

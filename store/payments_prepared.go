@@ -222,6 +222,7 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 	if err != nil {
 		return fmt.Errorf("store: create payment: %w", translate(err))
 	}
+	p.createdJSON = c.snapshot
 	return nil
 }
 

@@ -36,6 +36,11 @@ func (a *API) CreatePayment(c *fiber.Ctx) error {
 		return a.awaitCharge(c, p, replayed)
 	}
 	c.Location("/api/v1/payments/" + p.ID.String())
+	if body, ok := p.CreatedJSON(); ok {
+		// Its event's JSON, not the payment written a second time.
+		c.Type("json")
+		return c.Status(http.StatusCreated).SendString(body)
+	}
 	return c.Status(http.StatusCreated).JSON(p)
 }
 
