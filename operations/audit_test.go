@@ -173,6 +173,10 @@ func TestEveryOperationWritesOneAuditRow(t *testing.T) {
 			_, err := ops.SimulatePixQRCodePayment(ctx, who, test, qrCode.ID, 1_000)
 			return err
 		}, nil},
+		{"DeactivatePixQRCode", "pix_qr_code.deactivated", func() error {
+			_, err := ops.DeactivatePixQRCode(ctx, who, test, qrCode.ID)
+			return err
+		}, nil},
 		{"CreateSubaccount", "subaccount.created", func() error {
 			_, err := ops.CreateSubaccount(ctx, who, test, operations.SubaccountInput{Name: "Padaria", Document: "529.982.247-25",
 				Email: "padaria@example.com", PixKey: "padaria@example.com"})

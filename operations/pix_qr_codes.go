@@ -72,6 +72,22 @@ func (o *Operations) checkQRCode(in *QRCodeInput) error {
 	return nil
 }
 
+// DeactivatePixQRCode disables a static code: its page and image are
+// withdrawn and it takes no more payments. A code printed already can
+// still be scanned: a Pix paid into it arrives, as to any key, pays
+// nothing and waits with support to be returned. A code disabled already
+// is answered as it is, and not recorded again.
+func (o *Operations) DeactivatePixQRCode(ctx context.Context, who store.Actor, scope store.Scope, id string) (q *store.PixQRCode, err error) {
+	err = o.record(ctx, who, scope, rule("DeactivatePixQRCode"), "pix_qr_code.deactivated", func(ctx context.Context) (string, store.Changes, error) {
+		var changed bool
+		if q, changed, err = o.Store.DeactivatePixQRCode(ctx, scope, id); err != nil || !changed {
+			return "", nil, err
+		}
+		return id, statusChange(store.QRCodeActive, store.QRCodeDisabled), nil
+	})
+	return q, err
+}
+
 // SimulatePixQRCodePayment pays a test static code amount as a payer's
 // bank would: a payment of its own, created and paid.
 func (o *Operations) SimulatePixQRCodePayment(ctx context.Context, who store.Actor, scope store.Scope, id string, amount int64) (p *store.Payment, err error) {

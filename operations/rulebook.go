@@ -48,6 +48,7 @@ var Rulebook = map[string]Permission{
 	"SimulateWithdrawalEnd":    Write(Withdrawals),
 	"CreatePixQRCode":          Write(Payments),
 	"SimulatePixQRCodePayment": Write(Payments),
+	"DeactivatePixQRCode":      Write(Payments),
 	"CreatePaymentLink":        Write(Payments),
 	"DeactivatePaymentLink":    Write(Payments),
 	"ContestWithdrawal":        Write(Withdrawals),

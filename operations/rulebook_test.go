@@ -38,9 +38,9 @@ func TestEveryOperationHasARowInTheRulebook(t *testing.T) {
 // each stands for. Every operation that changes an account's data is in
 // one: the table people read is the table the code enforces.
 var readmeRows = map[string][]string{
-	"charges, static QR codes and payment links: create, cancel, test-mode payment/expiry": {"CreatePayment", "CreatePaymentBatch", "CancelPayment", "SimulatePayment",
+	"charges, static QR codes and payment links: create, cancel or deactivate, test-mode payment/expiry": {"CreatePayment", "CreatePaymentBatch", "CancelPayment", "SimulatePayment",
 		"SimulatePaymentOn", "SimulateExpiry", "CreateSubscription", "CancelSubscription", "CreateCycle", "SimulateAuthorization",
-		"SimulateCycle", "SimulatePayerCancel", "HurryCharge", "CreatePixQRCode", "SimulatePixQRCodePayment",
+		"SimulateCycle", "SimulatePayerCancel", "HurryCharge", "CreatePixQRCode", "SimulatePixQRCodePayment", "DeactivatePixQRCode",
 		"CreatePaymentLink", "DeactivatePaymentLink"},
 	"**money out**: refunds, withdrawals and their contests (MED), returns of a received Pix": {"RefundPayment", "CheckRefund", "CreateRefund", "SimulateRefundEnd",
 		"ReturnTransfer", "CreateWithdrawal", "CheckWithdrawal", "SimulateWithdrawalEnd", "ContestWithdrawal", "SimulateContestResult"},

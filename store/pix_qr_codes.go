@@ -111,6 +111,23 @@ func (s *Store) PixQRCodeOf(ctx context.Context, scope Scope, id string) (*PixQR
 	return q, nil
 }
 
+// DeactivatePixQRCode disables the scope's static code id: it takes no
+// more payments (a Pix paid into it still arrives, as to any key, and
+// waits with support to be returned, as one naming no charge does).
+// changed is false for a code disabled already.
+func (s *Store) DeactivatePixQRCode(ctx context.Context, scope Scope, id string) (q *PixQRCode, changed bool, err error) {
+	res, err := s.idb(ctx).NewUpdate().Model((*PixQRCode)(nil)).Set("status = ?, updated_at = ?", QRCodeDisabled, s.Now()).
+		Where("id = ? AND account_id = ? AND livemode = ? AND status = ?", id, scope.AccountID, scope.Livemode, QRCodeActive).Exec(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: deactivate static code: %w", err)
+	}
+	if q, err = s.PixQRCodeOf(ctx, scope, id); err != nil {
+		return nil, false, err
+	}
+	n, _ := res.RowsAffected()
+	return q, n > 0, nil
+}
+
 // ListPixQRCodes returns one page of the scope's static codes, newest first.
 func (s *Store) ListPixQRCodes(ctx context.Context, p IDListParams) ([]PixQRCode, bool, error) {
 	var out []PixQRCode

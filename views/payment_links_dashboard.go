@@ -62,6 +62,8 @@ type PixQRCodeDetail struct {
 	PageURL, Standing, Payments, Received, ExpiresAt string
 	CreatedAt, PaymentsURL, DownloadName             string
 	Notice                                           Notice
+	// CanDeactivate offers the button: an active code, to who may.
+	CanDeactivate bool
 }
 
 // SubaccountsPage lists a platform's subaccounts with their balances in

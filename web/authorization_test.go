@@ -20,6 +20,7 @@ import (
 // made by an admin command's key: each door's calls name these.
 type authzFixture struct {
 	paid, paid2, pending, refund, withdrawal, dispute, hook, delivery, event, subscription, qrCode, link string
+	retiredQRCode                                                                                        string // one to deactivate, qrCode still paid
 }
 
 func newAuthzFixture(t *testing.T, s *webtest.Server) authzFixture {
@@ -37,6 +38,7 @@ func newAuthzFixture(t *testing.T, s *webtest.Server) authzFixture {
 	f.withdrawal = post("/api/v1/withdrawals", map[string]any{"amount_cents": 100, "pix_key": "ana@example.com"})["id"].(string)
 	f.dispute = post("/api/v1/test_helpers/payments/"+f.paid2+"/dispute", map[string]any{"reason": "fraud"})["id"].(string)
 	f.qrCode = post("/api/v1/pix_qr_codes", map[string]any{"amount_cents": 300})["id"].(string)
+	f.retiredQRCode = post("/api/v1/pix_qr_codes", map[string]any{"amount_cents": 300})["id"].(string)
 	f.link = post("/api/v1/payment_links", map[string]any{"description": "Ingresso", "amount_cents": 300})["id"].(string)
 	f.event = s.Do(webtest.Request{Method: "GET", Path: "/api/v1/events?limit=1", Key: s.TestKey}).JSON(t)["data"].([]any)[0].(map[string]any)["id"].(string)
 	require.NoError(t, s.DB.NewRaw(`SELECT id FROM webhook_deliveries WHERE webhook_id = ? LIMIT 1`, f.hook).Scan(context.Background(), &f.delivery))
@@ -64,6 +66,7 @@ func (f authzFixture) apiDoors() []door {
 		{"SimulateExpiry", "POST", "/api/v1/test_helpers/payments/" + f.pending + "/expire", nil},
 		{"CreatePixQRCode", "POST", "/api/v1/pix_qr_codes", map[string]any{"amount_cents": 100}},
 		{"SimulatePixQRCodePayment", "POST", "/api/v1/test_helpers/pix_qr_codes/" + f.qrCode + "/pay", nil},
+		{"DeactivatePixQRCode", "POST", "/api/v1/pix_qr_codes/" + f.retiredQRCode + "/deactivate", nil},
 		{"CreatePaymentLink", "POST", "/api/v1/payment_links", map[string]any{"description": "Rifa"}},
 		{"CreateSubaccount", "POST", "/api/v1/subaccounts", map[string]any{"name": "Padaria", "document": "529.982.247-25",
 			"email": "padaria@example.com", "pix_key": "padaria@example.com"}},

@@ -111,6 +111,16 @@ func TestBrowserPaymentLinksAndStaticCodesFromTheDashboard(t *testing.T) {
 			require.True(t, strings.HasPrefix(code, "000201"), code)
 			require.Positive(t, codeWidth)
 			require.Equal(t, "Valor digitado pelo pagador", amount)
+			// Deactivated, its image and page leave the dashboard too.
+			var closed string
+			require.NoError(t, chromedp.Run(ctx,
+				clickAndWait(`[data-testid="deactivate-qr-code"]`, `[data-testid="qr-code-closed"]`),
+				chromedp.Text(`[data-testid="qr-code-closed"]`, &closed, chromedp.ByQuery)))
+			checkPage(t, ctx, "static code deactivated")
+			require.Contains(t, closed, "não recebe mais pagamentos")
+			var images int
+			require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.querySelectorAll('[data-testid="qr-code-image"], [data-testid="deactivate-qr-code"]').length`, &images)))
+			require.Zero(t, images)
 			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(s.URL+"/dashboard/pix_qr_codes"),
 				chromedp.WaitVisible(`[data-testid="qr-code-row"]`, chromedp.ByQuery)))
 			checkPage(t, ctx, "static codes listed")

@@ -184,6 +184,7 @@ func mountDashboard(app *fiber.App, cfg Config, deps Deps, rulebook *operations.
 	signedIn.Get("/pix_qr_codes/new", member, ruled("CreatePixQRCode"), dash.NewPixQRCode)
 	signedIn.Post("/pix_qr_codes", member, ruled("CreatePixQRCode"), dash.CreatePixQRCode)
 	signedIn.Get("/pix_qr_codes/:id", member, dash.PixQRCodeDetail)
+	signedIn.Post("/pix_qr_codes/:id/deactivate", member, ruled("DeactivatePixQRCode"), dash.DeactivatePixQRCode)
 	signedIn.Get("/payment_batches", member, dash.Batches)
 	signedIn.Post("/payment_batches", member, ruled("CreatePaymentBatch"), dash.CreateBatch)
 	signedIn.Get("/payment_batches/template.csv", member, dash.BatchTemplate)

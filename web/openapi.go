@@ -696,6 +696,13 @@ func paths() obj {
 			"parameters", []any{pathParam("id", "A static code id (pqr_...).", str())},
 			"get", op("getPixQRCode", "Retrieve a static QR code", "Static QR codes",
 				"responses", responses(200, ok("The static code.", "PixQRCode"), with(getErrors, 404)...))),
+		"/api/v1/pix_qr_codes/{id}/deactivate", o(
+			"parameters", []any{pathParam("id", "A static code id (pqr_...).", str())},
+			"post", op("deactivatePixQRCode", "Deactivate a static QR code: it takes no more payments", "Static QR codes",
+				"description", "Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.",
+				"parameters", []any{idempotencyKey},
+				"requestBody", body(false, object(o(), optional...)),
+				"responses", responses(200, ok("The static code.", "PixQRCode"), with(postErrors, 403, 404, 415)...))),
 		"/api/v1/test_helpers/pix_qr_codes/{id}/pay", o(
 			"parameters", []any{pathParam("id", "A static code id (pqr_...).", str())},
 			"post", op("testHelperPayPixQRCode", "Test mode: a payer pays a static code", "Test helpers",

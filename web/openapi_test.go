@@ -226,6 +226,9 @@ func TestEveryOperationAnswersAsDocumented(t *testing.T) {
 		Body: map[string]any{"amount_cents": 1}}, 400)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/pqr_nope/pay", Key: s.TestKey}, 404)
 	do(webtest.Request{Method: "GET", Path: "/api/v1/payments?pix_qr_code=" + qr["id"].(string), Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes/" + qr["id"].(string) + "/deactivate", Key: s.TestKey}, 200)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes/pqr_nope/deactivate", Key: s.TestKey}, 404)
+	do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/" + qr["id"].(string) + "/pay", Key: s.TestKey}, 409)
 	link := do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links", Key: s.TestKey, Body: map[string]any{"description": "Ingresso",
 		"amount_cents": 2_000, "collect": []string{"name", "document", "email"}, "max_uses": 10, "expires_at": "2099-01-01T00:00:00Z"}}, 201).JSON(t)
 	do(webtest.Request{Method: "POST", Path: "/api/v1/payment_links", Key: s.TestKey, Body: map[string]any{"description": "Doação",

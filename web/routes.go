@@ -140,6 +140,7 @@ func mountRoutes(app *fiber.App, cfg Config, deps Deps) {
 	v1.Post("/pix_qr_codes", ruled("CreatePixQRCode"), a.CreatePixQRCode)
 	v1.Get("/pix_qr_codes", needs(read(operations.Payments)), a.ListPixQRCodes)
 	v1.Get("/pix_qr_codes/:id", needs(read(operations.Payments)), a.GetPixQRCode)
+	v1.Post("/pix_qr_codes/:id/deactivate", ruled("DeactivatePixQRCode"), a.DeactivatePixQRCode)
 	v1.Post("/subaccounts", ruled("CreateSubaccount"), a.CreateSubaccount)
 	v1.Get("/subaccounts", needs(read(operations.Subaccounts)), a.ListSubaccounts)
 	v1.Get("/subaccounts/:id", needs(read(operations.Subaccounts)), a.GetSubaccount)

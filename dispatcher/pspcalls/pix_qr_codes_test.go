@@ -14,7 +14,8 @@ import (
 // A live static code paid at the payer's bank through the PSP sandbox:
 // twice at its fixed amount (each a payment of its own, paid once the PSP
 // confirms the Pix), an open code at the amount the payer typed; a Pix of
-// another amount to the fixed code pays nothing and waits for support.
+// another amount to the fixed code pays nothing and waits for support, and
+// so does a Pix to the open code once it is deactivated.
 func TestLiveStaticCodeIsPaidManyTimes(t *testing.T) {
 	t.Parallel()
 	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{}), webtest.WithRunningDispatcher())
@@ -59,6 +60,16 @@ func TestLiveStaticCodeIsPaidManyTimes(t *testing.T) {
 		return err == nil && n.Outcome == "unknown_txid" && n.PaymentID == nil
 	}, func() string { return dumpCalls(t, s) })
 	require.Len(t, payments(fixed["id"].(string), 2), 2, "the Pix of another amount paid nothing")
+
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes/" + open["id"].(string) + "/deactivate", Key: s.LiveKey})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	require.Equal(t, "disabled", r.JSON(t)["status"])
+	late := s.PSP.Transfer(open["txid"].(string), "5.00")
+	eventually(t, 15*time.Second, func() bool {
+		n, err := s.Store.PixNotification(t.Context(), late.EndToEndID)
+		return err == nil && n.Outcome == "unknown_txid" && n.PaymentID == nil
+	}, func() string { return dumpCalls(t, s) })
+	require.Len(t, payments(open["id"].(string), 1), 1, "the Pix to the deactivated code paid nothing")
 
 	require.Zero(t, s.PSP.State().Counts["nonconforming"], "%s", s.PSP.Logs())
 	s.LedgerMatchesBalance(liveScope(s))

@@ -63,6 +63,23 @@ func (a *API) ListPixQRCodes(c *fiber.Ctx) error {
 	return c.JSON(listBody[*store.PixQRCode]{Object: "list", URL: "/api/v1/pix_qr_codes", HasMore: hasMore, Data: pointers(page)})
 }
 
+// DeactivatePixQRCode handles POST /api/v1/pix_qr_codes/{id}/deactivate:
+// it takes no more payments (a code disabled already answers as it is).
+func (a *API) DeactivatePixQRCode(c *fiber.Ctx) error {
+	if _, apiErr := request.OptionalBody(c); apiErr != nil {
+		return apiErr
+	}
+	id := c.Params("id")
+	q, err := a.Ops.DeactivatePixQRCode(c.UserContext(), request.Actor(c), request.Scope(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuch("pix_qr_code", "id", id)
+	}
+	if err != nil {
+		return reply.Refusal(err)
+	}
+	return c.JSON(q)
+}
+
 // GetPixQRCode handles GET /api/v1/pix_qr_codes/{id}.
 func (a *API) GetPixQRCode(c *fiber.Ctx) error {
 	id := c.Params("id")

@@ -101,3 +101,52 @@ func TestStaticQRCodesArePaidManyTimes(t *testing.T) {
 	require.Equal(t, "pix_qr_code_inactive", r.ErrorCode(t))
 	require.Equal(t, http.StatusNotFound, s.DoRaw(webtest.Request{Method: "GET", Path: "/pay/qr/" + expiring["id"].(string) + "/qr.png"}).Status)
 }
+
+// A static code deactivated takes no more payments: its status is
+// disabled (listed as such), a payment into it is 409
+// pix_qr_code_inactive, its page and image are gone, and deactivating it
+// again answers it as it is with one audit row in all. Another account's
+// code is no code; a platform deactivates its subaccount's.
+func TestADeactivatedStaticQRCodeTakesNoPayment(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	call := func(method, path string, headers map[string]string, want int) map[string]any {
+		t.Helper()
+		r := s.Do(webtest.Request{Method: method, Path: path, Key: s.TestKey, Headers: headers})
+		require.Equal(t, want, r.Status, "%s %s: %s", method, path, r.Body)
+		return r.JSON(t)
+	}
+	code := call("POST", "/api/v1/pix_qr_codes", nil, http.StatusCreated)
+	id := code["id"].(string)
+	require.Equal(t, http.StatusOK, s.DoRaw(webtest.Request{Method: "GET", Path: "/pay/qr/" + id}).Status)
+
+	off := call("POST", "/api/v1/pix_qr_codes/"+id+"/deactivate", nil, http.StatusOK)
+	require.Equal(t, []any{id, "disabled", code["br_code"]}, []any{off["id"], off["status"], off["br_code"]})
+	require.Equal(t, off, call("POST", "/api/v1/pix_qr_codes/"+id+"/deactivate", nil, http.StatusOK), "a second time answers it as it is")
+	var audits int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM audit_log WHERE action = 'pix_qr_code.deactivated' AND object_id = ?", id).
+		Scan(t.Context(), &audits))
+	require.Equal(t, 1, audits)
+
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/test_helpers/pix_qr_codes/" + id + "/pay", Key: s.TestKey, Body: map[string]any{"amount_cents": 100}})
+	require.Equal(t, http.StatusConflict, r.Status, "%s", r.Body)
+	require.Equal(t, "pix_qr_code_inactive", r.ErrorCode(t))
+	for _, path := range []string{"/pay/qr/" + id, "/pay/qr/" + id + "/qr.png"} {
+		require.Equal(t, http.StatusNotFound, s.DoRaw(webtest.Request{Method: "GET", Path: path}).Status, path)
+	}
+	listed := call("GET", "/api/v1/pix_qr_codes?status=disabled", nil, http.StatusOK)["data"].([]any)
+	require.Len(t, listed, 1)
+	require.Equal(t, id, listed[0].(map[string]any)["id"])
+	require.Empty(t, call("GET", "/api/v1/pix_qr_codes?status=active", nil, http.StatusOK)["data"])
+
+	_, otherKey, _ := s.NewAccount("Outra Loja", "outra@example.com")
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/pix_qr_codes/" + id + "/deactivate", Key: otherKey})
+	require.Equal(t, http.StatusNotFound, r.Status, "%s", r.Body)
+	require.Equal(t, "resource_missing", r.ErrorCode(t))
+
+	p := newSplitPlatform(t, s)
+	sellers := map[string]string{"Payments-Account": p.sellerA}
+	theirs := call("POST", "/api/v1/pix_qr_codes", sellers, http.StatusCreated)["id"].(string)
+	call("POST", "/api/v1/pix_qr_codes/"+theirs+"/deactivate", nil, http.StatusNotFound)
+	require.Equal(t, "disabled", call("POST", "/api/v1/pix_qr_codes/"+theirs+"/deactivate", sellers, http.StatusOK)["status"])
+}

@@ -96,6 +96,23 @@ func (d *Dashboard) CreatePixQRCode(c *fiber.Ctx) error {
 	return d.noticeAndGo(c, t(c, "qr_codes.created"), "/dashboard/pix_qr_codes/"+q.ID)
 }
 
+// DeactivatePixQRCode handles POST /dashboard/pix_qr_codes/{id}/deactivate:
+// the code takes no more payments.
+func (d *Dashboard) DeactivatePixQRCode(c *fiber.Ctx) error {
+	id := pathParam(c, "id")
+	q, err := d.Store.PixQRCodeOf(c.UserContext(), dashScope(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return reply.NoSuch("QR code", "id", id)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := d.Ops.DeactivatePixQRCode(c.UserContext(), request.Actor(c), dashScope(c), q.ID); err != nil {
+		return d.noticeOrErr(c, "/dashboard/pix_qr_codes/"+q.ID, err)
+	}
+	return d.noticeAndGo(c, t(c, "qr_codes.deactivated"), "/dashboard/pix_qr_codes/"+q.ID)
+}
+
 // PixQRCodeDetail handles GET /dashboard/pix_qr_codes/{id}.
 func (d *Dashboard) PixQRCodeDetail(c *fiber.Ctx) error {
 	id := pathParam(c, "id")
@@ -110,7 +127,7 @@ func (d *Dashboard) PixQRCodeDetail(c *fiber.Ctx) error {
 		BRCode: q.BRCode, QRCodeURL: q.BaseURL + "/pay/qr/" + q.ID + "/qr.png", PageURL: q.BaseURL + "/pay/qr/" + q.ID,
 		Standing: q.Standing(d.Store.Now()), Payments: strconv.FormatInt(q.Payments, 10), Received: pix.FormatBRL(q.ReceivedCents),
 		CreatedAt: when(c, q.CreatedAt), PaymentsURL: "/dashboard/payments?" + url.Values{"pix_qr_code": {q.ID}}.Encode(),
-		DownloadName: "pix-" + q.ID + ".png"}
+		DownloadName: "pix-" + q.ID + ".png", CanDeactivate: q.Status == store.QRCodeActive && may(c, operations.Payments)}
 	if q.ExpiresAt != nil {
 		m.ExpiresAt = when(c, *q.ExpiresAt)
 	}

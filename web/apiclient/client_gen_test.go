@@ -6348,6 +6348,15 @@ type CreatePixQRCodeParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// DeactivatePixQRCodeJSONBody defines parameters for DeactivatePixQRCode.
+type DeactivatePixQRCodeJSONBody = map[string]interface{}
+
+// DeactivatePixQRCodeParams defines parameters for DeactivatePixQRCode.
+type DeactivatePixQRCodeParams struct {
+	// IdempotencyKey Up to 255 characters. A retry with the same key and body returns the first response with Idempotent-Replayed: true; the same key with another body is 422; while the first is running, 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListRefundsParams defines parameters for ListRefunds.
 type ListRefundsParams struct {
 	Limit  *int          `form:"limit,omitempty" json:"limit,omitempty"`
@@ -8429,6 +8438,9 @@ type RefundPaymentJSONRequestBody RefundPaymentJSONBody
 
 // CreatePixQRCodeJSONRequestBody defines body for CreatePixQRCode for application/json ContentType.
 type CreatePixQRCodeJSONRequestBody CreatePixQRCodeJSONBody
+
+// DeactivatePixQRCodeJSONRequestBody defines body for DeactivatePixQRCode for application/json ContentType.
+type DeactivatePixQRCodeJSONRequestBody = DeactivatePixQRCodeJSONBody
 
 // CreateRefundJSONRequestBody defines body for CreateRefund for application/json ContentType.
 type CreateRefundJSONRequestBody CreateRefundJSONBody
@@ -10964,6 +10976,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
 	GetPixQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeactivatePixQRCodeWithBody Deactivate a static QR code: it takes no more payments
+	//
+	// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+	DeactivatePixQRCodeWithBody(ctx context.Context, id string, params *DeactivatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeactivatePixQRCode Deactivate a static QR code: it takes no more payments
+	//
+	// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+	DeactivatePixQRCode(ctx context.Context, id string, params *DeactivatePixQRCodeParams, body DeactivatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListRefunds List refunds, newest first
 	//
 	// With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -12402,6 +12432,44 @@ func (c *Client) CreatePixQRCode(ctx context.Context, params *CreatePixQRCodePar
 // Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
 func (c *Client) GetPixQRCode(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPixQRCodeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeactivatePixQRCodeWithBody Deactivate a static QR code: it takes no more payments
+//
+// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+func (c *Client) DeactivatePixQRCodeWithBody(ctx context.Context, id string, params *DeactivatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeactivatePixQRCodeRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeactivatePixQRCode Deactivate a static QR code: it takes no more payments
+//
+// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+func (c *Client) DeactivatePixQRCode(ctx context.Context, id string, params *DeactivatePixQRCodeParams, body DeactivatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeactivatePixQRCodeRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15848,6 +15916,68 @@ func NewGetPixQRCodeRequest(server string, id string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeactivatePixQRCodeRequest calls the generic DeactivatePixQRCode builder with application/json body
+func NewDeactivatePixQRCodeRequest(server string, id string, params *DeactivatePixQRCodeParams, body DeactivatePixQRCodeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDeactivatePixQRCodeRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewDeactivatePixQRCodeRequestWithBody constructs an http.Request for the DeactivatePixQRCode method, with any body, and a specified content type
+func NewDeactivatePixQRCodeRequestWithBody(server string, id string, params *DeactivatePixQRCodeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/pix_qr_codes/%s/deactivate", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -19624,6 +19754,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/pix_qr_codes/{id} (the `GetPixQRCode` operationId).
 	GetPixQRCodeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPixQRCodeResponse, error)
+
+	// DeactivatePixQRCodeWithBodyWithResponse Deactivate a static QR code: it takes no more payments
+	//
+	// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+	DeactivatePixQRCodeWithBodyWithResponse(ctx context.Context, id string, params *DeactivatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeactivatePixQRCodeResponse, error)
+
+	// DeactivatePixQRCodeWithResponse Deactivate a static QR code: it takes no more payments
+	//
+	// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+	DeactivatePixQRCodeWithResponse(ctx context.Context, id string, params *DeactivatePixQRCodeParams, body DeactivatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*DeactivatePixQRCodeResponse, error)
 
 	// ListRefundsWithResponse List refunds, newest first
 	//
@@ -25463,6 +25611,234 @@ func (r GetPixQRCodeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPixQRCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeactivatePixQRCodeResponse200Headers the declared response headers of an HTTP 200 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse200Headers struct {
+	PaymentsVersion    *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// DeactivatePixQRCodeResponse400Headers the declared response headers of an HTTP 400 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse400Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse401Headers the declared response headers of an HTTP 401 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse401Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse403Headers the declared response headers of an HTTP 403 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse403Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse404Headers the declared response headers of an HTTP 404 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse404Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse409Headers the declared response headers of an HTTP 409 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse409Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse413Headers the declared response headers of an HTTP 413 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse413Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse415Headers the declared response headers of an HTTP 415 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse415Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse422Headers the declared response headers of an HTTP 422 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse422Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse429Headers the declared response headers of an HTTP 429 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse429Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse500Headers the declared response headers of an HTTP 500 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse500Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+// DeactivatePixQRCodeResponse503Headers the declared response headers of an HTTP 503 response for DeactivatePixQRCode
+type DeactivatePixQRCodeResponse503Headers struct {
+	PaymentsVersion *string
+	RetryAfter      *int
+	XRequestId      *string
+}
+
+type DeactivatePixQRCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PixQRCode
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *Error
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeactivatePixQRCodeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeactivatePixQRCodeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeactivatePixQRCodeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeactivatePixQRCodeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeactivatePixQRCodeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeactivatePixQRCodeResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *DeactivatePixQRCodeResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *DeactivatePixQRCodeResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DeactivatePixQRCodeResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeactivatePixQRCodeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeactivatePixQRCodeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeactivatePixQRCodeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON200() *PixQRCode {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON413() *Error {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON415() *Error {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON429() *Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON500() *Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeactivatePixQRCodeResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeactivatePixQRCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeactivatePixQRCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeactivatePixQRCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeactivatePixQRCodeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -37888,6 +38264,36 @@ func (c *ClientWithResponses) GetPixQRCodeWithResponse(ctx context.Context, id s
 	return ParseGetPixQRCodeResponse(rsp)
 }
 
+// DeactivatePixQRCodeWithBodyWithResponse Deactivate a static QR code: it takes no more payments
+//
+// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+func (c *ClientWithResponses) DeactivatePixQRCodeWithBodyWithResponse(ctx context.Context, id string, params *DeactivatePixQRCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeactivatePixQRCodeResponse, error) {
+	rsp, err := c.DeactivatePixQRCodeWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeactivatePixQRCodeResponse(rsp)
+}
+
+// DeactivatePixQRCodeWithResponse Deactivate a static QR code: it takes no more payments
+//
+// Its status becomes disabled and its public page and image are withdrawn. A code printed already can still be scanned: a Pix paid into it arrives at the key, pays no payment and waits to be returned, as a Pix naming no charge does. A code deactivated already is answered as it is.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/pix_qr_codes/{id}/deactivate (the `DeactivatePixQRCode` operationId).
+func (c *ClientWithResponses) DeactivatePixQRCodeWithResponse(ctx context.Context, id string, params *DeactivatePixQRCodeParams, body DeactivatePixQRCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*DeactivatePixQRCodeResponse, error) {
+	rsp, err := c.DeactivatePixQRCode(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeactivatePixQRCodeResponse(rsp)
+}
+
 // ListRefundsWithResponse List refunds, newest first
 //
 // With payment, the refunds of that payment only (named by its id or its external_id; an unknown one is 400 resource_missing).
@@ -48086,6 +48492,414 @@ func ParseGetPixQRCodeResponse(rsp *http.Response) (*GetPixQRCodeResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetPixQRCodeResponse503Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeactivatePixQRCodeResponse parses an HTTP response from a DeactivatePixQRCodeWithResponse call
+func ParseDeactivatePixQRCodeResponse(rsp *http.Response) (*DeactivatePixQRCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeactivatePixQRCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PixQRCode
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeactivatePixQRCodeResponse200Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeactivatePixQRCodeResponse400Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeactivatePixQRCodeResponse401Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeactivatePixQRCodeResponse403Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeactivatePixQRCodeResponse404Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DeactivatePixQRCodeResponse409Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers DeactivatePixQRCodeResponse413Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers DeactivatePixQRCodeResponse415Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers DeactivatePixQRCodeResponse422Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeactivatePixQRCodeResponse429Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeactivatePixQRCodeResponse500Headers
+		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PaymentsVersion = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeactivatePixQRCodeResponse503Headers
 		if values := rsp.Header.Values("Payments-Version"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Payments-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
