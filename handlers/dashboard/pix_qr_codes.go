@@ -96,14 +96,20 @@ func (d *Dashboard) CreatePixQRCode(c *fiber.Ctx) error {
 	return d.noticeAndGo(c, t(c, "qr_codes.created"), "/dashboard/pix_qr_codes/"+q.ID)
 }
 
-// DeactivatePixQRCode handles POST /dashboard/pix_qr_codes/{id}/deactivate:
-// the code takes no more payments.
-func (d *Dashboard) DeactivatePixQRCode(c *fiber.Ctx) error {
+// pixQRCode is the static code the path names, of the account and mode shown.
+func (d *Dashboard) pixQRCode(c *fiber.Ctx) (*store.PixQRCode, error) {
 	id := pathParam(c, "id")
 	q, err := d.Store.PixQRCodeOf(c.UserContext(), dashScope(c), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuch("QR code", "id", id)
+		return nil, reply.NoSuch("QR code", "id", id)
 	}
+	return q, err
+}
+
+// DeactivatePixQRCode handles POST /dashboard/pix_qr_codes/{id}/deactivate:
+// the code takes no more payments.
+func (d *Dashboard) DeactivatePixQRCode(c *fiber.Ctx) error {
+	q, err := d.pixQRCode(c)
 	if err != nil {
 		return err
 	}
@@ -115,11 +121,7 @@ func (d *Dashboard) DeactivatePixQRCode(c *fiber.Ctx) error {
 
 // PixQRCodeDetail handles GET /dashboard/pix_qr_codes/{id}.
 func (d *Dashboard) PixQRCodeDetail(c *fiber.Ctx) error {
-	id := pathParam(c, "id")
-	q, err := d.Store.PixQRCodeOf(c.UserContext(), dashScope(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return reply.NoSuch("QR code", "id", id)
-	}
+	q, err := d.pixQRCode(c)
 	if err != nil {
 		return err
 	}
