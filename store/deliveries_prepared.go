@@ -76,7 +76,14 @@ type ClaimParams struct {
 // there (mine: this process's leases, by their tokens' Owner prefix, a few
 // rows of webhook_deliveries_leased_idx), and the slow lane its own, and
 // they are taken in turns across accounts, each account's earliest first,
-// up to Limit ($3). Shares per process add up to shares of every process's
+// up to Limit ($3). Only those are locked (locked: each by its key and
+// ctid, a TID fetch, FOR UPDATE SKIP LOCKED and due again on the row's
+// latest version): the choice reads the busy webhooks' earliest due
+// deliveries unlocked, and locking them as read wrote a row lock into
+// every one, 1,000 a claim at 1,000 busy webhooks to lease one
+// (BENCHMARKS.md, "A claim locks what it leases"). One another
+// transaction took meanwhile (a run's lease) is skipped, as SKIP LOCKED
+// skipped it before. Shares per process add up to shares of every process's
 // workers together, with no process needing to know the others. A limited
 // webhook's claims are stamped in
 // rate_claims. Claims run one at a time across every dispatcher process
@@ -119,18 +126,17 @@ const claimSQL = `
 		FROM busy JOIN webhooks w ON w.id = busy.webhook_id
 		WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
 	), due AS (
-		SELECT due.id, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit,
+		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit,
 			row_number() OVER (PARTITION BY room.account_id ORDER BY due.next_attempt_at, due.id) AS account_turn,
 			row_number() OVER (PARTITION BY room.slow ORDER BY due.next_attempt_at, due.id) AS lane_turn
 		FROM room
 		CROSS JOIN LATERAL (
-			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+			SELECT d.id, d.ctid, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
 				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
 			LIMIT greatest(least(room.n, $3), 0) -- the claim takes no more than $3 of all
-			FOR UPDATE SKIP LOCKED
 		) due
 	), share AS MATERIALIZED (
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
@@ -138,23 +144,31 @@ const claimSQL = `
 	), held AS MATERIALIZED (
 		SELECT account_id, count(DISTINCT slot) AS n FROM mine GROUP BY account_id
 	), picked AS (
-		SELECT due.id, due.webhook_id, due.rate_limit FROM due
+		SELECT due.id, due.ctid, due.webhook_id, due.rate_limit FROM due
 		LEFT JOIN held ON held.account_id = due.account_id
 		WHERE due.account_turn <= (SELECT n FROM share) - coalesce(held.n, 0)
 			AND (NOT due.slow OR due.lane_turn <= $10::bigint - (SELECT count(DISTINCT slot) FROM mine WHERE mine.slow))
 		ORDER BY due.account_turn, due.next_attempt_at, due.id
 		LIMIT $3
+	), locked AS MATERIALIZED (
+		SELECT picked.id, picked.ctid, picked.webhook_id, picked.rate_limit FROM picked
+		CROSS JOIN LATERAL (
+			SELECT 1 FROM webhook_deliveries d
+			WHERE d.id = picked.id AND d.ctid = picked.ctid
+				AND d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+			FOR UPDATE SKIP LOCKED
+		) free
 	), leased AS (
 		UPDATE webhook_deliveries d
-		SET lease_token = $4 || '.' || picked.n, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
+		SET lease_token = $4 || '.' || locked.n, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
 			claimed_at = clock_timestamp(), woken_at = $6
-		FROM (SELECT id, row_number() OVER () AS n FROM picked) picked WHERE d.id = picked.id
+		FROM (SELECT id, ctid, row_number() OVER () AS n FROM locked) locked WHERE d.id = locked.id AND d.ctid = locked.ctid
 		RETURNING d.*
 	), stamped AS (
 		UPDATE webhooks w SET rate_claims = array(
 			SELECT t FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
 			UNION ALL SELECT (SELECT now FROM clock) FROM generate_series(1, p.n))
-		FROM (SELECT webhook_id, count(*) AS n FROM picked WHERE rate_limit IS NOT NULL GROUP BY webhook_id) p
+		FROM (SELECT webhook_id, count(*) AS n FROM locked WHERE rate_limit IS NOT NULL GROUP BY webhook_id) p
 		WHERE w.id = p.webhook_id
 	)
 	SELECT (SELECT count(*) FROM relax),
@@ -196,7 +210,12 @@ const fewWebhooks = "16"
 // so waiting for another costs little; without it two claims at once would
 // each see room the other is taking (found: 15 requests in flight on a
 // webhook capped at 8, with two dispatchers).
-const claimLockSQL = `SELECT pg_advisory_xact_lock(7164523876533445997), ` + claimPlan // "claiming" as a number
+const claimLockSQL = `SELECT pg_advisory_xact_lock(` + ClaimLock + `), ` + claimPlan
+
+// ClaimLock is the advisory lock's key every claim takes ("claiming" as a
+// number): whoever holds it holds every dispatcher's claims back (the load
+// generator, to queue a backlog whole before timing its drain).
+const ClaimLock = "7164523876533445997"
 
 // claimPlan makes each webhook's due deliveries a walk of its claim
 // index that stops at the claim's limit, however many are due. The table

@@ -37,7 +37,10 @@ func takeCPU(servicePID int) cpuSnapshot {
 	for _, dir := range dirs {
 		if comm, err := os.ReadFile(dir + "/comm"); err == nil && string(bytes.TrimSpace(comm)) == "postgres" {
 			pid, _ := strconv.Atoi(filepath.Base(dir))
-			s.postgres += procCPU(pid)
+			// With what its exited children spent: the postmaster's
+			// reaped autovacuum workers and backends, whose CPU would
+			// otherwise leave the sum when they exit.
+			s.postgres += procCPU(pid) + procChildrenCPU(pid)
 		}
 	}
 	if stat, err := os.ReadFile("/proc/stat"); err == nil {
@@ -59,6 +62,18 @@ func takeCPU(servicePID int) cpuSnapshot {
 
 // procCPU is a process's user plus system time so far.
 func procCPU(pid int) time.Duration {
+	return procTimes(pid, 11)
+}
+
+// procChildrenCPU is the user plus system time of a process's children
+// that exited and were waited for.
+func procChildrenCPU(pid int) time.Duration {
+	return procTimes(pid, 13)
+}
+
+// procTimes is the sum of the two clock-tick fields of /proc/pid/stat that
+// start at field index first (counted from stat's third field).
+func procTimes(pid, first int) time.Duration {
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
@@ -69,12 +84,13 @@ func procCPU(pid int) time.Duration {
 		return 0
 	}
 	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 13 {
+	if len(f) < first+2 {
 		return 0
 	}
-	// Fields 14 and 15 of stat (utime, stime); f starts at field 3.
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
+	// Fields 14 and 15 of stat are utime and stime, 16 and 17 cutime and
+	// cstime; f starts at field 3.
+	ut, _ := strconv.ParseInt(f[first], 10, 64)
+	st, _ := strconv.ParseInt(f[first+1], 10, 64)
 	return time.Duration(ut+st) * clockTick
 }
 
