@@ -144,9 +144,9 @@ func negate(amounts []int64) []int64 {
 // refunded, its refund failed, its dispute lost) locks their balance rows
 // in one order and none waits on another that waits on it. One account's
 // postings keep their order: a covered debit still comes after the credit
-// before it.
+// before it. It orders postings in place (every caller builds its list for
+// this call).
 func (s *Store) postAll(ctx context.Context, tx bun.Tx, postings []posting) error {
-	postings = slices.Clone(postings)
 	slices.SortStableFunc(postings, func(a, b posting) int { return strings.Compare(a.scope.AccountID, b.scope.AccountID) })
 	for _, p := range postings {
 		if err := s.post(ctx, tx, p); err != nil {

@@ -44,7 +44,7 @@ func askedVersion(list versions.List) fiber.Handler {
 // version acct (the key's own account: a platform acting for a subaccount
 // speaks its own integration's) is pinned to.
 func pinVersion(c *fiber.Ctx, acct *store.Account) {
-	if _, asked := request.Version(c); asked || acct == nil || acct.PaymentsVersion == "" || acct.PaymentsVersion == versions.API.Current() {
+	if _, asked := request.Version(c); asked || acct == nil || acct.PaymentsVersion == "" {
 		return
 	}
 	request.SetVersion(c, acct.PaymentsVersion, false)
