@@ -108,7 +108,21 @@ const ClaimLockSQL = claimLockSQL
 // (ANALYZE, BUFFERS, FORMAT JSON), as the dispatcher runs it (its settings,
 // the generic plan of its prepared statement), in a transaction rolled back.
 func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, error) {
-	plans, err := s.ExplainGeneric(ctx, pg.RelaxedKeyProbePlanSQL, finishSuccessesSQL, 1, finishSuccessesArgs(batch)...)
+	args := finishSuccessesArgs(batch)
+	for i, arg := range args {
+		// EXPLAIN EXECUTE carries its values in the SQL text, where pgx
+		// writes bytes as bytea: the header maps' JSON goes as text there.
+		if texts, ok := arg.([][]byte); ok {
+			strs := make([]*string, len(texts))
+			for j, text := range texts {
+				if text != nil {
+					strs[j] = ptr(string(text))
+				}
+			}
+			args[i] = strs
+		}
+	}
+	plans, err := s.ExplainGeneric(ctx, pg.RelaxedKeyProbePlanSQL, finishSuccessesSQL, 1, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -23,17 +23,26 @@ func (p *profiler) during(name string, d time.Duration) {
 	if p == nil || p.dir == "" {
 		return
 	}
+	seconds := max(int(d/time.Second), 1)
+	p.fetch(name+".pprof", fmt.Sprintf("profile?seconds=%d", seconds))
+	// What the phase allocated (a delta of the allocation profile): the
+	// collector's share of the CPU profile follows from it.
+	p.fetch(name+"-allocs.pprof", fmt.Sprintf("allocs?seconds=%d", seconds))
+}
+
+// fetch writes the service's pprof endpoint query to dir/file in the background.
+func (p *profiler) fetch(file, query string) {
 	p.running.Go(func() {
-		url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.debugAddr, max(int(d/time.Second), 1))
+		url := fmt.Sprintf("http://%s/debug/pprof/%s", p.debugAddr, query)
 		res, err := http.Get(url)
 		if err != nil {
-			log.Printf("profile %s: %v", name, err)
+			log.Printf("profile %s: %v", file, err)
 			return
 		}
 		defer res.Body.Close()
-		f, err := os.Create(filepath.Join(p.dir, name+".pprof"))
+		f, err := os.Create(filepath.Join(p.dir, file))
 		if err != nil {
-			log.Printf("profile %s: %v", name, err)
+			log.Printf("profile %s: %v", file, err)
 			return
 		}
 		defer f.Close()

@@ -61,20 +61,23 @@ func Pipelined(ctx context.Context, db *sql.DB, stmts []Statement, each func(i i
 // Pipeline is Pipelined on a connection already borrowed (see Transaction).
 func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
 	batch := &pgconn.Batch{}
-	// One builder for all: each statement's encoding is copied out
-	// before the next is built.
-	var eqb pgx.ExtendedQueryBuilder
+	// One encoding buffer for all: each statement's is copied into the
+	// batch before the next is built.
+	p := takeParams()
 	for _, st := range stmts {
 		// Prepared once per connection (named after the query's digest).
 		sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
 		if err != nil {
+			p.release()
 			return err
 		}
-		if err := eqb.Build(conn.TypeMap(), sd, st.Args); err != nil {
+		if err := p.build(conn.TypeMap(), sd, st.Args); err != nil {
+			p.release()
 			return err
 		}
-		batch.ExecPrepared(sd.Name, eqb.ParamValues, eqb.ParamFormats, eqb.ResultFormats)
+		batch.ExecPrepared(sd.Name, p.values, p.formats, p.results)
 	}
+	p.release()
 	results := conn.PgConn().ExecBatch(ctx, batch)
 	for i := 0; results.NextResult(); i++ {
 		rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
@@ -137,17 +140,18 @@ func Separately(ctx context.Context, db *sql.DB, stmts []Statement) (errs []erro
 		}
 		p := conn.PgConn().StartPipeline(ctx)
 		var sent []int
-		var eqb pgx.ExtendedQueryBuilder // reused: each encoding is copied out when sent (but see below)
+		enc := takeParams() // reused: each encoding is copied out when sent (but see below)
 		for i, st := range stmts {
-			if errs[i] = eqb.Build(conn.TypeMap(), sds[i], st.Args); errs[i] != nil {
+			if errs[i] = enc.build(conn.TypeMap(), sds[i], st.Args); errs[i] != nil {
 				continue
 			}
 			// The pipeline keeps the result formats until the results are
-			// read: they must not be the builder's, which the next overwrites.
-			p.SendQueryStatement(sds[i], eqb.ParamValues, eqb.ParamFormats, slices.Clone(eqb.ResultFormats))
+			// read: they must not be the encoder's, which the next overwrites.
+			p.SendQueryStatement(sds[i], enc.values, enc.formats, slices.Clone(enc.results))
 			p.SendPipelineSync()
 			sent = append(sent, i)
 		}
+		enc.release()
 		if err := p.Flush(); err != nil {
 			_ = p.Close()
 			return err
