@@ -486,8 +486,9 @@ const failureStreakSQL = `UPDATE webhooks AS w SET failing_since = coalesce(w.fa
 // seventh of its CPU in starting the executor for each success's statement,
 // and pgx a ninth of the dispatcher's in encoding each one's parameters.
 // The successes come as arrays of equal length, one element each, numbered
-// from 1 by ORDINALITY; the statement answers a row per success, led by its
-// number, and one more per further delivery it leased.
+// from 1 by ORDINALITY; the statement answers a row per next delivery it
+// leased, led by its success's number, and one for each success that
+// leased none (whether its lease held).
 //
 // Each webhook's next deliveries are picked by one walk of the claim index
 // (the lateral subquery: as many as that webhook's chaining successes ask

@@ -36,8 +36,8 @@ func takeParams() *params { return paramsPool.Get().(*params) }
 func (p *params) release() {
 	if cap(p.buf) > maxKeptParams {
 		p.buf = nil
+		clear(p.values) // nor kept by the slices into it
 	}
-	clear(p.values) // no reference into buf outlives the call
 	paramsPool.Put(p)
 }
 

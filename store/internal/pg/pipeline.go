@@ -60,24 +60,10 @@ func Pipelined(ctx context.Context, db *sql.DB, stmts []Statement, each func(i i
 
 // Pipeline is Pipelined on a connection already borrowed (see Transaction).
 func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
-	batch := &pgconn.Batch{}
-	// One encoding buffer for all: each statement's is copied into the
-	// batch before the next is built.
-	p := takeParams()
-	for _, st := range stmts {
-		// Prepared once per connection (named after the query's digest).
-		sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
-		if err != nil {
-			p.release()
-			return err
-		}
-		if err := p.build(conn.TypeMap(), sd, st.Args); err != nil {
-			p.release()
-			return err
-		}
-		batch.ExecPrepared(sd.Name, p.values, p.formats, p.results)
+	batch, err := newBatch(ctx, conn, stmts)
+	if err != nil {
+		return err
 	}
-	p.release()
 	results := conn.PgConn().ExecBatch(ctx, batch)
 	for i := 0; results.NextResult(); i++ {
 		rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
@@ -92,6 +78,27 @@ func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(
 		}
 	}
 	return results.Close()
+}
+
+// newBatch prepares stmts on conn (once per connection, named after the
+// query's digest) and encodes them into one batch.
+func newBatch(ctx context.Context, conn *pgx.Conn, stmts []Statement) (*pgconn.Batch, error) {
+	batch := &pgconn.Batch{}
+	// One encoding buffer for all: each statement's is copied into the
+	// batch before the next is built.
+	p := takeParams()
+	defer p.release()
+	for _, st := range stmts {
+		sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.build(conn.TypeMap(), sd, st.Args); err != nil {
+			return nil, err
+		}
+		batch.ExecPrepared(sd.Name, p.values, p.formats, p.results)
+	}
+	return batch, nil
 }
 
 // Begin and Commit open and close a transaction that spans pipelines: a
