@@ -117,10 +117,17 @@ func TestFaultSuite(t *testing.T) {
 	// Every payment.created event in the database reaches the receiver
 	// (retries after the receiver's outage come within 5 s + 30 s, +20 %).
 	var events []string
-	require.Eventually(t, func() bool {
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(250 * time.Millisecond) {
 		events = pg.eventIDs(t)
-		return recv.missing(events, len(hooks)) == 0
-	}, 90*time.Second, 250*time.Millisecond, "events lost: %d", recv.missing(events, len(hooks)))
+		if recv.missing(events, len(hooks)) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			lost := recv.missingIDs(events, len(hooks))
+			t.Fatalf("events lost: %d; the deliveries of the first of them:\n%s\nthe dispatchers' warnings and errors:\n%s",
+				len(lost), pg.deliveriesOf(t, lost[:min(len(lost), 20)]), complaints(dispatchers...))
+		}
+	}
 	// An attempt the kill interrupted was answered by the receiver but
 	// never recorded: its first answer comes just before the kill (the
 	// dispatcher had not recorded it yet) or just after (the request was
@@ -213,6 +220,35 @@ func (p *privatePostgres) eventIDs(t *testing.T) []string {
 		"SELECT id FROM events WHERE type = 'payment.created'")
 	require.NoError(t, err, out)
 	return strings.Fields(out)
+}
+
+// deliveriesOf is what the database holds of these events' deliveries, as
+// psql prints it: why a lost one was not delivered.
+func (p *privatePostgres) deliveriesOf(t *testing.T, events []string) string {
+	t.Helper()
+	if len(events) == 0 {
+		return ""
+	}
+	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-c",
+		`SELECT event_id, webhook_id, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_status_code,
+			last_error, now() FROM webhook_deliveries WHERE event_id IN ('`+strings.Join(events, "', '")+`') ORDER BY event_id`)
+	if err != nil {
+		return err.Error() + "\n" + out
+	}
+	return out
+}
+
+// complaints are the last 40 warnings and errors in the processes' logs.
+func complaints(processes ...*process) string {
+	var lines []string
+	for i, p := range processes {
+		for line := range strings.SplitSeq(p.Logs.String(), "\n") {
+			if strings.Contains(line, "WARN") || strings.Contains(line, "ERROR") {
+				lines = append(lines, fmt.Sprintf("%d: %s", i, line))
+			}
+		}
+	}
+	return strings.Join(lines[max(len(lines)-40, 0):], "\n")
 }
 
 // process is `payments serve` in a role.
@@ -381,6 +417,24 @@ func (r *countingReceiver) missing(events []string, hooks int) int {
 		n += hooks - got[id]
 	}
 	return n
+}
+
+// missingIDs are the events some webhook has not answered 2xx, once per
+// webhook missing.
+func (r *countingReceiver) missingIDs(events []string, hooks int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	got := map[string]int{}
+	for key := range r.answered {
+		got[key[strings.IndexByte(key, '/')+1:]]++
+	}
+	var out []string
+	for _, id := range events {
+		for range hooks - got[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // duplicates are the events a webhook answered 2xx more than once, with
