@@ -406,17 +406,7 @@ func (r *countingReceiver) firstAfter(t time.Time, within time.Duration) time.Ti
 
 // missing counts the (event, webhook) pairs of events never answered 2xx.
 func (r *countingReceiver) missing(events []string, hooks int) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	got := map[string]int{}
-	for key := range r.answered {
-		got[key[strings.IndexByte(key, '/')+1:]]++
-	}
-	n := 0
-	for _, id := range events {
-		n += hooks - got[id]
-	}
-	return n
+	return len(r.missingIDs(events, hooks))
 }
 
 // missingIDs are the events some webhook has not answered 2xx, once per
