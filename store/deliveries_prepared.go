@@ -228,7 +228,7 @@ const ClaimLock = "7164523876533445997"
 // stay. A disabled sort adds a huge cost to the plan's estimate, and past
 // jit_above_cost PostgreSQL compiles the plan with LLVM at every execution
 // (1.1 s a claim): the claim is short, so never.
-const claimPlan = `set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`
+const claimPlan = `set_config('enable_sort', 'off', true), ` + pg.NoJIT
 
 // rateWindowSQL is the window a webhook's rate limit counts claims in: a
 // second and a margin for the time between a claim and the request

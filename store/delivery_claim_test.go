@@ -97,7 +97,7 @@ func TestClaimCostDoesNotGrowWithTheBacklog(t *testing.T) {
 // CTE named.
 func claimBufferHits(t *testing.T, st *store.Store, now time.Time, cte ...string) int {
 	t.Helper()
-	raws, err := st.ExplainGeneric(context.Background(), store.ClaimLockSQL, store.ClaimSQL, 2,
+	raws, err := st.ExplainGeneric(context.Background(), []string{store.ClaimLockSQL}, store.ClaimSQL, 2,
 		now, 8, 20, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4)
 	require.NoError(t, err)
 	var plans []struct {

@@ -132,3 +132,34 @@ func TestTheFinishProbesKeysWhateverIsLeased(t *testing.T) {
 	hits := plans[0].Plan.cte("CTE finished").Hits
 	require.Less(t, hits, 100, "buffers the finish of 4 read, with 2,000 other deliveries of their webhook leased")
 }
+
+// A batch's finish is never compiled with LLVM. Its generic plan's estimate
+// can pass jit_above_cost (a CTE's rows are guesses, and each path its
+// settings turn off adds a huge cost), and PostgreSQL then compiled it at
+// every execution: 2.5 s to finish one success, in the fault suite.
+func TestTheFinishIsNeverCompiled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, _ := deliveryQueues(t, 1, 3)
+	wh := webhooks[0]
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 2, Lease: time.Hour, PerWebhook: 8, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 2)
+	batch := make([]store.Success, len(claimed))
+	for i := range claimed {
+		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh),
+			Next: &store.ClaimParams{Now: later, Lease: time.Hour, Limit: 1, Token: *claimed[i].LeaseToken + "/1"}}
+	}
+	raw, err := st.FinishPlanJSON(ctx, batch, store.Compiling)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan struct {
+			Rows int `json:"Actual Rows"`
+		} `json:"Plan"`
+		JIT json.RawMessage `json:"JIT"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &plans))
+	require.Equal(t, 2, plans[0].Plan.Rows, "a row per success, the first with the next delivery")
+	require.Empty(t, string(plans[0].JIT), "compiled, where every plan past a cost of 0 would be")
+}

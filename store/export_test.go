@@ -104,10 +104,17 @@ const ClaimSQL = claimSQL
 // ClaimLockSQL precedes the claim in its transaction, with the settings it is planned under.
 const ClaimLockSQL = claimLockSQL
 
+// Compiling makes PostgreSQL compile every plan with LLVM, inlined and
+// optimized (its costs' thresholds at 0), unless a statement's own settings
+// say otherwise: what a generic plan estimated past the thresholds gets.
+const Compiling = `SELECT set_config('jit_above_cost', '0', true), set_config('jit_inline_above_cost', '0', true),
+	set_config('jit_optimize_above_cost', '0', true)`
+
 // FinishPlanJSON runs the finish of a batch of successes under EXPLAIN
 // (ANALYZE, BUFFERS, FORMAT JSON), as the dispatcher runs it (its settings,
-// the generic plan of its prepared statement), in a transaction rolled back.
-func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, error) {
+// the generic plan of its prepared statement), in a transaction rolled back
+// after the settings before (if any) and the finish's own.
+func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success, before ...string) ([]byte, error) {
 	args := finishSuccessesArgs(batch)
 	for i, arg := range args {
 		// EXPLAIN EXECUTE carries its values in the SQL text, where pgx
@@ -122,7 +129,7 @@ func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, er
 			args[i] = strs
 		}
 	}
-	plans, err := s.ExplainGeneric(ctx, pg.RelaxedKeyProbePlanSQL, finishSuccessesSQL, 1, args...)
+	plans, err := s.ExplainGeneric(ctx, append(before, pg.RelaxedKeyProbePlanSQL), finishSuccessesSQL, 1, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +139,10 @@ func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success) ([]byte, er
 // ExplainGeneric prepares query on one connection and runs it runs times
 // under EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) with its generic plan (the
 // plan PostgreSQL settles on for the dispatcher's prepared statements),
-// each in a transaction rolled back after settings (the statement that
-// precedes query in its transaction). The later runs find the connection's
+// each in a transaction rolled back after settings (the statements that
+// precede query in its transaction). The later runs find the connection's
 // caches warm. It returns each run's plan.
-func (s *Store) ExplainGeneric(ctx context.Context, settings, query string, runs int, args ...any) ([][]byte, error) {
+func (s *Store) ExplainGeneric(ctx context.Context, settings []string, query string, runs int, args ...any) ([][]byte, error) {
 	conn, err := s.db.DB.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -159,8 +166,10 @@ func (s *Store) ExplainGeneric(ctx context.Context, settings, query string, runs
 				return err
 			}
 			defer tx.Rollback()
-			if _, err := tx.ExecContext(ctx, settings); err != nil {
-				return err
+			for _, setting := range settings {
+				if _, err := tx.ExecContext(ctx, setting); err != nil {
+					return err
+				}
 			}
 			if _, err := tx.ExecContext(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
 				return err

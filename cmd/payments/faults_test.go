@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,8 +125,11 @@ func TestFaultSuite(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			lost := recv.missingIDs(events, len(hooks))
-			t.Fatalf("events lost: %d; the deliveries of the first of them:\n%s\nthe dispatchers' warnings and errors:\n%s",
-				len(lost), pg.deliveriesOf(t, lost[:min(len(lost), 20)]), complaints(dispatchers...))
+			t.Fatalf("events lost: %d; the deliveries of the first of them:\n%s\nthe webhooks and PostgreSQL's sessions:\n%s\n"+
+				"the dispatchers' warnings and errors:\n%s\nPostgreSQL's lock waits and slow statements:\n%s\n"+
+				"the dispatchers' goroutines and PostgreSQL's log: %s",
+				len(lost), pg.deliveriesOf(t, lost[:min(len(lost), 20)]), pg.sessions(t), complaints(dispatchers...),
+				pg.complaints(), goroutines(t, pg, dispatchers...))
 		}
 	}
 	// An attempt the kill interrupted was answered by the receiver but
@@ -206,7 +210,8 @@ func (p *privatePostgres) pgctl(t *testing.T, action string) {
 	t.Helper()
 	out, err := p.asPostgres(filepath.Join(p.bin, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-l", filepath.Join(p.dir, "log"),
 		"-w", "-t", "60", "-m", "fast", action, "-o",
-		fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", p.port, p.dir))
+		fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 "+
+			"-c log_lock_waits=on -c log_min_duration_statement=1000", p.port, p.dir))
 	require.NoError(t, err, out)
 }
 
@@ -236,6 +241,62 @@ func (p *privatePostgres) deliveriesOf(t *testing.T, events []string) string {
 		return err.Error() + "\n" + out
 	}
 	return out
+}
+
+// sessions is what the webhooks' health and leases, and PostgreSQL's
+// sessions, were when deliveries were found lost: who holds what, and who
+// waits on whom.
+func (p *privatePostgres) sessions(t *testing.T) string {
+	t.Helper()
+	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-c",
+		`SELECT w.id, w.enabled, w.paused_until, w.slow_since, w.failing_since, w.failures_since,
+			(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending,
+			(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.lease_expires_at > now()) AS leased
+		FROM webhooks w`, "-c",
+		`SELECT pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) AS blocked_by, now() - xact_start AS xact_age,
+			now() - query_start AS query_age, left(regexp_replace(query, '\s+', ' ', 'g'), 120) AS query
+		FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() ORDER BY xact_start NULLS LAST`)
+	if err != nil {
+		return err.Error() + "\n" + out
+	}
+	return out
+}
+
+// complaints are the last 40 lines of PostgreSQL's log that tell of a lock
+// waited on or a statement that took a second or more.
+func (p *privatePostgres) complaints() string {
+	log, err := os.ReadFile(filepath.Join(p.dir, "log"))
+	if err != nil {
+		return err.Error()
+	}
+	var lines []string
+	for line := range strings.SplitSeq(string(log), "\n") {
+		if strings.Contains(line, "waiting for") || strings.Contains(line, "duration:") || strings.Contains(line, "deadlock") {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines[max(len(lines)-40, 0):], "\n")
+}
+
+// goroutines has each process dump its goroutines and exit (SIGQUIT), and
+// keeps the dumps, with PostgreSQL's log, in a directory of their own left
+// for the reader: where a dispatcher's workers were when deliveries were
+// found lost, and what PostgreSQL was doing.
+func goroutines(t *testing.T, pg *privatePostgres, processes ...*process) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fault-goroutines-")
+	if err != nil {
+		return err.Error()
+	}
+	if log, err := os.ReadFile(filepath.Join(pg.dir, "log")); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, "postgresql.log"), log, 0o644)
+	}
+	for i, p := range processes {
+		_ = p.Cmd.Process.Signal(syscall.SIGQUIT)
+		_ = p.Cmd.Wait()
+		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("dispatcher-%d.log", i)), []byte(p.Logs.String()), 0o644)
+	}
+	return dir
 }
 
 // complaints are the last 40 warnings and errors in the processes' logs.
