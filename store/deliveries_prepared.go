@@ -486,8 +486,9 @@ const failureStreakSQL = `UPDATE webhooks AS w SET failing_since = coalesce(w.fa
 // seventh of its CPU in starting the executor for each success's statement,
 // and pgx a ninth of the dispatcher's in encoding each one's parameters.
 // The successes come as arrays of equal length, one element each, numbered
-// from 1 by ORDINALITY; the statement answers a row per success, led by its
-// number, and one more per further delivery it leased.
+// from 1 by ORDINALITY; the statement answers a row per next delivery it
+// leased, led by its success's number, and one for each success that
+// leased none (whether its lease held).
 //
 // Each webhook's next deliveries are picked by one walk of the claim index
 // (the lateral subquery: as many as that webhook's chaining successes ask
@@ -553,26 +554,30 @@ const finishSuccessesTail = `
 		-- success, every lease of the webhook, rather than probe its key
 		-- (5,000 buffers a batch of 32, with the workers' runs leased).
 		WHERE d.id = f.delivery_id AND d.lease_token IS NOT DISTINCT FROM f.token
-		RETURNING f.i
+		RETURNING f.i, f.webhook_id, f.delivery_id, f.want, f.next_token, f.next_expiry, f.at, f.after_due, f.after_id
 	), healed AS (
 		-- A success ends a failure streak; a webhook that was not failing is
 		-- not written (nor locked) at all.
 		UPDATE webhooks w SET failing_since = NULL, failures_since = 0
-		WHERE w.id IN (SELECT f.webhook_id FROM f JOIN finished USING (i))
+		WHERE w.id IN (SELECT webhook_id FROM finished)
 			AND (w.failing_since IS NOT NULL OR w.failures_since <> 0)
-	), chaining AS (
-		SELECT f.i, f.webhook_id, f.delivery_id, f.next_token, f.next_expiry, f.at, f.after_due, f.after_id, f.want,
-			sum(f.want) OVER (PARTITION BY f.webhook_id ORDER BY f.i) - f.want AS start
-		FROM f JOIN finished USING (i)
-		WHERE f.want > 0
 	), wanted AS (
-		SELECT webhook_id, sum(want) AS k, min(at) AS now,
-			(array_agg(after_due ORDER BY after_due, after_id))[1] AS after_due,
-			(array_agg(after_id ORDER BY after_due, after_id))[1] AS after_id
-		FROM chaining
-		GROUP BY webhook_id
+		-- Each webhook's chaining successes, one row per delivery they
+		-- want (generate_series), their numbers and lease terms in arrays
+		-- in the order they are served: the k-th delivery picked is
+		-- owners[k]'s. Arrays, not a join of the picked to their successes
+		-- (see answered below).
+		SELECT c.webhook_id, count(*) AS k, min(c.at) AS now,
+			(array_agg(c.after_due ORDER BY c.after_due, c.after_id))[1] AS after_due,
+			(array_agg(c.after_id ORDER BY c.after_due, c.after_id))[1] AS after_id,
+			array_agg(c.i ORDER BY c.i) AS owners, array_agg(c.next_token ORDER BY c.i) AS tokens,
+			array_agg(c.next_expiry ORDER BY c.i) AS expiries, array_agg(c.at ORDER BY c.i) AS ats
+		FROM finished c CROSS JOIN generate_series(1, c.want)
+		WHERE c.want > 0
+		GROUP BY c.webhook_id
 	), picked AS (
-		SELECT w.webhook_id, n.id, row_number() OVER (PARTITION BY w.webhook_id ORDER BY n.next_attempt_at, n.id) AS rn
+		SELECT w.webhook_id, w.owners, w.tokens, w.expiries, w.ats, n.id,
+			row_number() OVER (PARTITION BY w.webhook_id ORDER BY n.next_attempt_at, n.id) AS k
 		FROM wanted w CROSS JOIN LATERAL (
 			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = w.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= w.now
@@ -580,7 +585,7 @@ const finishSuccessesTail = `
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= w.now)
 				AND d.id <> ALL ($2::text[])
 				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `
-					AND earlier.id NOT IN (SELECT f.delivery_id FROM f JOIN finished USING (i))))
+					AND earlier.id NOT IN (SELECT delivery_id FROM finished)))
 				AND EXISTS (SELECT 1 FROM webhooks x WHERE x.id = w.webhook_id AND x.enabled AND x.rate_limit IS NULL
 					AND (x.paused_until IS NULL OR x.paused_until <= w.now))
 			ORDER BY d.next_attempt_at, d.id
@@ -589,17 +594,30 @@ const finishSuccessesTail = `
 		) n
 	), leased AS (
 		UPDATE webhook_deliveries d
-		SET lease_token = c.next_token, lease_expires_at = c.next_expiry, attempts = d.attempts + 1, updated_at = c.at,
-			claimed_at = clock_timestamp(), woken_at = NULL
-		FROM picked p JOIN chaining c ON c.webhook_id = p.webhook_id AND p.rn > c.start AND p.rn <= c.start + c.want
+		SET lease_token = p.tokens[p.k], lease_expires_at = p.expiries[p.k], attempts = d.attempts + 1,
+			updated_at = p.ats[p.k], claimed_at = clock_timestamp(), woken_at = NULL
+		FROM picked p
 		WHERE d.id = p.id
-		RETURNING c.i, d.id, d.event_id, d.attempts, d.next_attempt_at
+		RETURNING p.owners[p.k] AS i, p.webhook_id, d.id, d.event_id, d.attempts, d.next_attempt_at
+	), answered AS MATERIALIZED (
+		SELECT (SELECT array_agg(i) FROM finished) AS held, (SELECT array_agg(i) FROM leased) AS chained
 	)
-	SELECT f.i, finished.i IS NOT NULL, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
-		(SELECT updated_at FROM webhooks WHERE id = f.webhook_id),
+	-- A row per success without a next delivery, and one per next delivery
+	-- (its success's lease held). Sets of the batch's numbers, not joins on
+	-- them: with hash joins off, each join of these CTEs on i was a nested
+	-- loop over the other's rows, a batch of 32 comparing a thousand pairs
+	-- four times (BENCHMARKS.md, "Encoded into a kept buffer").
+	SELECT f.i, coalesce(f.i = ANY (a.held), false), NULL::text, NULL::text, NULL::int, NULL::timestamptz,
+		NULL::timestamptz, NULL::text, NULL::boolean, NULL::text, NULL::text, NULL::text, NULL::timestamptz,
+		NULL::text, NULL::text
+	FROM f, answered a
+	WHERE NOT coalesce(f.i = ANY (a.chained), false)
+	UNION ALL
+	SELECT leased.i, true, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
+		(SELECT updated_at FROM webhooks WHERE id = leased.webhook_id),
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
-	FROM f LEFT JOIN finished USING (i) LEFT JOIN leased USING (i) LEFT JOIN events e ON e.id = leased.event_id
-	ORDER BY f.i, leased.next_attempt_at, leased.id`
+	FROM leased LEFT JOIN events e ON e.id = leased.event_id
+	ORDER BY 1, 6, 3`
 
 // Success is one successful attempt to record; Next, when set, asks for
 // the webhook's next due deliveries (Next.Limit of them, at least one)

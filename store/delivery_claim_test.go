@@ -114,7 +114,19 @@ func claimBufferHits(t *testing.T, st *store.Store, now time.Time, cte ...string
 type planNode struct {
 	Hits    int        `json:"Shared Hit Blocks"`
 	Subplan string     `json:"Subplan Name"`
+	Rows    int        `json:"Actual Rows"`
+	Removed int        `json:"Rows Removed by Join Filter"`
 	Plans   []planNode `json:"Plans"`
+}
+
+// removedByJoinFilter is how many pairs the joins of n and below compared
+// and dropped.
+func (n planNode) removedByJoinFilter() int {
+	removed := n.Removed
+	for _, c := range n.Plans {
+		removed += c.removedByJoinFilter()
+	}
+	return removed
 }
 
 // cte is the node that computes the CTE named (EXPLAIN's "CTE due"), or an empty one.

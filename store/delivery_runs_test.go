@@ -163,3 +163,36 @@ func TestTheFinishIsNeverCompiled(t *testing.T) {
 	require.Equal(t, 2, plans[0].Plan.Rows, "a row per success, the first with the next delivery")
 	require.Empty(t, string(plans[0].JIT), "compiled, where every plan past a cost of 0 would be")
 }
+
+// A batch's finish pairs its successes with what became of them (finished,
+// chained) by their numbers in sets, never by joining one CTE to another
+// on them: hash joins are off for it (pg.KeyProbePlan), so each such join
+// was a nested loop comparing every pair, a thousand a join for a batch of
+// 32, four joins a batch, a fifth of the statement's time in the drains
+// (BENCHMARKS.md, "Encoded into a kept buffer").
+func TestAFinishComparesNoPairsOfItsBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, _ := deliveryQueues(t, 1, 96)
+	wh := webhooks[0]
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 32, Lease: time.Hour, PerWebhook: 64, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 32)
+	batch := make([]store.Success, len(claimed))
+	for i := range claimed {
+		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh)}
+		if i%2 == 0 { // half of them chain: both kinds of answer row
+			batch[i].Next = &store.ClaimParams{Now: later, Lease: time.Minute, Limit: 2, Token: *claimed[i].LeaseToken + "/1"}
+		}
+	}
+	raw, err := st.FinishPlanJSON(ctx, batch)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &plans))
+	require.Equal(t, 32, plans[0].Plan.cte("CTE finished").Rows, "successes finished")
+	require.Equal(t, 32, plans[0].Plan.cte("CTE leased").Rows, "next deliveries leased, two for each of 16")
+	require.Less(t, plans[0].Plan.removedByJoinFilter(), 32, "pairs a join compared and dropped")
+}
