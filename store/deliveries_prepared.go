@@ -70,7 +70,14 @@ type ClaimParams struct {
 // of webhook_deliveries_claim_idx per webhook: due; never more than Limit
 // each, which is all a claim takes: a worker freed claims one, and with
 // 1,000 busy webhooks reading 8 of each made a claim sort 8,000 rows to take
-// one). Of those, each account
+// one). Past fewWebhooks, no more of each than its share of Limit among the
+// webhooks with room whose earliest pending delivery is due (spread: the
+// skip scan finds that delivery with the webhook, in the same probe): a claim
+// of 8 at 1,000 busy webhooks reads one of each, and a webhook alone with
+// due deliveries still fills its room. One whose due deliveries are all in
+// flight counts too and gives none, so a claim may take fewer than it could;
+// the next one (every worker freed and every event claims) takes the rest.
+// Of those, each account
 // gets its share of the claiming process's workers less the slots it holds
 // there (mine: this process's leases, by their tokens' Owner prefix, a few
 // rows of webhook_deliveries_leased_idx), and the slow lane its own, and
@@ -100,23 +107,26 @@ const claimSQL = `
 	), few AS MATERIALIZED (
 		SELECT NOT EXISTS (SELECT 1 FROM webhooks WHERE enabled OFFSET ` + fewWebhooks + `) AS yes
 	), busy AS MATERIALIZED (
-		SELECT w.id AS webhook_id FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
+		SELECT w.id AS webhook_id, NULL::timestamptz AS first_due FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
 		UNION ALL (
-			WITH RECURSIVE next(webhook_id) AS (
-				(SELECT d.webhook_id FROM webhook_deliveries d WHERE d.status = 'pending' ORDER BY d.webhook_id LIMIT 1)
+			WITH RECURSIVE next(webhook_id, first_due) AS (
+				(SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d WHERE d.status = 'pending'
+					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1)
 				UNION ALL
-				SELECT (SELECT d.webhook_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.webhook_id > next.webhook_id
-					ORDER BY d.webhook_id LIMIT 1)
-				FROM next WHERE next.webhook_id IS NOT NULL
+				SELECT n.webhook_id, n.next_attempt_at FROM next CROSS JOIN LATERAL (
+					SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
+					WHERE d.status = 'pending' AND d.webhook_id > next.webhook_id
+					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1
+				) n
 			)
-			SELECT webhook_id FROM next WHERE webhook_id IS NOT NULL AND NOT (SELECT yes FROM few)
+			SELECT webhook_id, first_due FROM next WHERE NOT (SELECT yes FROM few)
 		)
 	), mine AS MATERIALIZED (
 		SELECT l.account_id, ` + leaseSlotSQL + ` AS slot, w.slow_since IS NOT NULL AS slow
 		FROM webhook_deliveries l JOIN webhooks w ON w.id = l.webhook_id
 		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text)
-	), room AS (
-		SELECT busy.webhook_id, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
+	), room AS MATERIALIZED (
+		SELECT busy.webhook_id, busy.first_due, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
 			SELECT count(DISTINCT ` + leaseSlotSQL + `) FROM webhook_deliveries l
 			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
 		), coalesce(w.rate_limit - (
@@ -124,6 +134,10 @@ const claimSQL = `
 		), $2)) AS n
 		FROM busy JOIN webhooks w ON w.id = busy.webhook_id
 		WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
+	), spread AS MATERIALIZED (
+		SELECT CASE WHEN (SELECT yes FROM few) THEN $3::bigint
+			ELSE greatest(ceil($3::numeric / greatest(count(*), 1)), 1)::bigint END AS n
+		FROM room WHERE room.first_due <= $1 AND room.n > 0
 	), due AS (
 		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit,
 			row_number() OVER (PARTITION BY room.account_id ORDER BY due.next_attempt_at, due.id) AS account_turn,
@@ -135,7 +149,7 @@ const claimSQL = `
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
 				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
-			LIMIT greatest(least(room.n, $3), 0) -- the claim takes no more than $3 of all
+			LIMIT greatest(least(room.n, (SELECT n FROM spread)), 0) -- the claim takes no more than $3 of all
 		) due
 	), share AS MATERIALIZED (
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n

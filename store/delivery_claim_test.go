@@ -164,3 +164,56 @@ func TestAClaimLocksOnlyWhatItLeases(t *testing.T) {
 	require.NoError(t, st.DB().NewRaw(`SELECT count(*) FROM webhook_deliveries WHERE lease_token LIKE 'lease_two.%'`).Scan(ctx, &leased))
 	require.Equal(t, 2, leased)
 }
+
+// Past fewWebhooks, a claim reads no more of each busy webhook's due
+// deliveries than its share of what it takes among those with any due: at
+// 1,000 busy webhooks a claim of 8 read 8 of each and ranked 8,000 rows. A
+// webhook alone with due deliveries still fills its room.
+func TestAClaimAtManyWebhooksReadsItsShareOfEach(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, queues := deliveryQueues(t, 20, 10)
+	later := time.Now().Add(time.Hour)
+	raws, err := st.ExplainGeneric(ctx, []string{store.ClaimLockSQL}, store.ClaimSQL, 2,
+		later, 8, 10, "lease_explain", later.Add(time.Minute), later, "lease_explain", 32, 4, 4)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raws[1], &plans))
+	require.Equal(t, 20, plans[0].Plan.cte("CTE due").Rows, "due deliveries read for a claim of 10 from 20 busy webhooks")
+
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 10)
+	firsts := map[string]bool{}
+	for _, wh := range webhooks {
+		firsts[queues[wh.ID][0].ID] = true
+	}
+	seen := map[string]bool{}
+	for _, d := range claimed {
+		require.True(t, firsts[d.ID], "a webhook's earliest due delivery")
+		require.False(t, seen[d.WebhookID], "one of each webhook")
+		seen[d.WebhookID] = true
+	}
+
+	var lone *store.Webhook // one the claim left alone: none of its deliveries is leased
+	for _, wh := range webhooks {
+		if !seen[wh.ID] {
+			lone = wh
+		}
+	}
+	_, err = st.DB().NewRaw("UPDATE webhook_deliveries SET status = 'succeeded', completed_at = now(), lease_token = NULL, "+
+		"lease_expires_at = NULL WHERE webhook_id <> ?", lone.ID).Exec(ctx)
+	require.NoError(t, err)
+	more, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_b"})
+	require.NoError(t, err)
+	var got, want []string
+	for _, d := range more {
+		got = append(got, d.ID)
+	}
+	for _, d := range queues[lone.ID][:8] {
+		want = append(want, d.ID)
+	}
+	require.Equal(t, want, got, "a webhook alone with due deliveries fills its room")
+}
