@@ -141,16 +141,7 @@ func TestTheFinishIsNeverCompiled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st, webhooks, _ := deliveryQueues(t, 1, 3)
-	wh := webhooks[0]
-	later := time.Now().Add(time.Hour)
-	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 2, Lease: time.Hour, PerWebhook: 8, Token: "lease_a"})
-	require.NoError(t, err)
-	require.Len(t, claimed, 2)
-	batch := make([]store.Success, len(claimed))
-	for i := range claimed {
-		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh),
-			Next: &store.ClaimParams{Now: later, Lease: time.Hour, Limit: 1, Token: *claimed[i].LeaseToken + "/1"}}
-	}
+	batch := claimedSuccesses(t, st, webhooks[0], 2, func(int) int { return 1 })
 	raw, err := st.FinishPlanJSON(ctx, batch, store.Compiling)
 	require.NoError(t, err)
 	var plans []struct {
@@ -174,18 +165,9 @@ func TestAFinishComparesNoPairsOfItsBatch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st, webhooks, _ := deliveryQueues(t, 1, 96)
-	wh := webhooks[0]
-	later := time.Now().Add(time.Hour)
-	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 32, Lease: time.Hour, PerWebhook: 64, Token: "lease_a"})
-	require.NoError(t, err)
-	require.Len(t, claimed, 32)
-	batch := make([]store.Success, len(claimed))
-	for i := range claimed {
-		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh)}
-		if i%2 == 0 { // half of them chain: both kinds of answer row
-			batch[i].Next = &store.ClaimParams{Now: later, Lease: time.Minute, Limit: 2, Token: *claimed[i].LeaseToken + "/1"}
-		}
-	}
+	batch := claimedSuccesses(t, st, webhooks[0], 32, func(i int) int {
+		return 2 * (1 - i%2) // half of them chain: both kinds of answer row
+	})
 	raw, err := st.FinishPlanJSON(ctx, batch)
 	require.NoError(t, err)
 	var plans []struct {
@@ -195,4 +177,25 @@ func TestAFinishComparesNoPairsOfItsBatch(t *testing.T) {
 	require.Equal(t, 32, plans[0].Plan.cte("CTE finished").Rows, "successes finished")
 	require.Equal(t, 32, plans[0].Plan.cte("CTE leased").Rows, "next deliveries leased, two for each of 16")
 	require.Less(t, plans[0].Plan.removedByJoinFilter(), 32, "pairs a join compared and dropped")
+}
+
+// claimedSuccesses claims n of wh's due deliveries (an hour from now, no
+// cap in the way) and makes each a success asking for next(i) of its
+// webhook's next deliveries (none when 0).
+func claimedSuccesses(t *testing.T, st *store.Store, wh *store.Webhook, n int, next func(i int) int) []store.Success {
+	t.Helper()
+	later := time.Now().Add(time.Hour)
+	claimed, err := st.ClaimDeliveries(context.Background(),
+		store.ClaimParams{Now: later, Limit: n, Lease: time.Hour, PerWebhook: n, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, n)
+	batch := make([]store.Success, n)
+	for i := range claimed {
+		token := *claimed[i].LeaseToken
+		batch[i] = store.Success{Delivery: &claimed[i], Token: token, Attempt: succeeded(&claimed[i], wh)}
+		if want := next(i); want > 0 {
+			batch[i].Next = &store.ClaimParams{Now: later, Lease: time.Hour, Limit: want, Token: token + "/1"}
+		}
+	}
+	return batch
 }
