@@ -97,17 +97,26 @@ func TestClaimCostDoesNotGrowWithTheBacklog(t *testing.T) {
 // CTE named.
 func claimBufferHits(t *testing.T, st *store.Store, now time.Time, cte ...string) int {
 	t.Helper()
+	plan := claimPlan(t, st, now, 20)
+	if len(cte) > 0 {
+		return plan.cte("CTE " + cte[0]).Hits
+	}
+	return plan.Hits
+}
+
+// claimPlan is the plan of a claim of limit deliveries (a cap of 8 a
+// webhook, 32 workers) run twice under EXPLAIN (ANALYZE, BUFFERS) in
+// transactions rolled back: the second run's, its caches warm.
+func claimPlan(t *testing.T, st *store.Store, now time.Time, limit int) planNode {
+	t.Helper()
 	raws, err := st.ExplainGeneric(context.Background(), []string{store.ClaimLockSQL}, store.ClaimSQL, 2,
-		now, 8, 20, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4)
+		now, 8, limit, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4)
 	require.NoError(t, err)
 	var plans []struct {
 		Plan planNode `json:"Plan"`
 	}
 	require.NoError(t, json.Unmarshal(raws[1], &plans))
-	if len(cte) > 0 {
-		return plans[0].Plan.cte("CTE " + cte[0]).Hits
-	}
-	return plans[0].Plan.Hits
+	return plans[0].Plan
 }
 
 // planNode is a node of a plan in EXPLAIN's JSON, with its children.
@@ -174,14 +183,7 @@ func TestAClaimAtManyWebhooksReadsItsShareOfEach(t *testing.T) {
 	ctx := context.Background()
 	st, webhooks, queues := deliveryQueues(t, 20, 10)
 	later := time.Now().Add(time.Hour)
-	raws, err := st.ExplainGeneric(ctx, []string{store.ClaimLockSQL}, store.ClaimSQL, 2,
-		later, 8, 10, "lease_explain", later.Add(time.Minute), later, "lease_explain", 32, 4, 4)
-	require.NoError(t, err)
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raws[1], &plans))
-	require.Equal(t, 20, plans[0].Plan.cte("CTE due").Rows, "due deliveries read for a claim of 10 from 20 busy webhooks")
+	require.Equal(t, 20, claimPlan(t, st, later, 10).cte("CTE due").Rows, "due deliveries read for a claim of 10 from 20 busy webhooks")
 
 	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_a"})
 	require.NoError(t, err)

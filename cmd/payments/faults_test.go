@@ -219,9 +219,15 @@ func (p *privatePostgres) pgctl(t *testing.T, action string) {
 // it returns once PostgreSQL accepts connections.
 func (p *privatePostgres) restart(t *testing.T) { p.pgctl(t, "restart") }
 
+// psql runs psql against the suite's PostgreSQL with args, and returns
+// what it printed.
+func (p *privatePostgres) psql(args ...string) (string, error) {
+	return p.asPostgres(filepath.Join(p.bin, "psql"), append([]string{"-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres"}, args...)...)
+}
+
 func (p *privatePostgres) eventIDs(t *testing.T) []string {
 	t.Helper()
-	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-tAc",
+	out, err := p.psql("-tAc",
 		"SELECT id FROM events WHERE type = 'payment.created'")
 	require.NoError(t, err, out)
 	return strings.Fields(out)
@@ -234,7 +240,7 @@ func (p *privatePostgres) deliveriesOf(t *testing.T, events []string) string {
 	if len(events) == 0 {
 		return ""
 	}
-	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-c",
+	out, err := p.psql("-c",
 		`SELECT event_id, webhook_id, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_status_code,
 			last_error, now() FROM webhook_deliveries WHERE event_id IN ('`+strings.Join(events, "', '")+`') ORDER BY event_id`)
 	if err != nil {
@@ -248,7 +254,7 @@ func (p *privatePostgres) deliveriesOf(t *testing.T, events []string) string {
 // waits on whom.
 func (p *privatePostgres) sessions(t *testing.T) string {
 	t.Helper()
-	out, err := p.asPostgres(filepath.Join(p.bin, "psql"), "-h", "127.0.0.1", "-p", fmt.Sprint(p.port), "-U", "postgres", "-c",
+	out, err := p.psql("-c",
 		`SELECT w.id, w.enabled, w.paused_until, w.slow_since, w.failing_since, w.failures_since,
 			(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending,
 			(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.lease_expires_at > now()) AS leased
