@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
+	"payments/store/ids"
 	"payments/store/internal/pg"
 	"payments/store/jsonw"
 )
@@ -110,12 +111,12 @@ const claimSQL = `
 		SELECT w.id AS webhook_id, NULL::timestamptz AS first_due FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
 		UNION ALL (
 			WITH RECURSIVE next(webhook_id, first_due) AS (
-				(SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d WHERE d.status = 'pending'
+				(SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d WHERE d.status = 'pending' AND d.id < $11
 					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1)
 				UNION ALL
 				SELECT n.webhook_id, n.next_attempt_at FROM next CROSS JOIN LATERAL (
 					SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
-					WHERE d.status = 'pending' AND d.webhook_id > next.webhook_id
+					WHERE d.status = 'pending' AND d.webhook_id > next.webhook_id AND d.id < $11
 					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1
 				) n
 			)
@@ -124,11 +125,11 @@ const claimSQL = `
 	), mine AS MATERIALIZED (
 		SELECT l.account_id, ` + leaseSlotSQL + ` AS slot, w.slow_since IS NOT NULL AS slow
 		FROM webhook_deliveries l JOIN webhooks w ON w.id = l.webhook_id
-		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text)
+		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text) AND l.id < $11
 	), room AS MATERIALIZED (
 		SELECT busy.webhook_id, busy.first_due, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
 			SELECT count(DISTINCT ` + leaseSlotSQL + `) FROM webhook_deliveries l
-			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1
+			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND l.id < $11
 		), coalesce(w.rate_limit - (
 			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
 		), $2)) AS n
@@ -145,7 +146,7 @@ const claimSQL = `
 		FROM room
 		CROSS JOIN LATERAL (
 			SELECT d.id, d.ctid, d.next_attempt_at FROM webhook_deliveries d
-			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1
+			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1 AND d.id < $11
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
 				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
@@ -167,7 +168,7 @@ const claimSQL = `
 		SELECT picked.id, picked.ctid, picked.webhook_id, picked.rate_limit FROM picked
 		CROSS JOIN LATERAL (
 			SELECT 1 FROM webhook_deliveries d
-			WHERE d.id = picked.id AND d.ctid = picked.ctid
+			WHERE d.id = picked.id AND d.ctid = picked.ctid AND d.id < $11
 				AND d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
 			FOR UPDATE SKIP LOCKED
 		) free
@@ -175,7 +176,8 @@ const claimSQL = `
 		UPDATE webhook_deliveries d
 		SET lease_token = $4 || '.' || locked.n, lease_expires_at = $5, attempts = d.attempts + 1, updated_at = $1,
 			claimed_at = clock_timestamp(), woken_at = $6
-		FROM (SELECT id, ctid, row_number() OVER () AS n FROM locked) locked WHERE d.id = locked.id AND d.ctid = locked.ctid
+		FROM (SELECT id, ctid, row_number() OVER () AS n FROM locked) locked
+		WHERE d.id = locked.id AND d.ctid = locked.ctid AND d.id < $11
 		RETURNING d.*
 	), stamped AS (
 		UPDATE webhooks w SET rate_claims = array(
@@ -214,6 +216,19 @@ const earlierOfItsObjectSQL = `SELECT 1 FROM webhook_deliveries earlier
 // deliveries: a worker may hold the next few of its webhook's deliveries
 // while it attempts one, without taking another worker's room.
 const leaseSlotSQL = `split_part(l.lease_token, '/', 1)`
+
+// queuedBefore bounds the ids of the deliveries a claim or a run reads
+// (d.id < it), so that PostgreSQL skips the partitions made ahead for the
+// months to come (store.MonthsAhead) as the statement starts: their
+// indexes are empty, but a claim probed each of them once per busy webhook
+// in every walk it made, a third of the buffers it read at 1,000 webhooks
+// (BENCHMARKS.md, "The month ahead"). A delivery's id is minted from its
+// event's stem, by the clock of the host that wrote the event; an hour of
+// margin keeps the deliveries of a host whose clock runs ahead of this
+// one's, by less than that, from waiting.
+func queuedBefore() string {
+	return ids.Floor(ids.PrefixDelivery, time.Now().Add(time.Hour))
+}
 
 // fewWebhooks is how many enabled webhooks a claim reads every one of (see claimSQL).
 const fewWebhooks = "16"
@@ -262,7 +277,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery,
 	}
 	stmts := []pg.Statement{{SQL: claimLockSQL},
 		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease), p.WokenAt,
-			p.Owner, workers, reserve, slowLane}}}
+			p.Owner, workers, reserve, slowLane, queuedBefore()}}}
 	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt == 0 {
 			return nil
@@ -594,7 +609,7 @@ const finishSuccessesTail = `
 			row_number() OVER (PARTITION BY w.webhook_id ORDER BY n.next_attempt_at, n.id) AS k
 		FROM wanted w CROSS JOIN LATERAL (
 			SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-			WHERE d.webhook_id = w.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= w.now
+			WHERE d.webhook_id = w.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= w.now AND d.id < $23
 				AND (d.next_attempt_at, d.id) > (w.after_due, w.after_id)
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= w.now)
 				AND d.id <> ALL ($2::text[])
@@ -846,7 +861,7 @@ func finishSuccessesArgs(batch []Success) []any {
 	}
 	return []any{attemptIDs, deliveryIDs, webhookIDs, eventIDs, eventTypes, attemptNos, requestURLs,
 		requestHeaders, requestBodies, statuses, responseHeaders, bodies, durations, errorClasses, errorMessages,
-		ats, tokens, nextTokens, nextExpiries, wants, afterDues, afterIDs}
+		ats, tokens, nextTokens, nextExpiries, wants, afterDues, afterIDs, queuedBefore()}
 }
 
 // ReleaseLeases gives back every delivery leased under token (a claim's

@@ -110,7 +110,7 @@ func claimBufferHits(t *testing.T, st *store.Store, now time.Time, cte ...string
 func claimPlan(t *testing.T, st *store.Store, now time.Time, limit int) planNode {
 	t.Helper()
 	raws, err := st.ExplainGeneric(context.Background(), []string{store.ClaimLockSQL}, store.ClaimSQL, 2,
-		now, 8, limit, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4)
+		now, 8, limit, "lease_explain", now.Add(time.Minute), now, "lease_explain", 32, 4, 4, store.QueuedBefore())
 	require.NoError(t, err)
 	var plans []struct {
 		Plan planNode `json:"Plan"`
@@ -121,11 +121,28 @@ func claimPlan(t *testing.T, st *store.Store, now time.Time, limit int) planNode
 
 // planNode is a node of a plan in EXPLAIN's JSON, with its children.
 type planNode struct {
-	Hits    int        `json:"Shared Hit Blocks"`
-	Subplan string     `json:"Subplan Name"`
-	Rows    int        `json:"Actual Rows"`
-	Removed int        `json:"Rows Removed by Join Filter"`
-	Plans   []planNode `json:"Plans"`
+	Relation string     `json:"Relation Name"`
+	Loops    int        `json:"Actual Loops"`
+	Hits     int        `json:"Shared Hit Blocks"`
+	Subplan  string     `json:"Subplan Name"`
+	Rows     int        `json:"Actual Rows"`
+	Removed  int        `json:"Rows Removed by Join Filter"`
+	Plans    []planNode `json:"Plans"`
+}
+
+// relations is every table (partition) n and the nodes below it read
+// (a node of the plan never run reads nothing).
+func (n planNode) relations() map[string]bool {
+	rels := map[string]bool{}
+	if n.Relation != "" && n.Loops > 0 {
+		rels[n.Relation] = true
+	}
+	for _, c := range n.Plans {
+		for rel := range c.relations() {
+			rels[rel] = true
+		}
+	}
+	return rels
 }
 
 // removedByJoinFilter is how many pairs the joins of n and below compared
@@ -218,4 +235,46 @@ func TestAClaimAtManyWebhooksReadsItsShareOfEach(t *testing.T) {
 		want = append(want, d.ID)
 	}
 	require.Equal(t, want, got, "a webhook alone with due deliveries fills its room")
+}
+
+// A claim and a run read no partition of the months made ahead: their
+// indexes are empty, and a claim probed each once per busy webhook in each
+// of its walks, a third of its buffers at 1,000 webhooks (BENCHMARKS.md,
+// "The month ahead").
+func TestClaimsAndRunsReadNoMonthAhead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, webhooks, _ := deliveryQueues(t, 20, 3)
+	now := time.Now()
+	require.NoError(t, st.EnsurePartitions(ctx, now, now.AddDate(0, 3, 0)))
+	// The months that start more than an hour from now (the margin a
+	// delivery's clock has): on a month's last hour the next one is read.
+	var ahead []string
+	for m := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0); m.Before(now.AddDate(0, 4, 0)); m = m.AddDate(0, 1, 0) {
+		if m.After(now.Add(time.Hour)) {
+			ahead = append(ahead, "webhook_deliveries_"+m.Format("2006_01"))
+		}
+	}
+	require.GreaterOrEqual(t, len(ahead), 2)
+
+	claim := claimPlan(t, st, now.Add(time.Minute), 4)
+	require.Equal(t, 4, claim.Rows, "deliveries claimed")
+	read := claim.relations()
+	require.True(t, read["webhook_deliveries_"+now.UTC().Format("2006_01")], "the month's deliveries read: %v", read)
+	for _, month := range ahead {
+		require.False(t, read[month], "a month ahead read by the claim: %s", month)
+	}
+
+	batch := claimedSuccesses(t, st, webhooks[0], 1, func(int) int { return 2 })
+	raw, err := st.FinishPlanJSON(ctx, batch)
+	require.NoError(t, err)
+	var finish []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &finish))
+	require.Equal(t, 2, finish[0].Plan.Rows, "the run's next deliveries")
+	read = finish[0].Plan.relations()
+	for _, month := range ahead {
+		require.False(t, read[month], "a month ahead read by the run: %s", month)
+	}
 }

@@ -101,6 +101,9 @@ func Translate(err error) error { return translate(err) }
 // ClaimSQL is the claim's statement, for a test to read its plan's buffers.
 const ClaimSQL = claimSQL
 
+// QueuedBefore is the bound the claim's last argument takes.
+func QueuedBefore() string { return queuedBefore() }
+
 // ClaimLockSQL precedes the claim in its transaction, with the settings it is planned under.
 const ClaimLockSQL = claimLockSQL
 
