@@ -62,22 +62,37 @@ type ClaimParams struct {
 // them all: finding the busy ones first would cost more probes than it
 // saves (the drain to four webhooks, all busy, was 6% slower for it).
 // Each webhook considered gets room for PerWebhook ($2) workers less those
-// holding its leases (slots: see leaseSlotSQL)
+// holding its leases (slots: see leaseSlotSQL; every live lease is read
+// once, in leases, for every webhook's slots and this process's own)
 // and, when it has a rate limit, for rate_limit claims less those it made in
 // the last rateWindow (by PostgreSQL's clock once the claim runs: the
 // caller's $1 was read before it waited for the pool and the claim lock, and
 // a claim stamped with that stale time let the next one, in the same real
 // second, see room again); its earliest due deliveries fill the room (one probe
-// of webhook_deliveries_claim_idx per webhook: due; never more than Limit
-// each, which is all a claim takes: a worker freed claims one, and with
+// of webhook_deliveries_claim_idx per webhook: dueOfRoomSQL; never more than
+// Limit each, which is all a claim takes: a worker freed claims one, and with
 // 1,000 busy webhooks reading 8 of each made a claim sort 8,000 rows to take
 // one). Past fewWebhooks, no more of each than its share of Limit among the
 // webhooks with room whose earliest pending delivery is due (spread: the
-// skip scan finds that delivery with the webhook, in the same probe): a claim
-// of 8 at 1,000 busy webhooks reads one of each, and a webhook alone with
-// due deliveries still fills its room. One whose due deliveries are all in
-// flight counts too and gives none, so a claim may take fewer than it could;
-// the next one (every worker freed and every event claims) takes the rest.
+// skip scan finds that delivery with the webhook, in the same probe), and
+// a webhook alone with due deliveries still fills its room. One whose due
+// deliveries are all in flight counts too and gives none, so a claim may
+// take fewer than it could; the next one (every worker freed and every
+// event claims) takes the rest.
+//
+// Past fewWebhooks, not every busy webhook is probed either: those a worker
+// holds (worked: their earliest pending delivery may be leased) are, and of
+// the idle ones (no slot held, earliest pending delivery due: that
+// delivery is theirs to take) only each account's earliest few, as many as
+// the account may still take (chosen: its share less its slots, at most
+// Limit). An idle webhook left out has that many of its account's due
+// deliveries before its own, so no turn would reach it: the claim leases
+// what probing every busy webhook leased (except that rows no turn reaches
+// no longer count against the slow lane), and its shares count the same
+// accounts (those of worked, idle and mine), for a thousand probes fewer a
+// claim at 1,000 busy webhooks of 100 accounts (BENCHMARKS.md, "A claim
+// probes the idle webhooks it can take from").
+//
 // Of those, each account
 // gets its share of the claiming process's workers less the slots it holds
 // there (mine: this process's leases, by their tokens' Owner prefix, a few
@@ -108,55 +123,66 @@ const claimSQL = `
 	), few AS MATERIALIZED (
 		SELECT NOT EXISTS (SELECT 1 FROM webhooks WHERE enabled OFFSET ` + fewWebhooks + `) AS yes
 	), busy AS MATERIALIZED (
-		SELECT w.id AS webhook_id, NULL::timestamptz AS first_due FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
+		SELECT w.id AS webhook_id, NULL::timestamptz AS first_due, NULL::text AS first_id
+		FROM webhooks w WHERE w.enabled AND (SELECT yes FROM few)
 		UNION ALL (
-			WITH RECURSIVE next(webhook_id, first_due) AS (
-				(SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d WHERE d.status = 'pending' AND d.id < $11
-					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1)
+			WITH RECURSIVE next(webhook_id, first_due, first_id) AS (
+				(SELECT d.webhook_id, d.next_attempt_at, d.id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.id < $11
+					ORDER BY d.webhook_id, d.next_attempt_at, d.id LIMIT 1)
 				UNION ALL
-				SELECT n.webhook_id, n.next_attempt_at FROM next CROSS JOIN LATERAL (
-					SELECT d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
+				SELECT n.webhook_id, n.next_attempt_at, n.id FROM next CROSS JOIN LATERAL (
+					SELECT d.webhook_id, d.next_attempt_at, d.id FROM webhook_deliveries d
 					WHERE d.status = 'pending' AND d.webhook_id > next.webhook_id AND d.id < $11
-					ORDER BY d.webhook_id, d.next_attempt_at LIMIT 1
+					ORDER BY d.webhook_id, d.next_attempt_at, d.id LIMIT 1
 				) n
 			)
-			SELECT webhook_id, first_due FROM next WHERE NOT (SELECT yes FROM few)
+			SELECT webhook_id, first_due, first_id FROM next WHERE NOT (SELECT yes FROM few)
 		)
+	), leases AS MATERIALIZED (
+		SELECT l.webhook_id, l.account_id, ` + leaseSlotSQL + ` AS slot, starts_with(l.lease_token, $7::text) AS mine
+		FROM webhook_deliveries l
+		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND l.id < $11
 	), mine AS MATERIALIZED (
-		SELECT l.account_id, ` + leaseSlotSQL + ` AS slot, w.slow_since IS NOT NULL AS slow
-		FROM webhook_deliveries l JOIN webhooks w ON w.id = l.webhook_id
-		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND starts_with(l.lease_token, $7::text) AND l.id < $11
+		SELECT l.account_id, l.slot, w.slow_since IS NOT NULL AS slow
+		FROM leases l JOIN webhooks w ON w.id = l.webhook_id
+		WHERE l.mine
+	), slots AS MATERIALIZED (
+		SELECT webhook_id, count(DISTINCT slot) AS n FROM leases GROUP BY webhook_id
 	), room AS MATERIALIZED (
-		SELECT busy.webhook_id, busy.first_due, w.account_id, w.slow_since IS NOT NULL AS slow, w.rate_limit, least($2 - (
-			SELECT count(DISTINCT ` + leaseSlotSQL + `) FROM webhook_deliveries l
-			WHERE l.webhook_id = w.id AND l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND l.id < $11
-		), coalesce(w.rate_limit - (
-			SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
-		), $2)) AS n
-		FROM busy JOIN webhooks w ON w.id = busy.webhook_id
+		SELECT busy.webhook_id, busy.first_due, busy.first_id, w.account_id, w.slow_since IS NOT NULL AS slow,
+			w.rate_limit, coalesce(slots.n, 0) AS slots, least($2 - coalesce(slots.n, 0),
+				CASE WHEN w.rate_limit IS NULL THEN $2 ELSE w.rate_limit - (
+					SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
+				) END) AS n
+		FROM busy JOIN webhooks w ON w.id = busy.webhook_id LEFT JOIN slots ON slots.webhook_id = busy.webhook_id
 		WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
 	), spread AS MATERIALIZED (
 		SELECT CASE WHEN (SELECT yes FROM few) THEN $3::bigint
 			ELSE greatest(ceil($3::numeric / greatest(count(*), 1)), 1)::bigint END AS n
 		FROM room WHERE room.first_due <= $1 AND room.n > 0
-	), due AS (
-		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit,
-			row_number() OVER (PARTITION BY room.account_id ORDER BY due.next_attempt_at, due.id) AS account_turn,
-			row_number() OVER (PARTITION BY room.slow ORDER BY due.next_attempt_at, due.id) AS lane_turn
+	), worked AS MATERIALIZED (
+		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit
+		FROM room CROSS JOIN LATERAL (` + dueOfRoomSQL + `) due
+		WHERE (SELECT yes FROM few) OR room.slots > 0
+	), idle AS MATERIALIZED (
+		SELECT room.*, row_number() OVER (PARTITION BY room.account_id ORDER BY room.first_due, room.first_id) AS rank
 		FROM room
-		CROSS JOIN LATERAL (
-			SELECT d.id, d.ctid, d.next_attempt_at FROM webhook_deliveries d
-			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1 AND d.id < $11
-				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
-				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
-			ORDER BY d.next_attempt_at, d.id
-			LIMIT greatest(least(room.n, (SELECT n FROM spread)), 0) -- the claim takes no more than $3 of all
-		) due
+		WHERE NOT (SELECT yes FROM few) AND room.slots = 0 AND room.n > 0 AND room.first_due <= $1
 	), share AS MATERIALIZED (
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
-		FROM (SELECT account_id FROM due UNION SELECT account_id FROM mine) accounts
+		FROM (SELECT account_id FROM worked UNION SELECT account_id FROM idle UNION SELECT account_id FROM mine) accounts
 	), held AS MATERIALIZED (
 		SELECT account_id, count(DISTINCT slot) AS n FROM mine GROUP BY account_id
+	), chosen AS MATERIALIZED (
+		SELECT idle.* FROM idle LEFT JOIN held ON held.account_id = idle.account_id
+		WHERE idle.rank <= least($3::bigint, (SELECT n FROM share) - coalesce(held.n, 0))
+	), idle_due AS (
+		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit
+		FROM chosen room CROSS JOIN LATERAL (` + dueOfRoomSQL + `) due
+	), due AS MATERIALIZED (
+		SELECT d.*, row_number() OVER (PARTITION BY d.account_id ORDER BY d.next_attempt_at, d.id) AS account_turn,
+			row_number() OVER (PARTITION BY d.slow ORDER BY d.next_attempt_at, d.id) AS lane_turn
+		FROM (SELECT * FROM worked UNION ALL SELECT * FROM idle_due) d
 	), picked AS (
 		SELECT due.id, due.ctid, due.webhook_id, due.rate_limit FROM due
 		LEFT JOIN held ON held.account_id = due.account_id
@@ -193,6 +219,18 @@ const claimSQL = `
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
 	FROM leased l JOIN events e ON e.id = l.event_id
 	ORDER BY l.next_attempt_at, l.id`
+
+// dueOfRoomSQL reads webhook room's earliest due deliveries that no lease
+// holds and no earlier delivery of their object waits for: no more than
+// its room, nor than its share of the claim (spread).
+const dueOfRoomSQL = `
+			SELECT d.id, d.ctid, d.next_attempt_at FROM webhook_deliveries d
+			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1 AND d.id < $11
+				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
+				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
+			ORDER BY d.next_attempt_at, d.id
+			LIMIT greatest(least(room.n, (SELECT n FROM spread)), 0) -- the claim takes no more than $3 of all
+		`
 
 // earlierOfItsObjectSQL finds a delivery queued before delivery d with its
 // order_key (its webhook and object), which only pending deliveries carry:

@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -191,32 +193,62 @@ func TestAClaimLocksOnlyWhatItLeases(t *testing.T) {
 	require.Equal(t, 2, leased)
 }
 
-// Past fewWebhooks, a claim reads no more of each busy webhook's due
-// deliveries than its share of what it takes among those with any due: at
-// 1,000 busy webhooks a claim of 8 read 8 of each and ranked 8,000 rows. A
-// webhook alone with due deliveries still fills its room.
-func TestAClaimAtManyWebhooksReadsItsShareOfEach(t *testing.T) {
+// Past fewWebhooks, a claim reads the due deliveries of the webhooks a
+// worker holds (their slots) and, of the idle ones, only the earliest few of
+// each account that it could take: at 1,000 busy webhooks a claim of 8 read
+// the earliest of each, a thousand probes to lease eight. Those it leaves
+// unread could not be taken: as many of their account's, due before them,
+// come first. What it leases is what reading them all leased; a webhook
+// alone with due deliveries still fills its room.
+func TestAClaimAtManyWebhooksReadsWhatItCanTake(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st, webhooks, queues := deliveryQueues(t, 20, 10)
 	later := time.Now().Add(time.Hour)
-	require.Equal(t, 20, claimPlan(t, st, later, 10).cte("CTE due").Rows, "due deliveries read for a claim of 10 from 20 busy webhooks")
+	require.Equal(t, 10, claimPlan(t, st, later, 10).cte("CTE due").Rows, "due deliveries read for a claim of 10 from 20 idle webhooks")
 
 	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_a"})
 	require.NoError(t, err)
 	require.Len(t, claimed, 10)
-	firsts := map[string]bool{}
+	heads := map[string]store.Delivery{}
 	for _, wh := range webhooks {
-		firsts[queues[wh.ID][0].ID] = true
+		heads[queues[wh.ID][0].ID] = queues[wh.ID][0]
 	}
 	seen := map[string]bool{}
 	for _, d := range claimed {
-		require.True(t, firsts[d.ID], "a webhook's earliest due delivery")
+		_, head := heads[d.ID]
+		require.True(t, head, "a webhook's earliest due delivery")
 		require.False(t, seen[d.WebhookID], "one of each webhook")
 		seen[d.WebhookID] = true
 	}
 
-	var lone *store.Webhook // one the claim left alone: none of its deliveries is leased
+	// Ten webhooks are worked now: a claim reads the next of each, and of
+	// the ten idle ones the four it may take, the earliest.
+	require.Equal(t, 14, claimPlan(t, st, later, 4).cte("CTE due").Rows, "due deliveries read for a claim of 4 beside 10 worked webhooks")
+	var idle []store.Delivery
+	for _, d := range heads {
+		if !seen[d.WebhookID] {
+			idle = append(idle, d)
+		}
+	}
+	slices.SortFunc(idle, func(a, b store.Delivery) int {
+		return cmp.Or(a.NextAttemptAt.Compare(b.NextAttemptAt), cmp.Compare(a.ID, b.ID))
+	})
+	more, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: time.Minute, PerWebhook: 8, Token: "lease_b"})
+	require.NoError(t, err)
+	var got, want []string
+	for _, d := range more {
+		got = append(got, d.ID)
+	}
+	for _, d := range idle[:4] {
+		want = append(want, d.ID)
+	}
+	require.Equal(t, want, got, "the four earliest idle webhooks' first deliveries")
+	for _, d := range more {
+		seen[d.WebhookID] = true
+	}
+
+	var lone *store.Webhook // one no claim took from: none of its deliveries is leased
 	for _, wh := range webhooks {
 		if !seen[wh.ID] {
 			lone = wh
@@ -225,10 +257,10 @@ func TestAClaimAtManyWebhooksReadsItsShareOfEach(t *testing.T) {
 	_, err = st.DB().NewRaw("UPDATE webhook_deliveries SET status = 'succeeded', completed_at = now(), lease_token = NULL, "+
 		"lease_expires_at = NULL WHERE webhook_id <> ?", lone.ID).Exec(ctx)
 	require.NoError(t, err)
-	more, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_b"})
+	alone, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 10, Lease: time.Minute, PerWebhook: 8, Token: "lease_c"})
 	require.NoError(t, err)
-	var got, want []string
-	for _, d := range more {
+	got, want = nil, nil
+	for _, d := range alone {
 		got = append(got, d.ID)
 	}
 	for _, d := range queues[lone.ID][:8] {

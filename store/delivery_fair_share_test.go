@@ -13,9 +13,16 @@ import (
 // The claim shares a dispatcher's workers among accounts: alone, an account
 // leaves the reserve free; with another account's deliveries due, it holds
 // no more than its share (its leases count, not the other processes'),
-// and its slow webhooks hold no more than the slow lane.
+// and its slow webhooks hold no more than the slow lane. The same past
+// fewWebhooks, where a claim reads only the idle webhooks it could take
+// from.
 func TestClaimSharesWorkersAmongAccounts(t *testing.T) {
 	t.Parallel()
+	t.Run("few webhooks", func(t *testing.T) { t.Parallel(); claimSharesWorkersAmongAccounts(t, false) })
+	t.Run("many webhooks", func(t *testing.T) { t.Parallel(); claimSharesWorkersAmongAccounts(t, true) })
+}
+
+func claimSharesWorkersAmongAccounts(t *testing.T, many bool) {
 	ctx := context.Background()
 	a := newMoneyFixture(t)
 	st := a.st
@@ -31,6 +38,13 @@ func TestClaimSharesWorkersAmongAccounts(t *testing.T) {
 	hook(a)
 	aSlow := hook(a)
 	hook(b)
+	if many { // enabled, with nothing to send: they are not read
+		for range 16 {
+			_, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: b.scope, URL: "https://example.com/refunds",
+				APIVersion: "v2", Events: []string{"payment.refunded"}, Enabled: true})
+			require.NoError(t, err)
+		}
+	}
 	for range 10 {
 		a.createPayment(1_000)
 	}
@@ -63,6 +77,18 @@ func TestClaimSharesWorkersAmongAccounts(t *testing.T) {
 	// the slow lane's webhooks together hold two.
 	require.NoError(t, st.SetWebhookSlow(ctx, aSlow.ID, true))
 	got := claim("three:", 8)
+	if many {
+		// Past fewWebhooks a claim reads no more of each webhook than its
+		// part of the claim (8 over 3 busy webhooks: 3 of b's one); the
+		// next claim takes the rest.
+		taken := 0
+		for _, n := range got {
+			taken += n
+		}
+		for acct, n := range claim("three:", 8-taken) {
+			got[acct] += n
+		}
+	}
 	require.Equal(t, 4, got[b.scope.AccountID], "%v", got)
 	require.LessOrEqual(t, got[a.scope.AccountID], 4, "%v", got)
 	var slowLeases int
