@@ -96,3 +96,41 @@ func TestAWorkerHoldsARunAndGivesItBackWhenItsWebhookFails(t *testing.T) {
 	}
 	require.Len(t, recv.Requests(), events, "19 successes and the failure")
 }
+
+// A worker's run of one webhook's queue lasts no longer than chainFor (a
+// second): a webhook answering in 150 ms, fast enough to keep its run,
+// hands its worker back to the pool after about seven deliveries, not 64
+// (13 s at 200 ms), and the next claim takes its queue on under another
+// slot.
+func TestARunEndsAfterASecond(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	recv := webtest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond)
+	})
+	s := webtest.New(t, webtest.WithRunningDispatcher(), webtest.WithDispatcher(dispatcher.Config{
+		Workers: 1, PerWebhook: 1, Run: 8, PollInterval: 50 * time.Millisecond,
+	}))
+	hookID, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	_, err := s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = now() + interval '1 hour' WHERE id = ?", hookID).Exec(ctx)
+	require.NoError(t, err)
+	const events = 12
+	for i := range events {
+		p := samplePayment(s, i)
+		require.NoError(t, s.Store.CreatePayment(ctx, &p))
+	}
+	_, err = s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = NULL WHERE id = ?", hookID).Exec(ctx)
+	require.NoError(t, err)
+
+	slots := map[string]bool{} // the slots that held the webhook's leases
+	require.Eventually(t, func() bool {
+		var tokens []string
+		require.NoError(t, s.Store.DB().NewRaw("SELECT DISTINCT split_part(lease_token, '/', 1) FROM webhook_deliveries "+
+			"WHERE webhook_id = ? AND lease_token IS NOT NULL", hookID).Scan(ctx, &tokens))
+		for _, token := range tokens {
+			slots[token] = true
+		}
+		return len(recv.Requests()) == events
+	}, 10*time.Second, 10*time.Millisecond)
+	require.GreaterOrEqual(t, len(slots), 2, "one run for all %d deliveries (%.1f s): %v", events, 0.15*events, slots)
+}
