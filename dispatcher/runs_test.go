@@ -40,19 +40,8 @@ func TestAWorkerHoldsARunAndGivesItBackWhenItsWebhookFails(t *testing.T) {
 		}
 	})
 	t.Cleanup(let) // before the receiver closes, however the test ends
-	s := webtest.New(t, webtest.WithRunningDispatcher(), webtest.WithDispatcher(dispatcher.Config{
-		Workers: 1, PerWebhook: 1, Run: 8, PollInterval: 50 * time.Millisecond,
-	}))
-	hookID, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
-	_, err := s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = now() + interval '1 hour' WHERE id = ?", hookID).Exec(ctx)
-	require.NoError(t, err)
 	const events = 20
-	for i := range events {
-		p := samplePayment(s, i)
-		require.NoError(t, s.Store.CreatePayment(ctx, &p))
-	}
-	_, err = s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = NULL WHERE id = ?", hookID).Exec(ctx)
-	require.NoError(t, err)
+	s, hookID := oneWorkersQueue(t, recv.URL, events)
 
 	select {
 	case <-blocked:
@@ -108,19 +97,8 @@ func TestARunEndsAfterASecond(t *testing.T) {
 	recv := webtest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(150 * time.Millisecond)
 	})
-	s := webtest.New(t, webtest.WithRunningDispatcher(), webtest.WithDispatcher(dispatcher.Config{
-		Workers: 1, PerWebhook: 1, Run: 8, PollInterval: 50 * time.Millisecond,
-	}))
-	hookID, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
-	_, err := s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = now() + interval '1 hour' WHERE id = ?", hookID).Exec(ctx)
-	require.NoError(t, err)
 	const events = 12
-	for i := range events {
-		p := samplePayment(s, i)
-		require.NoError(t, s.Store.CreatePayment(ctx, &p))
-	}
-	_, err = s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = NULL WHERE id = ?", hookID).Exec(ctx)
-	require.NoError(t, err)
+	s, hookID := oneWorkersQueue(t, recv.URL, events)
 
 	slots := map[string]bool{} // the slots that held the webhook's leases
 	require.Eventually(t, func() bool {
@@ -133,4 +111,26 @@ func TestARunEndsAfterASecond(t *testing.T) {
 		return len(recv.Requests()) == events
 	}, 10*time.Second, 10*time.Millisecond)
 	require.GreaterOrEqual(t, len(slots), 2, "one run for all %d deliveries (%.1f s): %v", events, 0.15*events, slots)
+}
+
+// oneWorkersQueue starts a service whose dispatcher has one worker (one
+// request in flight a webhook, runs of 8) and a webhook to url with events
+// deliveries queued whole: the webhook is paused while they are made, so
+// the first claim finds them all.
+func oneWorkersQueue(t *testing.T, url string, events int) (*webtest.Server, string) {
+	t.Helper()
+	ctx := context.Background()
+	s := webtest.New(t, webtest.WithRunningDispatcher(), webtest.WithDispatcher(dispatcher.Config{
+		Workers: 1, PerWebhook: 1, Run: 8, PollInterval: 50 * time.Millisecond,
+	}))
+	hookID, _ := s.CreateWebhook(url, map[string]any{"events": []string{"payment.created"}})
+	_, err := s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = now() + interval '1 hour' WHERE id = ?", hookID).Exec(ctx)
+	require.NoError(t, err)
+	for i := range events {
+		p := samplePayment(s, i)
+		require.NoError(t, s.Store.CreatePayment(ctx, &p))
+	}
+	_, err = s.Store.DB().NewRaw("UPDATE webhooks SET paused_until = NULL WHERE id = ?", hookID).Exec(ctx)
+	require.NoError(t, err)
+	return s, hookID
 }
