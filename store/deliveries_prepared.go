@@ -81,8 +81,9 @@ type ClaimParams struct {
 // event claims) takes the rest.
 //
 // Past fewWebhooks, not every busy webhook is probed either: those a worker
-// holds (worked: their earliest pending delivery may be leased) are, and of
-// the idle ones (no slot held, earliest pending delivery due: that
+// holds and the ordered ones (worked: their earliest pending delivery may
+// be leased, or wait for an earlier one of its object) are, and of the
+// idle ones (no slot held, unordered, earliest pending delivery due: that
 // delivery is theirs to take) only each account's earliest few, as many as
 // the account may still take (chosen: its share less its slots, at most
 // Limit). An idle webhook left out has that many of its account's due
@@ -150,7 +151,7 @@ const claimSQL = `
 		SELECT webhook_id, count(DISTINCT slot) AS n FROM leases GROUP BY webhook_id
 	), room AS MATERIALIZED (
 		SELECT busy.webhook_id, busy.first_due, busy.first_id, w.account_id, w.slow_since IS NOT NULL AS slow,
-			w.rate_limit, coalesce(slots.n, 0) AS slots, least($2 - coalesce(slots.n, 0),
+			w.rate_limit, w.ordered, coalesce(slots.n, 0) AS slots, least($2 - coalesce(slots.n, 0),
 				CASE WHEN w.rate_limit IS NULL THEN $2 ELSE w.rate_limit - (
 					SELECT count(*) FROM unnest(w.rate_claims) t WHERE t > (SELECT now FROM clock) - ` + rateWindowSQL + `
 				) END) AS n
@@ -163,11 +164,11 @@ const claimSQL = `
 	), worked AS MATERIALIZED (
 		SELECT due.id, due.ctid, due.next_attempt_at, room.webhook_id, room.account_id, room.slow, room.rate_limit
 		FROM room CROSS JOIN LATERAL (` + dueOfRoomSQL + `) due
-		WHERE (SELECT yes FROM few) OR room.slots > 0
+		WHERE (SELECT yes FROM few) OR room.slots > 0 OR room.ordered
 	), idle AS MATERIALIZED (
 		SELECT room.*, row_number() OVER (PARTITION BY room.account_id ORDER BY room.first_due, room.first_id) AS rank
 		FROM room
-		WHERE NOT (SELECT yes FROM few) AND room.slots = 0 AND room.n > 0 AND room.first_due <= $1
+		WHERE NOT (SELECT yes FROM few) AND room.slots = 0 AND NOT room.ordered AND room.n > 0 AND room.first_due <= $1
 	), share AS MATERIALIZED (
 		SELECT CASE WHEN count(*) <= 1 THEN $8::bigint - $9::bigint ELSE greatest($8::bigint / count(*), 1) END AS n
 		FROM (SELECT account_id FROM worked UNION SELECT account_id FROM idle UNION SELECT account_id FROM mine) accounts
@@ -221,13 +222,16 @@ const claimSQL = `
 	ORDER BY l.next_attempt_at, l.id`
 
 // dueOfRoomSQL reads webhook room's earliest due deliveries that no lease
-// holds and no earlier delivery of their object waits for: no more than
-// its room, nor than its share of the claim (spread).
+// holds and, while the webhook is ordered, no earlier delivery of their
+// object waits for: no more than its room, nor than its share of the claim
+// (spread). Turning ordered off clears its queued deliveries' order_key
+// (UpdateWebhook); one the outbox wrote meanwhile, from a snapshot that
+// still saw it on, is not held either.
 const dueOfRoomSQL = `
 			SELECT d.id, d.ctid, d.next_attempt_at FROM webhook_deliveries d
 			WHERE d.webhook_id = room.webhook_id AND d.status = 'pending' AND d.next_attempt_at <= $1 AND d.id < $11
 				AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $1)
-				AND (d.order_key IS NULL OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
+				AND (d.order_key IS NULL OR NOT room.ordered OR NOT EXISTS (` + earlierOfItsObjectSQL + `))
 			ORDER BY d.next_attempt_at, d.id
 			LIMIT greatest(least(room.n, (SELECT n FROM spread)), 0) -- the claim takes no more than $3 of all
 		`

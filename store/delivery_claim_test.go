@@ -310,3 +310,70 @@ func TestClaimsAndRunsReadNoMonthAhead(t *testing.T) {
 		require.False(t, read[month], "a month ahead read by the run: %s", month)
 	}
 }
+
+// orderedBehindItsObject makes an ordered webhook whose earliest pending
+// delivery waits for an earlier one of its object (retrying in an hour),
+// and returns the webhook and that held delivery.
+func orderedBehindItsObject(t *testing.T, f *moneyFixture) (*store.Webhook, string) {
+	t.Helper()
+	ctx := context.Background()
+	wh, _, err := f.st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/ordered",
+		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true, Ordered: true})
+	require.NoError(t, err)
+	f.createPayment(1_000)
+	f.createPayment(2_000)
+	var queue []store.Delivery
+	require.NoError(t, f.st.DB().NewSelect().Model(&queue).Where("webhook_id = ?", wh.ID).Order("created_at", "id").Scan(ctx))
+	require.Len(t, queue, 2)
+	require.NotNil(t, queue[0].OrderKey)
+	// The second is about the first's object (as a payment's paid event is
+	// about its created one), and the first waits for its retry.
+	_, err = f.st.DB().NewRaw("UPDATE webhook_deliveries SET order_key = ?, next_attempt_at = now() + interval '2 hours', attempts = 1 "+
+		"WHERE id = ?", *queue[0].OrderKey, queue[0].ID).Exec(ctx)
+	require.NoError(t, err)
+	_, err = f.st.DB().NewRaw("UPDATE webhook_deliveries SET order_key = ? WHERE id = ?", *queue[0].OrderKey, queue[1].ID).Exec(ctx)
+	require.NoError(t, err)
+	return wh, queue[1].ID
+}
+
+// An ordered webhook is probed by every claim, never counted among the
+// idle ones: its earliest delivery may wait for an earlier one of its
+// object, and an idle webhook first in its account's turn that gave
+// nothing would hold back the account's others until that retry.
+func TestAClaimTakesBesideAHeldOrderedWebhook(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newMoneyFixture(t)
+	other, _, err := f.st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/other",
+		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+	require.NoError(t, err)
+	for range 16 { // past fewWebhooks: enabled, nothing to send
+		_, _, err := f.st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/refunds",
+			APIVersion: "v2", Events: []string{"payment.refunded"}, Enabled: true})
+		require.NoError(t, err)
+	}
+	ordered, held := orderedBehindItsObject(t, f)
+	// The other webhook's deliveries are due after the held one.
+	_, err = f.st.DB().NewRaw("UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 second' WHERE webhook_id = ?",
+		other.ID).Exec(ctx)
+	require.NoError(t, err)
+
+	later := time.Now().Add(time.Minute)
+	claimed, err := f.st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_one"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 1, "the ordered webhook's held delivery stood first in its account's turn")
+	require.Equal(t, other.ID, claimed[0].WebhookID)
+
+	// Unordered, its queued deliveries wait for one another no more.
+	unordered := false
+	_, err = f.st.UpdateWebhook(ctx, f.scope, ordered.ID, store.WebhookUpdate{Ordered: &unordered})
+	require.NoError(t, err)
+	var keys int
+	require.NoError(t, f.st.DB().NewRaw("SELECT count(*) FROM webhook_deliveries WHERE webhook_id = ? AND order_key IS NOT NULL",
+		ordered.ID).Scan(ctx, &keys))
+	require.Zero(t, keys, "order keys left on an unordered webhook's queue")
+	claimed, err = f.st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_two"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 1)
+	require.Equal(t, held, claimed[0].ID, "the delivery that waited for its object's earlier one")
+}

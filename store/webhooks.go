@@ -330,6 +330,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 				w.RateLimit = u.RateLimit
 			}
 		}
+		unordered := u.Ordered != nil && !*u.Ordered && w.Ordered
 		if u.Ordered != nil {
 			w.Ordered = *u.Ordered
 		}
@@ -362,6 +363,16 @@ func (s *Store) UpdateWebhook(ctx context.Context, scope Scope, id string, u Web
 		_, err = tx.NewUpdate().Model(w).WherePK().Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("store: update webhook: %w", err)
+		}
+		if unordered {
+			// Its queued deliveries no longer wait for one another: the
+			// claim reads an idle unordered webhook's earliest delivery as
+			// one it can take (claimSQL).
+			_, err = tx.NewRaw(`UPDATE webhook_deliveries SET order_key = NULL
+				WHERE webhook_id = ? AND status = 'pending' AND order_key IS NOT NULL`, w.ID).Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("store: unorder webhook's deliveries: %w", err)
+			}
 		}
 		return nil
 	})
