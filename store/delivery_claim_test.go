@@ -121,6 +121,31 @@ func claimPlan(t *testing.T, st *store.Store, now time.Time, limit int) planNode
 	return plans[0].Plan
 }
 
+// finishPlan is the plan of batch's finish, run once under EXPLAIN
+// (ANALYZE, BUFFERS) as the dispatcher runs it, rolled back.
+func finishPlan(t *testing.T, st *store.Store, batch []store.Success) planNode {
+	t.Helper()
+	raw, err := st.FinishPlanJSON(context.Background(), batch)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &plans))
+	return plans[0].Plan
+}
+
+// pastFewWebhooks gives scope's account 16 more enabled webhooks with
+// nothing to send (subscribed to refunds no test makes), so that claims
+// take their path past fewWebhooks.
+func pastFewWebhooks(t *testing.T, st *store.Store, scope store.Scope) {
+	t.Helper()
+	for range 16 {
+		_, _, err := st.CreateWebhook(context.Background(), store.NewWebhook{Scope: scope, URL: "https://example.com/refunds",
+			APIVersion: "v2", Events: []string{"payment.refunded"}, Enabled: true})
+		require.NoError(t, err)
+	}
+}
+
 // planNode is a node of a plan in EXPLAIN's JSON, with its children.
 type planNode struct {
 	Relation string     `json:"Relation Name"`
@@ -298,14 +323,9 @@ func TestClaimsAndRunsReadNoMonthAhead(t *testing.T) {
 	}
 
 	batch := claimedSuccesses(t, st, webhooks[0], 1, func(int) int { return 2 })
-	raw, err := st.FinishPlanJSON(ctx, batch)
-	require.NoError(t, err)
-	var finish []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &finish))
-	require.Equal(t, 2, finish[0].Plan.Rows, "the run's next deliveries")
-	read = finish[0].Plan.relations()
+	finish := finishPlan(t, st, batch)
+	require.Equal(t, 2, finish.Rows, "the run's next deliveries")
+	read = finish.relations()
 	for _, month := range ahead {
 		require.False(t, read[month], "a month ahead read by the run: %s", month)
 	}
@@ -347,11 +367,7 @@ func TestAClaimTakesBesideAHeldOrderedWebhook(t *testing.T) {
 	other, _, err := f.st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/other",
 		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
 	require.NoError(t, err)
-	for range 16 { // past fewWebhooks: enabled, nothing to send
-		_, _, err := f.st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/refunds",
-			APIVersion: "v2", Events: []string{"payment.refunded"}, Enabled: true})
-		require.NoError(t, err)
-	}
+	pastFewWebhooks(t, f.st, f.scope)
 	ordered, held := orderedBehindItsObject(t, f)
 	// The other webhook's deliveries are due after the held one.
 	_, err = f.st.DB().NewRaw("UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 second' WHERE webhook_id = ?",

@@ -123,13 +123,7 @@ func TestTheFinishProbesKeysWhateverIsLeased(t *testing.T) {
 	for i := range claimed {
 		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh)}
 	}
-	raw, err := st.FinishPlanJSON(ctx, batch)
-	require.NoError(t, err)
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &plans))
-	hits := plans[0].Plan.cte("CTE finished").Hits
+	hits := finishPlan(t, st, batch).cte("CTE finished").Hits
 	require.Less(t, hits, 100, "buffers the finish of 4 read, with 2,000 other deliveries of their webhook leased")
 }
 
@@ -163,20 +157,14 @@ func TestTheFinishIsNeverCompiled(t *testing.T) {
 // (BENCHMARKS.md, "Encoded into a kept buffer").
 func TestAFinishComparesNoPairsOfItsBatch(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	st, webhooks, _ := deliveryQueues(t, 1, 96)
 	batch := claimedSuccesses(t, st, webhooks[0], 32, func(i int) int {
 		return 2 * (1 - i%2) // half of them chain: both kinds of answer row
 	})
-	raw, err := st.FinishPlanJSON(ctx, batch)
-	require.NoError(t, err)
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &plans))
-	require.Equal(t, 32, plans[0].Plan.cte("CTE finished").Rows, "successes finished")
-	require.Equal(t, 32, plans[0].Plan.cte("CTE leased").Rows, "next deliveries leased, two for each of 16")
-	require.Less(t, plans[0].Plan.removedByJoinFilter(), 32, "pairs a join compared and dropped")
+	plan := finishPlan(t, st, batch)
+	require.Equal(t, 32, plan.cte("CTE finished").Rows, "successes finished")
+	require.Equal(t, 32, plan.cte("CTE leased").Rows, "next deliveries leased, two for each of 16")
+	require.Less(t, plan.removedByJoinFilter(), 32, "pairs a join compared and dropped")
 }
 
 // claimedSuccesses claims n of wh's due deliveries (an hour from now, no
