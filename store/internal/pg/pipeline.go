@@ -60,11 +60,14 @@ func Pipelined(ctx context.Context, db *sql.DB, stmts []Statement, each func(i i
 
 // Pipeline is Pipelined on a connection already borrowed (see Transaction).
 func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
-	batch, err := newBatch(ctx, conn, stmts)
+	batch, wire := batchOnKeptWire()
+	err := encodeBatch(ctx, conn, batch, stmts)
 	if err != nil {
+		keepWire(batch, wire)
 		return err
 	}
 	results := conn.PgConn().ExecBatch(ctx, batch)
+	keepWire(batch, wire)
 	for i := 0; results.NextResult(); i++ {
 		rows := pgx.RowsFromResultReader(conn.TypeMap(), results.ResultReader())
 		err := each(i, rows)
@@ -80,10 +83,9 @@ func Pipeline(ctx context.Context, conn *pgx.Conn, stmts []Statement, each func(
 	return results.Close()
 }
 
-// newBatch prepares stmts on conn (once per connection, named after the
-// query's digest) and encodes them into one batch.
-func newBatch(ctx context.Context, conn *pgx.Conn, stmts []Statement) (*pgconn.Batch, error) {
-	batch := &pgconn.Batch{}
+// encodeBatch prepares stmts on conn (once per connection, named after the
+// query's digest) and encodes them into batch.
+func encodeBatch(ctx context.Context, conn *pgx.Conn, batch *pgconn.Batch, stmts []Statement) error {
 	// One encoding buffer for all: each statement's is copied into the
 	// batch before the next is built.
 	p := takeParams()
@@ -91,14 +93,14 @@ func newBatch(ctx context.Context, conn *pgx.Conn, stmts []Statement) (*pgconn.B
 	for _, st := range stmts {
 		sd, err := conn.Prepare(ctx, st.SQL, st.SQL)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := p.build(conn.TypeMap(), sd, st.Args); err != nil {
-			return nil, err
+			return err
 		}
 		batch.ExecPrepared(sd.Name, p.values, p.formats, p.results)
 	}
-	return batch, nil
+	return nil
 }
 
 // Begin and Commit open and close a transaction that spans pipelines: a

@@ -1,0 +1,61 @@
+package pg
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// A pipeline's messages are encoded by pgconn.Batch into a buffer of its
+// own that starts empty and grows by appending: a batch of 32 successes
+// (about 90 kB of arguments) grew it a dozen times, and those copies were a
+// quarter of every byte the service allocated while draining deliveries
+// (pgproto3.(*Bind).Encode, 126 MB of 489 MB in five seconds), so a quarter
+// of the collector's work, which is a third of the service's CPU there
+// (BENCHMARKS.md, "A batch's buffer, kept"). pgconn gives no way to hand a
+// batch a buffer, so the batch's unexported field is set to one kept
+// between batches, found by its name and type: a pgx whose Batch holds it
+// differently (batchBufFound false, TestBatchesEncodeIntoAKeptBuffer
+// fails) has its batches grow their own buffers again, as before.
+var batchBufOffset, batchBufFound = func() (uintptr, bool) {
+	f, ok := reflect.TypeFor[pgconn.Batch]().FieldByName("buf")
+	return f.Offset, ok && f.Type == reflect.TypeFor[[]byte]()
+}()
+
+// batchBuf is batch's encoding buffer, or nil where it cannot be found.
+func batchBuf(batch *pgconn.Batch) *[]byte {
+	if !batchBufFound {
+		return nil
+	}
+	return (*[]byte)(unsafe.Add(unsafe.Pointer(batch), batchBufOffset))
+}
+
+// maxKeptWire is the largest batch buffer kept for the next batch, as
+// maxKeptParams is for arguments.
+const maxKeptWire = 1 << 20
+
+var wires = sync.Pool{New: func() any { return new([]byte) }}
+
+// batchOnKeptWire is an empty batch that encodes into a buffer kept
+// between batches (wire); keepWire gives the buffer back once the batch
+// is sent.
+func batchOnKeptWire() (batch *pgconn.Batch, wire *[]byte) {
+	batch, wire = &pgconn.Batch{}, wires.Get().(*[]byte)
+	if buf := batchBuf(batch); buf != nil {
+		*buf = (*wire)[:0]
+	}
+	return batch, wire
+}
+
+// keepWire keeps batch's buffer, grown if it had to, for the next batch.
+// The batch must have been sent or dropped: pgconn.ExecBatch writes it
+// before it returns, and reads no more of it.
+func keepWire(batch *pgconn.Batch, wire *[]byte) {
+	*wire = nil
+	if buf := batchBuf(batch); buf != nil && cap(*buf) <= maxKeptWire {
+		*wire, *buf = (*buf)[:0], nil
+	}
+	wires.Put(wire)
+}
