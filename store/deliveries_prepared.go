@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -454,6 +455,28 @@ func headersJSON[M ~map[string]V, V any](m M, appendMap func([]byte, M) []byte) 
 	return appendMap(make([]byte, 0, 64*len(m)+2), m)
 }
 
+// appendHeadersJSON is headersJSON rendered at the end of arena: the JSON
+// (nil when m is), and the arena grown by it.
+func appendHeadersJSON[M ~map[string]V, V any](arena []byte, m M, appendMap func([]byte, M) []byte) (json, grown []byte) {
+	if m == nil {
+		return nil, arena
+	}
+	start := len(arena)
+	arena = appendMap(arena, m)
+	return arena[start:len(arena):len(arena)], arena
+}
+
+// headerArenas keep the buffer a batch of successes renders its attempts'
+// header maps into (finishSuccessesArgs), for the next batch: the JSON is
+// garbage once the batch is encoded, and rendered into buffers of their
+// own the maps were, after pgx's copies, the dispatcher's largest
+// allocation (BENCHMARKS.md, "A batch's buffer, kept").
+var headerArenas = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxKeptHeaderArena is the largest header arena kept for the next batch:
+// 32 successes' headers take about 30 kB.
+const maxKeptHeaderArena = 256 << 10
+
 // DeliveryOutcome is what the dispatcher decided after an attempt that did
 // not succeed.
 type DeliveryOutcome struct {
@@ -754,7 +777,9 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	if slices.ContainsFunc(batch, func(s Success) bool { return s.Again }) {
 		query = finishSuccessesAgainSQL
 	}
-	stmts := []pg.Statement{{SQL: pg.RelaxedKeyProbePlanSQL}, {SQL: query, Args: finishSuccessesArgs(batch)}}
+	arena := headerArenas.Get().(*[]byte)
+	args, headers := finishSuccessesArgs(batch, *arena)
+	stmts := []pg.Statement{{SQL: pg.RelaxedKeyProbePlanSQL}, {SQL: query, Args: args}}
 	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt < len(stmts)-1 {
 			return nil
@@ -814,6 +839,12 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 		}
 		return nil
 	})
+	// Encoded and sent: the headers' JSON is read no more.
+	*arena = nil
+	if cap(headers) <= maxKeptHeaderArena {
+		*arena = headers[:0]
+	}
+	headerArenas.Put(arena)
 	if err != nil {
 		for i := range outs {
 			outs[i].Err = fmt.Errorf("store: finish delivery: %w", err)
@@ -866,8 +897,9 @@ func copied[T any](p *T) *T {
 }
 
 // finishSuccessesArgs are finishSuccessesSQL's parameters: one array per
-// column, one element per success.
-func finishSuccessesArgs(batch []Success) []any {
+// column, one element per success; the attempts' header maps are rendered
+// at the end of arena, returned grown (headers).
+func finishSuccessesArgs(batch []Success, arena []byte) (args []any, headers []byte) {
 	n := len(batch)
 	texts := func() []string { return make([]string, n) }
 	nullables := func() []*string { return make([]*string, n) }
@@ -884,8 +916,8 @@ func finishSuccessesArgs(batch []Success) []any {
 		attemptIDs[i], deliveryIDs[i], webhookIDs[i] = a.ID, b.Delivery.ID, a.WebhookID
 		eventIDs[i], eventTypes[i] = a.EventID, a.EventType
 		requestURLs[i], requestBodies[i], tokens[i] = a.RequestURL, a.RequestBody, b.Token
-		requestHeaders[i] = headersJSON(a.RequestHeaders, jsonw.AppendStringMap)
-		responseHeaders[i] = headersJSON(a.ResponseHeaders, jsonw.AppendStringsMap)
+		requestHeaders[i], arena = appendHeadersJSON(arena, a.RequestHeaders, jsonw.AppendStringMap)
+		responseHeaders[i], arena = appendHeadersJSON(arena, a.ResponseHeaders, jsonw.AppendStringsMap)
 		errorClasses[i], errorMessages[i] = a.ErrorClass, a.ErrorMessage
 		attemptNos[i], durations[i] = int32(a.Attempt), int32(a.DurationMS)
 		if a.ResponseStatus != nil {
@@ -903,7 +935,7 @@ func finishSuccessesArgs(batch []Success) []any {
 	}
 	return []any{attemptIDs, deliveryIDs, webhookIDs, eventIDs, eventTypes, attemptNos, requestURLs,
 		requestHeaders, requestBodies, statuses, responseHeaders, bodies, durations, errorClasses, errorMessages,
-		ats, tokens, nextTokens, nextExpiries, wants, afterDues, afterIDs, queuedBefore()}
+		ats, tokens, nextTokens, nextExpiries, wants, afterDues, afterIDs, queuedBefore()}, arena
 }
 
 // ReleaseLeases gives back every delivery leased under token (a claim's

@@ -47,3 +47,54 @@ func TestHeadersJSONMatchesEncodingJSON(t *testing.T) {
 		t.Fatal("no headers are NULL")
 	}
 }
+
+// TestASuccessBatchRendersHeadersIntoItsArena: finishSuccessesArgs renders
+// every attempt's header maps as headersJSON does, into the arena it is
+// given (a request's headers after the previous one's, none as NULL), so a
+// batch on an arena kept from the one before allocates its arrays and not
+// its headers' JSON again.
+func TestASuccessBatchRendersHeadersIntoItsArena(t *testing.T) {
+	req := map[string]string{"content-type": "application/json", "webhook-id": "evt_0356PA9rDoQjusDXK7J1zk",
+		"webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=", "user-agent": "payments-webhooks/1.0"}
+	resp := map[string][]string{"Content-Length": {"0"}, "Date": {"Mon, 30 Nov 2026 06:00:00 GMT"}}
+	batch := make([]Success, 32)
+	var rendered int
+	for i := range batch {
+		a := &DeliveryAttempt{RequestHeaders: req, ResponseHeaders: resp}
+		if i == 5 {
+			a.ResponseHeaders = nil // no answer read
+		}
+		batch[i] = Success{Delivery: &Delivery{}, Attempt: a}
+		rendered += len(headersJSON(a.RequestHeaders, jsonw.AppendStringMap)) + len(headersJSON(a.ResponseHeaders, jsonw.AppendStringsMap))
+	}
+	args, arena := finishSuccessesArgs(batch, nil)
+	if len(arena) != rendered {
+		t.Fatalf("the arena holds %d bytes, the headers' JSON %d", len(arena), rendered)
+	}
+	for i, s := range batch {
+		got := [2][]byte{args[7].([][]byte)[i], args[10].([][]byte)[i]}
+		want := [2][]byte{headersJSON(s.Attempt.RequestHeaders, jsonw.AppendStringMap), headersJSON(s.Attempt.ResponseHeaders, jsonw.AppendStringsMap)}
+		for k := range got {
+			if (got[k] == nil) != (want[k] == nil) || string(got[k]) != string(want[k]) {
+				t.Fatalf("success %d, map %d: %q, want %q", i, k, got[k], want[k])
+			}
+		}
+	}
+	allocated := func(kept bool) int64 {
+		return testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if kept {
+					_, arena = finishSuccessesArgs(batch, arena[:0])
+				} else {
+					finishSuccessesArgs(batch, nil)
+				}
+			}
+		}).AllocedBytesPerOp()
+	}
+	onKept, onNone := allocated(true), allocated(false)
+	t.Logf("a batch of 32 allocates %d bytes on a kept arena, %d on none; its headers' JSON is %d", onKept, onNone, rendered)
+	if onNone-onKept < int64(rendered) {
+		t.Errorf("a kept arena saves %d bytes a batch, less than its headers' JSON (%d)", onNone-onKept, rendered)
+	}
+}

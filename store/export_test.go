@@ -118,7 +118,7 @@ const Compiling = `SELECT set_config('jit_above_cost', '0', true), set_config('j
 // the generic plan of its prepared statement), in a transaction rolled back
 // after the settings before (if any) and the finish's own.
 func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success, before ...string) ([]byte, error) {
-	args := finishSuccessesArgs(batch)
+	args, _ := finishSuccessesArgs(batch, nil)
 	for i, arg := range args {
 		// EXPLAIN EXECUTE carries its values in the SQL text, where pgx
 		// writes bytes as bytea: the header maps' JSON goes as text there.
