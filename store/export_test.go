@@ -139,6 +139,17 @@ func (s *Store) FinishPlanJSON(ctx context.Context, batch []Success, before ...s
 	return plans[0], nil
 }
 
+// ReleasePlanJSON gives back deliveries (ReleaseDeliveries) under EXPLAIN
+// (ANALYZE, BUFFERS, FORMAT JSON), as the dispatcher runs it, in a
+// transaction rolled back after.
+func (s *Store) ReleasePlanJSON(ctx context.Context, ids, tokens []string) ([]byte, error) {
+	plans, err := s.ExplainGeneric(ctx, []string{pg.KeyProbePlanSQL}, releaseDeliveriesSQL, 1, ids, tokens)
+	if err != nil {
+		return nil, err
+	}
+	return plans[0], nil
+}
+
 // ExplainGeneric prepares query on one connection and runs it runs times
 // under EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) with its generic plan (the
 // plan PostgreSQL settles on for the dispatcher's prepared statements),
