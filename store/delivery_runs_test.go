@@ -102,9 +102,22 @@ func succeeded(d *store.Delivery, wh *store.Webhook) *store.DeliveryAttempt {
 // buffers a batch of 32.
 func TestTheFinishProbesKeysWhateverIsLeased(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	st, webhooks, _ := deliveryQueues(t, 1, 4)
-	wh := webhooks[0]
+	claimed := fourLeasedAmong(t, st, 2000)
+	batch := make([]store.Success, len(claimed))
+	for i := range claimed {
+		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], webhooks[0])}
+	}
+	hits := finishPlan(t, st, batch).cte("CTE finished").Hits
+	require.Less(t, hits, 100, "buffers the finish of 4 read, with 2,000 other deliveries of their webhook leased")
+}
+
+// fourLeasedAmong leases four deliveries of st's one webhook and leases
+// others more of its deliveries besides (copies of the first, under other
+// workers' tokens), after statistics taken while none was leased.
+func fourLeasedAmong(t *testing.T, st *store.Store, others int) []store.Delivery {
+	t.Helper()
+	ctx := context.Background()
 	_, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE webhook_deliveries") // none leased
 	require.NoError(t, err)
 	later := time.Now().Add(time.Hour)
@@ -115,16 +128,10 @@ func TestTheFinishProbesKeysWhateverIsLeased(t *testing.T) {
 			status, attempts, next_attempt_at, created_at, updated_at, lease_token, lease_expires_at)
 		SELECT d.id || '.' || g, d.event_id, d.webhook_id, d.account_id, d.livemode, d.event_type,
 			'pending', 1, d.next_attempt_at, d.created_at, d.updated_at, 'lease_other.' || g % 8 || '/1', ?
-		FROM webhook_deliveries d CROSS JOIN generate_series(1, 2000) g
-		WHERE d.id = ?`, later.Add(time.Hour), claimed[0].ID).Exec(ctx)
+		FROM webhook_deliveries d CROSS JOIN generate_series(1, ?) g
+		WHERE d.id = ?`, later.Add(time.Hour), others, claimed[0].ID).Exec(ctx)
 	require.NoError(t, err)
-
-	batch := make([]store.Success, len(claimed))
-	for i := range claimed {
-		batch[i] = store.Success{Delivery: &claimed[i], Token: *claimed[i].LeaseToken, Attempt: succeeded(&claimed[i], wh)}
-	}
-	hits := finishPlan(t, st, batch).cte("CTE finished").Hits
-	require.Less(t, hits, 100, "buffers the finish of 4 read, with 2,000 other deliveries of their webhook leased")
+	return claimed
 }
 
 // A worker gives back what is left of its run by key too, however many
@@ -136,20 +143,7 @@ func TestAReleaseProbesKeysWhateverIsLeased(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st, _, _ := deliveryQueues(t, 1, 4)
-	_, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE webhook_deliveries") // none leased
-	require.NoError(t, err)
-	later := time.Now().Add(time.Hour)
-	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 4, Lease: 2 * time.Hour, PerWebhook: 8, Token: "lease_a"})
-	require.NoError(t, err)
-	require.Len(t, claimed, 4)
-	_, err = st.DB().NewRaw(`INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
-			status, attempts, next_attempt_at, created_at, updated_at, lease_token, lease_expires_at)
-		SELECT d.id || '.' || g, d.event_id, d.webhook_id, d.account_id, d.livemode, d.event_type,
-			'pending', 1, d.next_attempt_at, d.created_at, d.updated_at, 'lease_other.' || g % 8 || '/1', ?
-		FROM webhook_deliveries d CROSS JOIN generate_series(1, 8000) g
-		WHERE d.id = ?`, later.Add(time.Hour), claimed[0].ID).Exec(ctx)
-	require.NoError(t, err)
-
+	claimed := fourLeasedAmong(t, st, 8000)
 	var ids, tokens []string
 	for _, d := range claimed {
 		ids, tokens = append(ids, d.ID), append(tokens, *d.LeaseToken)
