@@ -148,13 +148,15 @@ func pastFewWebhooks(t *testing.T, st *store.Store, scope store.Scope) {
 
 // planNode is a node of a plan in EXPLAIN's JSON, with its children.
 type planNode struct {
-	Relation string     `json:"Relation Name"`
-	Loops    int        `json:"Actual Loops"`
-	Hits     int        `json:"Shared Hit Blocks"`
-	Subplan  string     `json:"Subplan Name"`
-	Rows     int        `json:"Actual Rows"`
-	Removed  int        `json:"Rows Removed by Join Filter"`
-	Plans    []planNode `json:"Plans"`
+	NodeType  string     `json:"Node Type"`
+	IndexName string     `json:"Index Name"`
+	Relation  string     `json:"Relation Name"`
+	Loops     int        `json:"Actual Loops"`
+	Hits      int        `json:"Shared Hit Blocks"`
+	Subplan   string     `json:"Subplan Name"`
+	Rows      int        `json:"Actual Rows"`
+	Removed   int        `json:"Rows Removed by Join Filter"`
+	Plans     []planNode `json:"Plans"`
 }
 
 // relations is every table (partition) n and the nodes below it read
@@ -292,6 +294,50 @@ func TestAClaimAtManyWebhooksReadsWhatItCanTake(t *testing.T) {
 		want = append(want, d.ID)
 	}
 	require.Equal(t, want, got, "a webhook alone with due deliveries fills its room")
+}
+
+// A claim reads the live leases through the partial index of leased
+// deliveries, whatever the statistics say: its plan is made once per
+// connection, and one made while the month's partition was small (a fresh
+// month, a fresh database) read the leases by scanning the partition
+// whole, then at every claim as the month filled up (the e2e phase of make
+// bench: 16 of 49 sampled claims, 40 buffers each and growing; a month of
+// deliveries is millions of rows). Here the statistics were taken while
+// the four deliveries there were were all leased.
+func TestAClaimReadsLeasesByTheirIndexWhateverTheStatistics(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _, _ := deliveryQueues(t, 2, 2)
+	claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: time.Now(), Limit: 4, Lease: time.Hour, PerWebhook: 8, Token: "lease_a"})
+	require.NoError(t, err)
+	require.Len(t, claimed, 4)
+	_, err = st.DB().ExecContext(ctx, "VACUUM ANALYZE webhook_deliveries") // four rows, all leased
+	require.NoError(t, err)
+	_, err = st.DB().NewRaw(`INSERT INTO webhook_deliveries (id, event_id, webhook_id, account_id, livemode, event_type,
+			status, attempts, next_attempt_at, created_at, updated_at, completed_at)
+		SELECT d.id || '.' || g, d.event_id, d.webhook_id, d.account_id, d.livemode, d.event_type,
+			'succeeded', 1, d.next_attempt_at, d.created_at, d.updated_at, d.created_at
+		FROM (SELECT * FROM webhook_deliveries LIMIT 1) d CROSS JOIN generate_series(1, 20000) g`).Exec(ctx)
+	require.NoError(t, err)
+
+	leases := claimPlan(t, st, time.Now().Add(time.Minute), 4).cte("CTE leases")
+	var scans []string
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		if n.Relation != "" && n.Loops > 0 {
+			scans = append(scans, n.NodeType+" "+n.IndexName)
+		}
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	walk(leases)
+	require.NotEmpty(t, scans)
+	for _, scan := range scans {
+		require.Regexp(t, `^Index (Only )?Scan webhook_deliveries_\d{4}_\d{2}_webhook_id_idx$`, scan, "how the claim reads the leases")
+	}
+	t.Logf("the leases read %d buffers", leases.Hits)
+	require.Less(t, leases.Hits, 20, "buffers the claim's leases read, with 20,000 finished deliveries besides")
 }
 
 // A claim and a run read no partition of the months made ahead: their
