@@ -119,14 +119,15 @@ type ClaimParams struct {
 // relaxed, for the reason pg.RelaxedCommit gives.
 //
 // Planned once per connection, the plan must hold as the month's partition
-// fills: leases reads the live leases in webhook order, which (sorts being
-// off, claimPlan) only the partial index of leased deliveries gives for
-// what it holds. Left to the statistics, a plan made while the partition
-// was small or mostly leased scanned it whole, or its primary key up to
-// queuedBefore, at every claim after: 16 of 49 sampled claims in make
-// bench's e2e phase, 40 buffers each and growing with the month; 4,509
-// buffers for 4 leases among 20,000 rows, and 2 now (BENCHMARKS.md, "A
-// claim's plan, made once, reads the leases by their index").
+// fills: leases reads the live leases in the order they expire, which
+// (sorts being off, claimPlan) only the partial index of leased deliveries
+// gives (migration 060). Left to the statistics, a plan made while the
+// partition was small or mostly leased scanned it whole, or its primary
+// key up to queuedBefore, or every delivery in webhook order, at every
+// claim after: 16 of 49 sampled claims in make bench's e2e phase, 40
+// buffers each and growing with the month; 4,509 buffers for 4 leases
+// among 20,000 rows, and 2 now (BENCHMARKS.md, "A claim's plan, made
+// once, reads the leases by their index").
 const claimSQL = `
 	WITH relax AS (
 		SELECT ` + pg.RelaxedCommit + `
@@ -154,7 +155,7 @@ const claimSQL = `
 		SELECT l.webhook_id, l.account_id, ` + leaseSlotSQL + ` AS slot, starts_with(l.lease_token, $7::text) AS mine
 		FROM webhook_deliveries l
 		WHERE l.lease_token IS NOT NULL AND l.lease_expires_at > $1 AND l.id < $11
-		ORDER BY l.webhook_id -- by the leased index, whatever the statistics (see above)
+		ORDER BY l.lease_expires_at -- by the leased index, whatever the statistics (see above)
 	), mine AS MATERIALIZED (
 		SELECT l.account_id, l.slot, w.slow_since IS NOT NULL AS slow
 		FROM leases l JOIN webhooks w ON w.id = l.webhook_id
