@@ -60,18 +60,17 @@ var ErrorClasses = []string{ErrClassTimeout, ErrClassConnRefused, ErrClassConnRe
 
 // Sender makes single HTTP attempts to receivers.
 type Sender struct {
-	transport    *http.Transport
 	allowPrivate bool
 	check        func(netip.Addr) error
 	// proxied: attempts leave through an HTTP CONNECT proxy, which resolves
 	// and dials the receiver; the address guard then checks the receiver's
 	// addresses here first (checkTarget), and the dialer reaches the proxy.
 	proxied bool
-	// base is the transport every webhook's own TLS settings are cloned
-	// from (their transports in profiles, by webhook).
+	// base is the shared transport, which every webhook's own TLS
+	// settings are cloned from (their transports in profiles, by webhook).
 	base     *http.Transport
 	mu       sync.Mutex
-	profiles map[string]*profileClient
+	profiles map[string]*profileTransport
 }
 
 // SenderConfig sets up a Sender.
@@ -90,7 +89,7 @@ type SenderConfig struct {
 // unless AllowPrivate (dev/test only), which also permits plain http.
 func NewSender(cfg SenderConfig) *Sender {
 	s := &Sender{allowPrivate: cfg.AllowPrivate, check: CheckAddress, proxied: cfg.Proxy != nil,
-		profiles: map[string]*profileClient{}}
+		profiles: map[string]*profileTransport{}}
 	if cfg.AllowPrivate {
 		s.check = checkDevAddress // never link-local or cloud metadata, even in development
 	}
@@ -124,7 +123,6 @@ func NewSender(cfg SenderConfig) *Sender {
 	if cfg.ClientCertificate != nil {
 		s.base.TLSClientConfig.Certificates = []tls.Certificate{*cfg.ClientCertificate}
 	}
-	s.transport = s.base
 	return s
 }
 
@@ -143,7 +141,7 @@ type TLSProfile struct {
 	Pinned    string
 }
 
-type profileClient struct {
+type profileTransport struct {
 	version   time.Time
 	transport *http.Transport
 }
@@ -151,7 +149,7 @@ type profileClient struct {
 // transportFor returns the transport of p (the shared one for nil).
 func (s *Sender) transportFor(p *TLSProfile) *http.Transport {
 	if p == nil {
-		return s.transport
+		return s.base
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -167,7 +165,7 @@ func (s *Sender) transportFor(p *TLSProfile) *http.Transport {
 		t.TLSClientConfig.Certificates = []tls.Certificate{*p.Certificate}
 	}
 	t.TLSClientConfig.RootCAs = p.RootCAs
-	c := &profileClient{version: p.Version, transport: t}
+	c := &profileTransport{version: p.Version, transport: t}
 	s.profiles[p.WebhookID] = c
 	return c.transport
 }

@@ -42,11 +42,8 @@ var wires = sync.Pool{New: func() any { return new([]byte) }}
 // between batches (wire); keepWire gives the buffer back once the batch
 // is sent.
 func batchOnKeptWire() (batch *pgconn.Batch, wire *[]byte) {
-	batch, wire = &pgconn.Batch{}, wires.Get().(*[]byte)
-	if buf := batchBuf(batch); buf != nil {
-		*buf = (*wire)[:0]
-	}
-	return batch, wire
+	wire = wires.Get().(*[]byte)
+	return batchOn(*wire), wire
 }
 
 // keepWire keeps batch's buffer, grown if it had to, for the next batch.
@@ -54,8 +51,29 @@ func batchOnKeptWire() (batch *pgconn.Batch, wire *[]byte) {
 // before it returns, and reads no more of it.
 func keepWire(batch *pgconn.Batch, wire *[]byte) {
 	*wire = nil
-	if buf := batchBuf(batch); buf != nil && cap(*buf) <= maxKeptWire {
-		*wire, *buf = (*buf)[:0], nil
+	if buf := encoded(batch); cap(buf) <= maxKeptWire {
+		*wire = buf
 	}
 	wires.Put(wire)
+}
+
+// batchOn is an empty batch that encodes into buf's array, from its start.
+func batchOn(buf []byte) *pgconn.Batch {
+	batch := &pgconn.Batch{}
+	if field := batchBuf(batch); field != nil {
+		*field = buf[:0]
+	}
+	return batch
+}
+
+// encoded is what batch encoded into (emptied, to encode the next batch
+// into), or nil where its buffer cannot be found.
+func encoded(batch *pgconn.Batch) []byte {
+	field := batchBuf(batch)
+	if field == nil {
+		return nil
+	}
+	buf := (*field)[:0]
+	*field = nil
+	return buf
 }

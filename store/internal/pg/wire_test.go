@@ -9,11 +9,13 @@ import (
 )
 
 // TestBatchesEncodeIntoAKeptBuffer: a batch of 90 kB of arguments, encoded
-// again and again as a pipeline does (batchOnKeptWire, keepWire), reuses
-// one buffer: it allocates a few hundred bytes a batch (the batch and its
-// bookkeeping), where a batch growing its own buffer allocates more than
-// the message, and it encodes the same bytes as that batch, with nothing
-// of the previous one left in front.
+// again and again on the buffer the one before encoded into (batchOn,
+// encoded: what a pipeline keeps in its pool between batches), allocates a
+// few hundred bytes a batch (the batch and its bookkeeping), where a batch
+// growing its own buffer allocates more than the message, and it encodes
+// the same bytes as that batch, with nothing of the previous one left in
+// front. (Not through the pool: under the race detector a sync.Pool drops
+// a quarter of what it is given, on purpose.)
 func TestBatchesEncodeIntoAKeptBuffer(t *testing.T) {
 	if !batchBufFound {
 		t.Fatal("pgconn.Batch holds no buf []byte: pipelines grow a buffer per batch again")
@@ -37,13 +39,14 @@ func TestBatchesEncodeIntoAKeptBuffer(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return (after.TotalAlloc - before.TotalAlloc) / n
 	}
+	var wire []byte
 	kept := bytesPerBatch(func() {
-		batch, wire := batchOnKeptWire()
+		batch := batchOn(wire)
 		encode(batch)
 		if !bytes.Equal(*batchBuf(batch), *batchBuf(plain)) {
 			t.Fatal("a batch on the kept buffer encoded other bytes than a batch of its own")
 		}
-		keepWire(batch, wire)
+		wire = encoded(batch)
 	})
 	grown := bytesPerBatch(func() { encode(&pgconn.Batch{}) })
 	t.Logf("bytes allocated per batch of %d: kept buffer %d, its own %d", len(*batchBuf(plain)), kept, grown)
