@@ -480,9 +480,9 @@ func appendHeadersJSON[M ~map[string]V, V any](arena []byte, m M, appendMap func
 
 // headerArenas keep the buffer a batch of successes renders its attempts'
 // header maps into (finishSuccessesArgs), for the next batch: the JSON is
-// garbage once the batch is encoded, and rendered into buffers of their
-// own the maps were, after pgx's copies, the dispatcher's largest
-// allocation (BENCHMARKS.md, "A batch's buffer, kept").
+// garbage once the batch is encoded, and each map rendered into a buffer
+// of its own was, after pgx's copies, the dispatcher's largest allocation
+// (BENCHMARKS.md, "A batch's buffer, kept").
 var headerArenas = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxKeptHeaderArena is the largest header arena kept for the next batch:
