@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -482,12 +481,9 @@ func appendHeadersJSON[M ~map[string]V, V any](arena []byte, m M, appendMap func
 // header maps into (finishSuccessesArgs), for the next batch: the JSON is
 // garbage once the batch is encoded, and each map rendered into a buffer
 // of its own was, after pgx's copies, the dispatcher's largest allocation
-// (BENCHMARKS.md, "A batch's buffer, kept").
-var headerArenas = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxKeptHeaderArena is the largest header arena kept for the next batch:
-// 32 successes' headers take about 30 kB.
-const maxKeptHeaderArena = 256 << 10
+// (BENCHMARKS.md, "A batch's buffer, kept"). Up to 256 kB kept: 32
+// successes' headers take about 30 kB.
+var headerArenas = pg.Buffers{Max: 256 << 10}
 
 // DeliveryOutcome is what the dispatcher decided after an attempt that did
 // not succeed.
@@ -789,7 +785,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	if slices.ContainsFunc(batch, func(s Success) bool { return s.Again }) {
 		query = finishSuccessesAgainSQL
 	}
-	arena := headerArenas.Get().(*[]byte)
+	arena := headerArenas.Take()
 	args, headers := finishSuccessesArgs(batch, *arena)
 	stmts := []pg.Statement{{SQL: pg.RelaxedKeyProbePlanSQL}, {SQL: query, Args: args}}
 	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
@@ -851,12 +847,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 		}
 		return nil
 	})
-	// Encoded and sent: the headers' JSON is read no more.
-	*arena = nil
-	if cap(headers) <= maxKeptHeaderArena {
-		*arena = headers[:0]
-	}
-	headerArenas.Put(arena)
+	headerArenas.Keep(arena, headers) // encoded and sent: the headers' JSON is read no more
 	if err != nil {
 		for i := range outs {
 			outs[i].Err = fmt.Errorf("store: finish delivery: %w", err)

@@ -2,7 +2,6 @@ package pg
 
 import (
 	"reflect"
-	"sync"
 	"unsafe"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -32,17 +31,15 @@ func batchBuf(batch *pgconn.Batch) *[]byte {
 	return (*[]byte)(unsafe.Add(unsafe.Pointer(batch), batchBufOffset))
 }
 
-// maxKeptWire is the largest batch buffer kept for the next batch, as
-// maxKeptParams is for arguments.
-const maxKeptWire = 1 << 20
-
-var wires = sync.Pool{New: func() any { return new([]byte) }}
+// wires are the batches' buffers kept: up to 1 MiB, as params keeps
+// arguments' (maxKeptParams).
+var wires = Buffers{Max: 1 << 20}
 
 // batchOnKeptWire is an empty batch that encodes into a buffer kept
-// between batches (wire); keepWire gives the buffer back once the batch
+// between batches (in wire); keepWire gives the buffer back once the batch
 // is sent.
 func batchOnKeptWire() (batch *pgconn.Batch, wire *[]byte) {
-	wire = wires.Get().(*[]byte)
+	wire = wires.Take()
 	return batchOn(*wire), wire
 }
 
@@ -50,11 +47,7 @@ func batchOnKeptWire() (batch *pgconn.Batch, wire *[]byte) {
 // The batch must have been sent or dropped: pgconn.ExecBatch writes it
 // before it returns, and reads no more of it.
 func keepWire(batch *pgconn.Batch, wire *[]byte) {
-	*wire = nil
-	if buf := encoded(batch); cap(buf) <= maxKeptWire {
-		*wire = buf
-	}
-	wires.Put(wire)
+	wires.Keep(wire, encoded(batch))
 }
 
 // batchOn is an empty batch that encodes into buf's array, from its start.
