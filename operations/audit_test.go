@@ -547,7 +547,7 @@ func newPaymentSilently(t *testing.T, ops *operations.Operations, acct *store.Ac
 func paidSilently(t *testing.T, ops *operations.Operations, acct *store.Account, scope store.Scope) *store.Payment {
 	t.Helper()
 	p := newPaymentSilently(t, ops, acct, scope)
-	p, err := ops.Store.MarkPaymentPaid(context.Background(), scope, p.ID.String())
+	p, err := ops.Store.MarkPaymentPaid(context.Background(), scope, p.ID.String(), nil)
 	require.NoError(t, err)
 	return p
 }

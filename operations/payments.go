@@ -87,17 +87,11 @@ func (o *Operations) checkNewPayment(in store.NewPayment) *InputError {
 
 // CancelPayment cancels a pending payment (store.CancelPayment's rules).
 // It moves no money, so live mode being off does not stop it.
-func (o *Operations) CancelPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (p *store.Payment, err error) {
-	err = o.record(ctx, who, scope, rule("CancelPayment"), "payment.canceled", func(ctx context.Context) (string, store.Changes, error) {
-		if p, err = o.Store.CancelPayment(ctx, scope, ref); err != nil {
-			return "", nil, err
-		}
-		return p.ID.String(), statusChange(store.StatusPending, p.Status), nil
-	})
-	if err != nil {
+func (o *Operations) CancelPayment(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	if err := Allow(who, rule("CancelPayment")); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return o.Store.CancelPayment(store.WithActor(ctx, who), scope, ref, &store.PaymentAudit{Action: "payment.canceled"})
 }
 
 // SimulatePayment pays a test charge as the PSP would confirm it, as its
@@ -109,27 +103,23 @@ func (o *Operations) SimulatePayment(ctx context.Context, who store.Actor, scope
 // SimulatePaymentOn pays a test charge as its payer would on date: a
 // due-date charge for what it owes that day, with its fine, interest or
 // discount (store.ErrNotPayableOn past its last payable day).
-func (o *Operations) SimulatePaymentOn(ctx context.Context, who store.Actor, scope store.Scope, ref string, date calendar.Date) (p *store.Payment, err error) {
-	err = o.simulation(ctx, who, scope, rule("SimulatePaymentOn"), "payment.paid", func(ctx context.Context) (string, store.Changes, error) {
-		if p, err = o.Store.MarkPaymentPaidOn(ctx, scope, ref, date); err != nil {
-			return "", nil, err
-		}
-		changes := statusChange(store.StatusPending, p.Status)
-		changes["amount_paid_cents"] = [2]any{nil, p.AmountPaidCents}
-		return p.ID.String(), changes, nil
-	})
-	return p, err
+func (o *Operations) SimulatePaymentOn(ctx context.Context, who store.Actor, scope store.Scope, ref string, date calendar.Date) (*store.Payment, error) {
+	ctx, err := o.simulating(ctx, who, scope, rule("SimulatePaymentOn"))
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.MarkPaymentPaidOn(ctx, scope, ref, date, &store.PaymentAudit{Action: "payment.paid", Also: func(p *store.Payment) store.Changes {
+		return store.Changes{"amount_paid_cents": {nil, p.AmountPaidCents}}
+	}})
 }
 
 // SimulateExpiry expires a pending test charge now.
-func (o *Operations) SimulateExpiry(ctx context.Context, who store.Actor, scope store.Scope, ref string) (p *store.Payment, err error) {
-	err = o.simulation(ctx, who, scope, rule("SimulateExpiry"), "payment.expired", func(ctx context.Context) (string, store.Changes, error) {
-		if p, err = o.Store.ExpirePayment(ctx, scope, ref); err != nil {
-			return "", nil, err
-		}
-		return p.ID.String(), statusChange(store.StatusPending, p.Status), nil
-	})
-	return p, err
+func (o *Operations) SimulateExpiry(ctx context.Context, who store.Actor, scope store.Scope, ref string) (*store.Payment, error) {
+	ctx, err := o.simulating(ctx, who, scope, rule("SimulateExpiry"))
+	if err != nil {
+		return nil, err
+	}
+	return o.Store.ExpirePayment(ctx, scope, ref, &store.PaymentAudit{Action: "payment.expired"})
 }
 
 // PaymentAnswer is p as an answer to who: whole when who may read payments;

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"payments/store/internal/pg"
 	"payments/store/jsonw"
 )
 
@@ -122,15 +123,29 @@ func (s *Store) Audit(ctx context.Context, r AuditRecord) error {
 
 // auditOn is Audit on db (a transaction of the change's).
 func (s *Store) auditOn(ctx context.Context, db bun.IDB, r AuditRecord) error {
-	w := auditWhoOf(ctx, r.Changes)
-	_, err := db.NewRaw(`INSERT INTO audit_log (account_id, livemode, action, object_id, actor, actor_name,
-		door, ip, user_agent, request_id, changes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Scope.AccountID, r.Scope.Livemode, r.Action, r.ObjectID, w.actor, w.Name,
-		w.Door, w.IP, w.UserAgent, w.RequestID, string(w.Changes), s.Now()).Exec(ctx)
+	_, err := db.NewRaw(`INSERT INTO audit_log (`+auditColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		auditArgs(ctx, r, s.Now())...).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("store: audit %s: %w", r.Action, err)
 	}
 	return nil
+}
+
+// auditStatement is auditOn as a prepared statement, for a change that
+// writes its audit row in its own pipeline.
+func auditStatement(ctx context.Context, r AuditRecord, at time.Time) pg.Statement {
+	return pg.Statement{SQL: `INSERT INTO audit_log (` + auditColumns + `)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::inet, $9, $10, $11::text::jsonb, $12)`, Args: auditArgs(ctx, r, at)}
+}
+
+// auditColumns are the columns auditArgs fills, in its order.
+const auditColumns = `account_id, livemode, action, object_id, actor, actor_name, door, ip, user_agent, request_id, changes, created_at`
+
+// auditArgs is r, by ctx's actor at at, as auditColumns.
+func auditArgs(ctx context.Context, r AuditRecord, at time.Time) []any {
+	w := auditWhoOf(ctx, r.Changes)
+	return []any{r.Scope.AccountID, r.Scope.Livemode, r.Action, r.ObjectID, w.actor, w.Name,
+		w.Door, w.IP, w.UserAgent, w.RequestID, string(w.Changes), at}
 }
 
 // auditManyOn writes records in db in one statement, all by ctx's actor.

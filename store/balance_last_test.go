@@ -34,7 +34,7 @@ func TestBalanceWrittenJustBeforeCommit(t *testing.T) {
 	p := f.createPayment(10_000)
 	var lockedInside bool
 	err := f.st.InTx(ctx, func(ctx context.Context) error {
-		if _, err := f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String()); err != nil {
+		if _, err := f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String(), nil); err != nil {
 			return err
 		}
 		// What follows the posting (an audit row, in an operation) runs
@@ -56,7 +56,7 @@ func TestBalanceTailInsideItsTransaction(t *testing.T) {
 	p := f.createPayment(10_000)
 	refused := errors.New("refused after the debit")
 	err := f.st.InTx(ctx, func(ctx context.Context) error {
-		if _, err := f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String()); err != nil {
+		if _, err := f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String(), nil); err != nil {
 			return err
 		}
 		// A refund flushes the credit inside its savepoint, then the
@@ -85,7 +85,7 @@ func TestBalanceTailOfAnIdempotentRequest(t *testing.T) {
 	p := f.createPayment(10_000)
 	req, err := f.st.BeginIdempotent(ctx, f.scope, "key-1", []byte("hash"))
 	require.NoError(t, err)
-	_, err = f.st.MarkPaymentPaid(req.Context(ctx), f.scope, p.ID.String())
+	_, err = f.st.MarkPaymentPaid(req.Context(ctx), f.scope, p.ID.String(), nil)
 	require.NoError(t, err)
 	require.False(t, f.balanceLocked(), "the balance was written before the response")
 	require.NoError(t, req.Finish(ctx, 200, []byte(`{}`)))

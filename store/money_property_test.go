@@ -118,7 +118,7 @@ func (m *moneyMachine) Pay(t require.TestingT, i int) {
 		err = m.st.RecordPixNotification(context.Background(), &store.PixNotification{
 			EndToEndID: "E" + pix.RandomBase62(31), TxID: p.CorrelationID, AmountCents: p.AmountCents, Raw: []byte(`{}`)})
 	} else {
-		_, err = m.st.MarkPaymentPaid(context.Background(), m.scope, p.ID.String())
+		_, err = m.st.MarkPaymentPaid(context.Background(), m.scope, p.ID.String(), nil)
 	}
 	m.did(t, fmt.Sprintf("pay p%d", i), err)
 }

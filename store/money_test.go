@@ -78,7 +78,7 @@ func (f *moneyFixture) createPayment(amount int64) *store.Payment {
 func (f *moneyFixture) paidPayment(amount int64) *store.Payment {
 	f.t.Helper()
 	p := f.createPayment(amount)
-	p, err := f.st.MarkPaymentPaid(context.Background(), f.scope, p.ID.String())
+	p, err := f.st.MarkPaymentPaid(context.Background(), f.scope, p.ID.String(), nil)
 	require.NoError(f.t, err)
 	return p
 }
@@ -178,7 +178,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 	var p *store.Payment
 	f.step("create", []string{"payment.created"}, nil, func() error { p = f.createPayment(10_000); return nil })
 	f.step("pay", []string{"payment.paid"}, []string{"payment available 10000", "fee available -100"}, func() error {
-		_, err := f.st.MarkPaymentPaid(ctx, s, p.ID.String())
+		_, err := f.st.MarkPaymentPaid(ctx, s, p.ID.String(), nil)
 		return err
 	})
 	f.checkBalance(9_900, 0)
@@ -268,12 +268,12 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 
 	pending := f.createPayment(700)
 	f.step("cancel", []string{"payment.canceled"}, nil, func() error {
-		_, err := f.st.CancelPayment(ctx, s, pending.ID.String())
+		_, err := f.st.CancelPayment(ctx, s, pending.ID.String(), nil)
 		return err
 	})
 	expiring := f.createPayment(700)
 	f.step("expire", []string{"payment.expired"}, nil, func() error {
-		_, err := f.st.ExpirePayment(ctx, s, expiring.ID.String())
+		_, err := f.st.ExpirePayment(ctx, s, expiring.ID.String(), nil)
 		return err
 	})
 	f.refused("dispute an expired payment", store.ErrInvalidTransition, func() error {
@@ -290,7 +290,7 @@ func TestEveryTransitionRecordsOneEventInItsTransaction(t *testing.T) {
 
 	live := newLiveMoneyFixture(t)
 	expiredLive := live.createPayment(700)
-	_, err = live.st.ExpirePayment(ctx, live.scope, expiredLive.ID.String())
+	_, err = live.st.ExpirePayment(ctx, live.scope, expiredLive.ID.String(), nil)
 	require.NoError(t, err)
 	live.step("PSP pays the expired charge", []string{"payment.paid"}, []string{"payment available 700", "fee available -7"}, func() error {
 		return live.st.RecordPixNotification(ctx, &store.PixNotification{EndToEndID: "E" + pix.RandomBase62(31), TxID: expiredLive.CorrelationID, AmountCents: 700, Raw: []byte(`{}`)})

@@ -42,7 +42,7 @@ func TestPaymentLookupByIDAndExternalID(t *testing.T) {
 	shadowed := shadow(byID.ID.String())
 	uuidExt := shadow(uuid.NewString())
 	plainExt := shadow("order-42")
-	paid, err := f.st.MarkPaymentPaid(ctx, f.scope, plainExt.ID.String())
+	paid, err := f.st.MarkPaymentPaid(ctx, f.scope, plainExt.ID.String(), nil)
 	require.NoError(t, err)
 
 	cases := []struct {

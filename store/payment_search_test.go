@@ -29,7 +29,7 @@ func TestMerchantAndSupportSearchFindTheSame(t *testing.T) {
 	_, err = f.db.NewRaw(`UPDATE payments SET description = 'Caneca', customer = '{"name": "Maria", "email": "m@example.com", "document": "11222333000181", "phone": null}'
 		WHERE id = ?`, other.ID).Exec(ctx)
 	require.NoError(t, err)
-	_, err = f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String())
+	_, err = f.st.MarkPaymentPaid(ctx, f.scope, p.ID.String(), nil)
 	require.NoError(t, err)
 	r, _, err := f.st.RefundPayment(ctx, f.scope, p.ID.String(), store.NewRefund{AmountCents: 100})
 	require.NoError(t, err)

@@ -3,10 +3,6 @@ package store_test
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
-	"net/url"
-	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,72 +12,22 @@ import (
 	"payments/store/storetest"
 )
 
-// writeCounter passes a connection to PostgreSQL through and counts the
-// client's writes: one per round trip of a pipelined client.
-type writeCounter struct {
-	ln     net.Listener
-	writes atomic.Int64
-}
-
-func countWrites(t *testing.T, dbURL string) (*writeCounter, string) {
-	t.Helper()
-	u, err := url.Parse(dbURL)
-	require.NoError(t, err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = ln.Close() })
-	wc := &writeCounter{ln: ln}
-	target := u.Host
-	go func() {
-		for {
-			client, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			server, err := net.Dial("tcp", target)
-			if err != nil {
-				_ = client.Close()
-				continue
-			}
-			go func() {
-				defer server.Close()
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := client.Read(buf)
-					if n > 0 {
-						wc.writes.Add(1)
-						if _, werr := server.Write(buf[:n]); werr != nil {
-							return
-						}
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
-			go func() { defer client.Close(); _, _ = io.Copy(client, server) }()
-		}
-	}()
-	u.Host = ln.Addr().String()
-	return wc, u.String()
-}
-
 // A confirmation takes two round trips: the lock (with the begin), then
 // every write with the commit, so the account's balance row is locked
 // across none. It took seven, each a wake-up of the request's goroutine and
 // of its backend, the last with the balance row locked.
 func TestPaymentConfirmationTakesTwoRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	wc, proxied := countWrites(t, storetest.URL(t))
+	wc, proxied := storetest.CountWrites(t, storetest.URL(t))
 	f := oneConnectionFixture(t, proxied)
 	st, db := f.st, f.db
 	f.paidPayment(10_000) // prepares the statements on the connection
 	p := f.createPayment(5_000)
 
-	before := wc.writes.Load()
-	paid, err := st.MarkPaymentPaid(ctx, f.scope, p.ID.String())
+	before := wc.Writes()
+	paid, err := st.MarkPaymentPaid(ctx, f.scope, p.ID.String(), nil)
 	require.NoError(t, err)
-	require.Equal(t, int64(2), wc.writes.Load()-before, "round trips of one confirmation")
+	require.Equal(t, int64(2), wc.Writes()-before, "round trips of one confirmation")
 
 	require.Equal(t, store.StatusPaid, paid.Status)
 	got, err := st.Payment(ctx, f.scope, p.ID.String())
@@ -109,7 +55,7 @@ func TestFailedConfirmationWritesNothing(t *testing.T) {
 		CREATE TRIGGER refuse_event BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_event()`)
 	require.NoError(t, err)
 
-	_, err = st.MarkPaymentPaid(ctx, f.scope, doomed.ID.String())
+	_, err = st.MarkPaymentPaid(ctx, f.scope, doomed.ID.String(), nil)
 	var pgErr *pgconn.PgError
 	require.True(t, errors.As(err, &pgErr), "%v", err)
 	require.Equal(t, "refused by the test", pgErr.Message)

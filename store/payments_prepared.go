@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -537,8 +538,8 @@ func updatePaymentStatusStatement(p *Payment) pg.Statement {
 // CancelPayment cancels a pending payment. Canceling a canceled payment
 // returns it unchanged. A pending payment already past its expiry is expired
 // (with its event) and, like every other status, refuses with ErrInvalidTransition.
-func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string, audit *PaymentAudit) (*Payment, error) {
+	return s.transition(ctx, scope, ref, audit, func(p *Payment, now time.Time) (string, error) {
 		switch {
 		case p.Status == StatusCanceled:
 			return "", nil
@@ -555,8 +556,8 @@ func (s *Store) CancelPayment(ctx context.Context, scope Scope, ref string) (*Pa
 
 // MarkPaymentPaid records the PSP's confirmation. The money is real, so an
 // expired or canceled charge becomes paid too; a paid or refunded one refuses.
-func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, markPaid)
+func (s *Store) MarkPaymentPaid(ctx context.Context, scope Scope, ref string, audit *PaymentAudit) (*Payment, error) {
+	return s.transition(ctx, scope, ref, audit, markPaid)
 }
 
 // markPaid is the change a confirmed transfer makes (see MarkPaymentPaid):
@@ -596,8 +597,8 @@ var ErrNotPayableOn = errors.New("store: the charge cannot be paid on that date"
 // MarkPaymentPaidOn pays a test charge as its payer would on date: a
 // due-date charge for what it owes that day (fine, interest and discounts
 // applied), refused past its last payable day.
-func (s *Store) MarkPaymentPaidOn(ctx context.Context, scope Scope, ref string, date calendar.Date) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+func (s *Store) MarkPaymentPaidOn(ctx context.Context, scope Scope, ref string, date calendar.Date, audit *PaymentAudit) (*Payment, error) {
+	return s.transition(ctx, scope, ref, audit, func(p *Payment, now time.Time) (string, error) {
 		if p.DueTerms != nil && p.Status == StatusPending {
 			b := p.DueTerms.On(p.AmountCents, date)
 			if !b.Payable {
@@ -610,8 +611,8 @@ func (s *Store) MarkPaymentPaidOn(ctx context.Context, scope Scope, ref string, 
 }
 
 // ExpirePayment expires a pending payment now, whatever its expires_at.
-func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string, audit *PaymentAudit) (*Payment, error) {
+	return s.transition(ctx, scope, ref, audit, func(p *Payment, now time.Time) (string, error) {
 		if p.Status != StatusPending {
 			return "", &InvalidTransitionError{Status: p.Status}
 		}
@@ -628,16 +629,36 @@ func (s *Store) ExpirePayment(ctx context.Context, scope Scope, ref string) (*Pa
 // saved.
 type paymentChange func(p *Payment, now time.Time) (event string, refusal error)
 
-// transition locks the payment ref names and applies change to it, in two
-// round trips: the lock (with the transaction's begin), then every write
-// with the commit. The account's balance row, every payment's, is locked
-// across no round trip between the service and PostgreSQL (the payment's
-// own row across one): under load, a confirmation queued on it waits for
-// PostgreSQL's work only, not for the holder's goroutine and backend to be
-// scheduled again and again (it took seven round trips, five of them with
-// the payment locked). In an ambient transaction (InTx) it runs statement
-// by statement there.
-func (s *Store) transition(ctx context.Context, scope Scope, ref string, change paymentChange) (*Payment, error) {
+// A PaymentAudit is the audit row a payment's change writes with it, in the
+// change's own statements: the action, by the context's actor, and the
+// fields it changed (the status, before and after, and what Also names).
+// A change that changed nothing, or was refused, writes none.
+type PaymentAudit struct {
+	Action string
+	Also   func(p *Payment) Changes
+}
+
+// record is a's row for p, whose status was before.
+func (a *PaymentAudit) record(before string, p *Payment) AuditRecord {
+	changes := Changes{"status": {before, p.Status}}
+	if a.Also != nil {
+		maps.Copy(changes, a.Also(p))
+	}
+	return AuditRecord{Scope: p.Scope(), Action: a.Action, ObjectID: p.ID.String(), Changes: changes}
+}
+
+// transition locks the payment ref names and applies change to it, with
+// audit's row (nil: none), in two round trips: the lock (with the
+// transaction's begin), then every write with the commit. The account's
+// balance row, every payment's, is locked across no round trip between the
+// service and PostgreSQL (the payment's own row across one): under load, a
+// confirmation queued on it waits for PostgreSQL's work only, not for the
+// holder's goroutine and backend to be scheduled again and again (it took
+// seven round trips, five of them with the payment locked). In an ambient
+// transaction (InTx) it runs statement by statement there; an operation
+// that opens one for its audit row loses the two round trips, which is why
+// the audit row is audit's, written here.
+func (s *Store) transition(ctx context.Context, scope Scope, ref string, audit *PaymentAudit, change paymentChange) (*Payment, error) {
 	var p *Payment
 	var refusal error
 	var err error
@@ -646,7 +667,7 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, change 
 			if p, err = lockPayment(ctx, tx, scope, ref); err != nil {
 				return err
 			}
-			refusal, err = s.apply(ctx, tx, p, change)
+			refusal, err = s.applyAudited(ctx, tx, p, change, audit)
 			return err
 		})
 	} else {
@@ -657,7 +678,7 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, change 
 				}
 				var writes []pg.Statement
 				var money []posting
-				if writes, money, refusal, err = s.changeStatements(ctx, p, change); err != nil {
+				if writes, money, refusal, err = s.changeStatements(ctx, p, change, audit); err != nil {
 					return err
 				}
 				writes = append(append(writes, postingStatements(money)...), pg.Commit)
@@ -704,7 +725,12 @@ func ignoreRows(int, pgx.Rows) error { return nil }
 // event, saves the payment, records the event and posts the money it
 // moves, all in tx. It returns change's refusal.
 func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange) (refusal error, err error) {
-	writes, money, refusal, err := s.changeStatements(ctx, p, change)
+	return s.applyAudited(ctx, tx, p, change, nil)
+}
+
+// applyAudited is apply writing audit's row too (nil: none).
+func (s *Store) applyAudited(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange, audit *PaymentAudit) (refusal error, err error) {
+	writes, money, refusal, err := s.changeStatements(ctx, p, change, audit)
 	if err != nil {
 		return nil, err
 	}
@@ -718,12 +744,14 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 
 // changeStatements runs change on the locked payment p and returns the
 // statements that record it (none when it causes no event): the payment,
-// its event, the PSP call a canceled charge needs; and apart, the money it
+// its event, the PSP call a canceled charge needs, audit's row unless
+// change refused (audit may be nil); and apart, the money it
 // moves, for its caller to write last, so that the account's balance row
 // (every payment's) stays locked only until the commit. It returns
 // change's refusal.
-func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange) (writes []pg.Statement, money []posting, refusal error, err error) {
+func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange, audit *PaymentAudit) (writes []pg.Statement, money []posting, refusal error, err error) {
 	now := s.Now()
+	before := p.Status
 	eventType, refusal := change(p, now)
 	if eventType == "" {
 		return nil, nil, refusal, nil
@@ -734,6 +762,9 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 		return nil, nil, nil, err
 	}
 	writes = append(writes, updatePaymentStatusStatement(p), event)
+	if audit != nil && refusal == nil {
+		writes = append(writes, auditStatement(ctx, audit.record(before, p), now))
+	}
 	if eventType == EventPaymentCanceled && p.ChargeState == ChargeRegistered {
 		// The charge at the PSP must stop being payable too.
 		writes = append(writes, s.queueCallStatement(&p.AccountID, CallCobRemove, p.ID.String(), time.Time{}))

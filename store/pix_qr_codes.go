@@ -187,7 +187,7 @@ func (s *Store) payIntoCode(ctx context.Context, tx bun.Tx, acct *Account, q *Pi
 	if _, err := tx.NewRaw(`UPDATE payments SET pix_qr_code = ? WHERE id = ?`, q.ID, p.ID).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store: payment into a static code: %w", err)
 	}
-	paid, err := s.MarkPaymentPaid(ctx, q.Scope(), p.ID.String())
+	paid, err := s.MarkPaymentPaid(ctx, q.Scope(), p.ID.String(), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -121,13 +121,11 @@ func (s *Store) RecordPixNotification(ctx context.Context, n *PixNotification) e
 			if p.DueTerms != nil {
 				p.PaidOn = ptr(settledOn(n, s.Now()).Time())
 			}
-			before := p.Status
-			if _, err := s.apply(ctx, tx, p, markPaidAt(n.SettledAt)); err != nil {
-				return err
-			}
 			// The PSP's confirmation, written by its worker: its own audit row.
-			if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: "payment.paid", ObjectID: p.ID.String(),
-				Changes: Changes{"status": {before, p.Status}, "end_to_end_id": {nil, n.EndToEndID}}}); err != nil {
+			audit := &PaymentAudit{Action: "payment.paid", Also: func(*Payment) Changes {
+				return Changes{"end_to_end_id": {nil, n.EndToEndID}}
+			}}
+			if _, err := s.applyAudited(ctx, tx, p, markPaidAt(n.SettledAt), audit); err != nil {
 				return err
 			}
 		}

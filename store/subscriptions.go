@@ -522,7 +522,7 @@ func lastAttemptDay(due calendar.Date, policy string) calendar.Date {
 // cycle is retried the next day (payment.retry_scheduled); otherwise it
 // failed for good, its payment ends expired (payment.failed).
 func (s *Store) FailCycleAttempt(ctx context.Context, scope Scope, ref string, date calendar.Date, reason string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+	return s.transition(ctx, scope, ref, nil, func(p *Payment, now time.Time) (string, error) {
 		if p.Cycle == nil || p.Status != StatusPending {
 			status := p.Status
 			if p.Cycle == nil {
@@ -559,7 +559,7 @@ func failAttempt(p *Payment, now time.Time, date calendar.Date, reason string) s
 // PayCycle records that a cycle was paid (test mode: the payer's bank
 // debited it): payment.paid, the cycle paid.
 func (s *Store) PayCycle(ctx context.Context, scope Scope, ref string) (*Payment, error) {
-	return s.transition(ctx, scope, ref, func(p *Payment, now time.Time) (string, error) {
+	return s.transition(ctx, scope, ref, nil, func(p *Payment, now time.Time) (string, error) {
 		if p.Cycle == nil {
 			return "", &InvalidTransitionError{Status: "not_a_cycle"}
 		}
