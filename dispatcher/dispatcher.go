@@ -124,6 +124,13 @@ type Dispatcher struct {
 	log      *slog.Logger
 	slots    chan struct{}
 	wake     chan struct{}
+	// behind says whether due deliveries may wait that the last claim left
+	// (store.Claimed.More), or that no claim looked for (every worker was
+	// busy): a worker freed then wakes the dispatcher to claim, and only
+	// then. freed counts the workers freed, so that a claim that left work
+	// behind while one was freed claims again.
+	behind atomic.Bool
+	freed  atomic.Int64
 	// owner begins the token of every lease this dispatcher takes: its
 	// claims count its own leases by it (the shares are of its workers).
 	owner string
@@ -211,15 +218,19 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 	for ctx.Err() == nil {
 		free := cap(d.slots) - len(d.slots)
 		if free == 0 {
+			d.behind.Store(true) // what is due waits for a worker
 			return
 		}
-		claimed, err := d.claim(ctx, free, woken)
+		freed := d.freed.Load()
+		c, err := d.claim(ctx, free, woken)
 		if err != nil {
 			if ctx.Err() == nil {
 				d.log.Error("dispatcher: claim", "error", err.Error())
 			}
+			d.behind.Store(true)
 			return
 		}
+		claimed := c.Deliveries
 		for i := range claimed {
 			d.frontier(claimed[i].WebhookID).reach(&claimed[i])
 			d.slots <- struct{}{}
@@ -228,10 +239,17 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 				defer d.wg.Done()
 				d.work(attemptCtx, ctx, dl)
 				<-d.slots
-				d.signal() // a free worker may take work a cap held back
+				d.freed.Add(1)
+				if d.behind.Load() {
+					d.signal() // a free worker may take work a cap held back
+				}
 			}(&claimed[i])
 		}
 		if len(claimed) < free {
+			if c.More && d.freed.Load() != freed {
+				continue // a worker freed meanwhile saw nothing to wake for
+			}
+			d.behind.Store(c.More)
 			return
 		}
 	}
@@ -239,9 +257,9 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 
 // claim leases due deliveries under a token of its own: if the claim's
 // answer is lost, what it may have leased is released by that token.
-func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) ([]store.Delivery, error) {
+func (d *Dispatcher) claim(ctx context.Context, limit int, woken time.Time) (store.Claimed, error) {
 	token := d.leaseToken()
-	claimed, err := d.store.ClaimDeliveries(ctx, store.ClaimParams{
+	claimed, err := d.store.Claim(ctx, store.ClaimParams{
 		Now: d.cfg.Now(), Limit: limit, Lease: d.cfg.Lease, PerWebhook: d.cfg.PerWebhook, Token: token, WokenAt: woken,
 		Owner: d.owner, Workers: d.cfg.Workers, Reserve: d.cfg.Reserve, SlowLane: d.cfg.SlowLane,
 	})
@@ -271,11 +289,12 @@ func (d *Dispatcher) release(token string) {
 // RunOnce claims every due delivery (up to limit), attempts them all and
 // returns how many it attempted. Tests drive the dispatcher with it.
 func (d *Dispatcher) RunOnce(ctx context.Context, limit int) int {
-	claimed, err := d.claim(ctx, limit, time.Now())
+	c, err := d.claim(ctx, limit, time.Now())
 	if err != nil {
 		d.log.Error("dispatcher: claim", "error", err.Error())
 		return 0
 	}
+	claimed := c.Deliveries
 	var wg sync.WaitGroup
 	for i := range claimed {
 		wg.Go(func() {

@@ -86,6 +86,8 @@ type Store struct {
 	families *splitFamilies
 	// filters remembers the accounts' filtered webhooks (webhook_filters.go).
 	filters *webhookFilters
+	// webhookCopies remembers the webhooks claims read (claimed_webhooks.go).
+	webhookCopies *webhookCopies
 }
 
 // Charges is what every new payment carries besides its own data: the
@@ -122,7 +124,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	s.families = &splitFamilies{known: map[string]splitFamily{}}
-	s.filters = newWebhookFilters()
+	s.filters, s.webhookCopies = newWebhookFilters(), newWebhookCopies()
 	return s, nil
 }
 

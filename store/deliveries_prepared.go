@@ -77,8 +77,8 @@ type ClaimParams struct {
 // skip scan finds that delivery with the webhook, in the same probe), and
 // a webhook alone with due deliveries still fills its room. One whose due
 // deliveries are all in flight counts too and gives none, so a claim may
-// take fewer than it could; the next one (every worker freed and every
-// event claims) takes the rest.
+// take fewer than it could; the next one (every event claims, and every
+// worker freed after a claim that says it left some: more) takes the rest.
 //
 // Past fewWebhooks, not every busy webhook is probed either: those a worker
 // holds and the ordered ones (worked: their earliest pending delivery may
@@ -224,13 +224,27 @@ const claimSQL = `
 			UNION ALL SELECT (SELECT now FROM clock) FROM generate_series(1, p.n))
 		FROM (SELECT webhook_id, count(*) AS n FROM locked WHERE rate_limit IS NOT NULL GROUP BY webhook_id) p
 		WHERE w.id = p.webhook_id
+	), more AS MATERIALIZED (
+		-- Whether due deliveries may wait that this claim left (Claimed.More):
+		-- a webhook without room (its cap, its rate), an ordered one with a
+		-- delivery in flight (the next of its object waits for it), idle
+		-- webhooks or due deliveries past the shares and the limit, a webhook
+		-- that gave all it could (it may have more).
+		SELECT EXISTS (SELECT 1 FROM room WHERE room.n <= 0 OR (room.ordered AND room.slots > 0))
+			OR EXISTS (SELECT 1 FROM locked JOIN room ON room.webhook_id = locked.webhook_id WHERE room.ordered)
+			OR (SELECT count(*) FROM idle) > (SELECT count(*) FROM chosen)
+			OR (SELECT count(*) FROM due) > (SELECT count(*) FROM locked)
+			OR EXISTS (SELECT 1 FROM due JOIN room ON room.webhook_id = due.webhook_id
+				GROUP BY room.webhook_id, room.n HAVING count(*) >= least(room.n, (SELECT n FROM spread))) AS yes
 	)
-	SELECT (SELECT count(*) FROM relax),
+	-- A row per leased delivery; one of NULLs when none, for more's answer.
+	SELECT (SELECT count(*) FROM relax), (SELECT yes FROM more),
 		l.id, l.event_id, l.webhook_id, l.account_id, l.livemode, l.event_type, l.status, l.attempts,
 		l.next_attempt_at, l.lease_token, l.lease_expires_at, l.last_status_code, l.last_error,
 		l.created_at, l.updated_at, l.completed_at,
-		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
-	FROM leased l JOIN events e ON e.id = l.event_id
+		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate,
+		(SELECT w.xmin::text FROM webhooks w WHERE w.id = l.webhook_id)
+	FROM (SELECT 1) AS one LEFT JOIN (leased l JOIN events e ON e.id = l.event_id) ON true
 	ORDER BY l.next_attempt_at, l.id`
 
 // dueOfRoomSQL reads webhook room's earliest due deliveries that no lease
@@ -319,12 +333,35 @@ const claimPlan = `set_config('enable_sort', 'off', true), ` + pg.NoJIT
 // rate_limit requests.
 const rateWindowSQL = `interval '1100 milliseconds'`
 
-// ClaimDeliveries leases up to Limit due deliveries of enabled webhooks,
-// counting the attempt, and returns them with their webhook and event. The
-// claim is one short statement (FOR UPDATE SKIP LOCKED); the HTTP happens
-// outside any transaction, and a finish only lands while the lease holds.
+// Claimed is what a claim leased, and whether it may have left due
+// deliveries waiting (More): for a cap, a share, its limit, or behind a
+// delivery in flight of an ordered webhook. Nothing more can be due for a
+// worker freed to find when More is false, until new events come (their
+// NOTIFY wakes the dispatcher) or a retry falls due (its poll): a worker
+// freed after a claim that left nothing claimed again all the same, and
+// found nothing, one claim in two at 200 events a second (BENCHMARKS.md,
+// "An event's round trips").
+type Claimed struct {
+	Deliveries []Delivery
+	More       bool
+}
+
+// ClaimDeliveries is Claim's deliveries.
 func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery, error) {
-	var out []Delivery
+	c, err := s.Claim(ctx, p)
+	return c.Deliveries, err
+}
+
+// Claim leases up to Limit due deliveries of enabled webhooks, counting
+// the attempt, and returns them with their webhook and event. The claim is
+// one short statement (FOR UPDATE SKIP LOCKED); the HTTP happens outside
+// any transaction, and a finish only lands while the lease holds.
+func (s *Store) Claim(ctx context.Context, p ClaimParams) (Claimed, error) {
+	var (
+		out      []Delivery
+		more     bool
+		versions []string // of each delivery's webhook row, as the claim saw it
+	)
 	workers, reserve, slowLane := p.Workers, p.Reserve, p.SlowLane
 	if workers <= 0 { // no shares: room for every claim, whoever holds leases
 		workers, reserve, slowLane = math.MaxInt32, 0, math.MaxInt32
@@ -336,65 +373,86 @@ func (s *Store) ClaimDeliveries(ctx context.Context, p ClaimParams) ([]Delivery,
 		if stmt == 0 {
 			return nil
 		}
+		var relaxed int
 		for rows.Next() {
+			if rows.RawValues()[2] == nil { // the row of none leased
+				dest := make([]any, len(rows.RawValues()))
+				dest[0], dest[1] = &relaxed, &more
+				if err := rows.Scan(dest...); err != nil {
+					return err
+				}
+				continue
+			}
 			var (
-				relaxed int
 				d       Delivery
 				e       Event
 				data    []byte // a copy of its own: no string to copy again
+				version string
 			)
-			if err := rows.Scan(&relaxed,
+			if err := rows.Scan(&relaxed, &more,
 				&d.ID, &d.EventID, &d.WebhookID, &d.AccountID, &d.Livemode, &d.EventType, &d.Status, &d.Attempts,
 				&d.NextAttemptAt, &d.LeaseToken, &d.LeaseExpiresAt, &d.LastStatusCode, &d.LastError,
 				&d.CreatedAt, &d.UpdatedAt, &d.CompletedAt,
-				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt, &e.TraceParent, &e.TraceState); err != nil {
+				&e.AccountID, &e.Livemode, &e.Type, &e.ObjectID, &data, &e.CreatedAt, &e.TraceParent, &e.TraceState,
+				&version); err != nil {
 				return err
 			}
 			e.ID, e.Data = d.EventID, data
 			d.Event = &e
 			out = append(out, d)
+			versions = append(versions, version)
 		}
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: claim deliveries: %w", err)
+		return Claimed{}, fmt.Errorf("store: claim deliveries: %w", err)
 	}
 	if len(out) == 0 {
-		return nil, nil
+		return Claimed{More: more}, nil
 	}
-	if out, err = s.withWebhooks(ctx, out); err != nil {
-		return nil, fmt.Errorf("store: claimed deliveries' webhooks: %w", err)
+	if out, err = s.withWebhooks(ctx, out, versions); err != nil {
+		return Claimed{}, fmt.Errorf("store: claimed deliveries' webhooks: %w", err)
 	}
-	return out, nil
+	return Claimed{Deliveries: out, More: more}, nil
 }
 
-// withWebhooks gives claimed deliveries their webhooks, read once each in one
-// prepared query. A delivery whose webhook was deleted since the claim (its
-// deliveries went with it) is dropped.
-func (s *Store) withWebhooks(ctx context.Context, deliveries []Delivery) ([]Delivery, error) {
-	webhookIDs := make([]string, 0, 4)
-	for _, d := range deliveries {
-		if !slices.Contains(webhookIDs, d.WebhookID) {
-			webhookIDs = append(webhookIDs, d.WebhookID)
+// withWebhooks gives claimed deliveries their webhooks: the copy read
+// before while the webhook's row is at the version the claim saw
+// (versions, one per delivery), else read again, once each, in one
+// prepared query. A delivery whose webhook was deleted since the claim
+// (its deliveries went with it) is dropped.
+func (s *Store) withWebhooks(ctx context.Context, deliveries []Delivery, versions []string) ([]Delivery, error) {
+	var stale []string
+	for i := range deliveries {
+		d := &deliveries[i]
+		if d.Webhook = s.webhookCopies.get(d.WebhookID, versions[i]); d.Webhook == nil && !slices.Contains(stale, d.WebhookID) {
+			stale = append(stale, d.WebhookID)
 		}
 	}
-	hooks, err := s.webhooksByID(ctx, webhookIDs)
+	if len(stale) == 0 {
+		return deliveries, nil
+	}
+	hooks, err := s.webhooksByID(ctx, stale)
 	if err != nil {
 		return nil, err
 	}
 	kept := deliveries[:0]
 	for _, d := range deliveries {
-		if d.Webhook = webhookIn(hooks, d.WebhookID); d.Webhook != nil {
+		if d.Webhook == nil {
+			d.Webhook = webhookIn(hooks, d.WebhookID)
+		}
+		if d.Webhook != nil {
 			kept = append(kept, d)
 		}
 	}
 	return kept, nil
 }
 
-// webhooksByID reads the webhooks with these ids in one prepared query;
-// an id no webhook has is left out.
+// webhooksByID reads the webhooks with these ids, with their rows'
+// versions, in one prepared query, and remembers them (webhookCopies); an
+// id no webhook has is left out.
 func (s *Store) webhooksByID(ctx context.Context, webhookIDs []string) ([]Webhook, error) {
-	rows, err := s.db.DB.QueryContext(ctx, `SELECT * FROM webhooks WHERE id = ANY($1)`, pg.Prepared(webhookIDs)...)
+	rows, err := s.db.DB.QueryContext(ctx, `SELECT *, xmin::text AS row_version FROM webhooks WHERE id = ANY($1)`, pg.Prepared(webhookIDs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -402,6 +460,7 @@ func (s *Store) webhooksByID(ctx context.Context, webhookIDs []string) ([]Webhoo
 	if err := s.db.ScanRows(ctx, rows, &hooks); err != nil {
 		return nil, err
 	}
+	s.webhookCopies.keep(hooks)
 	return hooks, nil
 }
 
@@ -710,13 +769,13 @@ const finishSuccessesTail = `
 	-- loop over the other's rows, a batch of 32 comparing a thousand pairs
 	-- four times (BENCHMARKS.md, "Encoded into a kept buffer").
 	SELECT f.i, coalesce(f.i = ANY (a.held), false), NULL::text, NULL::text, NULL::int, NULL::timestamptz,
-		NULL::timestamptz, NULL::text, NULL::boolean, NULL::text, NULL::text, NULL::text, NULL::timestamptz,
+		NULL::text, NULL::text, NULL::boolean, NULL::text, NULL::text, NULL::text, NULL::timestamptz,
 		NULL::text, NULL::text
 	FROM f, answered a
 	WHERE NOT coalesce(f.i = ANY (a.chained), false)
 	UNION ALL
 	SELECT leased.i, true, leased.id, leased.event_id, leased.attempts, leased.next_attempt_at,
-		(SELECT updated_at FROM webhooks WHERE id = leased.webhook_id),
+		(SELECT xmin::text FROM webhooks WHERE id = leased.webhook_id),
 		e.account_id, e.livemode, e.type, e.object_id, e.data::text, e.created_at, e.traceparent, e.tracestate
 	FROM leased LEFT JOIN events e ON e.id = leased.event_id
 	ORDER BY 1, 6, 3`
@@ -793,20 +852,20 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 			return nil
 		}
 		var (
-			ordinal          int64
-			held             bool
-			nextID, eventID  *string
-			attempts         *int
-			nextDue          *time.Time
-			webhookUpdatedAt *time.Time
-			ev               struct {
+			ordinal         int64
+			held            bool
+			nextID, eventID *string
+			attempts        *int
+			nextDue         *time.Time
+			webhookVersion  *string
+			ev              struct {
 				accountID, eventType, objectID, traceparent, tracestate *string
 				data                                                    []byte // scanned fresh for each row
 				livemode                                                *bool
 				createdAt                                               *time.Time
 			}
 		)
-		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookUpdatedAt,
+		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookVersion,
 			&ev.accountID, &ev.livemode, &ev.eventType, &ev.objectID, &ev.data, &ev.createdAt, &ev.traceparent, &ev.tracestate}
 		answered := make([]bool, len(batch))
 		for rows.Next() {
@@ -832,10 +891,14 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 					ObjectID: *ev.objectID, Data: ev.data, CreatedAt: *ev.createdAt, TraceParent: copied(ev.traceparent),
 					TraceState: copied(ev.tracestate),
 				}}
-			if webhookUpdatedAt == nil || !webhookUpdatedAt.Equal(d.Webhook.UpdatedAt) {
+			if webhookVersion == nil || *webhookVersion != d.Webhook.RowVersion {
 				// The webhook changed since it was read (a new URL, a rotated
-				// secret): read again below, outside the batch.
+				// secret): read again below, outside the batch, unless
+				// another read has it at this version.
 				next.Webhook = nil
+				if webhookVersion != nil {
+					next.Webhook = s.webhookCopies.get(d.WebhookID, *webhookVersion)
+				}
 			}
 			out.Next = append(out.Next, next)
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/store"
+	"payments/store/ids"
+	"payments/store/storetest"
 )
 
 // A claim reads the webhooks that have something pending, not every webhook
@@ -438,4 +440,97 @@ func TestAClaimTakesBesideAHeldOrderedWebhook(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, claimed, 1)
 	require.Equal(t, held, claimed[0].ID, "the delivery that waited for its object's earlier one")
+}
+
+// A claim's deliveries carry their webhook as it is, and a webhook whose
+// row no one wrote since a claim read it is not read again: a claim is one
+// round trip, where it was two (the claim, then its webhooks). Any write
+// of the row is read at the next claim: a person's change, and the lane,
+// which moves no updated_at.
+func TestAClaimReadsAWebhookAgainOnlyWhenItChanged(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	wc, proxied := storetest.CountWrites(t, storetest.URL(t))
+	f := oneConnectionFixture(t, proxied)
+	st := f.st
+	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/hooks",
+		APIVersion: "v2", Events: []string{"payment.created"}, Enabled: true})
+	require.NoError(t, err)
+	for range 6 {
+		f.createPayment(1_000)
+	}
+	later := time.Now().Add(time.Hour)
+	claim := func(what string, roundTrips int64) *store.Webhook {
+		t.Helper()
+		before := wc.Writes()
+		claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_" + what})
+		require.NoError(t, err)
+		require.Len(t, claimed, 1, what)
+		require.Equal(t, roundTrips, wc.Writes()-before, "round trips of the claim %s", what)
+		return claimed[0].Webhook
+	}
+	// The first prepares the statements on the connection.
+	_, err = st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_first"})
+	require.NoError(t, err)
+
+	moved := "https://example.com/moved"
+	_, err = st.UpdateWebhook(ctx, f.scope, wh.ID, store.WebhookUpdate{URL: &moved})
+	require.NoError(t, err)
+	changed := claim("after a change", 2)
+	require.Equal(t, moved, changed.URL)
+	require.Same(t, changed, claim("unchanged", 1))
+
+	require.NoError(t, st.SetWebhookSlow(ctx, wh.ID, true))
+	slow := claim("after the lane moved", 2)
+	require.NotNil(t, slow.SlowSince, "the lane as the claim saw it")
+	require.Equal(t, slow.UpdatedAt, changed.UpdatedAt, "a lane is no change of the webhook's")
+
+	// A change whose updated_at is the one before (a clock that stands
+	// still, or another host's behind this one's) is read all the same.
+	_, err = st.DB().NewRaw("UPDATE webhooks SET url = 'https://example.com/again' WHERE id = ?", wh.ID).Exec(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "https://example.com/again", claim("after a change at the same time", 2).URL)
+	claim("unchanged again", 1)
+}
+
+// A claim says whether it may have left due deliveries behind (More): for
+// a webhook's cap, for its limit, and behind an ordered webhook's delivery
+// in flight; and says it left nothing when nothing is due but what it took
+// or what is in flight.
+func TestAClaimSaysWhetherItLeftWorkBehind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	later := time.Now().Add(time.Hour)
+	claim := func(st *store.Store, limit, perWebhook int) store.Claimed {
+		t.Helper()
+		c, err := st.Claim(ctx, store.ClaimParams{Now: later, Limit: limit, Lease: time.Minute, PerWebhook: perWebhook, Token: "lease_" + ids.New("x")})
+		require.NoError(t, err)
+		return c
+	}
+
+	capped, _, _ := deliveryQueues(t, 1, 3)
+	c := claim(capped, 10, 2)
+	require.Len(t, c.Deliveries, 2)
+	require.True(t, c.More, "the third waits for the cap")
+	c = claim(capped, 10, 2)
+	require.Empty(t, c.Deliveries)
+	require.True(t, c.More, "still held by the cap")
+
+	limited, _, _ := deliveryQueues(t, 2, 1)
+	c = claim(limited, 1, 8)
+	require.Len(t, c.Deliveries, 1)
+	require.True(t, c.More, "the other webhook's waits for the limit")
+	c = claim(limited, 10, 8)
+	require.Len(t, c.Deliveries, 1)
+	require.False(t, c.More, "the last one taken")
+	c = claim(limited, 10, 8)
+	require.Empty(t, c.Deliveries)
+	require.False(t, c.More, "nothing due but what is in flight")
+
+	ordered, webhooks, _ := deliveryQueues(t, 1, 1)
+	_, err := ordered.DB().NewRaw("UPDATE webhooks SET ordered = true WHERE id = ?", webhooks[0].ID).Exec(ctx)
+	require.NoError(t, err)
+	c = claim(ordered, 10, 8)
+	require.Len(t, c.Deliveries, 1)
+	require.True(t, c.More, "an ordered webhook's next of the object waits for the one in flight")
 }

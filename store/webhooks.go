@@ -157,6 +157,10 @@ type Webhook struct {
 	MTLSServerCAFingerprint *string    `bun:"mtls_server_ca_fingerprint"`
 	CreatedAt               time.Time  `bun:"created_at"`
 	UpdatedAt               time.Time  `bun:"updated_at"`
+	// RowVersion is the row's version (its xmin) when the dispatcher's
+	// read gave it (webhooksByID): every write of the row moves it, which
+	// says when a copy is out of date (claimed_webhooks.go).
+	RowVersion string `bun:"row_version,scanonly"`
 }
 
 // TestEventType is the sample a "send test" sends unless told otherwise:

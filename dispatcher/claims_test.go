@@ -1,0 +1,78 @@
+package dispatcher_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"payments/dispatcher"
+	"payments/store"
+	"payments/web/webtest"
+)
+
+// A freed worker claims again when the last claim may have left due
+// deliveries behind (here its limit: two workers, three webhooks with a
+// delivery each), and not when it left nothing: at 200 events a second
+// every event cost two claims, the second finding nothing. The poll (a
+// minute here) would take what a missed claim leaves.
+func TestAFreedWorkerClaimsOnlyWhenAClaimLeftWorkBehind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := webtest.New(t)
+	quick := webtest.NewReceiver(t, nil)
+	inFlight, answer := make(chan struct{}), make(chan struct{})
+	slow := webtest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+		close(inFlight)
+		select {
+		case <-answer:
+		case <-r.Context().Done():
+		}
+	})
+	s.CreateWebhook(quick.URL, map[string]any{"events": []string{"payment.created"}})
+	s.CreateWebhook(quick.URL, map[string]any{"events": []string{"payment.created"}})
+	s.CreateWebhook(slow.URL, map[string]any{"events": []string{"payment.created"}})
+	d := dispatcher.New(dispatcher.Config{Workers: 2, PerWebhook: 8, PollInterval: time.Minute, DatabaseURL: s.DBURL,
+		AllowPrivateNetworks: true}, s.Store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	d.Start(ctx)
+	t.Cleanup(d.Stop)
+
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	// The first claim takes two of the three; a worker, freed, claims the
+	// third at once, not at the next poll.
+	quick.WaitFor(2, 5*time.Second)
+	select {
+	case <-inFlight:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the third delivery was not claimed when a worker was freed")
+	}
+	succeeded := func(n int) {
+		require.Eventually(t, func() bool {
+			var done int
+			require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM webhook_deliveries WHERE status = 'succeeded'").Scan(ctx, &done))
+			return done == n
+		}, 5*time.Second, 10*time.Millisecond)
+		time.Sleep(300 * time.Millisecond) // a worker is freed once its success is recorded
+	}
+	succeeded(2)
+
+	// Nothing is left: with the claims held back by the test, the last
+	// worker freed would be seen waiting for their lock.
+	conn, err := s.DB.Conn(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "SELECT pg_advisory_lock("+store.ClaimLock+")")
+	require.NoError(t, err)
+	close(answer)
+	succeeded(3)
+	var waiting int
+	require.NoError(t, s.DB.NewRaw(`SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(ctx, &waiting))
+	require.Zero(t, waiting, "a claim after the last delivery, with nothing left to claim")
+	_, err = conn.ExecContext(ctx, "SELECT pg_advisory_unlock("+store.ClaimLock+")")
+	require.NoError(t, err)
+}
