@@ -501,36 +501,27 @@ func TestAClaimSaysWhetherItLeftWorkBehind(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	later := time.Now().Add(time.Hour)
-	claim := func(st *store.Store, limit, perWebhook int) store.Claimed {
+	// claim leases up to limit of st's deliveries and checks it got n, and
+	// whether it says it left some behind.
+	claim := func(st *store.Store, limit, perWebhook, n int, more bool, why string) {
 		t.Helper()
 		c, err := st.Claim(ctx, store.ClaimParams{Now: later, Limit: limit, Lease: time.Minute, PerWebhook: perWebhook, Token: "lease_" + ids.New("x")})
 		require.NoError(t, err)
-		return c
+		require.Len(t, c.Deliveries, n, why)
+		require.Equal(t, more, c.More, why)
 	}
 
 	capped, _, _ := deliveryQueues(t, 1, 3)
-	c := claim(capped, 10, 2)
-	require.Len(t, c.Deliveries, 2)
-	require.True(t, c.More, "the third waits for the cap")
-	c = claim(capped, 10, 2)
-	require.Empty(t, c.Deliveries)
-	require.True(t, c.More, "still held by the cap")
+	claim(capped, 10, 2, 2, true, "the third waits for the cap")
+	claim(capped, 10, 2, 0, true, "still held by the cap")
 
 	limited, _, _ := deliveryQueues(t, 2, 1)
-	c = claim(limited, 1, 8)
-	require.Len(t, c.Deliveries, 1)
-	require.True(t, c.More, "the other webhook's waits for the limit")
-	c = claim(limited, 10, 8)
-	require.Len(t, c.Deliveries, 1)
-	require.False(t, c.More, "the last one taken")
-	c = claim(limited, 10, 8)
-	require.Empty(t, c.Deliveries)
-	require.False(t, c.More, "nothing due but what is in flight")
+	claim(limited, 1, 8, 1, true, "the other webhook's waits for the limit")
+	claim(limited, 10, 8, 1, false, "the last one taken")
+	claim(limited, 10, 8, 0, false, "nothing due but what is in flight")
 
 	ordered, webhooks, _ := deliveryQueues(t, 1, 1)
 	_, err := ordered.DB().NewRaw("UPDATE webhooks SET ordered = true WHERE id = ?", webhooks[0].ID).Exec(ctx)
 	require.NoError(t, err)
-	c = claim(ordered, 10, 8)
-	require.Len(t, c.Deliveries, 1)
-	require.True(t, c.More, "an ordered webhook's next of the object waits for the one in flight")
+	claim(ordered, 10, 8, 1, true, "an ordered webhook's next of the object waits for the one in flight")
 }
