@@ -12,6 +12,10 @@ import "sync"
 // updated_at: two changes in the same microsecond (a test's clock that
 // stands still; hosts whose clocks disagree) would leave it where it was.
 
+// maxWebhookCopies bounds the webhooks remembered: past it they are all
+// forgotten, and read again as claims need them.
+const maxWebhookCopies = 2_000
+
 // webhookCopies remembers the webhooks the dispatcher read, by id.
 type webhookCopies struct {
 	mu    sync.Mutex
@@ -35,7 +39,7 @@ func (c *webhookCopies) get(id, version string) *Webhook {
 func (c *webhookCopies) keep(hooks []Webhook) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.known)+len(hooks) > maxRemembered {
+	if len(c.known)+len(hooks) > maxWebhookCopies {
 		clear(c.known)
 	}
 	for i := range hooks {
