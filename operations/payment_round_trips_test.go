@@ -16,7 +16,7 @@ import (
 // A payment's transition asked by a person or key (pay or expire a test
 // charge, cancel one) is written with its audit row in two round trips, as
 // the PSP's confirmation is: the lock with the begin, then every write with
-// the commit. Each took eight, statement by statement in the operation's
+// the commit. Each took ten, statement by statement in the operation's
 // transaction, the account's balance row (every payment's) locked across
 // the last two.
 func TestAPaymentsTransitionAndItsAuditTakeTwoRoundTrips(t *testing.T) {
