@@ -22,7 +22,7 @@ import (
 func TestAPaymentsTransitionAndItsAuditTakeTwoRoundTrips(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	wc, proxied := storetest.CountWrites(t, storetest.URL(t))
+	proxy, proxied := storetest.StartProxy(t, storetest.URL(t))
 	db, err := store.Open(ctx, proxied, 1)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
@@ -63,10 +63,10 @@ func TestAPaymentsTransitionAndItsAuditTakeTwoRoundTrips(t *testing.T) {
 			`{"status": ["pending", "canceled"]}`},
 	} {
 		id := newPayment()
-		before := wc.Writes()
+		before := proxy.Writes()
 		p, err := step.do(id)
 		require.NoError(t, err, step.action)
-		require.Equal(t, int64(2), wc.Writes()-before, "round trips of %s", step.action)
+		require.Equal(t, int64(2), proxy.Writes()-before, "round trips of %s", step.action)
 		require.Equal(t, step.status, p.Status)
 		rows := auditRowsOf(t, db, id)
 		require.Len(t, rows, 2, "%s: its creation's row and its own", step.action)

@@ -450,7 +450,7 @@ func TestAClaimTakesBesideAHeldOrderedWebhook(t *testing.T) {
 func TestAClaimReadsAWebhookAgainOnlyWhenItChanged(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	wc, proxied := storetest.CountWrites(t, storetest.URL(t))
+	proxy, proxied := storetest.StartProxy(t, storetest.URL(t))
 	f := oneConnectionFixture(t, proxied)
 	st := f.st
 	wh, _, err := st.CreateWebhook(ctx, store.NewWebhook{Scope: f.scope, URL: "https://example.com/hooks",
@@ -462,11 +462,11 @@ func TestAClaimReadsAWebhookAgainOnlyWhenItChanged(t *testing.T) {
 	later := time.Now().Add(time.Hour)
 	claim := func(what string, roundTrips int64) *store.Webhook {
 		t.Helper()
-		before := wc.Writes()
+		before := proxy.Writes()
 		claimed, err := st.ClaimDeliveries(ctx, store.ClaimParams{Now: later, Limit: 1, Lease: time.Minute, PerWebhook: 8, Token: "lease_" + what})
 		require.NoError(t, err)
 		require.Len(t, claimed, 1, what)
-		require.Equal(t, roundTrips, wc.Writes()-before, "round trips of the claim %s", what)
+		require.Equal(t, roundTrips, proxy.Writes()-before, "round trips of the claim %s", what)
 		return claimed[0].Webhook
 	}
 	// The first prepares the statements on the connection.

@@ -18,16 +18,16 @@ import (
 // of its backend, the last with the balance row locked.
 func TestPaymentConfirmationTakesTwoRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	wc, proxied := storetest.CountWrites(t, storetest.URL(t))
+	proxy, proxied := storetest.StartProxy(t, storetest.URL(t))
 	f := oneConnectionFixture(t, proxied)
 	st, db := f.st, f.db
 	f.paidPayment(10_000) // prepares the statements on the connection
 	p := f.createPayment(5_000)
 
-	before := wc.Writes()
+	before := proxy.Writes()
 	paid, err := st.MarkPaymentPaid(ctx, f.scope, p.ID.String(), nil)
 	require.NoError(t, err)
-	require.Equal(t, int64(2), wc.Writes()-before, "round trips of one confirmation")
+	require.Equal(t, int64(2), proxy.Writes()-before, "round trips of one confirmation")
 
 	require.Equal(t, store.StatusPaid, paid.Status)
 	got, err := st.Payment(ctx, f.scope, p.ID.String())

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"payments/store"
+	"payments/store/storetest"
 )
 
 // WithReplica gives the service a replica used while at most maxLag
@@ -40,7 +41,7 @@ func StandbyURL(t testing.TB, dbURL string) string {
 func startReplica(t testing.TB, primary *bun.DB, dbURL string, maxLag time.Duration, log *slog.Logger) (*store.Replica, *DBProxy, string) {
 	t.Helper()
 	standby := StandbyURL(t, dbURL)
-	proxy, viaProxy := startDBProxy(t, standby)
+	proxy, viaProxy := storetest.StartProxy(t, standby)
 	rdb, err := store.OpenReplica(viaProxy, 10)
 	require.NoError(t, err)
 	r := store.NewReplica(primary, rdb, store.ReplicaConfig{MaxLag: maxLag}, log)

@@ -213,7 +213,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	serviceURL := dbURL
 	var proxy *DBProxy
 	if o.dbProxy {
-		proxy, serviceURL = startDBProxy(t, dbURL)
+		proxy, serviceURL = storetest.StartProxy(t, dbURL)
 	}
 	db, err := store.Open(context.Background(), serviceURL, 20)
 	require.NoError(t, err)
