@@ -140,8 +140,10 @@ func TestFaultSuite(t *testing.T) {
 	var offsets []string
 	for id, first := range duplicates {
 		offsets = append(offsets, first.Sub(killedAt).Round(time.Millisecond).String())
-		require.True(t, first.After(killedAt.Add(-killWindow)) && first.Before(killedAt.Add(killWindow)),
-			"event %s arrived twice, first %s from the kill", id, first.Sub(killedAt))
+		if !first.After(killedAt.Add(-killWindow)) || !first.Before(killedAt.Add(killWindow)) {
+			t.Fatalf("event %s arrived twice, first %s from the kill (at %s); its deliveries and attempts:\n%s%s",
+				id, first.Sub(killedAt), first.Format(time.RFC3339Nano), pg.deliveriesOf(t, []string{id}), pg.attemptsOf(t, id))
+		}
 	}
 	require.LessOrEqual(t, recv.maxInFlight(), perWebhookCap, "in flight on one webhook")
 	for status := range load.statuses {
@@ -243,6 +245,18 @@ func (p *privatePostgres) deliveriesOf(t *testing.T, events []string) string {
 	out, err := p.psql("-c",
 		`SELECT event_id, webhook_id, status, attempts, next_attempt_at, lease_token, lease_expires_at, last_status_code,
 			last_error, now() FROM webhook_deliveries WHERE event_id IN ('`+strings.Join(events, "', '")+`') ORDER BY event_id`)
+	if err != nil {
+		return err.Error() + "\n" + out
+	}
+	return out
+}
+
+// attemptsOf lists an event's attempts, oldest first: which of a doubled
+// delivery's sends were recorded, when, and how they ended.
+func (p *privatePostgres) attemptsOf(t *testing.T, event string) string {
+	t.Helper()
+	out, err := p.psql("-c", `SELECT delivery_id, webhook_id, attempt, created_at, response_status, error_class,
+			duration_ms FROM delivery_attempts WHERE event_id = '`+event+`' ORDER BY created_at`)
 	if err != nil {
 		return err.Error() + "\n" + out
 	}
