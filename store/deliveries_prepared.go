@@ -1043,11 +1043,19 @@ func (s *Store) ReleaseDeliveries(ctx context.Context, ids, tokens []string) (in
 // webhook's leases, to give back a few: 2.6 ms and 438 buffers a call in
 // the drain to four webhooks (pg_stat_statements; BENCHMARKS.md, "A
 // batch's buffer, kept"). The finish of a batch avoids it the same way.
+// Nor does it say "status = 'pending'", which implies the partial index of
+// pending deliveries: with statistics taken while few were pending, the
+// plan read that index whole into memory and compared every delivery given
+// back with each of its rows, 3,000 buffers and 140-300 ms a call in a
+// backlog (BENCHMARKS.md, "A release that read the whole queue"). Only a
+// pending delivery holds a lease: every statement that ends one (a
+// success, a failure, a give-up) clears its lease in the same update, so
+// its token is enough.
 const releaseDeliveriesSQL = `WITH released AS (
 		UPDATE webhook_deliveries d
 		SET lease_token = NULL, lease_expires_at = NULL, attempts = greatest(d.attempts - 1, 0)
 		FROM unnest($1::text[], $2::text[]) AS r(id, token)
-		WHERE d.id = r.id AND d.lease_token IS NOT DISTINCT FROM r.token AND d.status = 'pending'
+		WHERE d.id = r.id AND d.lease_token IS NOT DISTINCT FROM r.token
 		RETURNING 1
 	)
 	SELECT count(*)::int FROM released`
