@@ -161,6 +161,20 @@ type planNode struct {
 	Plans     []planNode `json:"Plans"`
 }
 
+// modified is the first data-modifying node of n's plan (n itself, or
+// the first found below it), or a node of no type when there is none.
+func (n planNode) modified() planNode {
+	if n.NodeType == "ModifyTable" {
+		return n
+	}
+	for _, c := range n.Plans {
+		if m := c.modified(); m.NodeType != "" {
+			return m
+		}
+	}
+	return planNode{}
+}
+
 // relations is every table (partition) n and the nodes below it read
 // (a node of the plan never run reads nothing).
 func (n planNode) relations() map[string]bool {
