@@ -78,6 +78,9 @@ type Store struct {
 	creates *paymentCreates
 	// successes batches the dispatcher's successes (deliveries_prepared.go).
 	successes *successBatches
+	// claims and finishes are the connections the dispatcher's claim and
+	// its batches of successes run on (pinned.go).
+	claims, finishes *pg.Pinned
 	// decoy is a password hash made once, for sign-ins of unknown e-mails.
 	decoy decoyHash
 	// replica serves the reads that may lag, when there is one (replica.go).
@@ -123,6 +126,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
+	s.claims, s.finishes = pinned(db.DB, 1), pinned(db.DB, successBatchesInFlight)
 	s.families = &splitFamilies{known: map[string]splitFamily{}}
 	s.filters, s.webhookCopies = newWebhookFilters(), newWebhookCopies()
 	return s, nil

@@ -369,7 +369,7 @@ func (s *Store) Claim(ctx context.Context, p ClaimParams) (Claimed, error) {
 	stmts := []pg.Statement{{SQL: claimLockSQL},
 		{SQL: claimSQL, Args: []any{p.Now, p.PerWebhook, p.Limit, p.Token, p.Now.Add(p.Lease), p.WokenAt,
 			p.Owner, workers, reserve, slowLane, queuedBefore()}}}
-	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
+	err := s.claims.Pipelined(ctx, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt == 0 {
 			return nil
 		}
@@ -824,8 +824,12 @@ func (s *Store) FinishSuccess(ctx context.Context, success Success) Finished {
 // successBatches coalesces concurrent FinishSuccess calls.
 type successBatches = pg.Coalescer[Success, Finished]
 
+// successBatchesInFlight is how many batches of successes are recorded at
+// a time (see FinishSuccess), each on a connection of its own (s.finishes).
+const successBatchesInFlight = 2
+
 func newSuccessBatches(s *Store) *successBatches {
-	return &successBatches{MaxInFlight: 2, MaxBatch: 32, Timeout: 10 * time.Second,
+	return &successBatches{MaxInFlight: successBatchesInFlight, MaxBatch: 32, Timeout: 10 * time.Second,
 		Serve: func(ctx context.Context, batch []Success) []pg.Outcome[Finished] {
 			finished := s.FinishSuccesses(ctx, batch)
 			outs := make([]pg.Outcome[Finished], len(batch))
@@ -847,7 +851,7 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	arena := headerArenas.Take()
 	args, headers := finishSuccessesArgs(batch, *arena)
 	stmts := []pg.Statement{{SQL: pg.RelaxedKeyProbePlanSQL}, {SQL: query, Args: args}}
-	err := pg.Pipelined(ctx, s.db.DB, stmts, func(stmt int, rows pgx.Rows) error {
+	err := s.finishes.Pipelined(ctx, stmts, func(stmt int, rows pgx.Rows) error {
 		if stmt < len(stmts)-1 {
 			return nil
 		}

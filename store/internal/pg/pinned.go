@@ -1,0 +1,122 @@
+package pg
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// Pinned runs pipelines on a few connections of its own, kept out of the
+// pool between calls. A prepared statement is planned once per connection
+// it runs on, and planned again on each of them after every ANALYZE of a
+// table it reads: the dispatcher's claim takes 2-7 ms to plan, and borrowed
+// from the pool it ran on a dozen connections, so an autoanalyze of the
+// month's deliveries made a dozen claims late by as much, the tail of the
+// e2e latency (BENCHMARKS.md, "One connection for the claims"). Pinned, it
+// is planned once. A connection idle for idle goes back to the pool (the
+// pool then closes it when the database is closed), and one that failed
+// goes back at once (the pool discards it when broken); the next call takes
+// another.
+type Pinned struct {
+	db    *sql.DB
+	idle  time.Duration
+	conns chan *pinnedConn // one per connection it may hold; nil: none held
+
+	mu    sync.Mutex
+	timer *time.Timer
+}
+
+type pinnedConn struct {
+	conn *sql.Conn
+	used time.Time
+}
+
+// NewPinned holds up to n of db's connections, each for as long as it is
+// used at least once every idle. With n of 0 it holds none, and its
+// pipelines borrow from the pool as the package's Pipelined does.
+func NewPinned(db *sql.DB, n int, idle time.Duration) *Pinned {
+	p := &Pinned{db: db, idle: idle}
+	if n <= 0 {
+		return p
+	}
+	p.conns = make(chan *pinnedConn, n)
+	for range n {
+		p.conns <- nil
+	}
+	return p
+}
+
+// Pipelined is the package's Pipelined on one of p's connections; a call
+// waits while all of them are in use.
+func (p *Pinned) Pipelined(ctx context.Context, stmts []Statement, each func(i int, rows pgx.Rows) error) error {
+	if p.conns == nil {
+		return Pipelined(ctx, p.db, stmts, each)
+	}
+	var held *pinnedConn
+	select {
+	case held = <-p.conns:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if held != nil && time.Since(held.used) >= p.idle {
+		// Unused a while: back through the pool, which checks it (pgx pings
+		// a connection idle for a second) and most likely lends it again.
+		_ = held.conn.Close()
+		held = nil
+	}
+	if held == nil {
+		conn, err := p.db.Conn(ctx)
+		if err != nil {
+			p.conns <- nil
+			return err
+		}
+		held = &pinnedConn{conn: conn}
+	}
+	err := held.conn.Raw(func(driverConn any) error {
+		return Pipeline(ctx, driverConn.(*stdlib.Conn).Conn(), stmts, each)
+	})
+	if err != nil {
+		_ = held.conn.Close()
+		p.conns <- nil
+		return err
+	}
+	held.used = time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conns <- held // never blocks: at most one per slot is out
+	if p.timer == nil {
+		p.timer = time.AfterFunc(p.idle, p.releaseIdle)
+	}
+	return nil
+}
+
+// releaseIdle gives the pool back the connections not used for idle, and
+// looks again later while it keeps any. A connection in use comes back
+// after (p.mu) and arms the next look itself.
+func (p *Pinned) releaseIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	kept := false
+	for range cap(p.conns) {
+		var held *pinnedConn
+		select {
+		case held = <-p.conns:
+		default:
+			continue
+		}
+		if held != nil && time.Since(held.used) >= p.idle {
+			_ = held.conn.Close()
+			held = nil
+		}
+		kept = kept || held != nil
+		p.conns <- held
+	}
+	p.timer = nil
+	if kept {
+		p.timer = time.AfterFunc(p.idle, p.releaseIdle)
+	}
+}
