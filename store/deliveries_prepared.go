@@ -325,7 +325,15 @@ const ClaimLock = "7164523876533445997"
 // stay. A disabled sort adds a huge cost to the plan's estimate, and past
 // jit_above_cost PostgreSQL compiles the plan with LLVM at every execution
 // (1.1 s a claim): the claim is short, so never.
-const claimPlan = `set_config('enable_sort', 'off', true), ` + pg.NoJIT
+//
+// And the plan is generic, made once per connection: left to PostgreSQL's
+// choice (plan_cache_mode auto), the generic plan's estimate, as huge as
+// the custom plans' (their turns' sorts), was a little larger, and the
+// connection planned every claim afresh, 2.5-5.5 ms each: 3,189 plans for
+// 3,188 claims in a make bench run on one connection (pg_stat_statements;
+// BENCHMARKS.md, "The claim planned at every call").
+const claimPlan = `set_config('enable_sort', 'off', true), ` +
+	`set_config('plan_cache_mode', 'force_generic_plan', true), ` + pg.NoJIT
 
 // rateWindowSQL is the window a webhook's rate limit counts claims in: a
 // second and a margin for the time between a claim and the request

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"payments/store/internal/pg"
 )
@@ -196,4 +197,21 @@ func (s *Store) ExplainGeneric(ctx context.Context, settings []string, query str
 		plans = append(plans, raw)
 	}
 	return plans, nil
+}
+
+// ClaimPlans counts the executions of the claim on the connection claims
+// run on that used its generic plan and those that planned it afresh
+// (pg_prepared_statements, that connection's own).
+func (s *Store) ClaimPlans(ctx context.Context) (generic, custom int64, err error) {
+	err = s.claims.Pipelined(ctx, []pg.Statement{{SQL: `SELECT coalesce(sum(generic_plans), 0)::bigint,
+		coalesce(sum(custom_plans), 0)::bigint FROM pg_prepared_statements WHERE statement = $1`, Args: []any{claimSQL}}},
+		func(_ int, rows pgx.Rows) error {
+			for rows.Next() {
+				if err := rows.Scan(&generic, &custom); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+	return generic, custom, err
 }

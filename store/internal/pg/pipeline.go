@@ -1,5 +1,6 @@
 // Package pg is the store's pgx plumbing: prepared statements run on a
-// connection borrowed from database/sql's pool, pipelines that send many
+// connection borrowed from database/sql's pool (or kept out of it for the
+// statements that run most, Pinned), pipelines that send many
 // statements in one round trip, the coalescer that gathers concurrent calls
 // into batches, and the planner settings batch statements run under. It
 // holds no table's SQL: the store's *_prepared.go files do.
