@@ -331,7 +331,7 @@ const ClaimLock = "7164523876533445997"
 // the custom plans' (their turns' sorts), was a little larger, and the
 // connection planned every claim afresh, 2.5-5.5 ms each: 3,189 plans for
 // 3,188 claims in a make bench run on one connection (pg_stat_statements;
-// BENCHMARKS.md, "The claim planned at every call").
+// BENCHMARKS.md, "... and the claim planned at every call").
 const claimPlan = `set_config('enable_sort', 'off', true), ` +
 	`set_config('plan_cache_mode', 'force_generic_plan', true), ` + pg.NoJIT
 
@@ -1059,7 +1059,7 @@ func (s *Store) ReleaseDeliveries(ctx context.Context, ids, tokens []string) (in
 // pending deliveries: with statistics taken while few were pending, the
 // plan read that index whole into memory and compared every delivery given
 // back with each of its rows, 3,000 buffers and 140-300 ms a call in a
-// backlog (BENCHMARKS.md, "A release that read the whole queue"). Only a
+// backlog (BENCHMARKS.md, "A give-back that read the whole queue"). Only a
 // pending delivery holds a lease: every statement that ends one (a
 // success, a failure, a give-up) clears its lease in the same update, so
 // its token is enough.

@@ -12,15 +12,16 @@ import (
 
 // Pinned runs pipelines on a few connections of its own, kept out of the
 // pool between calls. A prepared statement is planned once per connection
-// it runs on, and planned again on each of them after every ANALYZE of a
-// table it reads: the dispatcher's claim takes 2-7 ms to plan, and borrowed
-// from the pool it ran on a dozen connections, so an autoanalyze of the
-// month's deliveries made a dozen claims late by as much, the tail of the
-// e2e latency (BENCHMARKS.md, "One connection for the claims"). Pinned, it
-// is planned once. A connection idle for idle goes back to the pool (the
-// pool then closes it when the database is closed), and one that failed
-// goes back at once (the pool discards it when broken); the next call takes
-// another.
+// it runs on, and again on each of them after every ANALYZE of a table it
+// reads: the dispatcher's claim takes 2.5-7 ms to plan, and borrowed from
+// the pool it ran on a dozen connections, so an autoanalyze of the month's
+// deliveries made a dozen claims late by as much. Pinned, it is planned
+// once each time: 15 plans for 3,295 claims in a make bench run
+// (BENCHMARKS.md, "A give-back that read the whole queue, and the claim
+// planned at every call"). A connection unused for idle goes back through
+// the pool (which checks it and, once the database is closed, closes it),
+// and one that failed goes back at once (the pool discards it when
+// broken); the next call takes another.
 type Pinned struct {
 	db    *sql.DB
 	idle  time.Duration
