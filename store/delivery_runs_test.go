@@ -144,18 +144,7 @@ func TestAReleaseProbesKeysWhateverIsLeased(t *testing.T) {
 	ctx := context.Background()
 	st, _, _ := deliveryQueues(t, 1, 4)
 	claimed := fourLeasedAmong(t, st, 8000)
-	var ids, tokens []string
-	for _, d := range claimed {
-		ids, tokens = append(ids, d.ID), append(tokens, *d.LeaseToken)
-	}
-	raw, err := st.ReleasePlanJSON(ctx, ids, tokens)
-	require.NoError(t, err)
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &plans))
-	read := readToModify(t, plans[0].Plan)
-	t.Logf("the release of 4 read %d buffers to find them, %d in all", read, plans[0].Plan.Hits)
+	ids, tokens, read := releaseRead(t, st, claimed)
 	require.Less(t, read, 50, "buffers the release of 4 read to find them, with 8,000 other deliveries of their webhook leased")
 
 	n, err := st.ReleaseDeliveries(ctx, ids, append([]string{"lease_stale"}, tokens[1:]...))
@@ -170,7 +159,7 @@ func TestAReleaseProbesKeysWhateverIsLeased(t *testing.T) {
 // delivery given back with every row of it: 3,000 buffers and 140-300 ms
 // a call in the drain to four webhooks (auto_explain; BENCHMARKS.md, "A
 // give-back that read the whole queue"). Here 12-20 buffers to find the
-// four, and 1,900 before.
+// four, and 1,840 before.
 func TestAReleaseProbesKeysWhateverIsPending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -199,18 +188,7 @@ func TestAReleaseProbesKeysWhateverIsPending(t *testing.T) {
 		FROM webhook_deliveries d CROSS JOIN generate_series(1, 8000) g
 		WHERE d.id = ?`, claimed[0].ID).Exec(ctx)
 	require.NoError(t, err)
-	var ids, tokens []string
-	for _, d := range claimed {
-		ids, tokens = append(ids, d.ID), append(tokens, *d.LeaseToken)
-	}
-	raw, err := st.ReleasePlanJSON(ctx, ids, tokens)
-	require.NoError(t, err)
-	var plans []struct {
-		Plan planNode `json:"Plan"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &plans))
-	read := readToModify(t, plans[0].Plan)
-	t.Logf("the release of 4 read %d buffers to find them, %d in all", read, plans[0].Plan.Hits)
+	ids, tokens, read := releaseRead(t, st, claimed)
 	require.Less(t, read, 50, "buffers the release of 4 read to find them, with 8,000 other deliveries due")
 
 	n, err := st.ReleaseDeliveries(ctx, ids, tokens)
@@ -218,14 +196,25 @@ func TestAReleaseProbesKeysWhateverIsPending(t *testing.T) {
 	require.Equal(t, 4, n)
 }
 
-// readToModify is the buffers plan read to find the rows it changed: the
-// plan under its update.
-func readToModify(t *testing.T, plan planNode) int {
+// releaseRead gives back the claimed deliveries under EXPLAIN, as the
+// dispatcher does (rolled back after), and answers their ids, tokens and
+// the buffers the give-back read to find them: the plan under its update.
+func releaseRead(t *testing.T, st *store.Store, claimed []store.Delivery) (ids, tokens []string, read int) {
 	t.Helper()
-	m := plan.modified()
-	require.Equal(t, "ModifyTable", m.NodeType, "the plan changes no row")
+	for _, d := range claimed {
+		ids, tokens = append(ids, d.ID), append(tokens, *d.LeaseToken)
+	}
+	raw, err := st.ReleasePlanJSON(context.Background(), ids, tokens)
+	require.NoError(t, err)
+	var plans []struct {
+		Plan planNode `json:"Plan"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &plans))
+	m := plans[0].Plan.modified()
+	require.Equal(t, "ModifyTable", m.NodeType, "the give-back changes no row")
 	require.NotEmpty(t, m.Plans)
-	return m.Plans[0].Hits
+	t.Logf("the release of %d read %d buffers to find them, %d in all", len(ids), m.Plans[0].Hits, plans[0].Plan.Hits)
+	return ids, tokens, m.Plans[0].Hits
 }
 
 // A batch's finish is never compiled with LLVM. Its generic plan's estimate
