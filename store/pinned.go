@@ -13,7 +13,7 @@ import (
 // beside everything else; a smaller pool lends its connections to them as
 // to any other statement.
 func pinned(db *sql.DB, n int) *pg.Pinned {
-	if max := db.Stats().MaxOpenConnections; max > 0 && max < minPoolForPinned {
+	if size := db.Stats().MaxOpenConnections; size > 0 && size < minPoolForPinned {
 		n = 0
 	}
 	return pg.NewPinned(db, n, time.Second)

@@ -21,7 +21,7 @@ func TestPinnedStatementsKeepTheirConnection(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.DB(t).DB
 	db.SetMaxOpenConns(8)
-	pinned := pg.NewPinned(db, 1, 300*time.Millisecond)
+	pinned := pg.NewPinned(db, 1, 2*time.Second)
 	backend := func() (int32, error) {
 		var pid int32
 		err := pinned.Pipelined(ctx, []pg.Statement{{SQL: "SELECT pg_backend_pid()"}}, func(_ int, rows pgx.Rows) error {
@@ -59,7 +59,7 @@ func TestPinnedStatementsKeepTheirConnection(t *testing.T) {
 		return err == nil && pid != first
 	}, 5*time.Second, 10*time.Millisecond, "a broken connection is given up for another")
 
-	require.Eventually(t, func() bool { return db.Stats().InUse == 0 }, 5*time.Second, 50*time.Millisecond,
+	require.Eventually(t, func() bool { return db.Stats().InUse == 0 }, 10*time.Second, 50*time.Millisecond,
 		"an unused connection goes back to the pool")
 	_, err = backend()
 	require.NoError(t, err, "and the next call takes one again")
