@@ -161,40 +161,6 @@ type planNode struct {
 	Plans     []planNode `json:"Plans"`
 }
 
-// modified is the first data-modifying node of n's plan (n itself, or
-// the first found below it), or a node of no type when there is none.
-func (n planNode) modified() planNode {
-	if n.NodeType == "ModifyTable" {
-		return n
-	}
-	for _, c := range n.Plans {
-		if m := c.modified(); m.NodeType != "" {
-			return m
-		}
-	}
-	return planNode{}
-}
-
-// The claim is planned once on the connection claims run on, and its
-// generic plan serves every claim after: left to PostgreSQL's choice, the
-// generic plan's estimate was a little larger than the custom plans' (both
-// huge: the turns' sorts), and every claim was planned afresh, 2.5-5.5 ms
-// of a claim's time.
-func TestAClaimIsPlannedOnce(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	st, _, _ := deliveryQueues(t, 2, 12)
-	later := time.Now().Add(time.Hour)
-	for i := range 12 {
-		_, err := st.Claim(ctx, store.ClaimParams{Now: later.Add(time.Duration(i) * time.Second), Limit: 1,
-			Lease: time.Minute, PerWebhook: 8, Token: fmt.Sprintf("lease_%d", i), Workers: 32, SlowLane: 4})
-		require.NoError(t, err)
-	}
-	generic, custom, err := st.ClaimPlans(ctx)
-	require.NoError(t, err)
-	require.Equal(t, [2]int64{12, 0}, [2]int64{generic, custom}, "claims served by the generic plan, and planned afresh")
-}
-
 // relations is every table (partition) n and the nodes below it read
 // (a node of the plan never run reads nothing).
 func (n planNode) relations() map[string]bool {
@@ -222,15 +188,46 @@ func (n planNode) removedByJoinFilter() int {
 
 // cte is the node that computes the CTE named (EXPLAIN's "CTE due"), or an empty one.
 func (n planNode) cte(name string) planNode {
-	if n.Subplan == name {
+	return n.find(func(m planNode) bool { return m.Subplan == name })
+}
+
+// modified is the first data-modifying node of n's plan, or an empty one.
+func (n planNode) modified() planNode {
+	return n.find(func(m planNode) bool { return m.NodeType == "ModifyTable" })
+}
+
+// find is the first node of n's plan, n itself first and then depth first,
+// that matches, or an empty one.
+func (n planNode) find(match func(planNode) bool) planNode {
+	if match(n) {
 		return n
 	}
 	for _, c := range n.Plans {
-		if found := c.cte(name); found.Subplan != "" {
+		if found := c.find(match); found.NodeType != "" {
 			return found
 		}
 	}
 	return planNode{}
+}
+
+// The claim is planned once on the connection claims run on, and its
+// generic plan serves every claim after: left to PostgreSQL's choice, the
+// generic plan's estimate was a little larger than the custom plans' (both
+// huge: the turns' sorts), and every claim was planned afresh, 2.5-5.5 ms
+// of a claim's time.
+func TestAClaimIsPlannedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _, _ := deliveryQueues(t, 2, 12)
+	later := time.Now().Add(time.Hour)
+	for i := range 12 {
+		_, err := st.Claim(ctx, store.ClaimParams{Now: later.Add(time.Duration(i) * time.Second), Limit: 1,
+			Lease: time.Minute, PerWebhook: 8, Token: fmt.Sprintf("lease_%d", i), Workers: 32, SlowLane: 4})
+		require.NoError(t, err)
+	}
+	generic, custom, err := st.ClaimPlans(ctx)
+	require.NoError(t, err)
+	require.Equal(t, [2]int64{12, 0}, [2]int64{generic, custom}, "claims served by the generic plan, and planned afresh")
 }
 
 // A claim locks the deliveries it leases and no others. It reads each busy
