@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // Pinned runs pipelines on a few connections of its own, kept out of the
@@ -63,13 +62,7 @@ func (p *Pinned) Pipelined(ctx context.Context, stmts []Statement, each func(i i
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if held != nil && time.Since(held.used) >= p.idle {
-		// Unused a while: back through the pool, which checks it (pgx pings
-		// a connection idle for a second) and most likely lends it again.
-		_ = held.conn.Close()
-		held = nil
-	}
-	if held == nil {
+	if held = p.unlessIdle(held); held == nil {
 		conn, err := p.db.Conn(ctx)
 		if err != nil {
 			p.conns <- nil
@@ -77,9 +70,7 @@ func (p *Pinned) Pipelined(ctx context.Context, stmts []Statement, each func(i i
 		}
 		held = &pinnedConn{conn: conn}
 	}
-	err := held.conn.Raw(func(driverConn any) error {
-		return Pipeline(ctx, driverConn.(*stdlib.Conn).Conn(), stmts, each)
-	})
+	err := onConn(held.conn, func(conn *pgx.Conn) error { return Pipeline(ctx, conn, stmts, each) })
 	if err != nil {
 		_ = held.conn.Close()
 		p.conns <- nil
@@ -109,10 +100,7 @@ func (p *Pinned) releaseIdle() {
 		default:
 			continue
 		}
-		if held != nil && time.Since(held.used) >= p.idle {
-			_ = held.conn.Close()
-			held = nil
-		}
+		held = p.unlessIdle(held)
 		kept = kept || held != nil
 		p.conns <- held
 	}
@@ -120,4 +108,15 @@ func (p *Pinned) releaseIdle() {
 	if kept {
 		p.timer = time.AfterFunc(p.idle, p.releaseIdle)
 	}
+}
+
+// unlessIdle is held, or nil once it has gone unused for idle: it goes
+// back through the pool, which checks it (pgx pings a connection idle for a
+// second) and most likely lends it again to the next call.
+func (p *Pinned) unlessIdle(held *pinnedConn) *pinnedConn {
+	if held != nil && time.Since(held.used) >= p.idle {
+		_ = held.conn.Close()
+		return nil
+	}
+	return held
 }

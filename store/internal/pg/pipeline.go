@@ -202,6 +202,11 @@ func WithConn(ctx context.Context, db *sql.DB, fn func(*pgx.Conn) error) error {
 		return err
 	}
 	defer conn.Close()
+	return onConn(conn, fn)
+}
+
+// onConn lends fn the native *pgx.Conn under a database/sql connection.
+func onConn(conn *sql.Conn, fn func(*pgx.Conn) error) error {
 	return conn.Raw(func(driverConn any) error {
 		return fn(driverConn.(*stdlib.Conn).Conn())
 	})
