@@ -11,6 +11,11 @@ help: ## list the targets
 run: build ## serve the API on 127.0.0.1:8080 with a private PostgreSQL, the PSP sandbox (live mode) and a demo account
 	@scripts/run.sh
 
+# go test runs packages in the order they are named, two at a time here;
+# ./web, the longest by far (its browser tests), goes first so that the
+# others run beside it rather than after it.
+TEST_PACKAGES = ./web ./...
+
 test: check-generated ## run the whole suite against a private PostgreSQL and Redis
 	@set -e; eval "$$(scripts/services.sh test)"; \
 	unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -18,7 +23,7 @@ test: check-generated ## run the whole suite against a private PostgreSQL and Re
 	$(GO) vet ./... && $(GO) tool staticcheck ./... && \
 	$(GO) build -o bin/payments ./cmd/payments && $(GO) build -o bin/psp-sandbox ./cmd/psp-sandbox && \
 	CGO_ENABLED=0 $(GO) build -o bin/paymentsctl ./cmd/paymentsctl && \
-	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox PAYMENTSCTL_BIN=$(CURDIR)/bin/paymentsctl $(GO) test -count=1 -race -timeout 15m ./...
+	PAYMENTS_BIN=$(CURDIR)/bin/payments PSP_SANDBOX_BIN=$(CURDIR)/bin/psp-sandbox PAYMENTSCTL_BIN=$(CURDIR)/bin/paymentsctl $(GO) test -count=1 -race -timeout 15m $(TEST_PACKAGES)
 
 bench-batch: build ## a batch of 1,000 due-date charges: created (test and live) and registered at the PSP sandbox (see BENCHMARKS.md)
 	@eval "$$(scripts/services.sh test)" && PSP_SANDBOX_BIN=$$PWD/bin/psp-sandbox $(GO) test -run '^$$' -bench BatchOf1000 -benchtime 5x ./dispatcher/pspcalls/
