@@ -726,10 +726,18 @@ const finishSuccessesTail = `
 		RETURNING f.i, f.webhook_id, f.delivery_id, f.want, f.next_token, f.next_expiry, f.at, f.after_due, f.after_id
 	), healed AS (
 		-- A success ends a failure streak; a webhook that was not failing is
-		-- not written (nor locked) at all.
+		-- not written (nor locked) at all. The failing ones are locked in
+		-- key order first (the sort under the row locks): locked in the
+		-- batch's order, two finishes healing the same webhooks waited on
+		-- each other in a circle, and the one PostgreSQL aborted left its
+		-- successes to be sent again when their leases ran out.
 		UPDATE webhooks w SET failing_since = NULL, failures_since = 0
-		WHERE w.id IN (SELECT webhook_id FROM finished)
-			AND (w.failing_since IS NOT NULL OR w.failures_since <> 0)
+		FROM (SELECT x.id FROM webhooks x
+			WHERE x.id IN (SELECT webhook_id FROM finished)
+				AND (x.failing_since IS NOT NULL OR x.failures_since <> 0)
+			ORDER BY x.id
+			FOR NO KEY UPDATE) AS failing
+		WHERE w.id = failing.id
 	), wanted AS (
 		-- Each webhook's chaining successes, one row per delivery they
 		-- want (generate_series), their numbers and lease terms in arrays

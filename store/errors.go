@@ -77,6 +77,14 @@ func (e *InvalidTransitionError) Error() string {
 
 func (e *InvalidTransitionError) Is(target error) bool { return target == ErrInvalidTransition }
 
+// Aborted says err is PostgreSQL's abort of a transaction that lost a
+// deadlock or a serialization conflict (SQLSTATE 40P01, 40001): nothing it
+// wrote stays, and the same transaction tried again may well succeed.
+func Aborted(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
 // Unavailable says err means the database could not be reached or went
 // away (it is restarting, shutting down, out of connections, or the
 // network to it failed), not that the request was wrong: callers answer

@@ -23,8 +23,8 @@ import (
 // LISTEN, attempts in flight and the batched successes), the PSP worker
 // (its LISTEN, reconciler and calls) and the maintenance jobs, each started
 // while there is work and stopped, leave no goroutine of theirs behind once
-// Stop returns. The test is alone in its package, so every goroutine of
-// those packages is one of these workers'.
+// Stop returns. The package's other test starts no goroutine, so every
+// goroutine of those packages is one of these workers'.
 func TestNoWorkerGoroutineOutlivesStop(t *testing.T) {
 	s := webtest.New(t, webtest.WithPSP(webtest.PSPOptions{NoWorker: true}))
 	slow := webtest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request) {
