@@ -314,8 +314,9 @@ func (w *Worker) send(ctx context.Context, c *store.PSPCall) {
 		token = *c.LeaseToken
 	}
 	var held bool
-	// Retried while the database is out of reach, so that a restart does
-	// not leave the call leased (a charge's registration is waited on).
+	// Retried while the database is out of reach or aborts it, so that a
+	// restart or a deadlock does not leave the call leased (a charge's
+	// registration is waited on).
 	err = service.UntilAnswered(leaseEnd, func(ctx context.Context) (err error) {
 		held, err = w.store.FinishPSPCall(ctx, c.ID, token, out)
 		return err

@@ -3,7 +3,7 @@
 // the worker's Run until Stop, and Stop returns once Run has returned, which
 // a worker's Run does only after every goroutine it started has ended), and
 // UntilAnswered, which keeps a worker's finishing write trying through a
-// database restart.
+// database restart or a deadlock lost.
 package service
 
 import (
