@@ -38,18 +38,7 @@ func TestFaultSuite(t *testing.T) {
 		t.Skip("the fault suite takes about a minute and a half")
 	}
 	t.Parallel()
-	bin := testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments")
-	pg := startPrivatePostgres(t)
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	env := []string{"DATABASE_URL=" + pg.url, "SECRET_KEY=" + hex.EncodeToString(secret), "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true",
-		"LOG_LEVEL=warn", "DISPATCHER_LEASE=20s", "RATE_LIMIT_TEST=100000", "EXPIRY_SWEEP_INTERVAL=1h"}
-	out, err := command(bin, env, "migrate")
-	require.NoError(t, err, out)
-	out, err = command(bin, env, "accounts", "create", "--name", "Falhas", "--email", "falhas@example.com")
-	require.NoError(t, err, out)
-	var account struct{ Key string }
-	require.NoError(t, json.Unmarshal([]byte(out), &account), out)
+	bin, pg, env, account := startRig(t, "Falhas", "DISPATCHER_LEASE=20s")
 
 	recv := newCountingReceiver(t)
 	apis := []*process{startProcess(t, bin, env, "--web"), startProcess(t, bin, env, "--web")}
@@ -158,6 +147,29 @@ func TestFaultSuite(t *testing.T) {
 		require.NotContains(t, p.Logs.String(), `"level":"ERROR","msg":"request failed"`, "no request failed with a 500")
 	}
 }
+
+// startRig migrates a PostgreSQL of the test's own and makes an account
+// named name on it: the binary, the database, the processes' environment
+// (with extra) and the account's test key.
+func startRig(t *testing.T, name string, extra ...string) (string, *privatePostgres, []string, rigAccount) {
+	t.Helper()
+	bin := testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments")
+	pg := startPrivatePostgres(t)
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	env := append([]string{"DATABASE_URL=" + pg.url, "SECRET_KEY=" + hex.EncodeToString(secret), "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true",
+		"LOG_LEVEL=warn", "RATE_LIMIT_TEST=100000", "EXPIRY_SWEEP_INTERVAL=1h"}, extra...)
+	out, err := command(bin, env, "migrate")
+	require.NoError(t, err, out)
+	out, err = command(bin, env, "accounts", "create", "--name", name, "--email", strings.ToLower(name)+"@example.com")
+	require.NoError(t, err, out)
+	var account rigAccount
+	require.NoError(t, json.Unmarshal([]byte(out), &account), out)
+	return bin, pg, env, account
+}
+
+// rigAccount is what `accounts create` printed that the tests use.
+type rigAccount struct{ Key string }
 
 // killWindow is how far from the kill an interrupted attempt's answer may
 // be: on a loaded machine the receiver's answer and the dispatcher's record

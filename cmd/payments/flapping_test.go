@@ -1,9 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -12,8 +9,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"payments/internal/testbin"
 )
 
 // A receiver that goes down and comes back every few seconds, behind four
@@ -30,18 +25,7 @@ func TestAFlappingReceiverGetsEachAnswerOnce(t *testing.T) {
 		t.Skip("the flapping receiver takes about 40 s")
 	}
 	t.Parallel()
-	bin := testbin.Path(t, "PAYMENTS_BIN", "./cmd/payments")
-	pg := startPrivatePostgres(t)
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	env := []string{"DATABASE_URL=" + pg.url, "SECRET_KEY=" + hex.EncodeToString(secret), "WEBHOOK_ALLOW_PRIVATE_NETWORKS=true",
-		"LOG_LEVEL=warn", "RATE_LIMIT_TEST=100000", "EXPIRY_SWEEP_INTERVAL=1h"}
-	out, err := command(bin, env, "migrate")
-	require.NoError(t, err, out)
-	out, err = command(bin, env, "accounts", "create", "--name", "Intermitente", "--email", "intermitente@example.com")
-	require.NoError(t, err, out)
-	var account struct{ Key string }
-	require.NoError(t, json.Unmarshal([]byte(out), &account), out)
+	bin, pg, env, account := startRig(t, "Intermitente")
 
 	recv := newCountingReceiver(t)
 	api := startProcess(t, bin, env, "--web")
@@ -86,7 +70,7 @@ func TestAFlappingReceiverGetsEachAnswerOnce(t *testing.T) {
 		require.NotContains(t, d.Logs.String(), "dispatcher: record outcome", "every outcome recorded:\n%s", complaints(dispatchers...))
 	}
 	// It did flap: attempts failed, and successes ended streaks after them.
-	out, err = pg.psql("-tAc", `SELECT count(*) FILTER (WHERE response_status = 503), count(*) FILTER (WHERE response_status = 200)
+	out, err := pg.psql("-tAc", `SELECT count(*) FILTER (WHERE response_status = 503), count(*) FILTER (WHERE response_status = 200)
 		FROM delivery_attempts`)
 	require.NoError(t, err, out)
 	counts := strings.Split(strings.TrimSpace(out), "|")
