@@ -101,22 +101,23 @@ const recordEventSQL = `WITH source AS (
 func (s *Store) recordEvent(ctx context.Context, tx bun.Tx, eventType, accountID string, livemode bool,
 	objectID string, object any, at time.Time,
 ) error {
-	st, err := s.recordEventStatement(ctx, eventType, accountID, livemode, objectID, object, at)
+	st, err := s.recordEventStatement(ctx, filtersIn(tx), eventType, accountID, livemode, objectID, object, at)
 	if err != nil {
 		return err
 	}
 	return execIn(ctx, tx, "record event", st)
 }
 
-// recordEventStatement is recordEvent's statement.
-func (s *Store) recordEventStatement(ctx context.Context, eventType, accountID string, livemode bool,
+// recordEventStatement is recordEvent's statement; read reads the
+// account's filtered webhooks on a miss (filterReader).
+func (s *Store) recordEventStatement(ctx context.Context, read filterReader, eventType, accountID string, livemode bool,
 	objectID string, object any, at time.Time,
 ) (pg.Statement, error) {
 	data, err := json.Marshal(object)
 	if err != nil {
 		return pg.Statement{}, fmt.Errorf("store: snapshot %s: %w", eventType, err)
 	}
-	passed, err := s.passedFilters(ctx, accountID, livemode, eventType, data)
+	passed, err := s.passedFilters(ctx, read, accountID, livemode, eventType, data)
 	if err != nil {
 		return pg.Statement{}, err
 	}
@@ -159,7 +160,7 @@ func (s *Store) recordEvents(ctx context.Context, tx bun.Tx, events []NewEvent) 
 	for i, e := range events {
 		eventIDs[i], accounts[i], livemodes[i], types[i] = ids.New(ids.PrefixEvent), e.Scope.AccountID, e.Scope.Livemode, e.Type
 		objectIDs[i], data[i], ats[i], stems[i] = e.ObjectID, string(e.Data), e.At, ids.NewStem(ids.PrefixDelivery)
-		ok, err := s.passedFilters(ctx, e.Scope.AccountID, e.Scope.Livemode, e.Type, e.Data)
+		ok, err := s.passedFilters(ctx, filtersIn(tx), e.Scope.AccountID, e.Scope.Livemode, e.Type, e.Data)
 		if err != nil {
 			return err
 		}

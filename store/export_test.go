@@ -215,3 +215,7 @@ func (s *Store) ClaimPlans(ctx context.Context) (generic, custom int64, err erro
 		})
 	return generic, custom, err
 }
+
+// ForgetFilters drops what the store remembers of filtered webhooks, as
+// filterTTL's passing does: the next event written reads them again.
+func (s *Store) ForgetFilters() { s.filters.forget() }

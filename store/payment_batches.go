@@ -194,7 +194,7 @@ func (s *Store) createTestBatchPayments(ctx context.Context, tx bun.Tx, entries 
 	var at []int
 	for i, e := range entries {
 		if e.Payment != nil {
-			c, err := s.newRequestedCreate(ctx, e.Payment)
+			c, err := s.newRequestedCreate(ctx, filtersIn(tx), e.Payment)
 			if err != nil {
 				return err
 			}

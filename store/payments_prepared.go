@@ -204,7 +204,7 @@ func (s *Store) servePaymentReads(ctx context.Context, batch []paymentRead) []pg
 // payment.created event and the event's deliveries, atomically (one
 // statement). A taken external_id is a ConflictError.
 func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
-	c, err := s.newRequestedCreate(ctx, p)
+	c, err := s.newRequestedCreate(ctx, s.filtersFor(ctx), p)
 	if err != nil {
 		return err
 	}
@@ -229,10 +229,10 @@ func (s *Store) CreatePayment(ctx context.Context, p *Payment) error {
 
 // newRequestedCreate is the creation of p as ctx's request asks for it:
 // its trace, who asked, its audit row's changes, and the filtered
-// webhooks its event passes.
-func (s *Store) newRequestedCreate(ctx context.Context, p *Payment) (paymentCreate, error) {
+// webhooks its event passes (read on a miss with read: filterReader).
+func (s *Store) newRequestedCreate(ctx context.Context, read filterReader, p *Payment) (paymentCreate, error) {
 	c := newPaymentCreate(p)
-	passed, err := s.passedFilters(ctx, p.AccountID, p.Livemode, EventPaymentCreated, []byte(c.snapshot))
+	passed, err := s.passedFilters(ctx, read, p.AccountID, p.Livemode, EventPaymentCreated, []byte(c.snapshot))
 	if err != nil {
 		return c, err
 	}
@@ -678,7 +678,7 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, audit *
 				}
 				var writes []pg.Statement
 				var money []posting
-				if writes, money, refusal, err = s.changeStatements(ctx, p, change, audit); err != nil {
+				if writes, money, refusal, err = s.changeStatements(ctx, filtersOn(conn), p, change, audit); err != nil {
 					return err
 				}
 				writes = append(append(writes, postingStatements(money)...), pg.Commit)
@@ -730,7 +730,7 @@ func (s *Store) apply(ctx context.Context, tx bun.Tx, p *Payment, change payment
 
 // applyAudited is apply writing audit's row too (nil: none).
 func (s *Store) applyAudited(ctx context.Context, tx bun.Tx, p *Payment, change paymentChange, audit *PaymentAudit) (refusal error, err error) {
-	writes, money, refusal, err := s.changeStatements(ctx, p, change, audit)
+	writes, money, refusal, err := s.changeStatements(ctx, filtersIn(tx), p, change, audit)
 	if err != nil {
 		return nil, err
 	}
@@ -748,8 +748,9 @@ func (s *Store) applyAudited(ctx context.Context, tx bun.Tx, p *Payment, change 
 // change refused (audit may be nil); and apart, the money it
 // moves, for its caller to write last, so that the account's balance row
 // (every payment's) stays locked only until the commit. It returns
-// change's refusal.
-func (s *Store) changeStatements(ctx context.Context, p *Payment, change paymentChange, audit *PaymentAudit) (writes []pg.Statement, money []posting, refusal error, err error) {
+// change's refusal. read reads the account's filtered webhooks on a miss,
+// through the caller's transaction (filterReader).
+func (s *Store) changeStatements(ctx context.Context, read filterReader, p *Payment, change paymentChange, audit *PaymentAudit) (writes []pg.Statement, money []posting, refusal error, err error) {
 	now := s.Now()
 	before := p.Status
 	eventType, refusal := change(p, now)
@@ -757,7 +758,7 @@ func (s *Store) changeStatements(ctx context.Context, p *Payment, change payment
 		return nil, nil, refusal, nil
 	}
 	p.UpdatedAt = now
-	event, err := s.recordEventStatement(ctx, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
+	event, err := s.recordEventStatement(ctx, read, eventType, p.AccountID, p.Livemode, p.ID.String(), p, p.UpdatedAt)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
+
 	"payments/store/eventfilter"
 )
 
@@ -80,9 +83,56 @@ func (f *webhookFilters) compile(src string) (*eventfilter.Filter, error) {
 	return p, nil
 }
 
+// filteredHooksSQL reads the enabled webhooks with a filter that may
+// receive the events of account $1 in mode $2: its own and its platform's.
+// Their event types come as a JSON array, which every reader scans as text.
+const filteredHooksSQL = `SELECT w.id, array_to_json(w.events)::text, w.filter FROM webhooks w JOIN accounts a ON a.id = $1
+		WHERE w.account_id IN (a.id, a.parent_account_id) AND w.livemode = $2 AND w.enabled AND w.filter IS NOT NULL`
+
+// filterReader runs filteredHooksSQL on a miss, through what its caller
+// holds: the transaction or connection an event is being written in, or
+// the pool when it holds none. A writer holding a connection must never
+// wait for a second one from the same pool: as many writers as the pool
+// has connections, each waiting for one more, wait for ever (the PSP
+// worker's 25 notifications did, on a pool of 20, once the cache aged).
+type filterReader func(ctx context.Context, args ...any) (filterRows, error)
+
+// filterRows is what a filterReader's query answers, row by row.
+type filterRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// filtersIn reads through tx.
+func filtersIn(tx bun.Tx) filterReader {
+	return func(ctx context.Context, args ...any) (filterRows, error) {
+		return tx.Tx.QueryContext(ctx, filteredHooksSQL, args...)
+	}
+}
+
+// filtersOn reads through conn, in its transaction.
+func filtersOn(conn *pgx.Conn) filterReader {
+	return func(ctx context.Context, args ...any) (filterRows, error) {
+		return conn.Query(ctx, filteredHooksSQL, args...)
+	}
+}
+
+// filtersFor reads through ctx's ambient transaction, or the pool: for a
+// writer that holds no connection yet.
+func (s *Store) filtersFor(ctx context.Context) filterReader {
+	if tx, ok := ambientTx(ctx); ok {
+		return filtersIn(tx)
+	}
+	return func(ctx context.Context, args ...any) (filterRows, error) {
+		return s.db.DB.QueryContext(ctx, filteredHooksSQL, args...)
+	}
+}
+
 // filteredHooks are the enabled webhooks with a filter that may receive
-// the events of account in livemode: its own and its platform's.
-func (s *Store) filteredHooks(ctx context.Context, account string, livemode bool) ([]filteredHook, error) {
+// the events of account in livemode: its own and its platform's, read
+// with read when what this process remembers is older than filterTTL.
+func (s *Store) filteredHooks(ctx context.Context, read filterReader, account string, livemode bool) ([]filteredHook, error) {
 	key := filterKey{account, livemode}
 	now := time.Now()
 	s.filters.mu.Lock()
@@ -91,25 +141,31 @@ func (s *Store) filteredHooks(ctx context.Context, account string, livemode bool
 	if ok && now.Sub(e.read) < filterTTL {
 		return e.hooks, nil
 	}
-	var rows []struct {
-		ID     string   `bun:"id"`
-		Events []string `bun:"events,array"`
-		Filter string   `bun:"filter"`
-	}
-	err := s.idb(ctx).NewRaw(`SELECT w.id, w.events, w.filter FROM webhooks w JOIN accounts a ON a.id = ?
-		WHERE w.account_id IN (a.id, a.parent_account_id) AND w.livemode = ? AND w.enabled AND w.filter IS NOT NULL`,
-		account, livemode).Scan(ctx, &rows)
+	rows, err := read(ctx, account, livemode)
 	if err != nil {
 		return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 	}
-	hooks := make([]filteredHook, 0, len(rows))
-	for _, r := range rows {
-		p, err := s.filters.compile(r.Filter)
-		if err != nil {
+	var hooks []filteredHook
+	for rows.Next() {
+		var id, events, src string
+		if err := rows.Scan(&id, &events, &src); err != nil {
+			closeRows(rows)
+			return nil, fmt.Errorf("store: filtered webhooks: %w", err)
+		}
+		h := filteredHook{id: id}
+		if err := json.Unmarshal([]byte(events), &h.events); err != nil {
+			closeRows(rows)
+			return nil, fmt.Errorf("store: filtered webhooks: %w", err)
+		}
+		if h.filter, err = s.filters.compile(src); err != nil {
 			// Checked when saved: one that no longer compiles passes nothing.
 			continue
 		}
-		hooks = append(hooks, filteredHook{id: r.ID, events: r.Events, filter: p})
+		hooks = append(hooks, h)
+	}
+	closeRows(rows)
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 	}
 	s.filters.mu.Lock()
 	if len(s.filters.known) >= maxRemembered {
@@ -120,11 +176,23 @@ func (s *Store) filteredHooks(ctx context.Context, account string, livemode bool
 	return hooks, nil
 }
 
+// closeRows ends a filterReader's rows (database/sql's and pgx's close
+// differently); a connection is not free for its next statement before.
+func closeRows(rows filterRows) {
+	switch r := rows.(type) {
+	case interface{ Close() error }:
+		_ = r.Close()
+	case interface{ Close() }:
+		r.Close()
+	}
+}
+
 // passedFilters names the filtered webhooks of account in livemode that
 // take eventType and whose filter passes the event whose object is data
 // (its JSON): none, at no cost but a map lookup, for an account without.
-func (s *Store) passedFilters(ctx context.Context, account string, livemode bool, eventType string, data []byte) ([]string, error) {
-	hooks, err := s.filteredHooks(ctx, account, livemode)
+// read reads them on a miss (filterReader).
+func (s *Store) passedFilters(ctx context.Context, read filterReader, account string, livemode bool, eventType string, data []byte) ([]string, error) {
+	hooks, err := s.filteredHooks(ctx, read, account, livemode)
 	if err != nil || len(hooks) == 0 {
 		return []string{}, err
 	}
