@@ -94,7 +94,8 @@ const filteredHooksSQL = `SELECT w.id, array_to_json(w.events)::text, w.filter F
 // the pool when it holds none. A writer holding a connection must never
 // wait for a second one from the same pool: as many writers as the pool
 // has connections, each waiting for one more, wait for ever (the PSP
-// worker's 25 notifications did, on a pool of 20, once the cache aged).
+// worker's 32 workers applying notifications did, on a pool of 20, once
+// the cache aged).
 type filterReader func(ctx context.Context, args ...any) (filterRows, error)
 
 // filterRows is what a filterReader's query answers, row by row.
