@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -103,20 +104,38 @@ type filterRows interface {
 	Next() bool
 	Scan(dest ...any) error
 	Err() error
+	Close() error
+}
+
+// sqlQuerier is a database/sql handle: a transaction's, or the pool's.
+type sqlQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// filtersThrough reads through q.
+func filtersThrough(q sqlQuerier) filterReader {
+	return func(ctx context.Context, args ...any) (filterRows, error) {
+		return q.QueryContext(ctx, filteredHooksSQL, args...)
+	}
 }
 
 // filtersIn reads through tx.
-func filtersIn(tx bun.Tx) filterReader {
-	return func(ctx context.Context, args ...any) (filterRows, error) {
-		return tx.Tx.QueryContext(ctx, filteredHooksSQL, args...)
-	}
-}
+func filtersIn(tx bun.Tx) filterReader { return filtersThrough(tx.Tx) }
 
 // filtersOn reads through conn, in its transaction.
 func filtersOn(conn *pgx.Conn) filterReader {
 	return func(ctx context.Context, args ...any) (filterRows, error) {
-		return conn.Query(ctx, filteredHooksSQL, args...)
+		rows, err := conn.Query(ctx, filteredHooksSQL, args...)
+		return pgxRows{rows}, err
 	}
+}
+
+// pgxRows are pgx's rows as a filterRows (pgx's Close returns nothing).
+type pgxRows struct{ pgx.Rows }
+
+func (r pgxRows) Close() error {
+	r.Rows.Close()
+	return nil
 }
 
 // filtersFor reads through ctx's ambient transaction, or the pool: for a
@@ -125,9 +144,7 @@ func (s *Store) filtersFor(ctx context.Context) filterReader {
 	if tx, ok := ambientTx(ctx); ok {
 		return filtersIn(tx)
 	}
-	return func(ctx context.Context, args ...any) (filterRows, error) {
-		return s.db.DB.QueryContext(ctx, filteredHooksSQL, args...)
-	}
+	return filtersThrough(s.db.DB)
 }
 
 // filteredHooks are the enabled webhooks with a filter that may receive
@@ -146,16 +163,16 @@ func (s *Store) filteredHooks(ctx context.Context, read filterReader, account st
 	if err != nil {
 		return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 	}
+	// Closed before the caller's next statement on its connection.
+	defer func() { _ = rows.Close() }()
 	var hooks []filteredHook
 	for rows.Next() {
 		var id, events, src string
 		if err := rows.Scan(&id, &events, &src); err != nil {
-			closeRows(rows)
 			return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 		}
 		h := filteredHook{id: id}
 		if err := json.Unmarshal([]byte(events), &h.events); err != nil {
-			closeRows(rows)
 			return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 		}
 		if h.filter, err = s.filters.compile(src); err != nil {
@@ -164,7 +181,6 @@ func (s *Store) filteredHooks(ctx context.Context, read filterReader, account st
 		}
 		hooks = append(hooks, h)
 	}
-	closeRows(rows)
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: filtered webhooks: %w", err)
 	}
@@ -175,17 +191,6 @@ func (s *Store) filteredHooks(ctx context.Context, read filterReader, account st
 	s.filters.known[key] = filterEntry{read: now, hooks: hooks}
 	s.filters.mu.Unlock()
 	return hooks, nil
-}
-
-// closeRows ends a filterReader's rows (database/sql's and pgx's close
-// differently); a connection is not free for its next statement before.
-func closeRows(rows filterRows) {
-	switch r := rows.(type) {
-	case interface{ Close() error }:
-		_ = r.Close()
-	case interface{ Close() }:
-		r.Close()
-	}
 }
 
 // passedFilters names the filtered webhooks of account in livemode that
