@@ -153,8 +153,14 @@ func (s *Store) AccountsAwaitingLive(ctx context.Context, limit int) ([]Account,
 
 // Account returns the account with id.
 func (s *Store) Account(ctx context.Context, id string) (*Account, error) {
+	return accountIn(ctx, s.idb(ctx), id)
+}
+
+// accountIn reads the account id through db: a transaction's, for a writer
+// that holds one (held_conn.go).
+func accountIn(ctx context.Context, db bun.IDB, id string) (*Account, error) {
 	a := new(Account)
-	if err := s.idb(ctx).NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(a).Where("id = ?", id).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("store: account %q: %w", id, translate(err))
 	}
 	return a, nil

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -91,6 +92,9 @@ type Store struct {
 	filters *webhookFilters
 	// webhookCopies remembers the webhooks claims read (claimed_webhooks.go).
 	webhookCopies *webhookCopies
+	// checkNesting is whether the store checks that no transaction's
+	// goroutine takes a second connection (held_conn.go): in test binaries.
+	checkNesting bool
 }
 
 // Charges is what every new payment carries besides its own data: the
@@ -124,7 +128,7 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica}
+	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica, checkNesting: testing.Testing()}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	s.claims, s.finishes = pinned(db.DB, 1), pinned(db.DB, successBatchesInFlight)
 	s.families = &splitFamilies{known: map[string]splitFamily{}}
@@ -159,6 +163,7 @@ func (s *Store) idb(ctx context.Context) bun.IDB {
 	if db, ok := ctx.Value(replicaDBKey{}).(*bun.DB); ok {
 		return db
 	}
+	s.fromPool(ctx, "a store call")
 	return s.db
 }
 
@@ -169,7 +174,8 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 	if a, ok := ambientOf(ctx); ok {
 		return savepoint(ctx, a, fn)
 	}
-	return s.db.RunInTx(ctx, &sql.TxOptions{}, fn)
+	s.fromPool(ctx, "a transaction")
+	return s.db.RunInTx(ctx, &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error { return fn(s.holding(ctx), tx) })
 }
 
 // errDryRun rolls back a transaction whose only purpose was to ask.
@@ -224,5 +230,6 @@ func (s *Store) hotRow(ctx context.Context, query string, args []any, dest ...an
 	if tx, ok := ambientTx(ctx); ok {
 		return tx.Tx.QueryRowContext(ctx, query, pg.Prepared(args...)...).Scan(dest...)
 	}
+	s.fromPool(ctx, "a prepared read")
 	return pg.Row(ctx, s.db.DB, query, args, dest...)
 }

@@ -581,8 +581,9 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 ) (bool, error) {
 	args := attemptArgs(attempt)
 	var held bool
+	s.fromPool(ctx, "a failure's record")
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
-		tx := btx.Tx
+		ctx, tx := s.holding(ctx), btx.Tx
 		if _, err := tx.ExecContext(ctx, "SELECT "+pg.RelaxedCommit, pg.Prepared()...); err != nil {
 			return fmt.Errorf("store: relax commit: %w", err)
 		}

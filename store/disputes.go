@@ -345,10 +345,13 @@ func (s *Store) ApplyPSPDispute(ctx context.Context, in PSPDispute) (d *Dispute,
 // ctx's actor (the PSP, its callback or its worker's read), in the same
 // transaction; a duplicate is not recorded.
 func (s *Store) ApplyPSPDisputeAudited(ctx context.Context, in PSPDispute) (d *Dispute, duplicate bool, err error) {
-	err = s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	// InTx: the change joins the transaction its audit row is written in
+	// (with its own, it committed apart, on a second connection).
+	err = s.InTx(ctx, func(ctx context.Context) error {
 		if d, duplicate, err = s.ApplyPSPDispute(ctx, in); err != nil || duplicate {
 			return err
 		}
+		tx, _ := ambientTx(ctx)
 		return s.auditOn(ctx, tx, AuditRecord{Scope: d.Scope(), Action: "dispute.updated", ObjectID: d.ID,
 			Changes: Changes{"status": {nil, d.Status}, "stage": {nil, d.Stage}}})
 	})

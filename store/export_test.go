@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
 
 	"payments/store/internal/pg"
 )
@@ -219,3 +220,13 @@ func (s *Store) ClaimPlans(ctx context.Context) (generic, custom int64, err erro
 // ForgetFilters drops what the store remembers of filtered webhooks, as
 // filterTTL's passing does: the next event written reads them again.
 func (s *Store) ForgetFilters() { s.filters.forget() }
+
+// AccountFromThePool reads the account id from the pool inside a
+// transaction of the store's own, as a writer that forgot to hand its
+// transaction down would (held_conn.go).
+func (s *Store) AccountFromThePool(ctx context.Context, id string) error {
+	return s.inTx(ctx, func(ctx context.Context, _ bun.Tx) error {
+		_, err := s.Account(ctx, id)
+		return err
+	})
+}

@@ -262,7 +262,9 @@ func (s *Store) ChargeThroughLink(ctx context.Context, acct *Account, id string,
 		}
 		p.PaymentLink = &l.ID
 		if l.Livemode {
-			p, _, err = s.CreateLivePayment(ctx, p, "", nil)
+			// In the link's transaction: the payer waits on the payment's
+			// page, not here, and its use of the link commits with it.
+			_, err = s.createLivePaymentIn(ctx, tx, p, "", nil)
 			return err
 		}
 		if err := s.CreatePayment(ctx, p); err != nil {

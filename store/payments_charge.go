@@ -25,41 +25,20 @@ var ErrLiveModeOff = errors.New("store: live mode is off: no PSP is configured")
 
 // CreateLivePayment stores a live payment p (built by BuildPayment) that
 // the PSP has yet to register, with the call that registers it, in a
-// transaction of its own that commits now, even inside a request's
-// transaction: the PSP worker must see it while the request waits for it.
+// transaction of its own that commits now: the PSP worker must see it while
+// the request waits for it. The request holds no transaction of its own
+// (the API's live creation keeps its Idempotency-Key itself): one that did
+// would hold a connection while this one takes another (held_conn.go).
 // With key (the request's Idempotency-Key) a retry of the same request
 // finds the payment the first one started and gets it as it stands
 // (replayed); the same key with another request (hash) is
 // ErrIdempotencyMismatch. A taken external_id is a ConflictError.
 func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, hash []byte) (_ *Payment, replayed bool, _ error) {
-	p.BRCode, p.QRCodeURL, p.ChargeState = "", "", ChargeRegistering
-	if key != "" {
-		p.CreationKey, p.CreationHash = &key, hash
-	}
 	var existing *Payment
-	err := s.db.RunInTx(context.WithoutCancel(ctx), &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewInsert().Model(p)
-		if key != "" {
-			q = q.On("CONFLICT (account_id, livemode, creation_key) WHERE creation_key IS NOT NULL DO NOTHING")
-		}
-		res, err := q.Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("store: create live payment: %w", translate(err))
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			existing = new(Payment)
-			err := tx.NewSelect().Model(existing).
-				Where("account_id = ? AND livemode = ? AND creation_key = ?", p.AccountID, p.Livemode, key).Scan(ctx)
-			if err != nil {
-				return fmt.Errorf("store: live payment by creation key: %w", err)
-			}
-			return nil
-		}
-		if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: EventPaymentCreated, ObjectID: p.ID.String(),
-			Changes: Changes{"status": {nil, p.Status}, "amount_cents": {nil, p.AmountCents}}}); err != nil {
-			return err
-		}
-		return s.queueCall(ctx, tx, &p.AccountID, CallCobCreate, p.ID.String(), time.Time{})
+	s.fromPool(ctx, "a live payment's creation")
+	err := s.db.RunInTx(context.WithoutCancel(ctx), &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) (err error) {
+		existing, err = s.createLivePaymentIn(s.holding(ctx), tx, p, key, hash)
+		return err
 	})
 	switch {
 	case err != nil:
@@ -70,6 +49,38 @@ func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, h
 		return existing, true, nil
 	}
 	return p, false, nil
+}
+
+// createLivePaymentIn stores the live payment p in tx with the call that
+// registers its charge at the PSP (see CreateLivePayment), or returns the
+// payment that key created before.
+func (s *Store) createLivePaymentIn(ctx context.Context, tx bun.Tx, p *Payment, key string, hash []byte) (existing *Payment, _ error) {
+	p.BRCode, p.QRCodeURL, p.ChargeState = "", "", ChargeRegistering
+	if key != "" {
+		p.CreationKey, p.CreationHash = &key, hash
+	}
+	q := tx.NewInsert().Model(p)
+	if key != "" {
+		q = q.On("CONFLICT (account_id, livemode, creation_key) WHERE creation_key IS NOT NULL DO NOTHING")
+	}
+	res, err := q.Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: create live payment: %w", translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		existing = new(Payment)
+		err := tx.NewSelect().Model(existing).
+			Where("account_id = ? AND livemode = ? AND creation_key = ?", p.AccountID, p.Livemode, key).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("store: live payment by creation key: %w", err)
+		}
+		return existing, nil
+	}
+	if err := s.auditOn(ctx, tx, AuditRecord{Scope: p.Scope(), Action: EventPaymentCreated, ObjectID: p.ID.String(),
+		Changes: Changes{"status": {nil, p.Status}, "amount_cents": {nil, p.AmountCents}}}); err != nil {
+		return nil, err
+	}
+	return nil, s.queueCall(ctx, tx, &p.AccountID, CallCobCreate, p.ID.String(), time.Time{})
 }
 
 // WaitForCharge polls the live payment id until the PSP registered (or
@@ -101,7 +112,7 @@ func (s *Store) RegisterCharge(ctx context.Context, id uuid.UUID, brCode string)
 		if err != nil || p.ChargeState != ChargeRegistering {
 			return err
 		}
-		acct, err := s.Account(ctx, p.AccountID)
+		acct, err := accountIn(ctx, tx, p.AccountID)
 		if err != nil {
 			return err
 		}

@@ -153,7 +153,7 @@ func (s *Store) payStaticCode(ctx context.Context, tx bun.Tx, n *PixNotification
 	case err != nil:
 		return nil, fmt.Errorf("store: static code by txid: %w", err)
 	}
-	acct, err := s.Account(ctx, q.AccountID)
+	acct, err := accountIn(ctx, tx, q.AccountID)
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func (s *Store) prepareLiveCode(ctx context.Context, tx bun.Tx, sub *Subscriptio
 	page := s.charges.BaseURL + "/pay/subscriptions/" + sub.ID
 	sub.CheckoutURL = &page
 	if sub.FirstPaymentID == nil {
-		acct, err := s.Account(ctx, sub.AccountID)
+		acct, err := accountIn(ctx, tx, sub.AccountID)
 		if err != nil {
 			return err
 		}

@@ -144,6 +144,7 @@ func (s *Store) filtersFor(ctx context.Context) filterReader {
 	if tx, ok := ambientTx(ctx); ok {
 		return filtersIn(tx)
 	}
+	s.fromPool(ctx, "a filter read")
 	return filtersThrough(s.db.DB)
 }
 
