@@ -163,3 +163,41 @@ func TestPlatformClientCertificate(t *testing.T) {
 	slices.Sort(got)
 	require.Equal(t, []string{"erp.loja.example", "webhooks.plataforma.example"}, got)
 }
+
+// A change of a webhook's TLS settings reaches its next delivery even when
+// it shares the webhook's updated_at with the change before it (two calls
+// in one millisecond, from a script): the dispatcher knew its parsed
+// settings by updated_at, and kept the first ones.
+func TestTLSSettingsChangedInOneMillisecondReachTheNextDelivery(t *testing.T) {
+	t.Parallel()
+	serverCA, clientCA, otherCA := webtest.NewCA(t, "Receptor CA"), webtest.NewCA(t, "Loja Clientes CA"), webtest.NewCA(t, "Outra CA")
+	srv, clients := mtlsReceiver(t, serverCA, clientCA)
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	s := webtest.New(t, webtest.WithClock(func() time.Time { return at }))
+	client := clientCA.Client(t, "erp.loja.example", at.Add(90*24*time.Hour))
+	r := s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks", Key: s.TestKey, Body: map[string]any{
+		"url": srv.URL, "events": []string{"payment.created"},
+		"mtls": map[string]any{"certificate": client.CertPEM, "private_key": client.KeyPEM, "server_ca": otherCA.PEM}}})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+	deliver := func() {
+		t.Helper()
+		s.CreatePayment(map[string]any{"amount_cents": 100})
+		for s.Dispatcher.RunOnce(context.Background(), 20) > 0 {
+		}
+	}
+	deliver()
+	require.Empty(t, clients(), "the pinned server_ca is another's")
+	var lastError string
+	require.NoError(t, s.DB.NewRaw("SELECT last_error FROM webhook_deliveries WHERE webhook_id = ?", id).Scan(context.Background(), &lastError))
+	require.Contains(t, lastError, "does not chain to the webhook's pinned server_ca (CN=Outra CA,O=Teste)")
+
+	r = s.Do(webtest.Request{Method: "POST", Path: "/api/v1/webhooks/" + id, Key: s.TestKey, Body: map[string]any{
+		"mtls": map[string]any{"certificate": client.CertPEM, "private_key": client.KeyPEM, "server_ca": serverCA.PEM}}})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var updated time.Time
+	require.NoError(t, s.DB.NewRaw("SELECT updated_at FROM webhooks WHERE id = ?", id).Scan(context.Background(), &updated))
+	require.True(t, updated.Equal(at), "the change shares the webhook's updated_at with its creation")
+	deliver()
+	require.Equal(t, []string{"erp.loja.example"}, clients(), "the new server_ca verified the receiver")
+}

@@ -128,21 +128,22 @@ func NewSender(cfg SenderConfig) *Sender {
 
 // TLSProfile is a webhook's own TLS settings: the client certificate it
 // presents (nil: the platform's, if any) and the CAs its receiver's
-// certificate must chain to (nil: the system's roots). Version tells its
-// settings apart (the webhook's updated_at): a new one replaces the
-// webhook's client and its connections.
+// certificate must chain to (nil: the system's roots). Each version of the
+// settings is a profile of its own (Dispatcher.tlsProfile): a new one
+// replaces the webhook's client and its connections.
 type TLSProfile struct {
 	WebhookID   string
-	Version     time.Time
 	Certificate *tls.Certificate
 	RootCAs     *x509.CertPool
 	// Presented and Pinned describe the settings in an attempt's error.
 	Presented string
 	Pinned    string
+	// source is what the profile was parsed from.
+	source tlsSource
 }
 
 type profileTransport struct {
-	version   time.Time
+	profile   *TLSProfile
 	transport *http.Transport
 }
 
@@ -154,7 +155,7 @@ func (s *Sender) transportFor(p *TLSProfile) *http.Transport {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.profiles[p.WebhookID]; ok {
-		if c.version.Equal(p.Version) {
+		if c.profile == p {
 			return c.transport
 		}
 		c.transport.CloseIdleConnections()
@@ -165,7 +166,7 @@ func (s *Sender) transportFor(p *TLSProfile) *http.Transport {
 		t.TLSClientConfig.Certificates = []tls.Certificate{*p.Certificate}
 	}
 	t.TLSClientConfig.RootCAs = p.RootCAs
-	c := &profileTransport{version: p.Version, transport: t}
+	c := &profileTransport{profile: p, transport: t}
 	s.profiles[p.WebhookID] = c
 	return c.transport
 }
