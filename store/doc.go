@@ -22,6 +22,9 @@
 // their values in the SQL text and are planned on every call, which is
 // fine off the hot paths and reads better.
 //
+// A call made inside a transaction goes through it, never through the pool
+// (held_conn.go): test binaries panic when one does not.
+//
 // Beside it: store/internal/pg is the plumbing the prepared statements run
 // on (pipelines, the coalescer that batches concurrent calls, planner
 // settings) and holds no table's SQL; store/ids mints every id;
