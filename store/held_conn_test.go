@@ -23,8 +23,11 @@ func TestATransactionThatReachesForThePoolPanicsInTests(t *testing.T) {
 
 	err := f.st.InTx(ctx, func(ctx context.Context) error {
 		acct, err := f.st.Account(ctx, f.acct.ID)
+		if err != nil {
+			return err
+		}
 		require.Equal(t, "Loja", acct.Name)
-		return err
+		return nil
 	})
 	require.NoError(t, err, "a call that joins the transaction")
 	_, err = f.st.Account(ctx, f.acct.ID)
