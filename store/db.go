@@ -174,8 +174,7 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 	if a, ok := ambientOf(ctx); ok {
 		return savepoint(ctx, a, fn)
 	}
-	s.fromPool(ctx, "a transaction")
-	return s.db.RunInTx(ctx, &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) error { return fn(s.holding(ctx), tx) })
+	return s.db.RunInTx(s.takesConn(ctx, "a transaction"), &sql.TxOptions{}, fn)
 }
 
 // errDryRun rolls back a transaction whose only purpose was to ask.

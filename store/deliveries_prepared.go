@@ -581,9 +581,8 @@ func (s *Store) FinishFailure(ctx context.Context, d *Delivery, token string, ou
 ) (bool, error) {
 	args := attemptArgs(attempt)
 	var held bool
-	s.fromPool(ctx, "a failure's record")
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, btx bun.Tx) error {
-		ctx, tx := s.holding(ctx), btx.Tx
+	err := s.db.RunInTx(s.takesConn(ctx, "a failure's record"), nil, func(ctx context.Context, btx bun.Tx) error {
+		tx := btx.Tx
 		if _, err := tx.ExecContext(ctx, "SELECT "+pg.RelaxedCommit, pg.Prepared()...); err != nil {
 			return fmt.Errorf("store: relax commit: %w", err)
 		}

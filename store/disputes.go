@@ -351,8 +351,7 @@ func (s *Store) ApplyPSPDisputeAudited(ctx context.Context, in PSPDispute) (d *D
 		if d, duplicate, err = s.ApplyPSPDispute(ctx, in); err != nil || duplicate {
 			return err
 		}
-		tx, _ := ambientTx(ctx)
-		return s.auditOn(ctx, tx, AuditRecord{Scope: d.Scope(), Action: "dispute.updated", ObjectID: d.ID,
+		return s.Audit(ctx, AuditRecord{Scope: d.Scope(), Action: "dispute.updated", ObjectID: d.ID,
 			Changes: Changes{"status": {nil, d.Status}, "stage": {nil, d.Stage}}})
 	})
 	return d, duplicate, err

@@ -19,17 +19,21 @@ import (
 // connection.
 type heldConnKey struct{}
 
-// holding is ctx marked as holding a connection, when the store checks.
-func (s *Store) holding(ctx context.Context) context.Context {
+// takesConn is called with the context of what takes a connection to hold
+// (a transaction): it checks that ctx's goroutine holds none yet
+// (fromPool), and returns ctx marked as holding the one it takes.
+func (s *Store) takesConn(ctx context.Context, what string) context.Context {
 	if !s.checkNesting {
 		return ctx
 	}
+	s.fromPool(ctx, what)
 	return context.WithValue(ctx, heldConnKey{}, true)
 }
 
-// fromPool is called before what takes a connection of the pool's: it
-// panics, when the store checks, if ctx's goroutine holds one already (a
-// transaction of the store's, or an ambient one that what does not join).
+// fromPool is called before what takes a connection of the pool's (a
+// read, or a transaction through takesConn): it panics, when the store
+// checks, if ctx's goroutine holds one already (a transaction of the
+// store's, or an ambient one that what does not join).
 func (s *Store) fromPool(ctx context.Context, what string) {
 	if !s.checkNesting {
 		return

@@ -35,9 +35,8 @@ var ErrLiveModeOff = errors.New("store: live mode is off: no PSP is configured")
 // ErrIdempotencyMismatch. A taken external_id is a ConflictError.
 func (s *Store) CreateLivePayment(ctx context.Context, p *Payment, key string, hash []byte) (_ *Payment, replayed bool, _ error) {
 	var existing *Payment
-	s.fromPool(ctx, "a live payment's creation")
-	err := s.db.RunInTx(context.WithoutCancel(ctx), &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) (err error) {
-		existing, err = s.createLivePaymentIn(s.holding(ctx), tx, p, key, hash)
+	err := s.db.RunInTx(context.WithoutCancel(s.takesConn(ctx, "a live payment's creation")), &sql.TxOptions{}, func(ctx context.Context, tx bun.Tx) (err error) {
+		existing, err = s.createLivePaymentIn(ctx, tx, p, key, hash)
 		return err
 	})
 	switch {

@@ -671,8 +671,7 @@ func (s *Store) transition(ctx context.Context, scope Scope, ref string, audit *
 			return err
 		})
 	} else {
-		s.fromPool(ctx, "a payment's change")
-		ctx := s.holding(ctx)
+		ctx := s.takesConn(ctx, "a payment's change")
 		err = pg.WithConn(ctx, s.db.DB, func(conn *pgx.Conn) error {
 			return pg.Transaction(ctx, conn, func() error {
 				if p, err = lockPaymentOn(ctx, conn, scope, ref); err != nil {
