@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jackc/pgx/v5"
@@ -601,7 +602,11 @@ func sanitizeHeaders(h map[string][]string) map[string][]string {
 		}
 	}
 	if size <= MaxStoredResponseHeaders {
-		// Every answer but a rare one: all of it, in any order.
+		// Every answer but a rare one: all of it, in any order; the map
+		// itself (the attempt's own) when nothing in it needs cleaning.
+		if h != nil && storable(h) {
+			return h
+		}
 		out := make(map[string][]string, len(h))
 		for k, vs := range h {
 			clean := make([]string, len(vs))
@@ -641,6 +646,22 @@ func sanitizeHeaders(h map[string][]string) map[string][]string {
 			leftHeaders, leftBytes, MaxStoredResponseHeaders>>10)}
 	}
 	return out
+}
+
+// storable is whether every name and value of h is stored as it is (valid
+// UTF-8, no NUL).
+func storable(h map[string][]string) bool {
+	for k, vs := range h {
+		if !utf8.ValidString(k) {
+			return false
+		}
+		for _, v := range vs {
+			if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func cleanHeaderValue(v string) string {

@@ -64,3 +64,32 @@ func TestResponseHeadersAreCappedWhenStored(t *testing.T) {
 	require.Contains(t, string(r.Body), `"(truncated)":["`)
 	require.Less(t, len(r.Body), 24<<10)
 }
+
+// Response headers are stored as text: as they came when they are valid
+// UTF-8, with the replacement character for what is not.
+func TestResponseHeadersAreStoredAsValidText(t *testing.T) {
+	t.Parallel()
+	s := webtest.New(t)
+	odd := webtest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header()["X-Odd"] = []string{"a\xffb"}
+		w.Header().Set("X-Plain", "tudo certo")
+		w.WriteHeader(http.StatusOK)
+	})
+	plain := webtest.NewReceiver(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-Plain", "ação")
+		w.WriteHeader(http.StatusOK)
+	})
+	oddID, _ := s.CreateWebhook(odd.URL, map[string]any{"events": []string{"payment.paid"}})
+	plainID, _ := s.CreateWebhook(plain.URL, map[string]any{"events": []string{"payment.paid"}})
+	payPayment(t, s)
+	require.Equal(t, 2, s.Dispatcher.RunOnce(context.Background(), 100))
+	read := func(webhookID, name string) string {
+		var v string
+		require.NoError(t, s.DB.NewRaw(`SELECT response_headers->?->>0 FROM delivery_attempts WHERE webhook_id = ? AND response_status = 200`,
+			name, webhookID).Scan(context.Background(), &v))
+		return v
+	}
+	require.Equal(t, "a\uFFFDb", read(oddID, "X-Odd"))
+	require.Equal(t, "tudo certo", read(oddID, "X-Plain"))
+	require.Equal(t, "ação", read(plainID, "X-Plain"))
+}

@@ -3,8 +3,10 @@ package signature_test
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,4 +74,39 @@ func ExampleVerify() {
 	}
 	fmt.Println("verified")
 	// Output: verified
+}
+
+// Signing keeps each secret's keyed HMAC state for the next delivery: a
+// state must sign as a fresh one would, for its own secret only, however
+// the secrets and payloads follow one another (more secrets than a set
+// keeps, so it starts over too), and from goroutines signing at once.
+func TestReusedKeyedStatesSignAsFreshOnes(t *testing.T) {
+	t.Parallel()
+	fresh := func(key []byte, parts ...string) []byte {
+		m := hmac.New(sha256.New, key)
+		for _, p := range parts {
+			m.Write([]byte(p))
+		}
+		return m.Sum(nil)
+	}
+	at := time.Unix(1_700_000_000, 0)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 300 {
+				secret := fmt.Sprintf("whsec_%s", base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("key-%d", (i*7+g)%100))))
+				other := fmt.Sprintf("plain-secret-%d", i%3)
+				payload := fmt.Sprintf(`{"id":"evt_%d","n":%d}`, i, g)
+				h := signature.Headers(signature.Request{EventID: "evt_x", At: at, Body: []byte(payload),
+					Secrets: []string{secret, other}})
+				ts := "1700000000"
+				require.Equal(t, "t="+ts+",v1="+hex.EncodeToString(fresh([]byte(secret), ts, ".", payload))+
+					",v1="+hex.EncodeToString(fresh([]byte(other), ts, ".", payload)), h[signature.Header])
+				require.Equal(t, "v1,"+base64.StdEncoding.EncodeToString(fresh(signature.StandardKey(secret), "evt_x.", ts, ".", payload))+
+					" v1,"+base64.StdEncoding.EncodeToString(fresh([]byte(other), "evt_x.", ts, ".", payload)),
+					h[signature.HeaderStandardSignature])
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -40,11 +42,13 @@ func (s signing) seed(payload []byte, secrets []string) string {
 	b.WriteString("t=")
 	b.WriteString(s.ts)
 	var digits [2 * sha256.Size]byte
+	macs := keyedMACSets.Get().(*keyedMACs)
+	defer keyedMACSets.Put(macs)
 	for _, secret := range secrets {
 		if IsSigningKey(secret) {
 			continue // an ed25519 key signs webhook-signature only
 		}
-		hex.Encode(digits[:], s.mac([]byte(secret), s.seedPrefix, payload))
+		hex.Encode(digits[:], s.mac(keyed(macs.seed, secret, seedKey), s.seedPrefix, payload))
 		b.WriteString(",v1=")
 		b.Write(digits[:])
 	}
@@ -59,6 +63,8 @@ func (s signing) standard(payload []byte, secrets []string) string {
 	width := base64.StdEncoding.EncodedLen(sha256.Size)
 	b.Grow(len(secrets) * (4 + width))
 	var digits [44]byte // base64 of a SHA-256 sum
+	macs := keyedMACSets.Get().(*keyedMACs)
+	defer keyedMACSets.Put(macs)
 	for i, secret := range secrets {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -70,18 +76,55 @@ func (s signing) standard(payload []byte, secrets []string) string {
 			b.WriteString(base64.StdEncoding.EncodeToString(sig))
 			continue
 		}
-		base64.StdEncoding.Encode(digits[:], s.mac(StandardKey(secret), s.standardPrefix, payload))
+		base64.StdEncoding.Encode(digits[:], s.mac(keyed(macs.standard, secret, StandardKey), s.standardPrefix, payload))
 		b.WriteString("v1,")
 		b.Write(digits[:width])
 	}
 	return b.String()
 }
 
-// mac is HMAC-SHA256 of prefix and payload keyed with key, in s's sum buffer
-// (valid until the next mac).
-func (s signing) mac(key, prefix, payload []byte) []byte {
-	m := hmac.New(sha256.New, key)
+// mac is the HMAC-SHA256 of prefix and payload by m (keyed: keyedMACs), in
+// s's sum buffer (valid until the next mac).
+func (s signing) mac(m hash.Hash, prefix, payload []byte) []byte {
+	m.Reset()
 	m.Write(prefix)
 	m.Write(payload)
 	return m.Sum(s.sum[:0])
 }
+
+// keyedMACs are HMAC-SHA256 states keyed and ready, by secret, one set per
+// signature (the seed's key is the secret's bytes, the Standard Webhooks'
+// its base64 decoded). hmac.New (two SHA-256 states, the key's pads and,
+// for Standard Webhooks, the key decoded) was most of what signing a
+// delivery allocated, and a worker signs its webhook's deliveries one after
+// another with the same secrets: a state Reset starts again from its key's
+// pads, hashed once (crypto/hmac keeps them). Sets are pooled, so each
+// goroutine signing at a time has one to itself. The states are as secret
+// as their keys; like the webhooks the dispatcher keeps, they stay in memory.
+type keyedMACs struct {
+	seed, standard map[string]hash.Hash
+}
+
+// maxKeyedMACs bounds a set's map: past it (secrets rotated, many webhooks
+// signed by one goroutine), the map starts over.
+const maxKeyedMACs = 64
+
+var keyedMACSets = sync.Pool{New: func() any {
+	return &keyedMACs{seed: map[string]hash.Hash{}, standard: map[string]hash.Hash{}}
+}}
+
+// keyed is m's state for secret, made with key(secret) the first time.
+func keyed(m map[string]hash.Hash, secret string, key func(string) []byte) hash.Hash {
+	if h, ok := m[secret]; ok {
+		return h
+	}
+	if len(m) >= maxKeyedMACs {
+		clear(m)
+	}
+	h := hmac.New(sha256.New, key(secret))
+	m[secret] = h
+	return h
+}
+
+// seedKey is the seed signature's HMAC key: the secret's exact bytes.
+func seedKey(secret string) []byte { return []byte(secret) }
