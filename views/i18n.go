@@ -4,13 +4,10 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 
 	"payments/pix"
@@ -20,7 +17,7 @@ import (
 // The dashboard and the checkout speak Brazilian Portuguese first and
 // English as a choice. Every word a person reads comes from the message
 // catalogs in locales/ (one TOML file per language, the same ids in each),
-// through go-i18n; templates and handlers ask for messages by id with T.
+// (catalog.go); templates and handlers ask for messages by id with T.
 
 // Languages the catalogs cover, the default first.
 const (
@@ -41,25 +38,6 @@ var TimeZones = []string{"America/Sao_Paulo", "America/Manaus", "America/Cuiaba"
 //go:embed locales/*.toml
 var localeFiles embed.FS
 
-// catalogs holds every message of every language, loaded once from the
-// embedded files: read-only data, like a template.
-var catalogs = loadCatalogs()
-
-func loadCatalogs() *i18n.Bundle {
-	b := i18n.NewBundle(language.BrazilianPortuguese)
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	names, err := fs.Glob(localeFiles, "locales/*.toml")
-	if err != nil {
-		panic(err)
-	}
-	for _, name := range names {
-		if _, err := b.LoadMessageFileFS(localeFiles, name); err != nil {
-			panic(fmt.Sprintf("views: message catalog %s: %v", name, err))
-		}
-	}
-	return b
-}
-
 // matcher picks the closest supported language to a browser's list.
 var matcher = language.NewMatcher([]language.Tag{language.BrazilianPortuguese, language.English})
 
@@ -79,9 +57,9 @@ func MatchLanguage(acceptLanguage string) string {
 
 // Locale is how a page speaks: its language and the time zone it shows times in.
 type Locale struct {
-	Lang string
-	TZ   *time.Location
-	loc  *i18n.Localizer
+	Lang     string
+	TZ       *time.Location
+	messages catalog
 }
 
 // NewLocale is the locale of lang in zone; unknown values fall back to the defaults.
@@ -93,7 +71,7 @@ func NewLocale(lang, zone string) Locale {
 	if err != nil || zone == "" {
 		tz, _ = time.LoadLocation(DefaultTimeZone)
 	}
-	return Locale{Lang: lang, TZ: tz, loc: i18n.NewLocalizer(catalogs, lang)}
+	return Locale{Lang: lang, TZ: tz, messages: catalogs[lang]}
 }
 
 type localeKey struct{}
@@ -123,13 +101,17 @@ func T(ctx context.Context, id string, kv ...any) string {
 
 // Tn is T for a message with plural forms, chosen by n (also {{.Count}}).
 func Tn(ctx context.Context, id string, n int, kv ...any) string {
-	return LocaleOf(ctx).localize(id, n, kv...)
+	return LocaleOf(ctx).localize(id, &n, kv...)
 }
 
 // T is the message id in l's language.
 func (l Locale) T(id string, kv ...any) string { return l.localize(id, nil, kv...) }
 
-func (l Locale) localize(id string, count any, kv ...any) string {
+func (l Locale) localize(id string, count *int, kv ...any) string {
+	m, ok := l.messages[id]
+	if !ok {
+		return id
+	}
 	var data map[string]any
 	if len(kv) > 0 || count != nil {
 		data = make(map[string]any, len(kv)/2+1)
@@ -137,11 +119,11 @@ func (l Locale) localize(id string, count any, kv ...any) string {
 			data[fmt.Sprint(kv[i])] = kv[i+1]
 		}
 		if count != nil {
-			data["Count"] = count
+			data["Count"] = *count
 		}
 	}
-	s, err := l.loc.Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
-	if err != nil {
+	s, ok := m.text(l.Lang, count, data)
+	if !ok {
 		return id
 	}
 	return s

@@ -146,3 +146,25 @@ func TestLocaleFormatsTheBrazilianWay(t *testing.T) {
 	require.Equal(t, views.LangPT, views.MatchLanguage("fr-FR"))
 	require.Equal(t, views.T(ctx, "error.generic"), views.ErrorText(ctx, "no_such_code"), "never the API's English")
 }
+
+// A message is its language's words: the plural form by CLDR's rules for
+// whole numbers (Portuguese's one is 0 and 1; English's, 1), placeholders
+// filled in, an id the catalog lacks shown as it is.
+func TestMessagesTakeTheirLanguagesPluralForms(t *testing.T) {
+	t.Parallel()
+	pt := views.WithLocale(context.Background(), views.NewLocale(views.LangPT, "America/Sao_Paulo"))
+	en := views.WithLocale(context.Background(), views.NewLocale(views.LangEN, "UTC"))
+	for n, want := range map[int][2]string{
+		0: {"0 tentativa", "0 attempts"}, 1: {"1 tentativa", "1 attempt"}, 2: {"2 tentativas", "2 attempts"},
+		1_000_000: {"1000000 tentativas", "1000000 attempts"},
+	} {
+		require.Equal(t, want[0], views.Tn(pt, "delivery.attempts", n))
+		require.Equal(t, want[1], views.Tn(en, "delivery.attempts", n))
+	}
+	require.Equal(t, "Vence em 1 dia (01/12/2026): troque-o antes.",
+		views.Tn(pt, "health.certificate_expiring", 1, "At", "01/12/2026"))
+	require.Equal(t, "Pedido 42", views.T(pt, "activity.order", "Order", 42))
+	require.Equal(t, "Cancelar", views.T(pt, "action.cancel", "Unused", 1))
+	require.Equal(t, "no.such.message", views.T(en, "no.such.message"))
+	require.Equal(t, "Pedido <no value>", views.T(pt, "activity.order"), "a placeholder without its value, as text/template writes it")
+}
