@@ -17,11 +17,16 @@ import (
 
 // An answer's body is read whole, whether it declares its length or not,
 // and only its first MaxResponseBody bytes are kept; an answer read whole
-// leaves its connection for the next attempt, an empty one included.
+// leaves its connection for the next attempt, an empty one included. No
+// compressed answer is asked for.
 func TestAnswersAreReadWholeAndKeepTheirConnection(t *testing.T) {
 	long := strings.Repeat("x", dispatcher.MaxResponseBody+10)
 	var opened atomic.Int32
+	var askedEncodings atomic.Int32
 	recv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Accept-Encoding") != "" {
+			askedEncodings.Add(1)
+		}
 		body := r.URL.Query().Get("body")
 		if body == "long" {
 			body = long
@@ -64,6 +69,7 @@ func TestAnswersAreReadWholeAndKeepTheirConnection(t *testing.T) {
 		}
 	}
 	require.EqualValues(t, 1, opened.Load(), "every answer read whole: one connection for all")
+	require.Zero(t, askedEncodings.Load(), "no compressed answer asked for: bodies are kept as receivers send them")
 
 	for _, query := range []string{"body=long", "chunked=1&body=long"} {
 		res := send(query)

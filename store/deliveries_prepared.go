@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/uptrace/bun"
 
 	"payments/store/ids"
@@ -871,18 +872,19 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 		if stmt < len(stmts)-1 {
 			return nil
 		}
+		// Values, not pointers: pgx makes a new value (by reflection) for
+		// every pointer it scans a column into, a dozen a row.
 		var (
-			ordinal         int64
-			held            bool
-			nextID, eventID *string
-			attempts        *int
-			nextDue         *time.Time
-			webhookVersion  *string
-			ev              struct {
-				accountID, eventType, objectID, traceparent, tracestate *string
+			ordinal                         int64
+			held                            bool
+			nextID, eventID, webhookVersion pgtype.Text
+			attempts                        pgtype.Int4
+			nextDue                         pgtype.Timestamptz
+			ev                              struct {
+				accountID, eventType, objectID, traceparent, tracestate pgtype.Text
 				data                                                    []byte // scanned fresh for each row
-				livemode                                                *bool
-				createdAt                                               *time.Time
+				livemode                                                pgtype.Bool
+				createdAt                                               pgtype.Timestamptz
 			}
 		)
 		dest := []any{&ordinal, &held, &nextID, &eventID, &attempts, &nextDue, &webhookVersion,
@@ -899,25 +901,25 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 			answered[i] = true
 			out := &outs[i]
 			out.Held = held
-			if !held || nextID == nil || ev.data == nil {
+			if !held || !nextID.Valid || ev.data == nil {
 				continue
 			}
 			d, ask := batch[i].Delivery, batch[i].Next
 			expiry := ask.Now.Add(ask.Lease)
-			next := &Delivery{ID: *nextID, WebhookID: d.WebhookID, AccountID: d.AccountID, EventID: *eventID,
-				Attempts: *attempts, LeaseToken: &ask.Token, LeaseExpiresAt: &expiry, NextAttemptAt: *nextDue,
+			next := &Delivery{ID: nextID.String, WebhookID: d.WebhookID, AccountID: d.AccountID, EventID: eventID.String,
+				Attempts: int(attempts.Int32), LeaseToken: &ask.Token, LeaseExpiresAt: &expiry, NextAttemptAt: nextDue.Time,
 				Webhook: d.Webhook, Event: &Event{
-					ID: *eventID, AccountID: *ev.accountID, Livemode: *ev.livemode, Type: *ev.eventType,
-					ObjectID: *ev.objectID, Data: ev.data, CreatedAt: *ev.createdAt, TraceParent: copied(ev.traceparent),
-					TraceState: copied(ev.tracestate),
+					ID: eventID.String, AccountID: ev.accountID.String, Livemode: ev.livemode.Bool, Type: ev.eventType.String,
+					ObjectID: ev.objectID.String, Data: ev.data, CreatedAt: ev.createdAt.Time, TraceParent: textOrNil(ev.traceparent),
+					TraceState: textOrNil(ev.tracestate),
 				}}
-			if webhookVersion == nil || *webhookVersion != d.Webhook.RowVersion {
+			if !webhookVersion.Valid || webhookVersion.String != d.Webhook.RowVersion {
 				// The webhook changed since it was read (a new URL, a rotated
 				// secret): read again below, outside the batch, unless
 				// another read has it at this version.
 				next.Webhook = nil
-				if webhookVersion != nil {
-					next.Webhook = s.webhookCopies.get(d.WebhookID, *webhookVersion)
+				if webhookVersion.Valid {
+					next.Webhook = s.webhookCopies.get(d.WebhookID, webhookVersion.String)
 				}
 			}
 			out.Next = append(out.Next, next)
@@ -973,13 +975,12 @@ func (s *Store) FinishSuccesses(ctx context.Context, batch []Success) []Finished
 	return outs
 }
 
-// copied is a copy of what p points to: the rows of one answer are scanned
-// into the same variables.
-func copied[T any](p *T) *T {
-	if p == nil {
+// textOrNil is t's string, or nil for NULL.
+func textOrNil(t pgtype.Text) *string {
+	if !t.Valid {
 		return nil
 	}
-	return ptr(*p)
+	return &t.String
 }
 
 // finishSuccessesArgs are finishSuccessesSQL's parameters: one array per
