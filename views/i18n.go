@@ -16,8 +16,8 @@ import (
 
 // The dashboard and the checkout speak Brazilian Portuguese first and
 // English as a choice. Every word a person reads comes from the message
-// catalogs in locales/ (one TOML file per language, the same ids in each),
-// (catalog.go); templates and handlers ask for messages by id with T.
+// catalogs in locales/ (one TOML file per language, the same ids in each,
+// read by catalog.go); templates and handlers ask for messages by id with T.
 
 // Languages the catalogs cover, the default first.
 const (
