@@ -12,7 +12,7 @@ import (
 )
 
 // catalog is every message of one language, by id, read once from its
-// TOML file in locales/: `"id" = "text"`, or a table of plural forms
+// TOML file in locales/: `"id" = "text"`, or a section of plural forms
 // (`one`, `other`) for a message chosen by a count.
 //
 // Held as plain strings: go-i18n, which served them before, kept about
