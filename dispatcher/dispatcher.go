@@ -595,16 +595,20 @@ const TruncatedHeader = "(truncated)"
 // a header that does not fit whole is cut, the rest left out, and
 // TruncatedHeader says how much was.
 func sanitizeHeaders(h map[string][]string) map[string][]string {
-	size := 0
+	// The size, and whether every name and value is stored as it is (valid
+	// UTF-8, no NUL), in one pass.
+	size, storable := 0, true
 	for k, vs := range h {
+		storable = storable && utf8.ValidString(k)
 		for _, v := range vs {
 			size += len(k) + len(v)
+			storable = storable && utf8.ValidString(v) && strings.IndexByte(v, 0) < 0
 		}
 	}
 	if size <= MaxStoredResponseHeaders {
 		// Every answer but a rare one: all of it, in any order; the map
 		// itself (the attempt's own) when nothing in it needs cleaning.
-		if h != nil && storable(h) {
+		if h != nil && storable {
 			return h
 		}
 		out := make(map[string][]string, len(h))
@@ -646,22 +650,6 @@ func sanitizeHeaders(h map[string][]string) map[string][]string {
 			leftHeaders, leftBytes, MaxStoredResponseHeaders>>10)}
 	}
 	return out
-}
-
-// storable is whether every name and value of h is stored as it is (valid
-// UTF-8, no NUL).
-func storable(h map[string][]string) bool {
-	for k, vs := range h {
-		if !utf8.ValidString(k) {
-			return false
-		}
-		for _, v := range vs {
-			if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func cleanHeaderValue(v string) string {
