@@ -130,7 +130,7 @@ const SignUpAttemptNotice = 15 * time.Minute
 // mails u that someone tried (at most once per SignUpAttemptNotice) and
 // records it.
 func (o *Operations) signUpAttempted(ctx context.Context, who store.Actor, u *store.User, password string) error {
-	_ = store.HashPassword(password)
+	_ = o.Store.HashPassword(password)
 	recent, err := o.Store.MailedSince(ctx, u.Email, store.MailSignUpAttempt, o.Store.Now().Add(-SignUpAttemptNotice))
 	if err != nil {
 		return err

@@ -82,6 +82,8 @@ type Store struct {
 	// claims and finishes are the connections the dispatcher's claim and
 	// its batches of successes run on (pinned.go).
 	claims, finishes *pg.Pinned
+	// hashing is the cost of the password hashes it makes.
+	hashing PasswordHashing
 	// decoy is a password hash made once, for sign-ins of unknown e-mails.
 	decoy decoyHash
 	// replica serves the reads that may lag, when there is one (replica.go).
@@ -117,6 +119,10 @@ type Options struct {
 	Charges Charges
 	// Replica, if any, serves the reads that may lag (MayLag).
 	Replica *Replica
+	// PasswordHashing is the cost of the password hashes the store makes;
+	// the zero value is DefaultPasswordHashing, and less than
+	// MinimumPasswordHashing is refused.
+	PasswordHashing PasswordHashing
 }
 
 // New returns a Store over db.
@@ -124,11 +130,18 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.PasswordHashing == (PasswordHashing{}) {
+		opts.PasswordHashing = DefaultPasswordHashing
+	}
+	if !opts.PasswordHashing.atLeastMinimum() {
+		return nil, fmt.Errorf("store: password hashing %+v is below the minimum %+v", opts.PasswordHashing, MinimumPasswordHashing)
+	}
 	box, err := secretbox.New(opts.SecretKey)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica, checkNesting: testing.Testing()}
+	s := &Store{db: db, now: opts.Now, box: box, charges: opts.Charges, replica: opts.Replica, hashing: opts.PasswordHashing,
+		checkNesting: testing.Testing()}
 	s.reads, s.creates, s.successes = newPaymentReads(s), newPaymentCreates(s), newSuccessBatches(s)
 	s.claims, s.finishes = pinned(db.DB, 1), pinned(db.DB, successBatchesInFlight)
 	s.families = &splitFamilies{known: map[string]splitFamily{}}

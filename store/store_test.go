@@ -61,9 +61,12 @@ func TestAccountFee(t *testing.T) {
 
 func TestPasswordHashing(t *testing.T) {
 	t.Parallel()
-	h := store.HashPassword("correct horse battery")
-	require.Regexp(t, `^\$argon2id\$v=19\$m=65536,t=3,p=2\$`, h)
-	require.NotEqual(t, h, store.HashPassword("correct horse battery"), "salted")
+	db := storetest.DB(t)
+	st, err := store.New(db, store.Options{})
+	require.NoError(t, err)
+	h := st.HashPassword("correct horse battery")
+	require.Regexp(t, `^\$argon2id\$v=19\$m=65536,t=3,p=2\$`, h, "the default cost")
+	require.NotEqual(t, h, st.HashPassword("correct horse battery"), "salted")
 	ok, err := store.VerifyPassword(h, "correct horse battery")
 	require.NoError(t, err)
 	require.True(t, ok)
@@ -72,6 +75,24 @@ func TestPasswordHashing(t *testing.T) {
 	require.False(t, ok)
 	_, err = store.VerifyPassword("$2a$10$bcrypt", "x")
 	require.Error(t, err)
+
+	// A hash carries its cost: one made at the minimum checks as such
+	// wherever it is read.
+	least, err := store.New(db, store.Options{PasswordHashing: store.MinimumPasswordHashing})
+	require.NoError(t, err)
+	h = least.HashPassword("correct horse battery")
+	require.Regexp(t, `^\$argon2id\$v=19\$m=19456,t=2,p=1\$`, h)
+	ok, err = store.VerifyPassword(h, "correct horse battery")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Regexp(t, `^\$argon2id\$v=19\$m=19456,t=2,p=1\$`, least.DecoyPasswordHash(), "the decoy costs what a real check does")
+
+	// Nothing below the minimum, in any of its terms.
+	for _, weak := range []store.PasswordHashing{{MemoryKiB: 19*1024 - 1, Time: 2, Threads: 1},
+		{MemoryKiB: 64 * 1024, Time: 1, Threads: 2}, {MemoryKiB: 64 * 1024, Time: 3}} {
+		_, err := store.New(db, store.Options{PasswordHashing: weak})
+		require.ErrorContains(t, err, "below the minimum", "%+v", weak)
+	}
 }
 
 func TestStoreReturnsSentinels(t *testing.T) {

@@ -99,7 +99,7 @@ func (s *Store) CreatePerson(ctx context.Context, in NewPerson) (*User, error) {
 	u := &User{
 		ID:           ids.New(ids.PrefixUser),
 		Email:        strings.TrimSpace(email),
-		PasswordHash: HashPassword(password),
+		PasswordHash: s.HashPassword(password),
 		Role:         role,
 		Locale:       cmp.Or(in.Locale, LocalePT),
 		CreatedAt:    s.Now(),
@@ -145,7 +145,7 @@ func (s *Store) SetPassword(ctx context.Context, email, password string) error {
 		return err
 	}
 	res, err := s.idb(ctx).NewUpdate().Model((*User)(nil)).
-		Set("password_hash = ?", HashPassword(password)).
+		Set("password_hash = ?", s.HashPassword(password)).
 		Set("session_epoch = session_epoch + 1").
 		Where("lower(email) = lower(?)", strings.TrimSpace(email)).Exec(ctx)
 	if err != nil {
@@ -168,7 +168,7 @@ func (s *Store) ResetPassword(ctx context.Context, id, password string) error {
 		return err
 	}
 	_, err = s.idb(ctx).NewRaw(`UPDATE users SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ?`,
-		HashPassword(password), id).Exec(ctx)
+		s.HashPassword(password), id).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("store: reset password: %w", err)
 	}
@@ -184,13 +184,33 @@ func (s *Store) MarkEmailVerified(ctx context.Context, id string) error {
 	return nil
 }
 
-// argon2id parameters: RFC 9106's second recommended option, memory-constrained.
-const (
-	argonTime    = 3
-	argonMemory  = 64 * 1024
-	argonThreads = 2
-	argonKeyLen  = 32
-)
+// PasswordHashing is the argon2id cost of the password hashes a store
+// makes; a hash carries its own, so a check costs what its hash was made
+// with.
+type PasswordHashing struct {
+	MemoryKiB uint32
+	Time      uint32
+	Threads   uint8
+}
+
+// DefaultPasswordHashing is RFC 9106's second recommended option,
+// memory-constrained: what the service hashes with.
+var DefaultPasswordHashing = PasswordHashing{MemoryKiB: 64 * 1024, Time: 3, Threads: 2}
+
+// MinimumPasswordHashing is the least a store accepts: OWASP's first
+// argon2id configuration (19 MiB, two passes, one lane). The web tests hash
+// with it: under the race detector a hash at the default cost took 0.4 s,
+// and hashing was three quarters of their CPU (BENCHMARKS.md, "make test").
+var MinimumPasswordHashing = PasswordHashing{MemoryKiB: 19 * 1024, Time: 2, Threads: 1}
+
+const argonKeyLen = 32
+
+// atLeastMinimum reports whether h costs no less than MinimumPasswordHashing
+// in each of its terms.
+func (h PasswordHashing) atLeastMinimum() bool {
+	m := MinimumPasswordHashing
+	return h.MemoryKiB >= m.MemoryKiB && h.Time >= m.Time && h.Threads >= m.Threads
+}
 
 // decoyHash is a hash of no one's password, made on first use.
 type decoyHash struct {
@@ -202,23 +222,26 @@ type decoyHash struct {
 // has no user: the same argon2id work as a real check, so the time a
 // sign-in takes does not tell whether an account exists.
 func (s *Store) DecoyPasswordHash() string {
-	s.decoy.once.Do(func() { s.decoy.hash = HashPassword(ids.New(ids.PrefixUser)) })
+	s.decoy.once.Do(func() { s.decoy.hash = s.HashPassword(ids.New(ids.PrefixUser)) })
 	return s.decoy.hash
 }
 
-// HashPassword returns an argon2id hash in the PHC string format.
-func HashPassword(password string) string {
+// HashPassword returns an argon2id hash of password, at the store's cost.
+func (s *Store) HashPassword(password string) string { return s.hashing.Hash(password) }
+
+// Hash returns an argon2id hash of password in the PHC string format.
+func (h PasswordHashing) Hash(password string) string {
 	salt := make([]byte, 16)
 	_, _ = rand.Read(salt)
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(password), salt, h.Time, h.MemoryKiB, h.Threads, argonKeyLen)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key))
+		argon2.Version, h.MemoryKiB, h.Time, h.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 var errBadHash = errors.New("store: malformed password hash")
 
-// VerifyPassword reports whether password matches a HashPassword hash, in
+// VerifyPassword reports whether password matches a PasswordHashing hash, in
 // constant time with respect to the key.
 func VerifyPassword(hash, password string) (bool, error) {
 	parts := strings.Split(hash, "$")
