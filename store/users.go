@@ -200,7 +200,7 @@ var DefaultPasswordHashing = PasswordHashing{MemoryKiB: 64 * 1024, Time: 3, Thre
 // MinimumPasswordHashing is the least a store accepts: OWASP's first
 // argon2id configuration (19 MiB, two passes, one lane). The web tests hash
 // with it: under the race detector a hash at the default cost took 0.4 s,
-// and hashing was three quarters of their CPU (BENCHMARKS.md, "make test").
+// and the suite a third longer (BENCHMARKS.md, "The web tests' passwords").
 var MinimumPasswordHashing = PasswordHashing{MemoryKiB: 19 * 1024, Time: 2, Threads: 1}
 
 const argonKeyLen = 32

@@ -232,7 +232,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		replica, replicaProxy, standbyURL = startReplica(t, db, dbURL, o.Config.ReplicaMaxLag, log)
 	}
 	// Passwords are hashed at the least cost the store accepts: at the
-	// service's, hashing was most of the web suite's CPU under -race.
+	// service's, the web suite took a third longer under -race.
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
 		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
 	}, Replica: replica, PasswordHashing: store.MinimumPasswordHashing})
