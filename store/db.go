@@ -131,10 +131,10 @@ func New(db *bun.DB, opts Options) (*Store, error) {
 		opts.Now = time.Now
 	}
 	if opts.PasswordHashing == (PasswordHashing{}) {
-		opts.PasswordHashing = DefaultPasswordHashing
+		opts.PasswordHashing = DefaultPasswordHashing()
 	}
 	if !opts.PasswordHashing.atLeastMinimum() {
-		return nil, fmt.Errorf("store: password hashing %+v is below the minimum %+v", opts.PasswordHashing, MinimumPasswordHashing)
+		return nil, fmt.Errorf("store: password hashing %+v is below the minimum %+v", opts.PasswordHashing, MinimumPasswordHashing())
 	}
 	box, err := secretbox.New(opts.SecretKey)
 	if err != nil {

@@ -78,7 +78,7 @@ func TestPasswordHashing(t *testing.T) {
 
 	// A hash carries its cost: one made at the minimum checks as such
 	// wherever it is read.
-	least, err := store.New(db, store.Options{PasswordHashing: store.MinimumPasswordHashing})
+	least, err := store.New(db, store.Options{PasswordHashing: store.MinimumPasswordHashing()})
 	require.NoError(t, err)
 	h = least.HashPassword("correct horse battery")
 	require.Regexp(t, `^\$argon2id\$v=19\$m=19456,t=2,p=1\$`, h)

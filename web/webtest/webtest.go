@@ -235,7 +235,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	// service's, the web suite took a third longer under -race.
 	st, err := store.New(db, store.Options{Now: o.Now, SecretKey: secretKey, Charges: store.Charges{
 		Receiver: pix.Receiver{Key: sandboxtest.Chave, City: "SAO PAULO"}, BaseURL: url,
-	}, Replica: replica, PasswordHashing: store.MinimumPasswordHashing})
+	}, Replica: replica, PasswordHashing: store.MinimumPasswordHashing()})
 	require.NoError(t, err)
 
 	// Test receivers listen on loopback, which only the dev flag allows.
