@@ -219,8 +219,17 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 	for ctx.Err() == nil {
 		free := cap(d.slots) - len(d.slots)
 		if free == 0 {
-			d.behind.Store(true) // what is due waits for a worker
-			return
+			// What is due waits for a worker. Said before looking again: a
+			// worker freed after the look sees it and wakes this loop; one
+			// freed between the first look and it saw nothing to wake for,
+			// and the look finds its slot (two quick workers freed in that
+			// window left a third delivery to the next poll, a minute in
+			// TestAFreedWorkerClaimsOnlyWhenAClaimLeftWorkBehind).
+			d.behind.Store(true)
+			if cap(d.slots)-len(d.slots) == 0 {
+				return
+			}
+			continue
 		}
 		freed := d.freed.Load()
 		c, err := d.claim(ctx, free, woken)
@@ -247,10 +256,11 @@ func (d *Dispatcher) fill(ctx, attemptCtx context.Context, woken time.Time) {
 			}(&claimed[i])
 		}
 		if len(claimed) < free {
+			// Said before looking at the workers freed, for the same reason.
+			d.behind.Store(c.More)
 			if c.More && d.freed.Load() != freed {
 				continue // a worker freed meanwhile saw nothing to wake for
 			}
-			d.behind.Store(c.More)
 			return
 		}
 	}
