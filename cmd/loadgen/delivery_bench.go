@@ -113,31 +113,34 @@ func (r *receiver) reset() {
 	r.mu.Unlock()
 }
 
-// slowest are the n arrivals that took longest since reset.
-func (r *receiver) slowest(n int) []arrival {
+// sorted are the arrivals since reset, slowest first.
+func (r *receiver) sorted() []arrival {
 	r.mu.Lock()
 	all := append([]arrival(nil), r.arrivals...)
 	r.mu.Unlock()
 	slices.SortFunc(all, func(a, b arrival) int { return cmp.Compare(b.latency, a.latency) })
-	return all[:min(n, len(all))]
+	return all
 }
 
-// timeline describes where the slowest deliveries spent their time, each
-// step in ms after the event's created_at (taken in its transaction, before
-// the statements that save it): the transaction's commit (PostgreSQL's
-// commit timestamp, when track_commit_timestamp is on, as on `make bench`'s
+// timeline describes where the deliveries spent their time, each step in
+// ms after the event's created_at (taken in its transaction, before the
+// statements that save it): the transaction's commit (PostgreSQL's commit
+// timestamp, when track_commit_timestamp is on, as on `make bench`'s
 // server), the dispatcher woken (by the NOTIFY, its poll or a freed worker;
 // "chained" when a worker took it straight after a success on the same
 // webhook), the claim's statement running in PostgreSQL, the request sent,
-// the body received (the receiver's clock), the answer read. "at" is when
-// the event was made, in seconds since the phase began; below the table,
-// what PostgreSQL did in the background during the phase.
-func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival, phase phaseWindow) (string, error) {
-	if len(slow) == 0 {
+// the body received (the receiver's clock), the answer read. First each
+// step's median and 90th percentile over every arrival (what every event
+// pays: the tail is these plus whatever delayed the slowest), then the
+// slowest few. "at" is when the event was made, in seconds since the phase
+// began; below the table, what PostgreSQL did in the background during the
+// phase.
+func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest int, phase phaseWindow) (string, error) {
+	if len(all) == 0 {
 		return "", nil
 	}
-	ids := make([]string, len(slow))
-	for i, a := range slow {
+	ids := make([]string, len(all))
+	for i, a := range all {
 		ids[i] = a.id
 	}
 	rows, err := pool.Query(ctx, `SELECT e.id, e.created_at,
@@ -149,44 +152,90 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, slow []arrival, phase pha
 		return "", err
 	}
 	defer rows.Close()
-	type step struct {
-		created, sent           time.Time
-		committed, woken, claim *time.Time
-		took                    int
-	}
-	steps := map[string]step{}
+	steps := map[string]*timelineSteps{}
 	for rows.Next() {
 		var id string
-		var s step
-		if err := rows.Scan(&id, &s.created, &s.committed, &s.woken, &s.claim, &s.sent, &s.took); err != nil {
+		var s timelineSteps
+		var sent time.Time
+		var took int
+		if err := rows.Scan(&id, &s.created, &s.committed, &s.woken, &s.claimed, &sent, &took); err != nil {
 			return "", err
 		}
-		steps[id] = s
+		answered := sent.Add(time.Duration(took) * time.Millisecond)
+		s.sent, s.answered = &sent, &answered
+		steps[id] = &s
 	}
 	if err := rows.Err(); err != nil {
 		return "", err
 	}
-	after := func(s step, t *time.Time, none string) string {
-		if t == nil {
-			return none
-		}
-		return fmt.Sprintf("%.1f", float64(t.Sub(s.created).Microseconds())/1000)
-	}
 	var b strings.Builder
-	b.WriteString("\nThe slowest deliveries at 200 events/s, ms after the event's created_at:\n\n")
+	b.WriteString("\nWhere the deliveries at 200 events/s spent their time, ms after the event's created_at:\n\n")
 	b.WriteString("| event | at | committed | woken | claimed | sent | received | answered |\n|---|---|---|---|---|---|---|---|\n")
-	for _, a := range slow {
+	var each [6][]float64 // committed, woken, claimed, sent, received, answered
+	for _, a := range all {
 		s, ok := steps[a.id]
 		if !ok {
 			continue
 		}
-		answered := s.sent.Add(time.Duration(s.took) * time.Millisecond)
-		fmt.Fprintf(&b, "| %s | %.2f s | %s | %s | %s | %s | %s | %s |\n", a.id, s.created.Sub(phase.start).Seconds(),
-			after(s, s.committed, "n/a"), after(s, s.woken, "chained"), after(s, s.claim, "n/a"), after(s, &s.sent, ""),
-			after(s, &a.at, ""), after(s, &answered, ""))
+		s.received = &a.at
+		for i, t := range s.times() {
+			if t != nil {
+				each[i] = append(each[i], s.after(t))
+			}
+		}
+	}
+	for _, q := range []float64{0.5, 0.9} {
+		fmt.Fprintf(&b, "| p%.0f of %d | |", 100*q, len(each[5]))
+		for i := range each {
+			fmt.Fprintf(&b, " %s |", quantileMS(each[i], q))
+		}
+		b.WriteString("\n")
+	}
+	for _, a := range all[:min(slowest, len(all))] {
+		s, ok := steps[a.id]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %.2f s |", a.id, s.created.Sub(phase.start).Seconds())
+		for i, t := range s.times() {
+			switch {
+			case t != nil:
+				fmt.Fprintf(&b, " %.1f |", s.after(t))
+			case i == 1:
+				b.WriteString(" chained |")
+			default:
+				b.WriteString(" n/a |")
+			}
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(phase.background)
 	return b.String(), nil
+}
+
+// timelineSteps are when one delivery's event was made and reached each
+// step after it (nil: not known, or not taken).
+type timelineSteps struct {
+	created                                             time.Time
+	committed, woken, claimed, sent, received, answered *time.Time
+}
+
+func (s *timelineSteps) times() [6]*time.Time {
+	return [6]*time.Time{s.committed, s.woken, s.claimed, s.sent, s.received, s.answered}
+}
+
+// after is t in ms after the event was made.
+func (s *timelineSteps) after(t *time.Time) float64 {
+	return float64(t.Sub(s.created).Microseconds()) / 1000
+}
+
+// quantileMS is the q-quantile of ms, formatted, or "n/a" when there are none.
+func quantileMS(ms []float64, q float64) string {
+	if len(ms) == 0 {
+		return "n/a"
+	}
+	slices.Sort(ms)
+	return fmt.Sprintf("%.1f", ms[min(int(q*float64(len(ms))), len(ms)-1)])
 }
 
 // phaseWindow is when a phase began and what PostgreSQL did meanwhile

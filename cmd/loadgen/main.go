@@ -226,7 +226,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	window.background = backgroundDuring(ctx, pool, window.start, before)
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
 	m.t.notes = append(m.t.notes, hostTakenNote(probe, taken))
-	if tl, err := timeline(ctx, pool, recv.slowest(5), window); err == nil {
+	if tl, err := timeline(ctx, pool, recv.sorted(), 5, window); err == nil {
 		m.t.notes = append(m.t.notes, tl)
 	} else {
 		m.t.notes = append(m.t.notes, "\nThe slowest deliveries' timeline could not be read: "+err.Error()+"\n")
