@@ -186,7 +186,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 
 	stopRSS()
 	svc.stop()
-	fmt.Print(t.markdown(svc.peakRSS.Load(), svc.peakAnon.Load()))
+	fmt.Print(t.markdown(svc))
 	return nil
 }
 

@@ -41,7 +41,8 @@ func (t *table) add(name string, got, ceiling result, ceilingWhat string) {
 		name, got.perSecond(), errs, ms(got.p50), ms(got.p99), ceilingCol, ratio, ceilingWhat))
 }
 
-func (t *table) markdown(peakRSS, peakAnon int64) string {
+func (t *table) markdown(svc *service) string {
+	peakRSS, peakAnon := svc.peakRSS.Load(), svc.peakAnon.Load()
 	var b strings.Builder
 	b.WriteString("| measure | service | p50 | p99 | ceiling | ratio | ceiling is |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range t.rows {
@@ -54,7 +55,8 @@ func (t *table) markdown(peakRSS, peakAnon int64) string {
 		}
 	}
 	fmt.Fprintf(&b, "\nPeak RSS of the service: %.1f MB (%.1f MB of it anonymous at the highest sample, the rest the pages"+
-		" of its files it maps; its binary was out of the page cache when it started)\n", float64(peakRSS)/(1<<20), float64(peakAnon)/(1<<20))
+		" of its files it maps; %d of its binary's %d pages were in the page cache when it started)\n",
+		float64(peakRSS)/(1<<20), float64(peakAnon)/(1<<20), svc.cachedAtStart, svc.binaryPages)
 	for _, n := range t.notes {
 		b.WriteString(n)
 	}
