@@ -89,9 +89,9 @@ func (s *service) sampleRSS(ctx context.Context) {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if rss, anon := s.procStatus("VmRSS:"), s.procStatus("RssAnon:"); rss > s.peakRSS.Load() {
-			s.peakRSS.Store(rss)
-			s.peakAnon.Store(anon)
+		if m := s.procStatus("VmRSS:", "RssAnon:"); m[0] > s.peakRSS.Load() {
+			s.peakRSS.Store(m[0])
+			s.peakAnon.Store(m[1])
 		}
 		select {
 		case <-ctx.Done():
@@ -101,26 +101,30 @@ func (s *service) sampleRSS(ctx context.Context) {
 	}
 }
 
-// procStatus reads a kB field of /proc/<pid>/status, in bytes.
-func (s *service) procStatus(field string) int64 {
+// procStatus reads kB fields of /proc/<pid>/status, in bytes, in the
+// order given, from one read of it (0 for a field it lacks).
+func (s *service) procStatus(fields ...string) []int64 {
+	out := make([]int64, len(fields))
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", s.Cmd.Process.Pid))
 	if err != nil {
-		return 0
+		return out
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb * 1024
+		for i, field := range fields {
+			if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+				out[i] = kb * 1024
+			}
 		}
 	}
-	return 0
+	return out
 }
 
 // stop records the kernel's high-water mark, then stops the service.
 func (s *service) stop() {
-	if hwm := s.procStatus("VmHWM:"); hwm > s.peakRSS.Load() {
+	if hwm := s.procStatus("VmHWM:")[0]; hwm > s.peakRSS.Load() {
 		s.peakRSS.Store(hwm)
 	}
 	s.Stop()
