@@ -369,6 +369,43 @@ func TestDeletingAWebhookDeletesItsAttempts(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, r.Status)
 }
 
+// A webhook deleted while one of its deliveries is in flight takes that
+// attempt with it too: recorded after the deletion, it is deleted when its
+// finish finds the delivery gone, and the log says so rather than that a
+// lease was lost.
+func TestAWebhookDeletedDuringAnAttemptTakesThatAttemptToo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := webtest.New(t, webtest.WithRunningDispatcher())
+	inFlight, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	recv := webtest.NewReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+		close(inFlight)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	t.Cleanup(let) // before the receiver closes, however the test ends
+	hook, _ := s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	select {
+	case <-inFlight:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the delivery was never sent")
+	}
+	r := s.Do(webtest.Request{Method: "DELETE", Path: "/api/v1/webhooks/" + hook, Key: s.TestKey})
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	let()
+
+	require.Eventually(t, func() bool { return s.Logged("webhook deleted during attempt") }, 10*time.Second, 10*time.Millisecond)
+	var attempts int
+	require.NoError(t, s.DB.NewRaw("SELECT count(*) FROM delivery_attempts WHERE webhook_id = ?", hook).Scan(ctx, &attempts))
+	require.Zero(t, attempts, "the attempt recorded after the deletion is gone too")
+	require.False(t, s.Logged("lease lost during attempt"))
+}
+
 // Deliveries take the id format of every other id, and an event's
 // deliveries (one per subscribed webhook) each their own.
 func TestDeliveryIDsHaveTheFormatOfEveryID(t *testing.T) {

@@ -400,7 +400,7 @@ func (d *Dispatcher) attemptOne(ctx context.Context, dl *store.Delivery) (succes
 		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
 		return err
 	})
-	d.logFinish(dl, held, err, out.DisableReason)
+	d.logFinish(dl, attempt.ID, held, err, out.DisableReason)
 	return nil, false
 }
 
@@ -429,7 +429,7 @@ func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
 		}
 		return f.Err
 	})
-	d.logFinish(dl, f.Held, f.Err, "")
+	d.logFinish(dl, success.Attempt.ID, f.Held, f.Err, "")
 	return f.Next
 }
 
@@ -474,13 +474,27 @@ func (d *Dispatcher) observe(dl *store.Delivery, outcome string, took time.Durat
 }
 
 // logFinish logs what went wrong when an attempt's outcome was recorded.
-func (d *Dispatcher) logFinish(dl *store.Delivery, held bool, err error, disableReason string) {
+// A finish that found no lease to end either lost it (it ran out, and
+// another claim may hold the delivery) or found the delivery deleted with
+// its webhook: that attempt is forgotten too, as its webhook's others were.
+func (d *Dispatcher) logFinish(dl *store.Delivery, attemptID string, held bool, err error, disableReason string) {
 	switch {
 	case err != nil:
 		// The lease runs out and the delivery is attempted again: at-least-once.
 		d.log.Error("dispatcher: record outcome", "delivery_id", dl.ID, "error", err.Error())
 	case !held:
-		d.log.Warn("dispatcher: lease lost during attempt", "delivery_id", dl.ID)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		gone, err := d.store.ForgetAttemptOfDeletedDelivery(ctx, attemptID, dl.ID)
+		switch {
+		case err != nil:
+			d.log.Warn("dispatcher: lease lost during attempt", "delivery_id", dl.ID, "error", err.Error())
+		case gone:
+			d.log.Info("dispatcher: webhook deleted during attempt; its attempt deleted too",
+				"delivery_id", dl.ID, "webhook_id", dl.WebhookID)
+		default:
+			d.log.Warn("dispatcher: lease lost during attempt", "delivery_id", dl.ID)
+		}
 	case disableReason != "":
 		d.log.Warn("dispatcher: webhook disabled", "webhook_id", dl.WebhookID, "reason", disableReason)
 	}

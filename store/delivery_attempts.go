@@ -111,3 +111,22 @@ func (s *Store) Attempts(ctx context.Context, deliveryID string) ([]DeliveryAtte
 	}
 	return out, nil
 }
+
+// ForgetAttemptOfDeletedDelivery deletes the attempt attemptID when its
+// delivery no longer exists, and reports whether the delivery is gone: its
+// webhook was deleted while the attempt was in flight, so the finish found
+// no lease to end (DeleteWebhook deleted the attempts there were then, and
+// this one was recorded after). A delivery that is still there lost its
+// lease instead, and its attempt stays.
+func (s *Store) ForgetAttemptOfDeletedDelivery(ctx context.Context, attemptID, deliveryID string) (gone bool, err error) {
+	err = s.db.NewRaw(`WITH gone AS MATERIALIZED (
+			SELECT NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = ?) AS yes
+		), forgotten AS (
+			DELETE FROM delivery_attempts WHERE id = ? AND delivery_id = ? AND (SELECT yes FROM gone)
+		)
+		SELECT yes FROM gone`, deliveryID, attemptID, deliveryID).Scan(ctx, &gone)
+	if err != nil {
+		return false, fmt.Errorf("store: forget attempt of a deleted delivery: %w", err)
+	}
+	return gone, nil
+}

@@ -396,7 +396,8 @@ func (s *Store) DeleteWebhook(ctx context.Context, scope Scope, id string) error
 		// No foreign key ties attempts to their webhook (migration 010): its
 		// deliveries' attempts and its test attempts go first, each through
 		// its own index. An attempt an in-flight delivery records after this
-		// belongs to nothing anyone can list, and goes with its month.
+		// is deleted by the dispatcher, whose finish finds the delivery gone
+		// (ForgetAttemptOfDeletedDelivery).
 		_, err := tx.NewDelete().Model((*DeliveryAttempt)(nil)).
 			Where("delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?)", id).Exec(ctx)
 		if err != nil {

@@ -1,7 +1,9 @@
 package webtest
 
 import (
+	"bytes"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -15,4 +17,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Logged reports whether the service has logged text, read under the lock
+// its logs are written under: reading Logs while a worker still logs is a
+// data race.
+func (s *Server) Logged(text string) bool {
+	s.logOut.mu.Lock()
+	defer s.logOut.mu.Unlock()
+	return strings.Contains(s.logOut.w.(*bytes.Buffer).String(), text)
 }

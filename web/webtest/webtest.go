@@ -55,8 +55,10 @@ type Server struct {
 	LiveKey   string
 	// Dispatcher delivers webhooks; call RunOnce unless WithRunningDispatcher.
 	Dispatcher *dispatcher.Dispatcher
-	// Logs holds everything the service logged.
-	Logs *bytes.Buffer
+	// Logs holds everything the service logged; Logged reads it while the
+	// service is still logging.
+	Logs   *bytes.Buffer
+	logOut *lockedWriter
 	// PSP is the sandbox live mode talks to, with WithPSP.
 	PSP *PSP
 	// Client speaks to the server (it trusts the sandbox's CA when the
@@ -259,7 +261,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	go func() { _ = app.Listener(ln) }()
 	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second); usage.Stop() })
 
-	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, opts: o, Dispatcher: disp,
+	s := &Server{t: t, URL: url, DB: db, DBURL: dbURL, SecretKey: secretKey, Store: st, Logs: logs, logOut: logOut, opts: o, Dispatcher: disp,
 		Reports: reports.New(reports.Config{Now: o.Now}, st, log),
 		Client:  client, App: app, DBProxy: proxy, Metrics: meters, Replica: replica, ReplicaProxy: replicaProxy, StandbyURL: standbyURL}
 	if sandbox != nil {
