@@ -13,7 +13,7 @@ import (
 
 // An attempt whose delivery is gone (deleted with its webhook while the
 // attempt was in flight) is forgotten; one whose delivery is still there
-// (it lost its lease) stays, and says so.
+// (its lease was lost, not the delivery) stays.
 func TestAnAttemptIsForgottenOnlyWhenItsDeliveryIsGone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
