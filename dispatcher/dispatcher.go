@@ -400,7 +400,7 @@ func (d *Dispatcher) attemptOne(ctx context.Context, dl *store.Delivery) (succes
 		held, err = d.store.FinishFailure(ctx, dl, token, out, &attempt.DeliveryAttempt)
 		return err
 	})
-	d.logFinish(dl, attempt.ID, held, err, out.DisableReason)
+	d.afterFinish(dl, attempt.ID, held, err, out.DisableReason)
 	return nil, false
 }
 
@@ -429,7 +429,7 @@ func (d *Dispatcher) recordSuccess(success store.Success) []*store.Delivery {
 		}
 		return f.Err
 	})
-	d.logFinish(dl, success.Attempt.ID, f.Held, f.Err, "")
+	d.afterFinish(dl, success.Attempt.ID, f.Held, f.Err, "")
 	return f.Next
 }
 
@@ -473,11 +473,12 @@ func (d *Dispatcher) observe(dl *store.Delivery, outcome string, took time.Durat
 	d.cfg.Metrics.Attempt(outcome, took, lag)
 }
 
-// logFinish logs what went wrong when an attempt's outcome was recorded.
+// afterFinish logs what went wrong when an attempt's outcome was recorded.
 // A finish that found no lease to end either lost it (it ran out, and
 // another claim may hold the delivery) or found the delivery deleted with
-// its webhook: that attempt is forgotten too, as its webhook's others were.
-func (d *Dispatcher) logFinish(dl *store.Delivery, attemptID string, held bool, err error, disableReason string) {
+// its webhook: that attempt is deleted here, as its webhook's others were,
+// off the path of every finish that held its lease.
+func (d *Dispatcher) afterFinish(dl *store.Delivery, attemptID string, held bool, err error, disableReason string) {
 	switch {
 	case err != nil:
 		// The lease runs out and the delivery is attempted again: at-least-once.

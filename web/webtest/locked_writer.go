@@ -1,7 +1,6 @@
 package webtest
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"sync"
@@ -25,5 +24,5 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (s *Server) Logged(text string) bool {
 	s.logOut.mu.Lock()
 	defer s.logOut.mu.Unlock()
-	return strings.Contains(s.logOut.w.(*bytes.Buffer).String(), text)
+	return strings.Contains(s.Logs.String(), text)
 }
