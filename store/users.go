@@ -218,7 +218,8 @@ func MinimumPasswordHashing() PasswordHashing {
 // atLeastMinimum reports whether h costs no less than MinimumPasswordHashing
 // in each of its terms.
 func (h PasswordHashing) atLeastMinimum() bool {
-	return h.MemoryKiB >= minimumArgonMemoryKiB && h.Time >= minimumArgonTime && h.Threads >= minimumArgonThreads
+	m := MinimumPasswordHashing()
+	return h.MemoryKiB >= m.MemoryKiB && h.Time >= m.Time && h.Threads >= m.Threads
 }
 
 // decoyHash is a hash of no one's password, made on first use.
