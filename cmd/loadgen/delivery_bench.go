@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -135,7 +136,7 @@ func (r *receiver) sorted() []arrival {
 // slowest few. "at" is when the event was made, in seconds since the phase
 // began; below the table, what PostgreSQL did in the background during the
 // phase.
-func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest int, phase phaseWindow) (string, error) {
+func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest int, phase phaseWindow, dumpTo string) (string, error) {
 	if len(all) == 0 {
 		return "", nil
 	}
@@ -167,6 +168,11 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 	}
 	if err := rows.Err(); err != nil {
 		return "", err
+	}
+	if dumpTo != "" {
+		if err := dumpSteps(dumpTo, all, steps, phase.start); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	b.WriteString("\nWhere the deliveries at 200 events/s spent their time, ms after the event's created_at:\n\n")
@@ -211,6 +217,35 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 	}
 	b.WriteString(phase.background)
 	return b.String(), nil
+}
+
+// dumpSteps writes every delivery of all to path, a line each in arrival
+// order: its event's created_at in seconds after start, then each step
+// (timelineSteps.times) in ms after it, "-" where not known. The report's
+// quantiles hide when in a phase the slow deliveries came: this is for
+// reading them against time (BENCHMARKS.md, "The claim's walk grows until
+// vacuum").
+func dumpSteps(path string, all []arrival, steps map[string]*timelineSteps, start time.Time) error {
+	var b strings.Builder
+	for _, a := range all {
+		s, ok := steps[a.id]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "%.4f", s.created.Sub(start).Seconds())
+		for _, t := range s.times() {
+			if t == nil {
+				b.WriteString(" -")
+				continue
+			}
+			fmt.Fprintf(&b, " %.2f", s.after(t))
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("timeline: %w", err)
+	}
+	return nil
 }
 
 // timelineSteps are when one delivery's event was made and reached each

@@ -32,6 +32,7 @@ func main() {
 	only := flag.String("only", "", "run one group of phases: create, get or webhooks (payments the others need are made untimed)")
 	growth := flag.Bool("growth", false, "also drain a 10x backlog to four webhooks and a backlog to 1,000 webhooks of 100 accounts (issue 48's cost as work grows)")
 	database := flag.String("database", "", "measure on this existing database (a loaded one: cmd/scalebench), kept with its history, instead of a fresh one")
+	timelineFile := flag.String("timeline", "", "write every delivery of the e2e phase to this file, a line each: seconds into the phase, then ms to each step (committed, woken, claimed, sent, received, answered)")
 	filter := flag.String("filter", "", "a payload filter (CEL) every webhook of the run's account gets, to price filters: one that passes every event, as data.object.amount_cents >= 0, keeps the phases comparable")
 	flag.Parse()
 	if *adminURL == "" {
@@ -50,12 +51,12 @@ func main() {
 	default:
 		log.Fatalf("loadgen: -only takes create, get or webhooks, not %q", *only)
 	}
-	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only, *growth, *filter); err != nil {
+	if err := run(*adminURL, *database, *binary, *phase, *backlog, prof, *only, *growth, *filter, *timelineFile); err != nil {
 		log.Fatalf("loadgen: %v", err)
 	}
 }
 
-func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string, growth bool, filter string) error {
+func run(adminURL, database, binary string, phase time.Duration, backlog int, prof *profiler, only string, growth bool, filter, timelineFile string) error {
 	ctx := context.Background()
 	dbURL, drop, err := database, func() {}, error(nil)
 	var keepHistory []string
@@ -175,7 +176,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 	}
 
 	if runs("webhooks") {
-		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog, growth); err != nil {
+		if err := benchWebhooks(ctx, api, pool, st, m, prof, acct.ID, firstID, first, ids, phase, backlog, growth, timelineFile); err != nil {
 			return err
 		}
 		settle(ctx, pool)
@@ -193,7 +194,7 @@ func run(adminURL, database, binary string, phase time.Duration, backlog int, pr
 // benchWebhooks measures deliveries to a local receiver: the raw POST
 // ceiling, end-to-end latency at a steady rate, and a backlog's drain.
 func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *store.Store, m *meter, prof *profiler,
-	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int, growth bool,
+	accountID, paymentID string, first []byte, pending []string, phase time.Duration, backlog int, growth bool, timelineFile string,
 ) error {
 	recv, err := startReceiver()
 	if err != nil {
@@ -226,7 +227,7 @@ func benchWebhooks(ctx context.Context, api *apiClient, pool *pgxpool.Pool, st *
 	window.background = backgroundDuring(ctx, pool, window.start, before)
 	m.t.add("webhook e2e at 200 events/s", steady, result{}, "")
 	m.t.notes = append(m.t.notes, hostTakenNote(probe, taken))
-	if tl, err := timeline(ctx, pool, recv.sorted(), 5, window); err == nil {
+	if tl, err := timeline(ctx, pool, recv.sorted(), 5, window, timelineFile); err == nil {
 		m.t.notes = append(m.t.notes, tl)
 	} else {
 		m.t.notes = append(m.t.notes, "\nThe slowest deliveries' timeline could not be read: "+err.Error()+"\n")
