@@ -169,11 +169,6 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 	if err := rows.Err(); err != nil {
 		return "", err
 	}
-	if dumpTo != "" {
-		if err := dumpSteps(dumpTo, all, steps, phase.start); err != nil {
-			return "", err
-		}
-	}
 	var b strings.Builder
 	b.WriteString("\nWhere the deliveries at 200 events/s spent their time, ms after the event's created_at:\n\n")
 	b.WriteString("| event | at | committed | woken | claimed | sent | received | answered |\n|---|---|---|---|---|---|---|---|\n")
@@ -188,6 +183,11 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 			if t != nil {
 				each[i] = append(each[i], s.after(t))
 			}
+		}
+	}
+	if dumpTo != "" {
+		if err := dumpSteps(dumpTo, all, steps, phase.start); err != nil {
+			return "", err
 		}
 	}
 	for _, q := range []float64{0.5, 0.9} {
@@ -219,8 +219,9 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 	return b.String(), nil
 }
 
-// dumpSteps writes every delivery of all to path, a line each in arrival
-// order: its event's created_at in seconds after start, then each step
+// dumpSteps writes every delivery of all to path, a line each in all's
+// order (the timeline's: the slowest first): its event's created_at in
+// seconds after start, then each step
 // (timelineSteps.times) in ms after it, "-" where not known. The report's
 // quantiles hide when in a phase the slow deliveries came: this is for
 // reading them against time (BENCHMARKS.md, "The claim's walk grows until

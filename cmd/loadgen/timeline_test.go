@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dumpSteps writes a line per delivery it has steps for, in arrival order:
+// dumpSteps writes a line per delivery it has steps for, in the order given:
 // seconds into the phase, then ms to each step, "-" for a step not known
 // (a chained delivery is never woken).
 func TestDumpStepsWritesEachDeliveryAgainstThePhasesClock(t *testing.T) {
