@@ -221,11 +221,11 @@ func timeline(ctx context.Context, pool *pgxpool.Pool, all []arrival, slowest in
 
 // dumpSteps writes every delivery of all to path, a line each in all's
 // order (the timeline's: the slowest first): its event's created_at in
-// seconds after start, then each step
-// (timelineSteps.times) in ms after it, "-" where not known. The report's
-// quantiles hide when in a phase the slow deliveries came: this is for
-// reading them against time (BENCHMARKS.md, "The claim's walk grows until
-// vacuum").
+// seconds after start, then each step (timelineSteps.times) in ms after
+// it, "-" where not known. The report's quantiles hide when in a phase the
+// slow deliveries came; this is for reading them against time
+// (BENCHMARKS.md, "The claim's walk grows until vacuum"). It runs once
+// timeline has given each delivery its arrival.
 func dumpSteps(path string, all []arrival, steps map[string]*timelineSteps, start time.Time) error {
 	var b strings.Builder
 	for _, a := range all {
