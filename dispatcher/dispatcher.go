@@ -332,6 +332,12 @@ func (d *Dispatcher) listen(ctx context.Context) {
 		conn, err := pgx.Connect(ctx, d.cfg.DatabaseURL)
 		if err == nil {
 			_, err = conn.Exec(ctx, "LISTEN "+store.DeliveriesChannel)
+			if err == nil {
+				// What was queued before this LISTEN (while the dispatcher
+				// started, or this connection was lost) notified no one:
+				// a claim looks for it now, not at the next poll.
+				d.signal()
+			}
 			for err == nil {
 				_, err = conn.WaitForNotification(ctx)
 				if err == nil {
