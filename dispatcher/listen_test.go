@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"payments/dispatcher"
+	"payments/store"
 	"payments/web/webtest"
 )
 
@@ -30,8 +31,8 @@ func TestAListenerBackClaimsWhatWasQueuedMeanwhile(t *testing.T) {
 	t.Cleanup(d.Stop)
 
 	listener := func() (pid int) {
-		_ = s.DB.NewRaw(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN webhook_deliveries'`).
-			Scan(ctx, &pid)
+		_ = s.DB.NewRaw(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = ?`,
+			"LISTEN "+store.DeliveriesChannel).Scan(ctx, &pid)
 		return pid
 	}
 	require.Eventually(t, func() bool { return listener() != 0 }, 5*time.Second, 10*time.Millisecond)
