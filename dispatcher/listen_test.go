@@ -35,12 +35,15 @@ func TestAListenerBackClaimsWhatWasQueuedMeanwhile(t *testing.T) {
 			"LISTEN "+store.DeliveriesChannel).Scan(ctx, &pid)
 		return pid
 	}
+	// Listening, and idle: a first delivery went through its notification.
 	require.Eventually(t, func() bool { return listener() != 0 }, 5*time.Second, 10*time.Millisecond)
+	s.CreatePayment(map[string]any{"amount_cents": 100})
+	require.Len(t, recv.WaitFor(1, 10*time.Second), 1)
 	// The connection goes, and a payment is made before it is back (the
 	// listener waits a second to connect again).
 	_, err := s.DB.ExecContext(ctx, "SELECT pg_terminate_backend(?)", listener())
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return listener() == 0 }, 5*time.Second, 10*time.Millisecond)
-	s.CreatePayment(map[string]any{"amount_cents": 100})
-	require.Len(t, recv.WaitFor(1, 10*time.Second), 1, "the delivery queued while the listener was away, long before the poll")
+	s.CreatePayment(map[string]any{"amount_cents": 200})
+	require.Len(t, recv.WaitFor(2, 10*time.Second), 2, "the delivery queued while the listener was away, long before the poll")
 }
