@@ -2,15 +2,12 @@ package dispatcher_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"payments/dispatcher"
 	"payments/store"
 	"payments/web/webtest"
 )
@@ -36,10 +33,7 @@ func TestAFreedWorkerClaimsOnlyWhenAClaimLeftWorkBehind(t *testing.T) {
 	s.CreateWebhook(quick.URL, map[string]any{"events": []string{"payment.created"}})
 	s.CreateWebhook(quick.URL, map[string]any{"events": []string{"payment.created"}})
 	s.CreateWebhook(slow.URL, map[string]any{"events": []string{"payment.created"}})
-	d := dispatcher.New(dispatcher.Config{Workers: 2, PerWebhook: 8, PollInterval: time.Minute, DatabaseURL: s.DBURL,
-		AllowPrivateNetworks: true}, s.Store, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	d.Start(ctx)
-	t.Cleanup(d.Stop)
+	startNotifiedDispatcher(t, s, 2)
 
 	s.CreatePayment(map[string]any{"amount_cents": 100})
 	// The first claim takes two of the three; a worker, freed, claims the

@@ -25,10 +25,7 @@ func TestAListenerBackClaimsWhatWasQueuedMeanwhile(t *testing.T) {
 	s := webtest.New(t)
 	recv := webtest.NewReceiver(t, nil)
 	s.CreateWebhook(recv.URL, map[string]any{"events": []string{"payment.created"}})
-	d := dispatcher.New(dispatcher.Config{Workers: 2, PerWebhook: 8, PollInterval: time.Minute, DatabaseURL: s.DBURL,
-		AllowPrivateNetworks: true}, s.Store, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	d.Start(ctx)
-	t.Cleanup(d.Stop)
+	startNotifiedDispatcher(t, s, 2)
 
 	listener := func() (pid int) {
 		_ = s.DB.NewRaw(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = ?`,
@@ -46,4 +43,15 @@ func TestAListenerBackClaimsWhatWasQueuedMeanwhile(t *testing.T) {
 	require.Eventually(t, func() bool { return listener() == 0 }, 5*time.Second, 10*time.Millisecond)
 	s.CreatePayment(map[string]any{"amount_cents": 200})
 	require.Len(t, recv.WaitFor(2, 10*time.Second), 2, "the delivery queued while the listener was away, long before the poll")
+}
+
+// startNotifiedDispatcher runs a dispatcher of workers on s's database
+// until the test ends, whose poll (a minute) never comes in a test: only
+// its notifications, and its freed workers, make it claim.
+func startNotifiedDispatcher(t *testing.T, s *webtest.Server, workers int) {
+	t.Helper()
+	d := dispatcher.New(dispatcher.Config{Workers: workers, PerWebhook: 8, PollInterval: time.Minute, DatabaseURL: s.DBURL,
+		AllowPrivateNetworks: true}, s.Store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	d.Start(context.Background())
+	t.Cleanup(d.Stop)
 }
